@@ -1,0 +1,275 @@
+import { createServer } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { ChatBody, Reply, ReplySpec } from "./reply.ts";
+import { corsHeadersFor, flatHeaders, parseJson, readBody, wait } from "./http.ts";
+import {
+  ChatBodySchema,
+  accepts,
+  chunksOf,
+  errorKind,
+  errorMessageFor,
+  resolveReply,
+  usageOf,
+} from "./reply.ts";
+
+export type { ChatBody, Reply, ReplySpec, ScriptedUsage } from "./reply.ts";
+
+export interface TestServerOptions {
+  /** Port to listen on; 0 (default) picks a free one. Always 127.0.0.1. */
+  port?: number;
+  /** Model -> the only bearer key accepted for it; a wrong or missing key gets a 401. */
+  keys?: Record<string, string>;
+  /** Send CORS headers and answer preflights (default true); false lets a browser block calls. */
+  cors?: boolean;
+  /** Extra model names for GET /v1/models. */
+  models?: string[];
+}
+
+/** One request as the server saw it; header names are lower case. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  /** The parsed JSON body, or undefined when there was none or it was not JSON. */
+  body: unknown;
+  time: number;
+}
+
+export interface TestServer {
+  /** e.g. `http://127.0.0.1:41234` */
+  url: string;
+  /** `${url}/v1`, what an OpenAI client takes as its base URL. */
+  baseURL: string;
+  requests: RecordedRequest[];
+  /** Queues replies for a model, used in order (a reply with `match` only for requests it accepts). */
+  script(model: string, ...replies: Reply[]): void;
+  /** The reply for a model when its queue has nothing for a request. */
+  setDefault(model: string, reply: Reply): void;
+  /** Forgets queued replies, defaults and recorded requests. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a local OpenAI-compatible chat server for tests: scripted replies per model, SSE streaming,
+ * injected latency, error statuses and dropped connections. Timing comes only from scripted delays.
+ */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const cors = options.cors ?? true;
+  const queues = new Map<string, Reply[]>();
+  const defaults = new Map<string, Reply>();
+  const known = new Set<string>();
+  const requests: RecordedRequest[] = [];
+  let created = 1_700_000_000;
+
+  const corsHeaders = (req: IncomingMessage) => (cors ? corsHeadersFor(req) : {});
+
+  function sendJson(
+    req: IncomingMessage,
+    res: ServerResponse,
+    status: number,
+    payload: unknown,
+    extra: Record<string, string> = {},
+  ) {
+    res.writeHead(status, { "Content-Type": "application/json", ...corsHeaders(req), ...extra });
+    res.end(JSON.stringify(payload));
+  }
+
+  function sendError(
+    req: IncomingMessage,
+    res: ServerResponse,
+    status: number,
+    message: string,
+    extra: Record<string, string> = {},
+  ) {
+    sendJson(req, res, status, { error: { message, ...errorKind(status) } }, extra);
+  }
+
+  /** The reply for this request: the first acceptable queued one, else the default. */
+  function takeReply(body: ChatBody): Reply | undefined {
+    const queue = queues.get(body.model) ?? [];
+    const index = queue.findIndex((reply) => accepts(reply, body));
+    if (index >= 0) return queue.splice(index, 1)[0];
+    return defaults.get(body.model);
+  }
+
+  async function chat(req: IncomingMessage, res: ServerResponse, raw: unknown) {
+    const parsed = ChatBodySchema.safeParse(raw);
+    if (!parsed.success) return sendError(req, res, 400, "The request body is not a chat request.");
+    const body = parsed.data;
+    const key = options.keys?.[body.model];
+    if (key !== undefined && req.headers.authorization !== `Bearer ${key}`) {
+      return sendError(req, res, 401, errorMessageFor(401));
+    }
+    const reply = takeReply(body);
+    if (reply === undefined) {
+      return sendError(req, res, 404, `The model \`${body.model}\` does not exist.`);
+    }
+    const spec = resolveReply(reply, body);
+    if (spec.latencyMs) await wait(spec.latencyMs);
+    if (spec.drop === "before") return void req.socket.destroy();
+    if (spec.status !== undefined && spec.status >= 400) {
+      const extra: Record<string, string> = spec.retryAfter
+        ? { "Retry-After": spec.retryAfter }
+        : {};
+      return sendError(
+        req,
+        res,
+        spec.status,
+        spec.errorMessage ?? errorMessageFor(spec.status),
+        extra,
+      );
+    }
+    const id = `chatcmpl-test-${requests.length}`;
+    created += 1;
+    if (body.stream) await stream(req, res, body, spec, id);
+    else complete(req, res, body, spec, id);
+  }
+
+  function complete(
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: ChatBody,
+    spec: ReplySpec,
+    id: string,
+  ) {
+    const text = chunksOf(spec).join("");
+    const usage = usageOf(spec, body, text);
+    const payload = JSON.stringify({
+      id,
+      object: "chat.completion",
+      created,
+      model: body.model,
+      choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
+      ...(usage
+        ? { usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } }
+        : {}),
+    });
+    res.writeHead(200, { "Content-Type": "application/json", ...corsHeaders(req) });
+    if (spec.drop === "mid") {
+      // Destroy only once the first half has been flushed, so the client sees a truncated body.
+      return void res.write(payload.slice(0, Math.floor(payload.length / 2)), () =>
+        req.socket.destroy(),
+      );
+    }
+    res.end(payload);
+  }
+
+  async function stream(
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: ChatBody,
+    spec: ReplySpec,
+    id: string,
+  ) {
+    let closed = false;
+    res.on("close", () => (closed = true));
+    const event = (choices: unknown[], usage?: unknown) =>
+      `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model: body.model, choices, ...(usage ? { usage } : {}) })}\n\n`;
+    const delta = (content: Record<string, string>, finish: string | null = null) =>
+      event([{ index: 0, delta: content, finish_reason: finish }]);
+
+    res.writeHead(200, {
+      "Content-Type": "text/event-stream",
+      "Cache-Control": "no-cache",
+      Connection: "keep-alive",
+      ...corsHeaders(req),
+    });
+    res.write(delta({ role: "assistant", content: "" }));
+    const chunks = chunksOf(spec);
+    // A mid-stream drop sends about half of the chunks (at least one) and then cuts the socket.
+    const dropAfter = spec.drop === "mid" ? Math.max(1, Math.floor(chunks.length / 2)) : Infinity;
+    for (const [i, chunk] of chunks.entries()) {
+      if (i >= dropAfter) break;
+      if (i > 0 && spec.chunkDelayMs) await wait(spec.chunkDelayMs);
+      if (closed) return;
+      // Waiting for the flush keeps chunks apart on the wire and lets a drop follow what was sent.
+      await new Promise<void>((resolve) => {
+        res.once("close", resolve);
+        res.write(delta({ content: chunk }), () => {
+          res.off("close", resolve);
+          resolve();
+        });
+      });
+    }
+    if (spec.drop === "mid") return void req.socket.destroy();
+    if (!spec.omitFinish) res.write(delta({}, "stop"));
+    const usage = usageOf(spec, body, chunks.join(""));
+    if (usage && body.stream_options?.include_usage) {
+      const total = usage.prompt_tokens + usage.completion_tokens;
+      res.write(event([], { ...usage, total_tokens: total }));
+    }
+    res.end(spec.omitDone ? undefined : "data: [DONE]\n\n");
+  }
+
+  function modelList() {
+    const ids = [...new Set([...known, ...(options.models ?? [])])];
+    return {
+      object: "list",
+      data: ids.map((id) => ({ id, object: "model", created: 0, owned_by: "test-server" })),
+    };
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const path = (req.url ?? "/").split("?")[0] ?? "/";
+    const text = await readBody(req);
+    const body = parseJson(text);
+    const headers = flatHeaders(req);
+    requests.push({ method: req.method ?? "GET", path, headers, body, time: Date.now() });
+    if (req.method === "OPTIONS") {
+      res.writeHead(204, corsHeaders(req));
+      return void res.end();
+    }
+    if (req.method === "GET" && path === "/health") {
+      res.writeHead(200, { "Content-Type": "text/plain", ...corsHeaders(req) });
+      return void res.end("ok");
+    }
+    if (req.method === "GET" && path === "/v1/models") return sendJson(req, res, 200, modelList());
+    if (req.method === "POST" && path === "/v1/chat/completions") {
+      if (body === undefined) return sendError(req, res, 400, "The request body is not JSON.");
+      return chat(req, res, body);
+    }
+    sendError(req, res, 404, `No route for ${req.method ?? "?"} ${path}.`);
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      const message = e instanceof Error ? e.message : String(e);
+      if (!res.headersSent) sendError(req, res, 500, `Test server bug: ${message}`);
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+
+  return {
+    url,
+    baseURL: `${url}/v1`,
+    requests,
+    script(model, ...replies) {
+      known.add(model);
+      queues.set(model, [...(queues.get(model) ?? []), ...replies]);
+    },
+    setDefault(model, reply) {
+      known.add(model);
+      defaults.set(model, reply);
+    },
+    reset() {
+      queues.clear();
+      defaults.clear();
+      known.clear();
+      requests.length = 0;
+    },
+    close() {
+      return new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((e) => (e ? reject(e) : resolve()));
+      });
+    },
+  };
+}

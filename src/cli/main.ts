@@ -1,0 +1,206 @@
+import { readFile, writeFile } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import { parseConductorOutput } from "../engine/conductor/parse.ts";
+import { formatCost } from "../engine/cost.ts";
+import { runConductor } from "../engine/exec/run.ts";
+import { createOpenAIBackend } from "../engine/llm/openai.ts";
+import type { RunEvent } from "../engine/schema/events.ts";
+import { exportRun } from "../engine/run/export.ts";
+import { applyEvent, emptyRecord } from "../engine/run/record.ts";
+import { resolveConfig } from "./config.ts";
+
+const HELP = `conductor-studio: plan and run Conductor workflows from the command line
+
+Usage:
+  conductor-studio parse --workers N [--max-steps K] [--round R] [FILE]
+      Read Conductor output (FILE or stdin) and print one JSON object:
+      {"ok":true,"steps":[{"worker":2,"subtask":"...","access":"all"}]} or
+      {"ok":false,"code":"...","message":"..."}. Exit 0 when it parsed, 1 when invalid.
+      --round 1 or more allows the three empty lists of a refinement round.
+
+  conductor-studio run --config FILE --question TEXT [--out FILE]
+      Plan with the configured Conductor, run the workflow, print progress to stderr and
+      write the run record (versioned export JSON) to FILE or stdout.
+      Exit 0 with a final answer, 1 when the run failed, 2 for an invalid config or plan.
+
+  conductor-studio --help
+
+Config (JSON):
+  {"conductor":{"baseURL":"...","model":"...","apiKeyEnv":"ENV_NAME"},
+   "workers":[{"name":"...","baseURL":"...","model":"...","apiKeyEnv":"ENV_NAME",
+               "temperature":0.2,"maxTokens":4096,"price":{"input":1.25,"output":10}}],
+   "maxSteps":5,"rounds":0}
+  Keys are read from the named environment variables and never written anywhere.
+`;
+
+export interface Io {
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+  readStdin: () => Promise<string>;
+  env: NodeJS.ProcessEnv;
+}
+
+const defaultIo: Io = {
+  stdout: (s) => process.stdout.write(s),
+  stderr: (s) => process.stderr.write(s),
+  readStdin: async () => {
+    const chunks: Buffer[] = [];
+    for await (const c of process.stdin) chunks.push(c as Buffer);
+    return Buffer.concat(chunks).toString("utf8");
+  },
+  env: process.env,
+};
+
+function intOption(value: string | undefined, name: string, fallback?: number): number {
+  if (value === undefined) {
+    if (fallback === undefined) throw new UsageError(`--${name} is required.`);
+    return fallback;
+  }
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--${name} must be a non-negative integer, got "${value}".`);
+  return n;
+}
+
+class UsageError extends Error {}
+
+async function parseCommand(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { workers: { type: "string" }, "max-steps": { type: "string" }, round: { type: "string" } },
+    allowPositionals: true,
+  });
+  const workers = intOption(values.workers, "workers");
+  const maxSteps = intOption(values["max-steps"], "max-steps", 5);
+  const round = intOption(values.round, "round", 0);
+  const file = positionals[0];
+  const text = file ? await readFile(file, "utf8") : await io.readStdin();
+  const result = parseConductorOutput(text, { workers, maxSteps, round });
+  const out = result.ok
+    ? { ok: true, steps: result.steps }
+    : { ok: false, code: result.code, message: result.message };
+  io.stdout(`${JSON.stringify(out)}\n`);
+  return result.ok ? 0 : 1;
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)}s`;
+}
+
+/** One stderr line per meaningful event; deltas are not echoed. */
+function progressLine(e: RunEvent, starts: Map<string, number>, names: string[]): string | null {
+  switch (e.type) {
+    case "plan_start":
+      starts.set(`plan${e.round}`, e.at);
+      return `[round ${e.round + 1}] planning with the Conductor...`;
+    case "plan_finish":
+      if (e.error) return `[round ${e.round + 1}] plan failed: ${e.error.message}`;
+      if (e.steps?.length === 0) return `[round ${e.round + 1}] the Conductor accepted the answer`;
+      return `[round ${e.round + 1}] plan: ${e.steps?.length ?? 0} steps (${seconds(e.at - (starts.get(`plan${e.round}`) ?? e.at))})`;
+    case "step_start":
+      starts.set(`${e.round}.${e.step}`, e.at);
+      return `[step ${e.step + 1}] ${names[e.step] ?? "worker"} started${e.attempt > 1 ? ` (attempt ${e.attempt})` : ""}`;
+    case "step_retry":
+      return `[step ${e.step + 1}] ${e.message} Retrying in ${seconds(e.delayMs)}`;
+    case "step_finish": {
+      const tokens = e.usage.promptTokens + e.usage.completionTokens;
+      const took = seconds(e.at - (starts.get(`${e.round}.${e.step}`) ?? e.at));
+      return `[step ${e.step + 1}] done: ${tokens}${e.usage.estimated ? " (estimated)" : ""} tokens, ${formatCost(e.cost)}, ${took}`;
+    }
+    case "step_error":
+      return `[step ${e.step + 1}] failed: ${e.message}`;
+    case "step_cancel":
+      return `[step ${e.step + 1}] cancelled`;
+    case "run_finish":
+      return `[run] ${e.status} (${e.reason})${e.message ? `: ${e.message}` : ""}`;
+    case "round_start":
+    case "run_start":
+    case "plan_delta":
+    case "step_queued":
+    case "step_delta":
+    case "round_finish":
+      return null;
+  }
+}
+
+async function runCommand(args: string[], io: Io): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { config: { type: "string" }, question: { type: "string" }, out: { type: "string" } },
+  });
+  if (!values.config) throw new UsageError("--config FILE is required.");
+  if (!values.question?.trim()) throw new UsageError("--question TEXT is required.");
+  let text: string;
+  try {
+    text = await readFile(values.config, "utf8");
+  } catch (e: unknown) {
+    io.stderr(`Cannot read the config file ${values.config}: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 2;
+  }
+  const resolved = resolveConfig(text, io.env);
+  if (!resolved.ok) {
+    io.stderr(`${resolved.message}\n`);
+    return 2;
+  }
+  const { config, conductor, pool, keys } = resolved;
+  const controller = new AbortController();
+  const onSignal = () => controller.abort();
+  process.once("SIGINT", onSignal);
+  const timeoutMs = config.timeoutMs;
+  const conductorBackend = createOpenAIBackend({
+    baseURL: conductor.baseURL,
+    model: conductor.model,
+    apiKey: keys.get("conductor"),
+    headers: conductor.headers,
+    timeoutMs,
+  });
+  let record = emptyRecord();
+  const starts = new Map<string, number>();
+  try {
+    for await (const event of runConductor({
+      question: values.question,
+      pool,
+      conductor,
+      conductorBackend,
+      backendFor: (w) =>
+        createOpenAIBackend({ baseURL: w.baseURL, model: w.model, apiKey: keys.get(w.id), headers: w.headers, timeoutMs }),
+      signal: controller.signal,
+      maxSteps: config.maxSteps,
+      maxRounds: config.rounds,
+      maxCalls: config.maxCalls,
+      prompt: { namedWorkers: config.namedWorkers },
+      retry: timeoutMs ? { timeoutMs } : undefined,
+    })) {
+      record = applyEvent(record, event);
+      const names = record.rounds.at(-1)?.steps.map((s) => s.workerName) ?? [];
+      const line = progressLine(event, starts, names);
+      if (line) io.stderr(`${line}\n`);
+    }
+  } finally {
+    process.off("SIGINT", onSignal);
+  }
+  const json = exportRun(record);
+  if (values.out) await writeFile(values.out, json);
+  else io.stdout(json);
+  if (record.endReason === "plan_error") return 2;
+  return record.status === "done" && record.answer !== null ? 0 : 1;
+}
+
+/** The CLI entry: returns the exit code. */
+export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    if (!command || command === "--help" || command === "-h" || command === "help") {
+      io.stdout(HELP);
+      return 0;
+    }
+    if (command === "parse") return await parseCommand(rest, io);
+    if (command === "run") return await runCommand(rest, io);
+    throw new UsageError(`Unknown command "${command}".`);
+  } catch (e: unknown) {
+    if (e instanceof UsageError || (e instanceof TypeError && "code" in e && String(e.code).startsWith("ERR_PARSE_ARGS"))) {
+      io.stderr(`${e.message}\nRun conductor-studio --help for usage.\n`);
+      return 2;
+    }
+    throw e;
+  }
+}

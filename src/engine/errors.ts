@@ -1,0 +1,53 @@
+/**
+ * One table of coded, user-facing messages. Expected failures travel as values carrying one of these
+ * codes; exceptions are reserved for bugs.
+ */
+export const ERROR_MESSAGES = {
+  // Conductor output (SPEC 1.3)
+  missing_list: "The Conductor's output has no parseable list for",
+  unparseable_list: "A list in the Conductor's output could not be read:",
+  length_mismatch: "The three lists have different lengths:",
+  no_steps: "The Conductor wrote an empty workflow; at least one step is needed.",
+  too_many_steps: "The workflow has more steps than the cap:",
+  bad_worker: "A model id is not a worker in the pool:",
+  bad_access: "An access entry must be \"all\", [] or a list of earlier step indices:",
+  empty_subtask: "A subtask is empty:",
+  // Model calls
+  auth: "The endpoint refused the API key (401/403). Check the key for this worker.",
+  not_found: "The endpoint does not know this model or path (404). Check the base URL and model name.",
+  rate_limited: "The endpoint is rate limiting requests (429). Wait a little or lower concurrency.",
+  server: "The endpoint had a server error (5xx).",
+  bad_request: "The endpoint rejected the request (400).",
+  context_length: "The request is longer than the model's context window. Shorten the question or the step's inputs.",
+  network: "The endpoint could not be reached (network error, CORS refusal or server down).",
+  dropped: "The connection dropped before the answer was complete.",
+  timeout: "The model call took longer than the timeout.",
+  aborted: "Cancelled.",
+  empty_response: "The model returned an empty response.",
+  budget: "The run reached its budget of model calls.",
+  upstream_failed: "This step was not run because a step it reads failed:",
+  unknown: "An unexpected error occurred.",
+  // Files and configuration
+  bad_json: "The file is not valid JSON.",
+  bad_format: "The file is not a Conductor Studio export.",
+  newer_version: "The file was written by a newer version of Conductor Studio.",
+  invalid_file: "The file does not match the export format:",
+  invalid_config: "The configuration is invalid:",
+  missing_key: "An API key environment variable is not set:",
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_MESSAGES;
+
+/** A failure as a value: a stable code and a message meant for the user. */
+export interface Failure {
+  code: ErrorCode;
+  message: string;
+}
+
+/** Builds a failure whose message starts with the table's text, followed by the specific detail. */
+export function failure(code: ErrorCode, detail?: string): Failure {
+  const base = ERROR_MESSAGES[code];
+  return { code, message: detail ? `${base} ${detail}` : base };
+}
+
+export type Result<T> = ({ ok: true } & T) | ({ ok: false } & Failure);

@@ -1,0 +1,383 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { ErrorCode } from "../errors.ts";
+import { createFakeBackend } from "../llm/fake.ts";
+import type { FakeReply } from "../llm/fake.ts";
+import type { ChatBackend, ChatRequest } from "../llm/types.ts";
+import { LlmError } from "../llm/types.ts";
+import { callWithRetry } from "./call.ts";
+import type { CallHooks } from "./call.ts";
+import { AsyncQueue } from "./queue.ts";
+import type { RetryPolicy } from "./retry.ts";
+import { attemptSignal, retryDelay, sleep, toLlmError } from "./retry.ts";
+
+const request: ChatRequest = {
+  messages: [{ role: "user", content: "What is 2 + 2?" }],
+  temperature: 0.2,
+  maxTokens: 64,
+};
+/** Tiny, deterministic backoff: real timers, but never long enough to matter. */
+const fast: RetryPolicy = { maxAttempts: 4, baseDelayMs: 1, maxDelayMs: 4, timeoutMs: 0, random: () => 0.5 };
+
+interface Trace {
+  attempts: number[];
+  retries: { attempt: number; delayMs: number; code: ErrorCode }[];
+  deltas: string[];
+}
+
+function traced(extra: CallHooks = {}): { trace: Trace; hooks: CallHooks } {
+  const trace: Trace = { attempts: [], retries: [], deltas: [] };
+  const hooks: CallHooks = {
+    onAttempt: (a) => trace.attempts.push(a),
+    onDelta: (t) => trace.deltas.push(t),
+    onRetry: (attempt, delayMs, e) => trace.retries.push({ attempt, delayMs, code: e.code }),
+    ...extra,
+  };
+  return { trace, hooks };
+}
+
+function never(): Promise<void> {
+  return new Promise<void>(() => undefined);
+}
+
+/** Resolves with the error a promise rejects with; fails the test if it resolves. */
+async function rejection(promise: Promise<unknown>): Promise<LlmError> {
+  try {
+    await promise;
+  } catch (e: unknown) {
+    if (e instanceof LlmError) return e;
+    throw e;
+  }
+  throw new Error("expected a rejection");
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("callWithRetry", () => {
+  it("returns the streamed text, the usage and one attempt when nothing fails", async () => {
+    const backend = createFakeBackend([{ text: "It is four." }]);
+    const { trace, hooks } = traced();
+    const result = await callWithRetry(backend, request, new AbortController().signal, fast, hooks);
+    expect(result.text).toBe("It is four.");
+    expect(result.attempts).toBe(1);
+    expect(result.usage.estimated).toBe(false);
+    expect(trace.deltas.join("")).toBe("It is four.");
+    expect(trace.attempts).toEqual([1]);
+    expect(backend.calls).toEqual([request]);
+  });
+
+  it("estimates the usage when the backend reports none", async () => {
+    const backend = createFakeBackend([{ text: "four", usage: null }]);
+    const result = await callWithRetry(backend, request, new AbortController().signal, fast);
+    expect(result.usage).toMatchObject({ estimated: true, completionTokens: 1 });
+    expect(result.usage.promptTokens).toBeGreaterThan(0);
+  });
+
+  const retryable: [string, FakeReply][] = [
+    ["429", { error: new LlmError("rate_limited", undefined, 429) }],
+    ["500", { error: new LlmError("server", undefined, 500) }],
+    ["503", { error: new LlmError("server", undefined, 503) }],
+    ["a dropped stream", { text: "half an ans", failAfterChunks: 1, error: new LlmError("dropped") }],
+    ["a network error", { error: new LlmError("network") }],
+    ["a timeout", { error: new LlmError("timeout", undefined, 408) }],
+  ];
+  it.each(retryable)("retries after %s and reports each retry", async (_name, failing) => {
+    const backend = createFakeBackend([failing, failing, { text: "ok" }]);
+    const { trace, hooks } = traced();
+    const result = await callWithRetry(backend, request, new AbortController().signal, fast, hooks);
+    expect(result).toMatchObject({ text: "ok", attempts: 3 });
+    expect(backend.calls).toHaveLength(3);
+    expect(trace.attempts).toEqual([1, 2, 3]);
+    const code = failing.error?.code;
+    // onRetry names the attempt about to start; delays are 1 then 2 ms (base 1, doubling, jitter 0.5 -> 3/4 of it rounded).
+    expect(trace.retries).toEqual([
+      { attempt: 2, delayMs: retryDelay(fast, 1, new LlmError("server")), code },
+      { attempt: 3, delayMs: retryDelay(fast, 2, new LlmError("server")), code },
+    ]);
+  });
+
+  it("gives up after maxAttempts and throws the last error", async () => {
+    const backend = createFakeBackend([{ error: new LlmError("server", "bad gateway", 502) }]);
+    const { trace, hooks } = traced();
+    const policy = { ...fast, maxAttempts: 3 };
+    const error = await rejection(callWithRetry(backend, request, new AbortController().signal, policy, hooks));
+    expect(error.code).toBe("server");
+    expect(error.message).toContain("bad gateway");
+    expect(backend.calls).toHaveLength(3);
+    expect(trace.retries.map((r) => r.attempt)).toEqual([2, 3]);
+  });
+
+  it("uses Retry-After as the delay, capped at maxDelayMs", async () => {
+    const backend = createFakeBackend([
+      { error: new LlmError("rate_limited", undefined, 429, 3) },
+      { error: new LlmError("rate_limited", undefined, 429, 60_000) },
+      { text: "ok" },
+    ]);
+    const { trace, hooks } = traced();
+    const policy = { ...fast, baseDelayMs: 0, maxDelayMs: 5 };
+    await callWithRetry(backend, request, new AbortController().signal, policy, hooks);
+    expect(trace.retries.map((r) => r.delayMs)).toEqual([3, 5]);
+  });
+
+  it.each<[ErrorCode, number | undefined]>([
+    ["auth", 401],
+    ["auth", 403],
+    ["not_found", 404],
+    ["bad_request", 400],
+    ["context_length", 400],
+    ["empty_response", undefined],
+  ])("does not retry %s (%s)", async (code, status) => {
+    const backend = createFakeBackend([{ error: new LlmError(code, undefined, status) }, { text: "ok" }]);
+    const { trace, hooks } = traced();
+    const error = await rejection(callWithRetry(backend, request, new AbortController().signal, fast, hooks));
+    expect(error.code).toBe(code);
+    expect(backend.calls).toHaveLength(1);
+    expect(trace.retries).toEqual([]);
+  });
+
+  it("does not retry a non-LlmError thrown by a backend", async () => {
+    const backend = createFakeBackend(() => {
+      throw new TypeError("boom");
+    });
+    const error = await rejection(callWithRetry(backend, request, new AbortController().signal, fast));
+    expect(error.code).toBe("unknown");
+    expect(error.message).toContain("boom");
+  });
+
+  it("makes no call when the signal is already aborted", async () => {
+    const backend = createFakeBackend([{ text: "ok" }]);
+    const controller = new AbortController();
+    controller.abort();
+    const error = await rejection(callWithRetry(backend, request, controller.signal, fast));
+    expect(error.code).toBe("aborted");
+    expect(backend.calls).toHaveLength(0);
+  });
+
+  it("does not retry once the signal aborts during a call", async () => {
+    const controller = new AbortController();
+    const backend = createFakeBackend([{ gate: never() }, { text: "ok" }]);
+    const { trace, hooks } = traced({ onAttempt: () => queueMicrotask(() => controller.abort()) });
+    const error = await rejection(callWithRetry(backend, request, controller.signal, fast, hooks));
+    expect(error.code).toBe("aborted");
+    expect(backend.calls).toHaveLength(1);
+    expect(trace.retries).toEqual([]);
+  });
+
+  it("stops during the backoff when the signal aborts, without another call", async () => {
+    const controller = new AbortController();
+    const backend = createFakeBackend([{ error: new LlmError("server", undefined, 500) }, { text: "ok" }]);
+    const policy = { ...fast, baseDelayMs: 60_000, maxDelayMs: 60_000 };
+    const hooks: CallHooks = { onRetry: () => controller.abort() };
+    const error = await rejection(callWithRetry(backend, request, controller.signal, policy, hooks));
+    expect(error.code).toBe("aborted");
+    expect(backend.calls).toHaveLength(1);
+  });
+
+  it("treats a backend that stops quietly on abort as aborted, not finished", async () => {
+    const controller = new AbortController();
+    const quiet: ChatBackend = {
+      label: "quiet",
+      continuesAssistant: true,
+      async *stream(_request, signal) {
+        yield { type: "delta", text: "partial" };
+        if (signal.aborted) return;
+        yield { type: "delta", text: " more" };
+      },
+    };
+    const hooks: CallHooks = { onDelta: () => controller.abort() };
+    const error = await rejection(callWithRetry(quiet, request, controller.signal, fast, hooks));
+    expect(error.code).toBe("aborted");
+  });
+
+  it("times out a call that never answers, then retries it", async () => {
+    const backend = createFakeBackend([{ gate: never() }, { text: "late but fine" }]);
+    const { trace, hooks } = traced();
+    const policy = { ...fast, timeoutMs: 5 };
+    const result = await callWithRetry(backend, request, new AbortController().signal, policy, hooks);
+    expect(result).toMatchObject({ text: "late but fine", attempts: 2 });
+    expect(trace.retries.map((r) => r.code)).toEqual(["timeout"]);
+  });
+
+  it("fails with timeout when every attempt times out", async () => {
+    const backend = createFakeBackend([{ gate: never() }]);
+    const policy = { ...fast, timeoutMs: 2, maxAttempts: 2 };
+    const error = await rejection(callWithRetry(backend, request, new AbortController().signal, policy));
+    expect(error.code).toBe("timeout");
+    expect(backend.calls).toHaveLength(2);
+  });
+
+  it("restarts the text on a retry: only the final attempt's text is returned", async () => {
+    const backend = createFakeBackend([
+      { chunks: ["The answer ", "is fi"], failAfterChunks: 2, error: new LlmError("dropped") },
+      { chunks: ["It ", "is 4."] },
+    ]);
+    const { trace, hooks } = traced();
+    const result = await callWithRetry(backend, request, new AbortController().signal, fast, hooks);
+    expect(result.text).toBe("It is 4.");
+    expect(trace.deltas).toEqual(["The answer ", "is fi", "It ", "is 4."]);
+  });
+
+  it("asks mayCall before every attempt and stops with budget when it says no", async () => {
+    let allowed = 2;
+    const backend = createFakeBackend([{ error: new LlmError("server", undefined, 500) }]);
+    const mayCall = vi.fn(() => allowed-- > 0);
+    const error = await rejection(callWithRetry(backend, request, new AbortController().signal, fast, { mayCall }));
+    expect(error.code).toBe("budget");
+    expect(backend.calls).toHaveLength(2);
+    expect(mayCall).toHaveBeenCalledTimes(3);
+  });
+});
+
+describe("retryDelay", () => {
+  const policy: RetryPolicy = { maxAttempts: 8, baseDelayMs: 1000, maxDelayMs: 30_000, timeoutMs: 0 };
+  const server = new LlmError("server");
+
+  it("grows exponentially, with equal jitter between half and all of the step", () => {
+    const low = [1, 2, 3, 4, 5].map((a) => retryDelay({ ...policy, random: () => 0 }, a, server));
+    const high = [1, 2, 3, 4, 5].map((a) => retryDelay({ ...policy, random: () => 1 }, a, server));
+    expect(low).toEqual([500, 1000, 2000, 4000, 8000]);
+    expect(high).toEqual([1000, 2000, 4000, 8000, 16_000]);
+  });
+
+  it("caps the backoff at maxDelayMs", () => {
+    const top = { ...policy, random: () => 1 };
+    expect(retryDelay(top, 6, server)).toBe(30_000);
+    expect(retryDelay(top, 20, server)).toBe(30_000);
+    expect(retryDelay({ ...policy, random: () => 0 }, 20, server)).toBe(15_000);
+  });
+
+  it("stays within the bounds with the default randomness", () => {
+    for (let i = 0; i < 200; i++) {
+      const attempt = (i % 4) + 1;
+      const exp = 1000 * 2 ** (attempt - 1);
+      const delay = retryDelay(policy, attempt, server);
+      expect(delay).toBeGreaterThanOrEqual(exp / 2);
+      expect(delay).toBeLessThanOrEqual(exp);
+    }
+  });
+
+  it("honours Retry-After over the backoff, capped", () => {
+    expect(retryDelay(policy, 1, new LlmError("rate_limited", undefined, 429, 7000))).toBe(7000);
+    expect(retryDelay(policy, 1, new LlmError("rate_limited", undefined, 429, 0))).toBe(0);
+    expect(retryDelay(policy, 3, new LlmError("rate_limited", undefined, 429, 90_000))).toBe(30_000);
+  });
+});
+
+describe("sleep", () => {
+  it("resolves after the delay", async () => {
+    vi.useFakeTimers();
+    let done = false;
+    const p = sleep(1000, new AbortController().signal).then(() => (done = true));
+    await vi.advanceTimersByTimeAsync(999);
+    expect(done).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await p;
+    expect(done).toBe(true);
+  });
+
+  it("rejects with aborted as soon as the signal aborts, or at once if it already has", async () => {
+    vi.useFakeTimers();
+    const controller = new AbortController();
+    const p = sleep(60_000, controller.signal);
+    controller.abort();
+    expect((await rejection(p)).code).toBe("aborted");
+    expect((await rejection(sleep(10, controller.signal))).code).toBe("aborted");
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
+describe("attemptSignal", () => {
+  it("aborts when the parent does, and is not a timeout then", () => {
+    const parent = new AbortController();
+    const scoped = attemptSignal(parent.signal, 0);
+    expect(scoped.signal.aborted).toBe(false);
+    parent.abort();
+    expect(scoped.signal.aborted).toBe(true);
+    expect(scoped.timedOut()).toBe(false);
+    scoped.dispose();
+  });
+
+  it("is aborted at once when the parent already is", () => {
+    const parent = new AbortController();
+    parent.abort();
+    const scoped = attemptSignal(parent.signal, 1000);
+    expect(scoped.signal.aborted).toBe(true);
+    expect(scoped.timedOut()).toBe(false);
+    scoped.dispose();
+  });
+
+  it("aborts after timeoutMs and says it timed out", () => {
+    vi.useFakeTimers();
+    const scoped = attemptSignal(new AbortController().signal, 500);
+    vi.advanceTimersByTime(499);
+    expect(scoped.signal.aborted).toBe(false);
+    vi.advanceTimersByTime(1);
+    expect(scoped.signal.aborted).toBe(true);
+    expect(scoped.timedOut()).toBe(true);
+    scoped.dispose();
+  });
+
+  it("stops its timer and its parent listener on dispose", () => {
+    vi.useFakeTimers();
+    const parent = new AbortController();
+    const scoped = attemptSignal(parent.signal, 500);
+    scoped.dispose();
+    vi.advanceTimersByTime(1000);
+    parent.abort();
+    expect(scoped.signal.aborted).toBe(false);
+  });
+});
+
+describe("toLlmError", () => {
+  const live = new AbortController().signal;
+  it("says timeout when the attempt timed out, aborted when the run was cancelled", () => {
+    const cancelled = new AbortController();
+    cancelled.abort();
+    expect(toLlmError(new LlmError("aborted"), live, true).code).toBe("timeout");
+    expect(toLlmError(new LlmError("server"), cancelled.signal, false).code).toBe("aborted");
+  });
+
+  it("passes LlmErrors through and wraps anything else as unknown", () => {
+    const e = new LlmError("rate_limited", undefined, 429, 100);
+    expect(toLlmError(e, live, false)).toBe(e);
+    expect(toLlmError(new Error("socket hang up"), live, false)).toMatchObject({ code: "unknown" });
+    expect(toLlmError("weird", live, false).message).toContain("weird");
+  });
+});
+
+describe("AsyncQueue", () => {
+  it("delivers items pushed before and while the consumer waits, in order, until closed", async () => {
+    const queue = new AsyncQueue<number>();
+    queue.push(1);
+    const seen: number[] = [];
+    const consumed = (async () => {
+      for await (const n of queue) seen.push(n);
+    })();
+    await Promise.resolve();
+    queue.push(2);
+    queue.push(3);
+    queue.close();
+    queue.push(4);
+    await consumed;
+    expect(seen).toEqual([1, 2, 3]);
+  });
+
+  it("ends a waiting consumer on close", async () => {
+    const queue = new AsyncQueue<string>();
+    const next = queue[Symbol.asyncIterator]().next();
+    queue.close();
+    expect(await next).toEqual({ value: undefined, done: true });
+  });
+
+  it("keeps falsy items", async () => {
+    const queue = new AsyncQueue<number | undefined>();
+    queue.push(0);
+    queue.push(undefined);
+    queue.push(5);
+    queue.close();
+    const seen: (number | undefined)[] = [];
+    for await (const n of queue) seen.push(n);
+    expect(seen).toEqual([0, undefined, 5]);
+  });
+});

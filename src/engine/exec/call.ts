@@ -1,0 +1,57 @@
+import type { ChatBackend, ChatRequest } from "../llm/types.ts";
+import { LlmError } from "../llm/types.ts";
+import { estimateUsage } from "../llm/estimate.ts";
+import type { Usage } from "../schema/usage.ts";
+import type { RetryPolicy } from "./retry.ts";
+import { attemptSignal, retryDelay, sleep, toLlmError } from "./retry.ts";
+
+export interface CallHooks {
+  /** Before each attempt (1-based); a retry starts the text over. */
+  onAttempt?: (attempt: number) => void;
+  onDelta?: (text: string) => void;
+  onRetry?: (attempt: number, delayMs: number, error: LlmError) => void;
+  /** Asked before every attempt; returning false stops with a `budget` error (SPEC 1.6 call cap). */
+  mayCall?: () => boolean;
+}
+
+/**
+ * One model call with bounded retries: exponential backoff with jitter on 429, 5xx, timeouts and
+ * dropped or refused connections, honouring Retry-After; a per-attempt timeout; nothing is retried
+ * once `signal` aborts. Throws the last LlmError when it gives up.
+ */
+export async function callWithRetry(
+  backend: ChatBackend,
+  request: ChatRequest,
+  signal: AbortSignal,
+  policy: RetryPolicy,
+  hooks: CallHooks = {},
+): Promise<{ text: string; usage: Usage; attempts: number }> {
+  for (let attempt = 1; ; attempt++) {
+    if (signal.aborted) throw new LlmError("aborted");
+    if (hooks.mayCall && !hooks.mayCall()) throw new LlmError("budget");
+    hooks.onAttempt?.(attempt);
+    const scoped = attemptSignal(signal, policy.timeoutMs);
+    let text = "";
+    let usage: Usage | undefined;
+    try {
+      for await (const chunk of backend.stream(request, scoped.signal)) {
+        if (scoped.signal.aborted) break;
+        if (chunk.type === "delta") {
+          text += chunk.text;
+          hooks.onDelta?.(chunk.text);
+        } else usage = chunk.usage;
+      }
+      // A backend that stops quietly on abort must not pass for a finished call.
+      if (scoped.signal.aborted) throw new LlmError("aborted");
+      return { text, usage: usage ?? estimateUsage(request.messages, text), attempts: attempt };
+    } catch (e: unknown) {
+      const error = toLlmError(e, signal, scoped.timedOut());
+      if (error.code === "aborted" || !error.retryable || attempt >= policy.maxAttempts) throw error;
+      const delay = retryDelay(policy, attempt, error);
+      hooks.onRetry?.(attempt + 1, delay, error);
+      await sleep(delay, signal);
+    } finally {
+      scoped.dispose();
+    }
+  }
+}

@@ -1,0 +1,179 @@
+import { callCost } from "../cost.ts";
+import { failure } from "../errors.ts";
+import type { ChatBackend } from "../llm/types.ts";
+import { LlmError } from "../llm/types.ts";
+import type { RunEvent } from "../schema/events.ts";
+import type { Pool, Worker } from "../schema/worker.ts";
+import type { Step } from "../schema/workflow.ts";
+import { visibleSteps } from "../schema/workflow.ts";
+import { callWithRetry } from "./call.ts";
+import type { PriorStep } from "./messages.ts";
+import { buildWorkerMessages } from "./messages.ts";
+import { AsyncQueue } from "./queue.ts";
+import type { RetryPolicy } from "./retry.ts";
+import { DEFAULT_RETRY } from "./retry.ts";
+
+/** Counts model calls across a whole run (rounds and nested levels) against an optional cap. */
+export class CallBudget {
+  used = 0;
+  constructor(readonly max: number = Infinity) {}
+  take(): boolean {
+    if (this.used >= this.max) return false;
+    this.used++;
+    return true;
+  }
+}
+
+export interface ExecuteOptions {
+  question: string;
+  steps: Step[];
+  pool: Pool;
+  /** The backend that serves a worker; called once per step run. */
+  backendFor: (worker: Worker) => ChatBackend;
+  signal: AbortSignal;
+  round?: number;
+  /** The previous round's steps with their outputs, shown where this round uses "all" (SPEC 1.6). */
+  previousRound?: PriorStep[];
+  /** Outputs of steps that are kept rather than re-run (re-run from a step). */
+  keep?: ReadonlyMap<number, string>;
+  retry?: Partial<RetryPolicy>;
+  budget?: CallBudget;
+  now?: () => number;
+}
+
+export type StepOutcome = { status: "done"; output: string } | { status: "failed" | "cancelled" };
+
+export interface WorkflowOutcome {
+  status: "done" | "failed" | "cancelled";
+  outcomes: StepOutcome[];
+  /** The last step's output, or the last non-empty one (SPEC 1.1); null when nothing finished. */
+  answer: string | null;
+  /** Set when the run stopped because the call budget ran out. */
+  budgetExhausted: boolean;
+}
+
+/** The workflow's answer per SPEC 1.1 from the per-step outcomes. */
+export function workflowAnswer(outcomes: StepOutcome[]): string | null {
+  const last = outcomes[outcomes.length - 1];
+  if (!last || last.status !== "done") return null;
+  if (last.output.trim()) return last.output;
+  for (let i = outcomes.length - 1; i >= 0; i--) {
+    const o = outcomes[i];
+    if (o?.status === "done" && o.output.trim()) return o.output;
+  }
+  return last.output;
+}
+
+/**
+ * Runs one round's workflow and yields its events. A step starts as soon as every step it sees has
+ * finished, so independent steps run concurrently; each step's messages depend only on the outputs
+ * it sees, so the result is identical to running the steps in order. A step whose input failed is
+ * not run. Returns the outcome of every step.
+ */
+export async function* executeWorkflow(o: ExecuteOptions): AsyncGenerator<RunEvent, WorkflowOutcome> {
+  const round = o.round ?? 0;
+  const now = o.now ?? Date.now;
+  const policy: RetryPolicy = { ...DEFAULT_RETRY, ...o.retry };
+  const queue = new AsyncQueue<RunEvent>();
+  const outputs: (string | undefined)[] = o.steps.map((_, i) => o.keep?.get(i));
+  let budgetExhausted = false;
+
+  const runStep = async (index: number, step: Step): Promise<StepOutcome> => {
+    const kept = o.keep?.get(index);
+    if (kept !== undefined) return { status: "done", output: kept };
+    const worker = o.pool[step.worker];
+    if (!worker) {
+      const f = failure("bad_worker", `step ${index + 1} uses model id ${step.worker}`);
+      queue.push({ type: "step_error", at: now(), round, step: index, ...f });
+      return { status: "failed" };
+    }
+    const messages = buildWorkerMessages({
+      question: o.question,
+      steps: o.steps,
+      index,
+      outputs,
+      previousRound: o.previousRound,
+      prefill: worker.prefill,
+    });
+    try {
+      const result = await callWithRetry(
+        o.backendFor(worker),
+        { messages, temperature: worker.temperature, maxTokens: worker.maxTokens },
+        o.signal,
+        policy,
+        {
+          mayCall: o.budget ? () => o.budget!.take() : undefined,
+          onAttempt: (attempt) =>
+            queue.push({ type: "step_start", at: now(), round, step: index, attempt, messages }),
+          onDelta: (text) => queue.push({ type: "step_delta", round, step: index, text }),
+          onRetry: (attempt, delayMs, e) =>
+            queue.push({
+              type: "step_retry",
+              at: now(),
+              round,
+              step: index,
+              attempt,
+              delayMs,
+              code: e.code,
+              message: e.message,
+            }),
+        },
+      );
+      outputs[index] = result.text;
+      const cost = callCost(result.usage, worker.price);
+      queue.push({ type: "step_finish", at: now(), round, step: index, output: result.text, usage: result.usage, cost });
+      return { status: "done", output: result.text };
+    } catch (e: unknown) {
+      if (e instanceof LlmError && e.code === "aborted") {
+        queue.push({ type: "step_cancel", at: now(), round, step: index });
+        return { status: "cancelled" };
+      }
+      if (e instanceof LlmError && e.code === "budget") budgetExhausted = true;
+      const err = e instanceof LlmError ? e : new LlmError("unknown", String(e));
+      queue.push({ type: "step_error", at: now(), round, step: index, code: err.code, message: err.message });
+      return { status: "failed" };
+    }
+  };
+
+  const promises: Promise<StepOutcome>[] = [];
+  o.steps.forEach((step, index) => {
+    const deps = [] as Promise<StepOutcome>[];
+    promises.push(
+      Promise.all(deps).then((depOutcomes) => {
+        if (o.signal.aborted) {
+          queue.push({ type: "step_cancel", at: now(), round, step: index });
+          return { status: "cancelled" } as StepOutcome;
+        }
+        const blocked = depOutcomes.findIndex((d) => d.status !== "done");
+        if (blocked >= 0) {
+          const cancelled = depOutcomes[blocked]?.status === "cancelled";
+          queue.push(
+            cancelled
+              ? { type: "step_cancel", at: now(), round, step: index }
+              : {
+                  type: "step_error",
+                  at: now(),
+                  round,
+                  step: index,
+                  ...failure("upstream_failed", `step ${index + 1} needs step ${visibleSteps(step.access, index)[blocked]! + 1}.`),
+                },
+          );
+          return { status: cancelled ? "cancelled" : "failed" } as StepOutcome;
+        }
+        return runStep(index, step);
+      }),
+    );
+  });
+  for (let i = 0; i < o.steps.length; i++) {
+    if (!o.keep?.has(i)) yield { type: "step_queued", round, step: i };
+  }
+  const all = Promise.all(promises).finally(() => queue.close());
+  yield* queue;
+  const outcomes = await all;
+  const status = outcomes.some((s) => s.status === "failed")
+    ? "failed"
+    : outcomes.some((s) => s.status === "cancelled")
+      ? "cancelled"
+      : "done";
+  return { status, outcomes, answer: status === "done" ? workflowAnswer(outcomes) : null, budgetExhausted };
+}

@@ -1,0 +1,83 @@
+import { callCost } from "../cost.ts";
+import type { Failure } from "../errors.ts";
+import { failure } from "../errors.ts";
+import { parseConductorOutput } from "../conductor/parse.ts";
+import type { ChatBackend } from "../llm/types.ts";
+import { LlmError } from "../llm/types.ts";
+import type { RunEvent } from "../schema/events.ts";
+import type { ChatMessage } from "../schema/usage.ts";
+import type { ConductorConfig } from "../schema/worker.ts";
+import type { Step } from "../schema/workflow.ts";
+import type { CallBudget } from "./execute.ts";
+import { callWithRetry } from "./call.ts";
+import { AsyncQueue } from "./queue.ts";
+import type { RetryPolicy } from "./retry.ts";
+import { DEFAULT_RETRY } from "./retry.ts";
+
+export interface PlanOptions {
+  backend: ChatBackend;
+  conductor: Pick<ConductorConfig, "temperature" | "maxTokens" | "price">;
+  messages: ChatMessage[];
+  workers: number;
+  maxSteps: number;
+  round: number;
+  signal: AbortSignal;
+  retry?: Partial<RetryPolicy>;
+  budget?: CallBudget;
+  now?: () => number;
+}
+
+export type PlanOutcome =
+  | { ok: true; raw: string; steps: Step[] }
+  | ({ ok: false; raw: string; cancelled: boolean } & Failure);
+
+/**
+ * Asks the Conductor for one round's workflow and parses it (SPEC 1.3), yielding plan events. A
+ * Conductor call that fails and an output that does not parse both end as `plan_finish` with an
+ * error, keeping the raw text so the user can read, repair or retry it.
+ */
+export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanOutcome> {
+  const now = o.now ?? Date.now;
+  const { round } = o;
+  yield { type: "plan_start", at: now(), round, messages: o.messages };
+  let raw = "";
+  // Streamed text flows through a queue; a retry starts the text over with a fresh plan_start.
+  const stream = new AsyncQueue<RunEvent>();
+  const call = callWithRetry(
+    o.backend,
+    { messages: o.messages, temperature: o.conductor.temperature, maxTokens: o.conductor.maxTokens },
+    o.signal,
+    { ...DEFAULT_RETRY, ...o.retry },
+    {
+      mayCall: o.budget ? () => o.budget!.take() : undefined,
+      onAttempt: (attempt) => {
+        raw = "";
+        if (attempt > 1) stream.push({ type: "plan_start", at: now(), round, messages: o.messages });
+      },
+      onDelta: (text) => {
+        raw += text;
+        stream.push({ type: "plan_delta", round, text });
+      },
+    },
+  ).finally(() => stream.close());
+  yield* stream;
+  try {
+    const { text, usage } = await call;
+    const cost = callCost(usage, o.conductor.price);
+    const parsed = parseConductorOutput(text, { workers: o.workers, maxSteps: o.maxSteps, round });
+    if (!parsed.ok) {
+      const error = { code: parsed.code, message: parsed.message };
+      yield { type: "plan_finish", at: now(), round, raw: text, usage, cost, error };
+      return { ok: false, raw: text, cancelled: false, ...error };
+    }
+    yield { type: "plan_finish", at: now(), round, raw: text, usage, cost, steps: parsed.steps };
+    return { ok: true, raw: text, steps: parsed.steps };
+  } catch (e: unknown) {
+    const err = e instanceof LlmError ? e : new LlmError("unknown", String(e));
+    const f = failure(err.code === "aborted" ? "aborted" : err.code);
+    const error = { code: err.code, message: err.code === "aborted" ? f.message : err.message };
+    const usage = { promptTokens: 0, completionTokens: 0, estimated: true };
+    yield { type: "plan_finish", at: now(), round, raw, usage, cost: 0, error };
+    return { ok: false, raw, cancelled: err.code === "aborted", ...error };
+  }
+}

@@ -1,0 +1,71 @@
+import type { ChatMessage, Usage } from "../schema/usage.ts";
+import type { ErrorCode } from "../errors.ts";
+import { ERROR_MESSAGES } from "../errors.ts";
+
+export interface ChatRequest {
+  messages: ChatMessage[];
+  temperature: number;
+  maxTokens: number;
+}
+
+export type ChatChunk = { type: "delta"; text: string } | { type: "usage"; usage: Usage };
+
+/**
+ * The small interface every chat model sits behind: the OpenAI-compatible adapter, the in-browser
+ * WebLLM worker and the scripted test fake. `stream` yields text deltas and, last, one usage chunk;
+ * it throws an `LlmError` on failure and stops promptly when `signal` aborts.
+ */
+export interface ChatBackend {
+  /** A short human label, e.g. "gpt-5 @ api.openai.com". Never contains a key. */
+  readonly label: string;
+  /** Whether a trailing assistant message is continued (true) or must be folded into the user turn. */
+  readonly continuesAssistant: boolean;
+  stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatChunk>;
+}
+
+const RETRYABLE: ReadonlySet<ErrorCode> = new Set(["rate_limited", "server", "network", "dropped", "timeout"]);
+
+/** A model-call failure with a stable code; `retryAfterMs` carries a server's Retry-After. */
+export class LlmError extends Error {
+  override readonly name = "LlmError";
+  constructor(
+    readonly code: ErrorCode,
+    detail?: string,
+    readonly status?: number,
+    readonly retryAfterMs?: number,
+  ) {
+    super(detail ? `${ERROR_MESSAGES[code]} ${detail}` : ERROR_MESSAGES[code]);
+  }
+  get retryable(): boolean {
+    return RETRYABLE.has(this.code);
+  }
+}
+
+/** Maps an HTTP status to an error code. */
+export function codeForStatus(status: number): ErrorCode {
+  if (status === 401 || status === 403) return "auth";
+  if (status === 404) return "not_found";
+  if (status === 429) return "rate_limited";
+  if (status === 408) return "timeout";
+  if (status === 400 || status === 413 || status === 422) return "bad_request";
+  if (status >= 500) return "server";
+  return "unknown";
+}
+
+/** Drains a stream into its full text and usage. */
+export async function collect(
+  backend: ChatBackend,
+  request: ChatRequest,
+  signal: AbortSignal,
+  onDelta?: (text: string) => void,
+): Promise<{ text: string; usage: Usage | undefined }> {
+  let text = "";
+  let usage: Usage | undefined;
+  for await (const chunk of backend.stream(request, signal)) {
+    if (chunk.type === "delta") {
+      text += chunk.text;
+      onDelta?.(chunk.text);
+    } else usage = chunk.usage;
+  }
+  return { text, usage };
+}

@@ -1,0 +1,97 @@
+import { z } from "zod";
+import type { Result } from "../errors.ts";
+import { failure } from "../errors.ts";
+import type { RunRecord } from "../schema/record.ts";
+import { RunRecordSchema } from "../schema/record.ts";
+
+/** The export envelope's format name; a file without it is not ours. */
+export const EXPORT_FORMAT = "conductor-studio/run";
+/** The version this app writes. Each breaking change adds one migration in MIGRATIONS. */
+export const EXPORT_VERSION = 1;
+
+export const ExportEnvelopeSchema = z.object({
+  format: z.literal(EXPORT_FORMAT),
+  version: z.literal(EXPORT_VERSION),
+  exportedAt: z.string(),
+  app: z.object({ name: z.string(), version: z.string() }),
+  run: RunRecordSchema,
+});
+export type ExportEnvelope = z.infer<typeof ExportEnvelopeSchema>;
+
+/** A pure migration from version `n` to `n + 1`, keyed by `n`. */
+export type Migration = (doc: Record<string, unknown>) => Record<string, unknown>;
+export const MIGRATIONS: Readonly<Record<number, Migration>> = {};
+
+/**
+ * Serialises a run as the versioned export: stable key order (the schema's), two-space indent.
+ * Parsing through the schema also drops any field the format does not know, so nothing stray (a
+ * key smuggled onto a worker object, say) can reach the file.
+ */
+export function exportRun(record: RunRecord, exportedAt = new Date().toISOString()): string {
+  const envelope = ExportEnvelopeSchema.parse({
+    format: EXPORT_FORMAT,
+    version: EXPORT_VERSION,
+    exportedAt,
+    app: { name: "Conductor Studio", version: "0.1.0" },
+    run: record,
+  });
+  return `${JSON.stringify(envelope, null, 2)}\n`;
+}
+
+function isObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === "object" && x !== null && !Array.isArray(x);
+}
+
+/** Applies migrations from `from` up to `to`, one version at a time; a gap is an error. */
+export function migrate(
+  doc: Record<string, unknown>,
+  from: number,
+  to: number = EXPORT_VERSION,
+  table: Readonly<Record<number, Migration>> = MIGRATIONS,
+): Result<{ doc: Record<string, unknown> }> {
+  let current = doc;
+  for (let v = from; v < to; v++) {
+    const step = table[v];
+    if (!step) return { ok: false, ...failure("invalid_file", `no migration from version ${v}.`) };
+    current = { ...step(current), version: v + 1 };
+  }
+  return { ok: true, doc: current };
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.length ? i.path.join(".") : "(top level)"}: ${i.message}`)
+    .join("; ");
+}
+
+/**
+ * Reads an export: checks the format, reads its version and dispatches to the migrations (a newer
+ * version is refused), then validates. Returns a result value and never throws on user data.
+ */
+export function importRun(
+  text: string,
+  table: Readonly<Record<number, Migration>> = MIGRATIONS,
+): Result<{ record: RunRecord; migratedFrom: number | null }> {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e: unknown) {
+    return { ok: false, ...failure("bad_json", e instanceof Error ? e.message : undefined) };
+  }
+  if (!isObject(doc) || doc.format !== EXPORT_FORMAT)
+    return { ok: false, ...failure("bad_format", `Expected "format": "${EXPORT_FORMAT}".`) };
+  const version = doc.version;
+  if (typeof version !== "number" || !Number.isInteger(version) || version < 1)
+    return { ok: false, ...failure("invalid_file", "the version is not a positive integer.") };
+  if (version > EXPORT_VERSION)
+    return {
+      ok: false,
+      ...failure("newer_version", `It has version ${version}; this app reads up to ${EXPORT_VERSION}. Update the app.`),
+    };
+  const migrated = migrate(doc, version, EXPORT_VERSION, table);
+  if (!migrated.ok) return migrated;
+  const parsed = ExportEnvelopeSchema.safeParse(migrated.doc);
+  if (!parsed.success) return { ok: false, ...failure("invalid_file", describeIssues(parsed.error)) };
+  return { ok: true, record: parsed.data.run, migratedFrom: version < EXPORT_VERSION ? version : null };
+}

@@ -1,0 +1,218 @@
+import type { RunEvent } from "../schema/events.ts";
+import type { PlanRecord, RoundRecord, RunRecord, StepRecord } from "../schema/record.ts";
+import type { Usage } from "../schema/usage.ts";
+import type { Step } from "../schema/workflow.ts";
+
+/** A record with nothing run yet. */
+export function emptyRecord(id = "run"): RunRecord {
+  return {
+    id,
+    question: "",
+    pool: [],
+    conductor: null,
+    maxSteps: 5,
+    maxRounds: 0,
+    status: "draft",
+    endReason: null,
+    message: null,
+    startedAt: null,
+    finishedAt: null,
+    rounds: [],
+    answer: null,
+    totals: { promptTokens: 0, completionTokens: 0, cost: 0, estimated: false, calls: 0 },
+  };
+}
+
+function emptyRound(index: number): RoundRecord {
+  return { index, plan: null, lists: null, steps: [], answer: null, accepted: false };
+}
+
+/** A step record for a step of the workflow, not run yet. */
+export function stepRecord(record: Pick<RunRecord, "pool">, step: Step, index: number): StepRecord {
+  return {
+    index,
+    worker: step.worker,
+    workerName: record.pool[step.worker]?.name ?? `Model id ${step.worker}`,
+    subtask: step.subtask,
+    access: step.access,
+    status: "idle",
+    messages: [],
+    output: "",
+    startedAt: null,
+    finishedAt: null,
+    attempts: 0,
+    usage: null,
+    cost: null,
+    error: null,
+  };
+}
+
+function listsOf(steps: Step[]): RoundRecord["lists"] {
+  return {
+    model_id: steps.map((s) => s.worker),
+    subtasks: steps.map((s) => s.subtask),
+    access_list: steps.map((s) => s.access),
+  };
+}
+
+function withRound(r: RunRecord, index: number, f: (round: RoundRecord) => RoundRecord): RunRecord {
+  const rounds = [...r.rounds];
+  while (rounds.length <= index) rounds.push(emptyRound(rounds.length));
+  rounds[index] = f(rounds[index]!);
+  return { ...r, rounds };
+}
+
+function withStep(r: RunRecord, round: number, step: number, f: (s: StepRecord) => StepRecord): RunRecord {
+  return withRound(r, round, (rd) => {
+    const current = rd.steps[step];
+    if (!current) return rd; // an event for a step the record never saw: ignore rather than invent
+    const steps = [...rd.steps];
+    steps[step] = f(current);
+    return { ...rd, steps };
+  });
+}
+
+function withPlan(r: RunRecord, round: number, f: (p: PlanRecord) => PlanRecord): RunRecord {
+  return withRound(r, round, (rd) => ({
+    ...rd,
+    plan: f(
+      rd.plan ?? { messages: [], raw: "", startedAt: null, finishedAt: null, usage: null, cost: null, error: null },
+    ),
+  }));
+}
+
+function addUsage(r: RunRecord, usage: Usage, cost: number): RunRecord {
+  const t = r.totals;
+  return {
+    ...r,
+    totals: {
+      promptTokens: t.promptTokens + usage.promptTokens,
+      completionTokens: t.completionTokens + usage.completionTokens,
+      cost: t.cost + cost,
+      estimated: t.estimated || usage.estimated,
+      calls: t.calls + 1,
+    },
+  };
+}
+
+/**
+ * Folds one run event into the record. Pure: returns a new record and never mutates its input, so
+ * the UI can keep the previous one and the recorder can replay a log.
+ */
+export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
+  switch (e.type) {
+    case "run_start":
+      return {
+        ...emptyRecord(e.runId),
+        question: e.question,
+        pool: e.pool,
+        conductor: e.conductor ?? null,
+        maxSteps: e.maxSteps,
+        maxRounds: e.maxRounds,
+        status: "planning",
+        startedAt: e.at,
+      };
+    case "plan_start":
+      return withPlan({ ...r, status: "planning" }, e.round, () => ({
+        messages: e.messages,
+        raw: "",
+        startedAt: e.at,
+        finishedAt: null,
+        usage: null,
+        cost: null,
+        error: null,
+      }));
+    case "plan_delta":
+      return withPlan(r, e.round, (p) => ({ ...p, raw: p.raw + e.text }));
+    case "plan_finish": {
+      const next = withPlan(addUsage(r, e.usage, e.cost), e.round, (p) => ({
+        ...p,
+        raw: e.raw,
+        finishedAt: e.at,
+        usage: e.usage,
+        cost: e.cost,
+        error: e.error ?? null,
+      }));
+      if (!e.steps) return next;
+      const steps = e.steps;
+      return withRound(next, e.round, (rd) => ({
+        ...rd,
+        lists: listsOf(steps),
+        accepted: e.round > 0 && steps.length === 0,
+      }));
+    }
+    case "round_start":
+      return withRound({ ...r, status: "running" }, e.round, (rd) => ({
+        ...rd,
+        lists: rd.lists ?? listsOf(e.steps),
+        steps: e.steps.map((s, i) => {
+          const kept = e.keep?.includes(i) ? rd.steps[i] : undefined;
+          return kept ?? stepRecord(r, s, i);
+        }),
+        answer: null,
+      }));
+    case "step_queued":
+      return withStep(r, e.round, e.step, (s) => ({
+        ...s,
+        status: "queued",
+        output: "",
+        error: null,
+        usage: null,
+        cost: null,
+        startedAt: null,
+        finishedAt: null,
+        attempts: 0,
+      }));
+    case "step_start":
+      return withStep(r, e.round, e.step, (s) => ({
+        ...s,
+        status: "running",
+        messages: e.messages,
+        output: "",
+        error: null,
+        startedAt: s.startedAt ?? e.at,
+        attempts: e.attempt,
+      }));
+    case "step_delta":
+      return withStep(r, e.round, e.step, (s) => ({ ...s, output: s.output + e.text }));
+    case "step_retry":
+      return withStep(r, e.round, e.step, (s) => ({ ...s, error: { code: e.code, message: e.message } }));
+    case "step_finish":
+      return withStep(addUsage(r, e.usage, e.cost), e.round, e.step, (s) => ({
+        ...s,
+        status: "done",
+        output: e.output,
+        error: null,
+        finishedAt: e.at,
+        usage: e.usage,
+        cost: e.cost,
+      }));
+    case "step_error":
+      return withStep(r, e.round, e.step, (s) => ({
+        ...s,
+        status: "failed",
+        finishedAt: e.at,
+        error: { code: e.code, message: e.message },
+      }));
+    case "step_cancel":
+      return withStep(r, e.round, e.step, (s) => ({ ...s, status: "cancelled", finishedAt: e.at }));
+    case "round_finish":
+      return withRound(r, e.round, (rd) => ({ ...rd, answer: e.answer }));
+    case "run_finish":
+      return {
+        ...r,
+        status: e.status,
+        endReason: e.reason,
+        message: e.message ?? null,
+        finishedAt: e.at,
+        answer: e.answer,
+      };
+  }
+}
+
+/** Replays a whole event log into a record. */
+export function recordOf(events: Iterable<RunEvent>, initial: RunRecord = emptyRecord()): RunRecord {
+  let r = initial;
+  for (const e of events) r = applyEvent(r, e);
+  return r;
+}

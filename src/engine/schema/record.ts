@@ -1,0 +1,82 @@
+import { z } from "zod";
+import { ChatMessageSchema, UsageSchema } from "./usage.ts";
+import { ConductorConfigSchema, PoolSchema } from "./worker.ts";
+import { AccessSchema } from "./workflow.ts";
+
+export const StepStatusSchema = z.enum(["queued", "running", "done", "failed", "cancelled", "stale", "idle"]);
+export type StepStatus = z.infer<typeof StepStatusSchema>;
+
+export const FailureSchema = z.object({ code: z.string(), message: z.string() });
+
+export const StepRecordSchema = z.object({
+  index: z.number().int().nonnegative(),
+  worker: z.number().int().nonnegative(),
+  workerName: z.string(),
+  subtask: z.string(),
+  access: AccessSchema,
+  status: StepStatusSchema,
+  messages: z.array(ChatMessageSchema),
+  output: z.string(),
+  startedAt: z.number().nullable(),
+  finishedAt: z.number().nullable(),
+  attempts: z.number().int().nonnegative(),
+  usage: UsageSchema.nullable(),
+  cost: z.number().nonnegative().nullable(),
+  error: FailureSchema.nullable(),
+});
+export type StepRecord = z.infer<typeof StepRecordSchema>;
+
+export const PlanRecordSchema = z.object({
+  messages: z.array(ChatMessageSchema),
+  raw: z.string(),
+  startedAt: z.number().nullable(),
+  finishedAt: z.number().nullable(),
+  usage: UsageSchema.nullable(),
+  cost: z.number().nonnegative().nullable(),
+  error: FailureSchema.nullable(),
+});
+export type PlanRecord = z.infer<typeof PlanRecordSchema>;
+
+/** The three lists as the Conductor wrote them for one round. */
+export const ListsSchema = z.object({
+  model_id: z.array(z.number().int()),
+  subtasks: z.array(z.string()),
+  access_list: z.array(AccessSchema),
+});
+
+export const RoundRecordSchema = z.object({
+  index: z.number().int().nonnegative(),
+  plan: PlanRecordSchema.nullable(),
+  lists: ListsSchema.nullable(),
+  steps: z.array(StepRecordSchema),
+  answer: z.string().nullable(),
+  /** True when the Conductor accepted the previous round's answer (three empty lists). */
+  accepted: z.boolean(),
+});
+export type RoundRecord = z.infer<typeof RoundRecordSchema>;
+
+export const RunStatusSchema = z.enum(["draft", "planning", "running", "done", "failed", "cancelled"]);
+
+export const RunRecordSchema = z.object({
+  id: z.string(),
+  question: z.string(),
+  pool: PoolSchema,
+  conductor: ConductorConfigSchema.nullable(),
+  maxSteps: z.number().int().positive(),
+  maxRounds: z.number().int().nonnegative(),
+  status: RunStatusSchema,
+  endReason: z.string().nullable(),
+  message: z.string().nullable(),
+  startedAt: z.number().nullable(),
+  finishedAt: z.number().nullable(),
+  rounds: z.array(RoundRecordSchema),
+  answer: z.string().nullable(),
+  totals: z.object({
+    promptTokens: z.number().int().nonnegative(),
+    completionTokens: z.number().int().nonnegative(),
+    cost: z.number().nonnegative(),
+    estimated: z.boolean(),
+    calls: z.number().int().nonnegative(),
+  }),
+});
+export type RunRecord = z.infer<typeof RunRecordSchema>;

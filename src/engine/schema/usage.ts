@@ -1,0 +1,17 @@
+import { z } from "zod";
+
+/** Token usage of one model call; `estimated` when the server sent no usage and we counted ourselves. */
+export const UsageSchema = z.object({
+  promptTokens: z.number().int().nonnegative(),
+  completionTokens: z.number().int().nonnegative(),
+  estimated: z.boolean().default(false),
+  /** The provider's own cost figure in dollars, where it gives one (e.g. OpenRouter). */
+  providerCost: z.number().nonnegative().optional(),
+});
+export type Usage = z.infer<typeof UsageSchema>;
+
+export const ChatMessageSchema = z.object({
+  role: z.enum(["system", "user", "assistant"]),
+  content: z.string(),
+});
+export type ChatMessage = z.infer<typeof ChatMessageSchema>;
