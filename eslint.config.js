@@ -5,18 +5,24 @@ import prettier from "eslint-config-prettier";
 import globals from "globals";
 
 export default tseslint.config(
-  { ignores: ["dist", "node_modules", "test-results", "playwright-report", "bin"] },
+  { ignores: ["dist", "node_modules", "test-results", "playwright-report", "bin", ".scratch"] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        projectService: { allowDefaultProject: ["eslint.config.js"] },
+        tsconfigRootDir: import.meta.dirname,
+      },
       globals: { ...globals.browser, ...globals.node },
     },
     rules: {
       "@typescript-eslint/no-floating-promises": "error",
       "@typescript-eslint/switch-exhaustiveness-check": "error",
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_" },
+      ],
     },
   },
   {
@@ -33,10 +39,16 @@ export default tseslint.config(
         "error",
         {
           patterns: [
-            { group: ["react", "react-dom", "react/*", "react-dom/*"], message: "src/engine stays free of React." },
+            {
+              group: ["react", "react-dom", "react/*", "react-dom/*"],
+              message: "src/engine stays free of React.",
+            },
             { group: ["zustand", "zustand/*"], message: "src/engine stays free of zustand." },
             { group: ["@xyflow/*"], message: "src/engine stays free of React Flow." },
-            { group: ["**/components/**", "**/state/**"], message: "src/engine must not import UI code." },
+            {
+              group: ["**/components/**", "**/state/**"],
+              message: "src/engine must not import UI code.",
+            },
           ],
         },
       ],

@@ -13,8 +13,16 @@ interface Shape {
 
 export const SHAPES: Shape[] = [
   { name: "two attempts + checker", access: [[], [], "all"], latencyMs: [400, 350, 200] },
-  { name: "four attempts + judge", access: [[], [], [], [], "all"], latencyMs: [300, 380, 260, 400, 200] },
-  { name: "plan -> two branches -> merge", access: [[], [0], [0], [1, 2]], latencyMs: [200, 400, 350, 200] },
+  {
+    name: "four attempts + judge",
+    access: [[], [], [], [], "all"],
+    latencyMs: [300, 380, 260, 400, 200],
+  },
+  {
+    name: "plan -> two branches -> merge",
+    access: [[], [0], [0], [1, 2]],
+    latencyMs: [200, 400, 350, 200],
+  },
 ];
 
 /** The longest chain of dependent latencies: the least time any correct executor can take. */
@@ -41,7 +49,11 @@ async function wallTime(shape: Shape): Promise<number> {
   const backends = pool.map((_, i) =>
     createFakeBackend([{ text: `answer ${i} `.repeat(20), delayMs: shape.latencyMs[i] }]),
   );
-  const steps: Step[] = shape.access.map((access, i) => ({ worker: i, subtask: `part ${i}`, access }));
+  const steps: Step[] = shape.access.map((access, i) => ({
+    worker: i,
+    subtask: `part ${i}`,
+    access,
+  }));
   const start = performance.now();
   const run = executeWorkflow({
     question: "benchmark",

@@ -1,10 +1,12 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./components/App.tsx";
+import { bootStudio } from "./state/boot.ts";
 import "./styles.css";
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");
+bootStudio();
 createRoot(root).render(
   <StrictMode>
     <App />

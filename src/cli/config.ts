@@ -5,7 +5,8 @@ import type { ConductorConfig, Pool } from "../engine/schema/worker.ts";
 import { PriceSchema } from "../engine/schema/worker.ts";
 
 const EndpointSchema = z.object({
-  baseURL: z.string().url(),
+  // http(s) only: a bare `localhost:8000` parses as a URL with the scheme "localhost:".
+  baseURL: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }),
   model: z.string().min(1),
   /** The name of the environment variable holding the key; the key itself never sits in a file. */
   apiKeyEnv: z.string().min(1).optional(),
@@ -17,12 +18,22 @@ const EndpointSchema = z.object({
 
 export const CliConfigSchema = z.object({
   conductor: EndpointSchema,
-  workers: z.array(EndpointSchema.extend({ name: z.string().min(1), note: z.string().optional() })).min(1),
+  workers: z
+    .array(EndpointSchema.extend({ name: z.string().min(1), note: z.string().optional() }))
+    .min(1),
   maxSteps: z.number().int().positive().max(20).default(5),
   rounds: z.number().int().nonnegative().max(5).default(0),
   maxCalls: z.number().int().positive().optional(),
   namedWorkers: z.boolean().default(false),
   timeoutMs: z.number().int().positive().optional(),
+  /** Retry policy overrides (attempts, backoff); the defaults suit real providers. */
+  retry: z
+    .object({
+      maxAttempts: z.number().int().positive().max(10).optional(),
+      baseDelayMs: z.number().nonnegative().optional(),
+      maxDelayMs: z.number().nonnegative().optional(),
+    })
+    .optional(),
 });
 export type CliConfig = z.infer<typeof CliConfigSchema>;
 
@@ -43,7 +54,13 @@ export function resolveConfig(text: string, env: NodeJS.ProcessEnv): Result<Reso
   try {
     raw = JSON.parse(text);
   } catch (e: unknown) {
-    return { ok: false, ...failure("invalid_config", `not valid JSON (${e instanceof Error ? e.message : "parse error"}).`) };
+    return {
+      ok: false,
+      ...failure(
+        "invalid_config",
+        `not valid JSON (${e instanceof Error ? e.message : "parse error"}).`,
+      ),
+    };
   }
   const parsed = CliConfigSchema.safeParse(raw);
   if (!parsed.success) {
@@ -80,7 +97,8 @@ export function resolveConfig(text: string, env: NodeJS.ProcessEnv): Result<Reso
       prefill: false,
     };
   });
-  if (missing.length) return { ok: false, ...failure("missing_key", [...new Set(missing)].join(", ")) };
+  if (missing.length)
+    return { ok: false, ...failure("missing_key", [...new Set(missing)].join(", ")) };
   const c = config.conductor;
   const conductor: ConductorConfig = {
     kind: "openai",

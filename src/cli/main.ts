@@ -57,7 +57,8 @@ function intOption(value: string | undefined, name: string, fallback?: number): 
     return fallback;
   }
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--${name} must be a non-negative integer, got "${value}".`);
+  if (!Number.isInteger(n) || n < 0)
+    throw new UsageError(`--${name} must be a non-negative integer, got "${value}".`);
   return n;
 }
 
@@ -66,14 +67,25 @@ class UsageError extends Error {}
 async function parseCommand(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
-    options: { workers: { type: "string" }, "max-steps": { type: "string" }, round: { type: "string" } },
+    options: {
+      workers: { type: "string" },
+      "max-steps": { type: "string" },
+      round: { type: "string" },
+    },
     allowPositionals: true,
   });
   const workers = intOption(values.workers, "workers");
   const maxSteps = intOption(values["max-steps"], "max-steps", 5);
   const round = intOption(values.round, "round", 0);
   const file = positionals[0];
-  const text = file ? await readFile(file, "utf8") : await io.readStdin();
+  let text: string;
+  try {
+    text = file ? await readFile(file, "utf8") : await io.readStdin();
+  } catch (e: unknown) {
+    // Exit 1 means "read, but not a valid plan"; a file that cannot be read is a usage problem.
+    io.stderr(`Cannot read ${file ?? "stdin"}: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 2;
+  }
   const result = parseConductorOutput(text, { workers, maxSteps, round });
   const out = result.ok
     ? { ok: true, steps: result.steps }
@@ -133,7 +145,9 @@ async function runCommand(args: string[], io: Io): Promise<number> {
   try {
     text = await readFile(values.config, "utf8");
   } catch (e: unknown) {
-    io.stderr(`Cannot read the config file ${values.config}: ${e instanceof Error ? e.message : String(e)}\n`);
+    io.stderr(
+      `Cannot read the config file ${values.config}: ${e instanceof Error ? e.message : String(e)}\n`,
+    );
     return 2;
   }
   const resolved = resolveConfig(text, io.env);
@@ -162,13 +176,19 @@ async function runCommand(args: string[], io: Io): Promise<number> {
       conductor,
       conductorBackend,
       backendFor: (w) =>
-        createOpenAIBackend({ baseURL: w.baseURL, model: w.model, apiKey: keys.get(w.id), headers: w.headers, timeoutMs }),
+        createOpenAIBackend({
+          baseURL: w.baseURL,
+          model: w.model,
+          apiKey: keys.get(w.id),
+          headers: w.headers,
+          timeoutMs,
+        }),
       signal: controller.signal,
       maxSteps: config.maxSteps,
       maxRounds: config.rounds,
       maxCalls: config.maxCalls,
       prompt: { namedWorkers: config.namedWorkers },
-      retry: timeoutMs ? { timeoutMs } : undefined,
+      retry: { ...config.retry, ...(timeoutMs ? { timeoutMs } : {}) },
     })) {
       record = applyEvent(record, event);
       const names = record.rounds.at(-1)?.steps.map((s) => s.workerName) ?? [];
@@ -179,8 +199,17 @@ async function runCommand(args: string[], io: Io): Promise<number> {
     process.off("SIGINT", onSignal);
   }
   const json = exportRun(record);
-  if (values.out) await writeFile(values.out, json);
-  else io.stdout(json);
+  if (values.out) {
+    try {
+      await writeFile(values.out, json);
+    } catch (e: unknown) {
+      // The run has been paid for: never lose its record to a bad --out path.
+      const why = e instanceof Error ? e.message : String(e);
+      io.stderr(`Cannot write the run record to ${values.out} (${why}); writing it to stdout.\n`);
+      io.stdout(json);
+      return 1;
+    }
+  } else io.stdout(json);
   if (record.endReason === "plan_error") return 2;
   return record.status === "done" && record.answer !== null ? 0 : 1;
 }
@@ -197,7 +226,10 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     if (command === "run") return await runCommand(rest, io);
     throw new UsageError(`Unknown command "${command}".`);
   } catch (e: unknown) {
-    if (e instanceof UsageError || (e instanceof TypeError && "code" in e && String(e.code).startsWith("ERR_PARSE_ARGS"))) {
+    if (
+      e instanceof UsageError ||
+      (e instanceof TypeError && "code" in e && String(e.code).startsWith("ERR_PARSE_ARGS"))
+    ) {
       io.stderr(`${e.message}\nRun conductor-studio --help for usage.\n`);
       return 2;
     }

@@ -1,11 +1,67 @@
-/** The studio shell. The editor, Conductor panel and run views arrive in later issues. */
+import { ReactFlowProvider } from "@xyflow/react";
+import { useCallback, useEffect, useState } from "react";
+import { Canvas } from "./canvas/Canvas.tsx";
+import type { Theme } from "./Header.tsx";
+import { Header } from "./Header.tsx";
+import { AnswerPanel } from "./panels/AnswerPanel.tsx";
+import { ConductorPanel } from "./panels/ConductorPanel.tsx";
+import { Inspector } from "./panels/Inspector.tsx";
+import { QuestionBox } from "./panels/QuestionBox.tsx";
+import { RunBar } from "./panels/RunBar.tsx";
+import { Splitter } from "./ui/Splitter.tsx";
+import { useShortcuts } from "./useShortcuts.ts";
+
+const THEME_KEY = "conductor-studio.theme";
+
+function initialTheme(): Theme {
+  const stored = localStorage.getItem(THEME_KEY);
+  if (stored === "light" || stored === "dark") return stored;
+  return window.matchMedia?.("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+}
+
+const clamp = (v: number, min: number, max: number) => Math.min(max, Math.max(min, v));
+
+/** The studio: question and Conductor on the left, the graph in the middle, inspector and answer right. */
 export function App() {
+  const [theme, setTheme] = useState<Theme>(initialTheme);
+  const [left, setLeft] = useState(340);
+  const [right, setRight] = useState(380);
+  useShortcuts();
+  useEffect(() => {
+    document.documentElement.dataset.theme = theme;
+  }, [theme]);
+  const toggleTheme = useCallback(() => {
+    setTheme((t) => {
+      const next = t === "dark" ? "light" : "dark";
+      localStorage.setItem(THEME_KEY, next);
+      return next;
+    });
+  }, []);
+  const resizeLeft = useCallback((dx: number) => setLeft((w) => clamp(w + dx, 240, 560)), []);
+  const resizeRight = useCallback((dx: number) => setRight((w) => clamp(w - dx, 280, 640)), []);
   return (
-    <main className="app" data-testid="app">
-      <header className="app-header">
-        <h1>Conductor Studio</h1>
-        <p>A local Conductor model designs a team of worker LLMs for your question; you see, edit and run it.</p>
-      </header>
-    </main>
+    <ReactFlowProvider>
+      <div
+        className="studio"
+        data-testid="app"
+        style={{ gridTemplateColumns: `${left}px 6px 1fr 6px ${right}px` }}
+      >
+        <Header theme={theme} onToggleTheme={toggleTheme} />
+        <aside className="column left">
+          <QuestionBox />
+          <ConductorPanel />
+        </aside>
+        <Splitter onResize={resizeLeft} label="Resize the left panel" />
+        <main className="column center">
+          <RunBar />
+          <Canvas />
+        </main>
+        <Splitter onResize={resizeRight} label="Resize the right panel" />
+        <aside className="column right">
+          <Inspector />
+          <AnswerPanel />
+        </aside>
+      </div>
+    </ReactFlowProvider>
   );
 }

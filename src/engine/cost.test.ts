@@ -26,7 +26,9 @@ describe("callCost", () => {
   });
 
   it("is zero for zero tokens", () => {
-    expect(callCost({ promptTokens: 0, completionTokens: 0, estimated: true }, { input: 5, output: 15 })).toBe(0);
+    expect(
+      callCost({ promptTokens: 0, completionTokens: 0, estimated: true }, { input: 5, output: 15 }),
+    ).toBe(0);
   });
 });
 

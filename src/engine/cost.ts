@@ -14,6 +14,7 @@ export function callCost(usage: Usage, price: Price | undefined): number {
 /** Formats dollars for display: more decimals for the small figures typical of a single call. */
 export function formatCost(dollars: number): string {
   if (dollars === 0) return "$0";
+  if (dollars < 0.0001) return "<$0.0001";
   if (dollars < 0.01) return `$${dollars.toFixed(4)}`;
   return `$${dollars.toFixed(2)}`;
 }

@@ -10,15 +10,17 @@ export const ERROR_MESSAGES = {
   no_steps: "The Conductor wrote an empty workflow; at least one step is needed.",
   too_many_steps: "The workflow has more steps than the cap:",
   bad_worker: "A model id is not a worker in the pool:",
-  bad_access: "An access entry must be \"all\", [] or a list of earlier step indices:",
+  bad_access: 'An access entry must be "all", [] or a list of earlier step indices:',
   empty_subtask: "A subtask is empty:",
   // Model calls
   auth: "The endpoint refused the API key (401/403). Check the key for this worker.",
-  not_found: "The endpoint does not know this model or path (404). Check the base URL and model name.",
+  not_found:
+    "The endpoint does not know this model or path (404). Check the base URL and model name.",
   rate_limited: "The endpoint is rate limiting requests (429). Wait a little or lower concurrency.",
   server: "The endpoint had a server error (5xx).",
   bad_request: "The endpoint rejected the request (400).",
-  context_length: "The request is longer than the model's context window. Shorten the question or the step's inputs.",
+  context_length:
+    "The request is longer than the model's context window. Shorten the question or the step's inputs.",
   network: "The endpoint could not be reached (network error, CORS refusal or server down).",
   dropped: "The connection dropped before the answer was complete.",
   timeout: "The model call took longer than the timeout.",
@@ -27,6 +29,10 @@ export const ERROR_MESSAGES = {
   budget: "The run reached its budget of model calls.",
   upstream_failed: "This step was not run because a step it reads failed:",
   unknown: "An unexpected error occurred.",
+  // Graph editing
+  edge_refused: "That edge cannot be drawn:",
+  move_refused: "That step cannot move there:",
+  unknown_step: "The workflow has no such step; it may have been deleted.",
   // Files and configuration
   bad_json: "The file is not valid JSON.",
   bad_format: "The file is not a Conductor Studio export.",
@@ -34,6 +40,22 @@ export const ERROR_MESSAGES = {
   invalid_file: "The file does not match the export format:",
   invalid_config: "The configuration is invalid:",
   missing_key: "An API key environment variable is not set:",
+  // In-browser model (WebLLM on WebGPU)
+  webgpu_unavailable: "WebGPU is not available in this browser.",
+  no_gpu_adapter: "WebGPU found no compatible GPU on this computer.",
+  gpu_unsupported: "This GPU lacks a WebGPU feature or limit the in-browser model needs.",
+  no_shader_f16:
+    "This GPU does not support 16-bit shaders (shader-f16), which this model build needs.",
+  gpu_device_lost: "The GPU ran out of memory or was reset while running the in-browser model.",
+  storage_quota: "The browser has no room left to store the model (storage quota exceeded).",
+  model_download: "The model files could not be downloaded.",
+  model_files: "The model's files are not a valid MLC model for WebLLM.",
+  model_lib: "The model library (WebAssembly) could not be loaded.",
+  model_unknown: "The in-browser model is neither in the catalogue nor a custom record:",
+  model_not_loaded: "The in-browser model is not loaded yet.",
+  invalid_model_url: "The model weights URL is not one WebLLM can use:",
+  invalid_model_lib: "The model library URL is not one WebLLM can use:",
+  invalid_model_id: "The custom model id is not usable:",
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;

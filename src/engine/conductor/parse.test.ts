@@ -7,22 +7,20 @@ import { parseConductorOutput, parsePartialSteps } from "./parse.ts";
 const s = (worker: number, subtask: string, access: Access): Step => ({ worker, subtask, access });
 const POOL: ParseOptions = { workers: 7 };
 
-type Row =
-  | { name: string; text: string; options?: Partial<ParseOptions>; steps: Step[] }
-  | {
-      name: string;
-      text: string;
-      options?: Partial<ParseOptions>;
-      code: ErrorCode;
-      mentions: string[];
-    };
+interface Row {
+  name: string;
+  text: string;
+  options?: Partial<ParseOptions>;
+}
+type Valid = Row & { steps: Step[] };
+type Invalid = Row & { code: ErrorCode; mentions: string[] };
 
 const TWO = [s(2, "Design an efficient algorithm", []), s(0, "Implement it in Python", "all")];
 const TWO_LISTS = `model_id = [2, 0]
 subtasks = ["Design an efficient algorithm", "Implement it in Python"]
 access_list = [[], ["all"]]`;
 
-const VALID: Row[] = [
+const VALID: Valid[] = [
   {
     name: "clean output with prose before the lists",
     text: `This is a coding question, so one model should design the algorithm and a stronger coder should implement it.\n\n${TWO_LISTS}`,
@@ -183,7 +181,7 @@ access_list = [[], [], ["all"]]
   },
   {
     name: "adjacent string literals and a triple-quoted string",
-    text: `model_id = [1, 2]\nsubtasks = [\n  "Derive the formula "\n  "for the energy levels.",\n  """Check the derivation's\nfinal step""",\n]\naccess_list = [[], "all"]`,
+    text: `model_id = [1, 2]\nsubtasks = [\n  'Derive the formula '\n  'for the energy levels.',\n  """Check the derivation's\nfinal step""",\n]\naccess_list = [[], "all"]`,
     steps: [
       s(1, "Derive the formula for the energy levels.", []),
       s(2, "Check the derivation's\nfinal step", "all"),
@@ -222,13 +220,23 @@ access_list = [[], [], ["all"]]
     steps: [s(0, "Recheck the arithmetic of the previous answer", "all")],
   },
   {
+    name: "a name that merely ends in a label is not a label",
+    text: `\`\`\`python\nmodel_id = [2, 0]\nsubtasks = ["Design an efficient algorithm", "Implement it in Python"]\nprevious_access = [1]  # unused\naccess_list = [[], ["all"]]\n\`\`\``,
+    steps: TWO,
+  },
+  {
+    name: "a <think> block in the middle of the answer",
+    text: `model_id = [2, 0]\n<think>Is model 2 right? subtasks = ["x"] would be too few. Yes, keep it.</think>\nsubtasks = ["Design an efficient algorithm", "Implement it in Python"]\naccess_list = [[], ["all"]]`,
+    steps: TWO,
+  },
+  {
     name: "lists written in another order",
     text: `subtasks = ["Design an efficient algorithm", "Implement it in Python"]\nmodel_id = [2, 0]\naccess_list = [[], ["all"]]`,
     steps: TWO,
   },
 ];
 
-const INVALID: Row[] = [
+const INVALID: Invalid[] = [
   {
     name: "missing access list",
     text: `model_id = [2, 0]\nsubtasks = ["Design", "Implement"]\nThat should do it.`,
@@ -376,6 +384,18 @@ const INVALID: Row[] = [
     mentions: ["model_id"],
   },
   {
+    name: "a plan before a stray </think> is reasoning, not a fallback",
+    text: `${TWO_LISTS}\nGood.</think>\nmodel_id = [2, 8]\nsubtasks = ["Design", "Implement"]\naccess_list = [[], "all"]`,
+    code: "bad_worker",
+    mentions: ["step 2", "8"],
+  },
+  {
+    name: "a plan inside a <think> block is not a fallback",
+    text: `<think>${TWO_LISTS}</think>\nmodel_id = [2, 0]\nsubtasks = ["Design", ""]\naccess_list = [[], "all"]`,
+    code: "empty_subtask",
+    mentions: ["step 2"],
+  },
+  {
     name: "no triple validates: the last one's error is reported",
     text: `model_id = [9]\nsubtasks = ["Ask model nine"]\naccess_list = [[]]\nFixed:\nmodel_id = [1, 2]\nsubtasks = ["Solve"]\naccess_list = [[]]`,
     code: "length_mismatch",
@@ -390,7 +410,6 @@ describe("parseConductorOutput", () => {
 
   it.each(VALID)("parses: $name", (row) => {
     const result = parseConductorOutput(row.text, { ...POOL, ...row.options });
-    if (!("steps" in row)) throw new Error("table row without steps");
     expect(result).toMatchObject({ ok: true });
     if (!result.ok) return;
     expect(result.steps).toEqual(row.steps);
@@ -403,7 +422,6 @@ describe("parseConductorOutput", () => {
 
   it.each(INVALID)("rejects: $name", (row) => {
     const result = parseConductorOutput(row.text, { ...POOL, ...row.options });
-    if (!("code" in row)) throw new Error("table row without a code");
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.code).toBe(row.code);

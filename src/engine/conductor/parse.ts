@@ -35,11 +35,11 @@ type Group = Record<ListName, ListRead>;
 
 /**
  * A label is a label only when `[` is the next thing after its `=` or `:` — so "the subtasks: are"
- * in prose is skipped. `access_list` is tried before `access`, and the word boundaries keep
- * `access` from matching inside `access_list` or `model_ids` inside longer words.
+ * in prose is skipped. `access_list` is tried before `access`, and the word boundaries keep a label
+ * from matching inside a longer name (`previous_access`, `subtasks_done`).
  */
 const LABEL_RE =
-  /(?<![A-Za-z0-9_])(model[ _-]?ids?|subtasks?|access[ _-]?list|access)(?![A-Za-z0-9_])[ \t"'*`]*[=:][\s*`]*(?=\[)/gi;
+  /(?<![A-Za-z0-9_])(model[ _-]?ids?|subtasks?|access[ _-]?lists?|access)(?![A-Za-z0-9_])[ \t"'*`]*[=:][\s*`]*(?=\[)/gi;
 
 function listName(label: string): ListName {
   const lower = label.toLowerCase();
@@ -51,10 +51,11 @@ function listName(label: string): ListName {
 function cleanConductorText(text: string): string {
   let out = text.replace(/<think>[\s\S]*?<\/think>/gi, "\n");
   // A `</think>` with no opening tag: the tag was in the prompt's prefill, so all before is reasoning.
-  const close = out.toLowerCase().lastIndexOf("</think>");
-  if (close >= 0) out = out.slice(close + "</think>".length);
+  // (Regex searches, not toLowerCase(), which can change lengths and so shift indices.)
+  const close = [...out.matchAll(/<\/think>/gi)].at(-1);
+  if (close) out = out.slice(close.index + close[0].length);
   // An unclosed `<think>`: still thinking (streaming) or cut off; nothing inside it is the plan.
-  const open = out.toLowerCase().indexOf("<think>");
+  const open = out.search(/<think>/i);
   if (open >= 0) out = out.slice(0, open);
   return out
     .replace(/```(?:[\w+-]*[ \t]*(?=\r?\n))?/g, "\n")

@@ -1,7 +1,8 @@
 /**
  * A small, tolerant reader for the Python list literals a Conductor writes (SPEC 1.3): strings in
  * single, double or triple quotes with escapes, smart quotes as delimiters, integers, nested lists,
- * trailing commas, `#` comments. It never evaluates anything and never throws on model output.
+ * trailing commas, `#` comments, and everything JSON allows in an array. It never evaluates anything
+ * and never throws on model output.
  */
 
 export type PyValue = string | number | boolean | null | PyValue[];
@@ -236,56 +237,17 @@ function attempt(src: string, open: number, lenient: boolean): ListRead {
   return { ok: false, ...error, items: reader.topItems };
 }
 
-/** Checks a JSON.parse result on its way into the reader's value type. */
-function asPyValue(value: unknown, depth = 0): PyValue | undefined {
-  if (value === null || typeof value === "string" || typeof value === "boolean") return value;
-  if (typeof value === "number") return Number.isFinite(value) ? value : undefined;
-  if (!Array.isArray(value) || depth > MAX_DEPTH) return undefined;
-  const out: PyValue[] = [];
-  for (const item of value as unknown[]) {
-    const checked = asPyValue(item, depth + 1);
-    if (checked === undefined) return undefined;
-    out.push(checked);
-  }
-  return out;
-}
-
-/** The last resort: the bracket-balanced span as JSON (double-quoted strings only). */
-function readJson(src: string, open: number): ListRead | undefined {
-  let depth = 0;
-  let inString = false;
-  for (let i = open; i < src.length; i++) {
-    const c = src.charAt(i);
-    if (inString) {
-      if (c === "\\") i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === "[") depth++;
-    else if (c === "]" && --depth === 0) {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(src.slice(open, i + 1));
-      } catch {
-        return undefined;
-      }
-      const value = asPyValue(parsed);
-      return Array.isArray(value) ? { ok: true, value, end: i + 1 } : undefined;
-    }
-  }
-  return undefined;
-}
-
 /**
- * Reads the list literal whose `[` is at `open` in `src`. Tries strict Python rules, then lenient
- * quotes (unescaped apostrophes), then JSON. On failure, `items` holds the complete top-level entries.
+ * Reads the list literal whose `[` is at `open` in `src`: strict Python rules first, then lenient
+ * quotes (unescaped apostrophes). JSON arrays are Python literals too (with true/false/null and JSON
+ * escapes accepted), so this is also the JSON fallback. On failure, `items` holds the complete
+ * top-level entries.
  */
 export function readPyList(src: string, open: number): ListRead {
   const strict = attempt(src, open, false);
   if (strict.ok) return strict;
   const lenient = attempt(src, open, true);
   if (lenient.ok) return lenient;
-  const json = readJson(src, open);
-  if (json) return json;
   // A strict read that ran off the end is the clearest story (truncation); otherwise prefer whichever
   // attempt saw the input ending, then the strict reason.
   if (strict.truncated || !lenient.truncated) return strict;

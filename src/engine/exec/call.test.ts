@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { ErrorCode } from "../errors.ts";
 import { createFakeBackend } from "../llm/fake.ts";
 import type { FakeReply } from "../llm/fake.ts";
@@ -6,9 +6,8 @@ import type { ChatBackend, ChatRequest } from "../llm/types.ts";
 import { LlmError } from "../llm/types.ts";
 import { callWithRetry } from "./call.ts";
 import type { CallHooks } from "./call.ts";
-import { AsyncQueue } from "./queue.ts";
 import type { RetryPolicy } from "./retry.ts";
-import { attemptSignal, retryDelay, sleep, toLlmError } from "./retry.ts";
+import { retryDelay } from "./retry.ts";
 
 const request: ChatRequest = {
   messages: [{ role: "user", content: "What is 2 + 2?" }],
@@ -16,7 +15,13 @@ const request: ChatRequest = {
   maxTokens: 64,
 };
 /** Tiny, deterministic backoff: real timers, but never long enough to matter. */
-const fast: RetryPolicy = { maxAttempts: 4, baseDelayMs: 1, maxDelayMs: 4, timeoutMs: 0, random: () => 0.5 };
+const fast: RetryPolicy = {
+  maxAttempts: 4,
+  baseDelayMs: 1,
+  maxDelayMs: 4,
+  timeoutMs: 0,
+  random: () => 0.5,
+};
 
 interface Trace {
   attempts: number[];
@@ -50,10 +55,6 @@ async function rejection(promise: Promise<unknown>): Promise<LlmError> {
   throw new Error("expected a rejection");
 }
 
-afterEach(() => {
-  vi.useRealTimers();
-});
-
 describe("callWithRetry", () => {
   it("returns the streamed text, the usage and one attempt when nothing fails", async () => {
     const backend = createFakeBackend([{ text: "It is four." }]);
@@ -78,7 +79,10 @@ describe("callWithRetry", () => {
     ["429", { error: new LlmError("rate_limited", undefined, 429) }],
     ["500", { error: new LlmError("server", undefined, 500) }],
     ["503", { error: new LlmError("server", undefined, 503) }],
-    ["a dropped stream", { text: "half an ans", failAfterChunks: 1, error: new LlmError("dropped") }],
+    [
+      "a dropped stream",
+      { text: "half an ans", failAfterChunks: 1, error: new LlmError("dropped") },
+    ],
     ["a network error", { error: new LlmError("network") }],
     ["a timeout", { error: new LlmError("timeout", undefined, 408) }],
   ];
@@ -101,7 +105,9 @@ describe("callWithRetry", () => {
     const backend = createFakeBackend([{ error: new LlmError("server", "bad gateway", 502) }]);
     const { trace, hooks } = traced();
     const policy = { ...fast, maxAttempts: 3 };
-    const error = await rejection(callWithRetry(backend, request, new AbortController().signal, policy, hooks));
+    const error = await rejection(
+      callWithRetry(backend, request, new AbortController().signal, policy, hooks),
+    );
     expect(error.code).toBe("server");
     expect(error.message).toContain("bad gateway");
     expect(backend.calls).toHaveLength(3);
@@ -128,9 +134,14 @@ describe("callWithRetry", () => {
     ["context_length", 400],
     ["empty_response", undefined],
   ])("does not retry %s (%s)", async (code, status) => {
-    const backend = createFakeBackend([{ error: new LlmError(code, undefined, status) }, { text: "ok" }]);
+    const backend = createFakeBackend([
+      { error: new LlmError(code, undefined, status) },
+      { text: "ok" },
+    ]);
     const { trace, hooks } = traced();
-    const error = await rejection(callWithRetry(backend, request, new AbortController().signal, fast, hooks));
+    const error = await rejection(
+      callWithRetry(backend, request, new AbortController().signal, fast, hooks),
+    );
     expect(error.code).toBe(code);
     expect(backend.calls).toHaveLength(1);
     expect(trace.retries).toEqual([]);
@@ -140,7 +151,9 @@ describe("callWithRetry", () => {
     const backend = createFakeBackend(() => {
       throw new TypeError("boom");
     });
-    const error = await rejection(callWithRetry(backend, request, new AbortController().signal, fast));
+    const error = await rejection(
+      callWithRetry(backend, request, new AbortController().signal, fast),
+    );
     expect(error.code).toBe("unknown");
     expect(error.message).toContain("boom");
   });
@@ -166,10 +179,15 @@ describe("callWithRetry", () => {
 
   it("stops during the backoff when the signal aborts, without another call", async () => {
     const controller = new AbortController();
-    const backend = createFakeBackend([{ error: new LlmError("server", undefined, 500) }, { text: "ok" }]);
+    const backend = createFakeBackend([
+      { error: new LlmError("server", undefined, 500) },
+      { text: "ok" },
+    ]);
     const policy = { ...fast, baseDelayMs: 60_000, maxDelayMs: 60_000 };
     const hooks: CallHooks = { onRetry: () => controller.abort() };
-    const error = await rejection(callWithRetry(backend, request, controller.signal, policy, hooks));
+    const error = await rejection(
+      callWithRetry(backend, request, controller.signal, policy, hooks),
+    );
     expect(error.code).toBe("aborted");
     expect(backend.calls).toHaveLength(1);
   });
@@ -180,6 +198,7 @@ describe("callWithRetry", () => {
       label: "quiet",
       continuesAssistant: true,
       async *stream(_request, signal) {
+        await Promise.resolve();
         yield { type: "delta", text: "partial" };
         if (signal.aborted) return;
         yield { type: "delta", text: " more" };
@@ -194,7 +213,13 @@ describe("callWithRetry", () => {
     const backend = createFakeBackend([{ gate: never() }, { text: "late but fine" }]);
     const { trace, hooks } = traced();
     const policy = { ...fast, timeoutMs: 5 };
-    const result = await callWithRetry(backend, request, new AbortController().signal, policy, hooks);
+    const result = await callWithRetry(
+      backend,
+      request,
+      new AbortController().signal,
+      policy,
+      hooks,
+    );
     expect(result).toMatchObject({ text: "late but fine", attempts: 2 });
     expect(trace.retries.map((r) => r.code)).toEqual(["timeout"]);
   });
@@ -202,7 +227,9 @@ describe("callWithRetry", () => {
   it("fails with timeout when every attempt times out", async () => {
     const backend = createFakeBackend([{ gate: never() }]);
     const policy = { ...fast, timeoutMs: 2, maxAttempts: 2 };
-    const error = await rejection(callWithRetry(backend, request, new AbortController().signal, policy));
+    const error = await rejection(
+      callWithRetry(backend, request, new AbortController().signal, policy),
+    );
     expect(error.code).toBe("timeout");
     expect(backend.calls).toHaveLength(2);
   });
@@ -222,162 +249,11 @@ describe("callWithRetry", () => {
     let allowed = 2;
     const backend = createFakeBackend([{ error: new LlmError("server", undefined, 500) }]);
     const mayCall = vi.fn(() => allowed-- > 0);
-    const error = await rejection(callWithRetry(backend, request, new AbortController().signal, fast, { mayCall }));
+    const error = await rejection(
+      callWithRetry(backend, request, new AbortController().signal, fast, { mayCall }),
+    );
     expect(error.code).toBe("budget");
     expect(backend.calls).toHaveLength(2);
     expect(mayCall).toHaveBeenCalledTimes(3);
-  });
-});
-
-describe("retryDelay", () => {
-  const policy: RetryPolicy = { maxAttempts: 8, baseDelayMs: 1000, maxDelayMs: 30_000, timeoutMs: 0 };
-  const server = new LlmError("server");
-
-  it("grows exponentially, with equal jitter between half and all of the step", () => {
-    const low = [1, 2, 3, 4, 5].map((a) => retryDelay({ ...policy, random: () => 0 }, a, server));
-    const high = [1, 2, 3, 4, 5].map((a) => retryDelay({ ...policy, random: () => 1 }, a, server));
-    expect(low).toEqual([500, 1000, 2000, 4000, 8000]);
-    expect(high).toEqual([1000, 2000, 4000, 8000, 16_000]);
-  });
-
-  it("caps the backoff at maxDelayMs", () => {
-    const top = { ...policy, random: () => 1 };
-    expect(retryDelay(top, 6, server)).toBe(30_000);
-    expect(retryDelay(top, 20, server)).toBe(30_000);
-    expect(retryDelay({ ...policy, random: () => 0 }, 20, server)).toBe(15_000);
-  });
-
-  it("stays within the bounds with the default randomness", () => {
-    for (let i = 0; i < 200; i++) {
-      const attempt = (i % 4) + 1;
-      const exp = 1000 * 2 ** (attempt - 1);
-      const delay = retryDelay(policy, attempt, server);
-      expect(delay).toBeGreaterThanOrEqual(exp / 2);
-      expect(delay).toBeLessThanOrEqual(exp);
-    }
-  });
-
-  it("honours Retry-After over the backoff, capped", () => {
-    expect(retryDelay(policy, 1, new LlmError("rate_limited", undefined, 429, 7000))).toBe(7000);
-    expect(retryDelay(policy, 1, new LlmError("rate_limited", undefined, 429, 0))).toBe(0);
-    expect(retryDelay(policy, 3, new LlmError("rate_limited", undefined, 429, 90_000))).toBe(30_000);
-  });
-});
-
-describe("sleep", () => {
-  it("resolves after the delay", async () => {
-    vi.useFakeTimers();
-    let done = false;
-    const p = sleep(1000, new AbortController().signal).then(() => (done = true));
-    await vi.advanceTimersByTimeAsync(999);
-    expect(done).toBe(false);
-    await vi.advanceTimersByTimeAsync(1);
-    await p;
-    expect(done).toBe(true);
-  });
-
-  it("rejects with aborted as soon as the signal aborts, or at once if it already has", async () => {
-    vi.useFakeTimers();
-    const controller = new AbortController();
-    const p = sleep(60_000, controller.signal);
-    controller.abort();
-    expect((await rejection(p)).code).toBe("aborted");
-    expect((await rejection(sleep(10, controller.signal))).code).toBe("aborted");
-    expect(vi.getTimerCount()).toBe(0);
-  });
-});
-
-describe("attemptSignal", () => {
-  it("aborts when the parent does, and is not a timeout then", () => {
-    const parent = new AbortController();
-    const scoped = attemptSignal(parent.signal, 0);
-    expect(scoped.signal.aborted).toBe(false);
-    parent.abort();
-    expect(scoped.signal.aborted).toBe(true);
-    expect(scoped.timedOut()).toBe(false);
-    scoped.dispose();
-  });
-
-  it("is aborted at once when the parent already is", () => {
-    const parent = new AbortController();
-    parent.abort();
-    const scoped = attemptSignal(parent.signal, 1000);
-    expect(scoped.signal.aborted).toBe(true);
-    expect(scoped.timedOut()).toBe(false);
-    scoped.dispose();
-  });
-
-  it("aborts after timeoutMs and says it timed out", () => {
-    vi.useFakeTimers();
-    const scoped = attemptSignal(new AbortController().signal, 500);
-    vi.advanceTimersByTime(499);
-    expect(scoped.signal.aborted).toBe(false);
-    vi.advanceTimersByTime(1);
-    expect(scoped.signal.aborted).toBe(true);
-    expect(scoped.timedOut()).toBe(true);
-    scoped.dispose();
-  });
-
-  it("stops its timer and its parent listener on dispose", () => {
-    vi.useFakeTimers();
-    const parent = new AbortController();
-    const scoped = attemptSignal(parent.signal, 500);
-    scoped.dispose();
-    vi.advanceTimersByTime(1000);
-    parent.abort();
-    expect(scoped.signal.aborted).toBe(false);
-  });
-});
-
-describe("toLlmError", () => {
-  const live = new AbortController().signal;
-  it("says timeout when the attempt timed out, aborted when the run was cancelled", () => {
-    const cancelled = new AbortController();
-    cancelled.abort();
-    expect(toLlmError(new LlmError("aborted"), live, true).code).toBe("timeout");
-    expect(toLlmError(new LlmError("server"), cancelled.signal, false).code).toBe("aborted");
-  });
-
-  it("passes LlmErrors through and wraps anything else as unknown", () => {
-    const e = new LlmError("rate_limited", undefined, 429, 100);
-    expect(toLlmError(e, live, false)).toBe(e);
-    expect(toLlmError(new Error("socket hang up"), live, false)).toMatchObject({ code: "unknown" });
-    expect(toLlmError("weird", live, false).message).toContain("weird");
-  });
-});
-
-describe("AsyncQueue", () => {
-  it("delivers items pushed before and while the consumer waits, in order, until closed", async () => {
-    const queue = new AsyncQueue<number>();
-    queue.push(1);
-    const seen: number[] = [];
-    const consumed = (async () => {
-      for await (const n of queue) seen.push(n);
-    })();
-    await Promise.resolve();
-    queue.push(2);
-    queue.push(3);
-    queue.close();
-    queue.push(4);
-    await consumed;
-    expect(seen).toEqual([1, 2, 3]);
-  });
-
-  it("ends a waiting consumer on close", async () => {
-    const queue = new AsyncQueue<string>();
-    const next = queue[Symbol.asyncIterator]().next();
-    queue.close();
-    expect(await next).toEqual({ value: undefined, done: true });
-  });
-
-  it("keeps falsy items", async () => {
-    const queue = new AsyncQueue<number | undefined>();
-    queue.push(0);
-    queue.push(undefined);
-    queue.push(5);
-    queue.close();
-    const seen: (number | undefined)[] = [];
-    for await (const n of queue) seen.push(n);
-    expect(seen).toEqual([0, undefined, 5]);
   });
 });

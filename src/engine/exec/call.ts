@@ -46,7 +46,8 @@ export async function callWithRetry(
       return { text, usage: usage ?? estimateUsage(request.messages, text), attempts: attempt };
     } catch (e: unknown) {
       const error = toLlmError(e, signal, scoped.timedOut());
-      if (error.code === "aborted" || !error.retryable || attempt >= policy.maxAttempts) throw error;
+      if (error.code === "aborted" || !error.retryable || attempt >= policy.maxAttempts)
+        throw error;
       const delay = retryDelay(policy, attempt, error);
       hooks.onRetry?.(attempt + 1, delay, error);
       await sleep(delay, signal);

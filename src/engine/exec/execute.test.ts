@@ -83,7 +83,8 @@ async function drain(gen: AsyncGenerator<RunEvent, WorkflowOutcome>) {
 }
 const is = (type: RunEventType, step: number) => (e: RunEvent) =>
   e.type === type && "step" in e && e.step === step;
-const at = (events: RunEvent[], type: RunEventType, step: number) => events.findIndex(is(type, step));
+const at = (events: RunEvent[], type: RunEventType, step: number) =>
+  events.findIndex(is(type, step));
 function ofType<T extends RunEventType>(events: RunEvent[], type: T) {
   return events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);
 }
@@ -100,7 +101,10 @@ describe("executeWorkflow", () => {
       { type: "step_queued", round: 0, step: 1 },
     ]);
     const finishes = ofType(events, "step_finish");
-    expect(finishes.map((f) => f.output)).toEqual([answerFor("Factor 391."), answerFor("Give the verdict.")]);
+    expect(finishes.map((f) => f.output)).toEqual([
+      answerFor("Factor 391."),
+      answerFor("Give the verdict."),
+    ]);
     for (const f of finishes) expect(f.cost).toBe(callCost(f.usage, pool[0]?.price));
     const deltas = ofType(events, "step_delta").filter((d) => d.step === 1);
     expect(deltas.map((d) => d.text).join("")).toBe(answerFor("Give the verdict."));
@@ -118,7 +122,10 @@ describe("executeWorkflow", () => {
       { worker: 0, subtask: "Try A.", access: [] },
       { worker: 1, subtask: "Try B.", access: [] },
     ];
-    const backend = bySubtask({ "Try A.": { text: "A", gate: g0.promise }, "Try B.": { text: "B", gate: g1.promise } });
+    const backend = bySubtask({
+      "Try A.": { text: "A", gate: g0.promise },
+      "Try B.": { text: "B", gate: g1.promise },
+    });
     const run = pump(start(steps, backend));
     await run.until(is("step_start", 0));
     await run.until(is("step_start", 1));
@@ -196,7 +203,11 @@ describe("executeWorkflow", () => {
     });
     const starts = ofType(events, "step_start").sort((a, b) => a.step - b.step);
     expect(starts.map((s) => s.messages)).toEqual(reference);
-    const sent = [...backend.calls].sort((a, b) => steps.findIndex((s) => s.subtask === subtaskOf(a)) - steps.findIndex((s) => s.subtask === subtaskOf(b)));
+    const sent = [...backend.calls].sort(
+      (a, b) =>
+        steps.findIndex((s) => s.subtask === subtaskOf(a)) -
+        steps.findIndex((s) => s.subtask === subtaskOf(b)),
+    );
     expect(sent.map((r) => r.messages)).toEqual(reference);
   });
 
@@ -216,7 +227,11 @@ describe("executeWorkflow", () => {
     ]);
     expect(errors[1]?.message).toContain("needs step 1");
     expect(backend.calls.map(subtaskOf)).not.toContain("Needs the broken one.");
-    expect(ofType(events, "step_finish").map((f) => f.step).sort()).toEqual([1, 3]);
+    expect(
+      ofType(events, "step_finish")
+        .map((f) => f.step)
+        .sort(),
+    ).toEqual([1, 3]);
     expect(outcome.status).toBe("failed");
     expect(outcome.answer).toBeNull();
     expect(outcome.outcomes.map((o) => o.status)).toEqual(["failed", "done", "failed", "done"]);
@@ -241,11 +256,35 @@ describe("executeWorkflow", () => {
     g0.open();
     g2.open();
     const outcome = await run.finish();
-    expect(ofType(run.events, "step_cancel").map((e) => e.step).sort()).toEqual([0, 1, 2]);
+    expect(
+      ofType(run.events, "step_cancel")
+        .map((e) => e.step)
+        .sort(),
+    ).toEqual([0, 1, 2]);
     expect(ofType(run.events, "step_finish")).toEqual([]);
     expect(backend.calls).toHaveLength(2);
     expect(outcome.status).toBe("cancelled");
     expect(outcome.answer).toBeNull();
+  });
+
+  it("ends cancelled, not failed, when the user cancels after a step has failed", async () => {
+    const controller = new AbortController();
+    const g = gate();
+    const steps: Step[] = [
+      { worker: 0, subtask: "Broken.", access: [] },
+      { worker: 1, subtask: "Slow.", access: [] },
+    ];
+    const backend = bySubtask({
+      "Broken.": { error: new LlmError("auth", undefined, 401) },
+      "Slow.": { text: "z", gate: g.promise },
+    });
+    const run = pump(start(steps, backend, { signal: controller.signal }));
+    await run.until(is("step_error", 0));
+    controller.abort();
+    g.open();
+    const outcome = await run.finish();
+    expect(outcome.status).toBe("cancelled");
+    expect(outcome.outcomes.map((o) => o.status)).toEqual(["failed", "cancelled"]);
   });
 
   it("reports a worker id outside the pool as a step error", async () => {
@@ -285,7 +324,12 @@ describe("executeWorkflow", () => {
       { type: "round_start", at: 0, round: 0, steps },
       ...events,
     ]);
-    expect(record.rounds[0]?.steps[0]).toMatchObject({ output: "Clean answer.", attempts: 3, status: "done", error: null });
+    expect(record.rounds[0]?.steps[0]).toMatchObject({
+      output: "Clean answer.",
+      attempts: 3,
+      status: "done",
+      error: null,
+    });
   });
 
   it("keeps the outputs of kept steps without calling them, and shows them to dependants", async () => {

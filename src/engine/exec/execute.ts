@@ -70,7 +70,9 @@ export function workflowAnswer(outcomes: StepOutcome[]): string | null {
  * it sees, so the result is identical to running the steps in order. A step whose input failed is
  * not run. Returns the outcome of every step.
  */
-export async function* executeWorkflow(o: ExecuteOptions): AsyncGenerator<RunEvent, WorkflowOutcome> {
+export async function* executeWorkflow(
+  o: ExecuteOptions,
+): AsyncGenerator<RunEvent, WorkflowOutcome> {
   const round = o.round ?? 0;
   const now = o.now ?? Date.now;
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...o.retry };
@@ -121,7 +123,15 @@ export async function* executeWorkflow(o: ExecuteOptions): AsyncGenerator<RunEve
       );
       outputs[index] = result.text;
       const cost = callCost(result.usage, worker.price);
-      queue.push({ type: "step_finish", at: now(), round, step: index, output: result.text, usage: result.usage, cost });
+      queue.push({
+        type: "step_finish",
+        at: now(),
+        round,
+        step: index,
+        output: result.text,
+        usage: result.usage,
+        cost,
+      });
       return { status: "done", output: result.text };
     } catch (e: unknown) {
       if (e instanceof LlmError && e.code === "aborted") {
@@ -130,19 +140,26 @@ export async function* executeWorkflow(o: ExecuteOptions): AsyncGenerator<RunEve
       }
       if (e instanceof LlmError && e.code === "budget") budgetExhausted = true;
       const err = e instanceof LlmError ? e : new LlmError("unknown", String(e));
-      queue.push({ type: "step_error", at: now(), round, step: index, code: err.code, message: err.message });
+      queue.push({
+        type: "step_error",
+        at: now(),
+        round,
+        step: index,
+        code: err.code,
+        message: err.message,
+      });
       return { status: "failed" };
     }
   };
 
   const promises: Promise<StepOutcome>[] = [];
   o.steps.forEach((step, index) => {
-    const deps = [] as Promise<StepOutcome>[];
+    const deps = visibleSteps(step.access, index).map((d) => promises[d]!);
     promises.push(
       Promise.all(deps).then((depOutcomes) => {
         if (o.signal.aborted) {
           queue.push({ type: "step_cancel", at: now(), round, step: index });
-          return { status: "cancelled" } as StepOutcome;
+          return { status: "cancelled" };
         }
         const blocked = depOutcomes.findIndex((d) => d.status !== "done");
         if (blocked >= 0) {
@@ -155,10 +172,13 @@ export async function* executeWorkflow(o: ExecuteOptions): AsyncGenerator<RunEve
                   at: now(),
                   round,
                   step: index,
-                  ...failure("upstream_failed", `step ${index + 1} needs step ${visibleSteps(step.access, index)[blocked]! + 1}.`),
+                  ...failure(
+                    "upstream_failed",
+                    `step ${index + 1} needs step ${visibleSteps(step.access, index)[blocked]! + 1}.`,
+                  ),
                 },
           );
-          return { status: cancelled ? "cancelled" : "failed" } as StepOutcome;
+          return { status: cancelled ? "cancelled" : "failed" };
         }
         return runStep(index, step);
       }),
@@ -170,10 +190,18 @@ export async function* executeWorkflow(o: ExecuteOptions): AsyncGenerator<RunEve
   const all = Promise.all(promises).finally(() => queue.close());
   yield* queue;
   const outcomes = await all;
-  const status = outcomes.some((s) => s.status === "failed")
-    ? "failed"
-    : outcomes.some((s) => s.status === "cancelled")
-      ? "cancelled"
-      : "done";
-  return { status, outcomes, answer: status === "done" ? workflowAnswer(outcomes) : null, budgetExhausted };
+  // A user's cancel wins over a failure that happened before it: the user stopped the run.
+  const status = o.signal.aborted
+    ? "cancelled"
+    : outcomes.some((s) => s.status === "failed")
+      ? "failed"
+      : outcomes.some((s) => s.status === "cancelled")
+        ? "cancelled"
+        : "done";
+  return {
+    status,
+    outcomes,
+    answer: status === "done" ? workflowAnswer(outcomes) : null,
+    budgetExhausted,
+  };
 }

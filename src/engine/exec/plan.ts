@@ -45,14 +45,19 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
   const stream = new AsyncQueue<RunEvent>();
   const call = callWithRetry(
     o.backend,
-    { messages: o.messages, temperature: o.conductor.temperature, maxTokens: o.conductor.maxTokens },
+    {
+      messages: o.messages,
+      temperature: o.conductor.temperature,
+      maxTokens: o.conductor.maxTokens,
+    },
     o.signal,
     { ...DEFAULT_RETRY, ...o.retry },
     {
       mayCall: o.budget ? () => o.budget!.take() : undefined,
       onAttempt: (attempt) => {
         raw = "";
-        if (attempt > 1) stream.push({ type: "plan_start", at: now(), round, messages: o.messages });
+        if (attempt > 1)
+          stream.push({ type: "plan_start", at: now(), round, messages: o.messages });
       },
       onDelta: (text) => {
         raw += text;
@@ -60,6 +65,9 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
       },
     },
   ).finally(() => stream.close());
+  // The call can fail while the consumer is between events, before the await below: handle the
+  // rejection now (it is still awaited and reported below) so it never counts as unhandled.
+  void call.catch(() => undefined);
   yield* stream;
   try {
     const { text, usage } = await call;
@@ -76,7 +84,8 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
     const err = e instanceof LlmError ? e : new LlmError("unknown", String(e));
     const f = failure(err.code === "aborted" ? "aborted" : err.code);
     const error = { code: err.code, message: err.code === "aborted" ? f.message : err.message };
-    const usage = { promptTokens: 0, completionTokens: 0, estimated: true };
+    // Nothing was counted, so nothing is estimated: marking it would flag the run's totals.
+    const usage = { promptTokens: 0, completionTokens: 0, estimated: false };
     yield { type: "plan_finish", at: now(), round, raw, usage, cost: 0, error };
     return { ok: false, raw, cancelled: err.code === "aborted", ...error };
   }

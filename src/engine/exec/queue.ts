@@ -29,7 +29,8 @@ export class AsyncQueue<T> implements AsyncIterable<T> {
     return {
       next: () => {
         // Test the length, not the item: an item may itself be undefined (or any falsy value).
-        if (this.items.length > 0) return Promise.resolve({ value: this.items.shift() as T, done: false });
+        if (this.items.length > 0)
+          return Promise.resolve({ value: this.items.shift() as T, done: false });
         if (this.closed) return Promise.resolve({ value: undefined, done: true });
         return new Promise((resolve) => (this.waiting = resolve));
       },

@@ -53,10 +53,24 @@ type Finish = EventOf<"run_finish">;
 
 function finishFor(outcome: WorkflowOutcome, at: number): Finish {
   if (outcome.budgetExhausted)
-    return { type: "run_finish", at, status: "failed", reason: "budget", answer: null, message: "The run reached its budget of model calls." };
+    return {
+      type: "run_finish",
+      at,
+      status: "failed",
+      reason: "budget",
+      answer: null,
+      message: "The run reached its budget of model calls.",
+    };
   if (outcome.status === "cancelled")
     return { type: "run_finish", at, status: "cancelled", reason: "cancelled", answer: null };
-  return { type: "run_finish", at, status: "failed", reason: "step_error", answer: null, message: "A step failed; retry it or edit the workflow." };
+  return {
+    type: "run_finish",
+    at,
+    status: "failed",
+    reason: "step_error",
+    answer: null,
+    message: "A step failed; retry it or edit the workflow.",
+  };
 }
 
 /**
@@ -106,10 +120,26 @@ export async function* runConductor(o: RunOptions): AsyncGenerator<RunEvent, voi
       now,
     });
     if (!plan.ok) {
-      if (plan.cancelled) yield { type: "run_finish", at: now(), status: "cancelled", reason: "cancelled", answer };
+      if (plan.cancelled)
+        yield { type: "run_finish", at: now(), status: "cancelled", reason: "cancelled", answer };
       else if (plan.code === "budget")
-        yield { type: "run_finish", at: now(), status: round > 0 ? "done" : "failed", reason: "budget", answer, message: plan.message };
-      else yield { type: "run_finish", at: now(), status: "failed", reason: "plan_error", answer, message: plan.message };
+        yield {
+          type: "run_finish",
+          at: now(),
+          status: round > 0 ? "done" : "failed",
+          reason: "budget",
+          answer,
+          message: plan.message,
+        };
+      else
+        yield {
+          type: "run_finish",
+          at: now(),
+          status: "failed",
+          reason: "plan_error",
+          answer,
+          message: plan.message,
+        };
       return;
     }
     if (round > 0 && plan.steps.length === 0) {
@@ -131,7 +161,10 @@ export async function* runConductor(o: RunOptions): AsyncGenerator<RunEvent, voi
     });
     yield { type: "round_finish", at: now(), round, answer: outcome.answer };
     if (outcome.status !== "done") {
-      yield { ...finishFor(outcome, now()), answer };
+      const end = finishFor(outcome, now());
+      // As when the budget stops a later round's plan: the earlier rounds' answer stands.
+      const status = end.reason === "budget" && answer !== null ? "done" : end.status;
+      yield { ...end, status, answer };
       return;
     }
     answer = outcome.answer;
@@ -143,7 +176,13 @@ export async function* runConductor(o: RunOptions): AsyncGenerator<RunEvent, voi
       });
     }
   }
-  yield { type: "run_finish", at: now(), status: "done", reason: maxRounds > 0 ? "round_cap" : "no_rounds", answer };
+  yield {
+    type: "run_finish",
+    at: now(),
+    status: "done",
+    reason: maxRounds > 0 ? "round_cap" : "no_rounds",
+    answer,
+  };
 }
 
 export interface WorkflowRunOptions {
@@ -163,15 +202,22 @@ export interface WorkflowRunOptions {
 
 /**
  * Runs a workflow the user already has (planned earlier, edited, or imported) without asking the
- * Conductor, as a complete run: start, the round, finish. `keep` re-runs from a step while keeping
- * the outputs of the steps it names.
+ * Conductor: the round and the run's finish (the caller's record already holds the run's start).
+ * `keep` re-runs from a step while keeping the outputs of the steps it names.
  */
-export async function* runWorkflow(o: WorkflowRunOptions): AsyncGenerator<RunEvent, WorkflowOutcome> {
+export async function* runWorkflow(
+  o: WorkflowRunOptions,
+): AsyncGenerator<RunEvent, WorkflowOutcome> {
   const now = o.now ?? Date.now;
   const round = o.round ?? 0;
   const keep = o.keep ? [...o.keep.keys()].sort((a, b) => a - b) : undefined;
   yield { type: "round_start", at: now(), round, steps: o.steps, keep };
-  const outcome = yield* executeWorkflow({ ...o, round, budget: new CallBudget(o.maxCalls ?? Infinity), now });
+  const outcome = yield* executeWorkflow({
+    ...o,
+    round,
+    budget: new CallBudget(o.maxCalls ?? Infinity),
+    now,
+  });
   yield { type: "round_finish", at: now(), round, answer: outcome.answer };
   yield outcome.status === "done"
     ? { type: "run_finish", at: now(), status: "done", reason: "no_rounds", answer: outcome.answer }

@@ -31,7 +31,9 @@ function wait(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(new LlmError("aborted"));
     const t = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => (clearTimeout(t), reject(new LlmError("aborted"))), { once: true });
+    signal.addEventListener("abort", () => (clearTimeout(t), reject(new LlmError("aborted"))), {
+      once: true,
+    });
   });
 }
 
@@ -58,7 +60,9 @@ export function createFakeBackend(
     calls,
     async *stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatChunk> {
       const n = calls.push(request) - 1;
-      const reply = Array.isArray(script) ? script[Math.min(n, script.length - 1)] : script(request, n);
+      const reply = Array.isArray(script)
+        ? script[Math.min(n, script.length - 1)]
+        : script(request, n);
       if (!reply) throw new Error("fake backend: empty script");
       if (reply.gate) await untilAborted(reply.gate, signal);
       if (reply.delayMs) await wait(reply.delayMs, signal);

@@ -23,7 +23,13 @@ export interface ChatBackend {
   stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatChunk>;
 }
 
-const RETRYABLE: ReadonlySet<ErrorCode> = new Set(["rate_limited", "server", "network", "dropped", "timeout"]);
+const RETRYABLE: ReadonlySet<ErrorCode> = new Set([
+  "rate_limited",
+  "server",
+  "network",
+  "dropped",
+  "timeout",
+]);
 
 /** A model-call failure with a stable code; `retryAfterMs` carries a server's Retry-After. */
 export class LlmError extends Error {

@@ -22,6 +22,30 @@ export type ExportEnvelope = z.infer<typeof ExportEnvelopeSchema>;
 export type Migration = (doc: Record<string, unknown>) => Record<string, unknown>;
 export const MIGRATIONS: Readonly<Record<number, Migration>> = {};
 
+/** Header names that carry credentials; their values never reach an export. */
+const SECRET_HEADER = /authorization|api[-_]?key|token|secret|cookie/i;
+
+function redactHeaders(
+  headers: Record<string, string> | undefined,
+): Record<string, string> | undefined {
+  if (!headers) return headers;
+  return Object.fromEntries(
+    Object.entries(headers).map(([k, v]) => [k, SECRET_HEADER.test(k) ? "[redacted]" : v]),
+  );
+}
+
+/** The record with credential-bearing headers of the pool and the Conductor redacted. */
+function withoutSecrets(record: RunRecord): RunRecord {
+  return {
+    ...record,
+    pool: record.pool.map((w) => ({ ...w, headers: redactHeaders(w.headers) })),
+    conductor: record.conductor && {
+      ...record.conductor,
+      headers: redactHeaders(record.conductor.headers),
+    },
+  };
+}
+
 /**
  * Serialises a run as the versioned export: stable key order (the schema's), two-space indent.
  * Parsing through the schema also drops any field the format does not know, so nothing stray (a
@@ -33,7 +57,7 @@ export function exportRun(record: RunRecord, exportedAt = new Date().toISOString
     version: EXPORT_VERSION,
     exportedAt,
     app: { name: "Conductor Studio", version: "0.1.0" },
-    run: record,
+    run: withoutSecrets(record),
   });
   return `${JSON.stringify(envelope, null, 2)}\n`;
 }
@@ -53,7 +77,17 @@ export function migrate(
   for (let v = from; v < to; v++) {
     const step = table[v];
     if (!step) return { ok: false, ...failure("invalid_file", `no migration from version ${v}.`) };
-    current = { ...step(current), version: v + 1 };
+    // A migration is written for well-formed files; on anything else it may throw. This returns a
+    // result and never throws on user data, so a throw becomes an invalid_file failure.
+    try {
+      current = { ...step(current), version: v + 1 };
+    } catch (e: unknown) {
+      const detail = e instanceof Error ? e.message : String(e);
+      return {
+        ok: false,
+        ...failure("invalid_file", `migration from version ${v} failed: ${detail}`),
+      };
+    }
   }
   return { ok: true, doc: current };
 }
@@ -87,11 +121,19 @@ export function importRun(
   if (version > EXPORT_VERSION)
     return {
       ok: false,
-      ...failure("newer_version", `It has version ${version}; this app reads up to ${EXPORT_VERSION}. Update the app.`),
+      ...failure(
+        "newer_version",
+        `It has version ${version}; this app reads up to ${EXPORT_VERSION}. Update the app.`,
+      ),
     };
   const migrated = migrate(doc, version, EXPORT_VERSION, table);
   if (!migrated.ok) return migrated;
   const parsed = ExportEnvelopeSchema.safeParse(migrated.doc);
-  if (!parsed.success) return { ok: false, ...failure("invalid_file", describeIssues(parsed.error)) };
-  return { ok: true, record: parsed.data.run, migratedFrom: version < EXPORT_VERSION ? version : null };
+  if (!parsed.success)
+    return { ok: false, ...failure("invalid_file", describeIssues(parsed.error)) };
+  return {
+    ok: true,
+    record: parsed.data.run,
+    migratedFrom: version < EXPORT_VERSION ? version : null,
+  };
 }

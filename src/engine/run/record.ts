@@ -62,7 +62,12 @@ function withRound(r: RunRecord, index: number, f: (round: RoundRecord) => Round
   return { ...r, rounds };
 }
 
-function withStep(r: RunRecord, round: number, step: number, f: (s: StepRecord) => StepRecord): RunRecord {
+function withStep(
+  r: RunRecord,
+  round: number,
+  step: number,
+  f: (s: StepRecord) => StepRecord,
+): RunRecord {
   return withRound(r, round, (rd) => {
     const current = rd.steps[step];
     if (!current) return rd; // an event for a step the record never saw: ignore rather than invent
@@ -76,7 +81,15 @@ function withPlan(r: RunRecord, round: number, f: (p: PlanRecord) => PlanRecord)
   return withRound(r, round, (rd) => ({
     ...rd,
     plan: f(
-      rd.plan ?? { messages: [], raw: "", startedAt: null, finishedAt: null, usage: null, cost: null, error: null },
+      rd.plan ?? {
+        messages: [],
+        raw: "",
+        startedAt: null,
+        finishedAt: null,
+        usage: null,
+        cost: null,
+        error: null,
+      },
     ),
   }));
 }
@@ -176,7 +189,10 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
     case "step_delta":
       return withStep(r, e.round, e.step, (s) => ({ ...s, output: s.output + e.text }));
     case "step_retry":
-      return withStep(r, e.round, e.step, (s) => ({ ...s, error: { code: e.code, message: e.message } }));
+      return withStep(r, e.round, e.step, (s) => ({
+        ...s,
+        error: { code: e.code, message: e.message },
+      }));
     case "step_finish":
       return withStep(addUsage(r, e.usage, e.cost), e.round, e.step, (s) => ({
         ...s,
@@ -211,7 +227,10 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
 }
 
 /** Replays a whole event log into a record. */
-export function recordOf(events: Iterable<RunEvent>, initial: RunRecord = emptyRecord()): RunRecord {
+export function recordOf(
+  events: Iterable<RunEvent>,
+  initial: RunRecord = emptyRecord(),
+): RunRecord {
   let r = initial;
   for (const e of events) r = applyEvent(r, e);
   return r;

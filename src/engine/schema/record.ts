@@ -3,7 +3,15 @@ import { ChatMessageSchema, UsageSchema } from "./usage.ts";
 import { ConductorConfigSchema, PoolSchema } from "./worker.ts";
 import { AccessSchema } from "./workflow.ts";
 
-export const StepStatusSchema = z.enum(["queued", "running", "done", "failed", "cancelled", "stale", "idle"]);
+export const StepStatusSchema = z.enum([
+  "queued",
+  "running",
+  "done",
+  "failed",
+  "cancelled",
+  "stale",
+  "idle",
+]);
 export type StepStatus = z.infer<typeof StepStatusSchema>;
 
 export const FailureSchema = z.object({ code: z.string(), message: z.string() });
@@ -55,7 +63,14 @@ export const RoundRecordSchema = z.object({
 });
 export type RoundRecord = z.infer<typeof RoundRecordSchema>;
 
-export const RunStatusSchema = z.enum(["draft", "planning", "running", "done", "failed", "cancelled"]);
+export const RunStatusSchema = z.enum([
+  "draft",
+  "planning",
+  "running",
+  "done",
+  "failed",
+  "cancelled",
+]);
 
 export const RunRecordSchema = z.object({
   id: z.string(),

@@ -1,0 +1,49 @@
+import { Handle, Position } from "@xyflow/react";
+import type { NodeProps } from "@xyflow/react";
+import { memo } from "react";
+import { formatCost } from "../../engine/cost.ts";
+import type { StepFlowNode } from "../../state/flow.ts";
+import { StatusBadge } from "../ui/StatusBadge.tsx";
+
+const PREVIEW_CHARS = 600;
+
+/** One workflow step on the canvas. Cheap to render: five of them stream at once. */
+export const StepNode = memo(function StepNode({ data, selected }: NodeProps<StepFlowNode>) {
+  const output =
+    data.output.length > PREVIEW_CHARS ? `…${data.output.slice(-PREVIEW_CHARS)}` : data.output;
+  return (
+    <div
+      className={`step-node status-${data.status}${selected ? " selected" : ""}${data.isLast ? " last" : ""}`}
+      data-testid="step-node"
+      data-index={data.index}
+    >
+      <Handle type="target" position={Position.Left} />
+      <div className="step-head">
+        <span className="step-number">{data.index + 1}</span>
+        <span className="step-worker" title={data.workerName}>
+          {data.workerName}
+        </span>
+        <StatusBadge status={data.status} />
+      </div>
+      {data.isLast && <div className="step-final">→ answer to the user</div>}
+      <div className="step-subtask" title={data.subtask}>
+        {data.subtask || <em>No subtask yet</em>}
+      </div>
+      {(output || data.error) && (
+        <div className="step-output nowheel nodrag" data-testid="step-output">
+          {data.error ? <span className="step-error">{data.error}</span> : output}
+        </div>
+      )}
+      {data.tokens !== null && (
+        <div className="step-stats">
+          <span title={data.estimated ? "estimated: the server sent no usage" : "tokens in + out"}>
+            {data.tokens.toLocaleString()} tok{data.estimated ? "*" : ""}
+          </span>
+          <span>{formatCost(data.cost ?? 0)}</span>
+          {data.latencyMs !== null && <span>{(data.latencyMs / 1000).toFixed(1)} s</span>}
+        </div>
+      )}
+      <Handle type="source" position={Position.Right} />
+    </div>
+  );
+});

@@ -1,0 +1,58 @@
+import type { Access } from "../../engine/schema/workflow.ts";
+import { useStudio } from "../../state/store.ts";
+
+/** Access of one step: all earlier steps, none, or chosen ones (SPEC 1.1). */
+export function AccessEditor({ id, index, access }: { id: string; index: number; access: Access }) {
+  const set = (next: Access) => useStudio.getState().edit({ kind: "setAccess", id, access: next });
+  const mode = access === "all" ? "all" : access.length === 0 ? "none" : "chosen";
+  const chosen = access === "all" ? [] : access;
+  return (
+    <fieldset className="access-editor" data-testid="access-editor">
+      <legend>Sees</legend>
+      <label>
+        <input
+          type="radio"
+          name={`access-${id}`}
+          checked={mode === "all"}
+          onChange={() => set("all")}
+        />
+        all earlier steps
+      </label>
+      <label>
+        <input
+          type="radio"
+          name={`access-${id}`}
+          checked={mode === "none"}
+          onChange={() => set([])}
+        />
+        none (only the question)
+      </label>
+      <label>
+        <input
+          type="radio"
+          name={`access-${id}`}
+          checked={mode === "chosen"}
+          disabled={index === 0}
+          onChange={() => set(index > 0 ? [index - 1] : [])}
+        />
+        chosen steps
+      </label>
+      {mode === "chosen" && (
+        <div className="row wrap">
+          {Array.from({ length: index }, (_, i) => (
+            <label key={i} className="chip">
+              <input
+                type="checkbox"
+                checked={chosen.includes(i)}
+                onChange={(e) =>
+                  set(e.target.checked ? [...chosen, i] : chosen.filter((c) => c !== i))
+                }
+              />
+              step {i + 1}
+            </label>
+          ))}
+        </div>
+      )}
+    </fieldset>
+  );
+}

@@ -1,0 +1,52 @@
+import { formatCost } from "../../engine/cost.ts";
+import { planNow } from "../../state/controller.ts";
+import { selectPhase, selectPlan } from "../../state/selectors.ts";
+import { useStudio } from "../../state/store.ts";
+
+/** The Conductor's streamed reasoning, its raw output and whether the plan parsed. */
+export function ConductorPanel() {
+  const plan = useStudio(selectPlan);
+  const phase = useStudio(selectPhase);
+  if (!plan) {
+    return (
+      <section className="panel conductor-panel" aria-label="Conductor">
+        <div className="panel-title">Conductor</div>
+        <p className="muted">The Conductor's reasoning and plan appear here while it writes.</p>
+      </section>
+    );
+  }
+  const writing = phase === "planning" && plan.finishedAt === null;
+  const usage = plan.usage;
+  return (
+    <section className="panel conductor-panel" aria-label="Conductor">
+      <div className="panel-title">
+        Conductor {writing && <span className="badge badge-running">writing…</span>}
+        {!writing && !plan.error && <span className="badge badge-done">plan parsed</span>}
+        {!writing && plan.error && <span className="badge badge-failed">{plan.error.code}</span>}
+      </div>
+      {plan.error && (
+        <div className="error-box" role="alert" data-testid="plan-error">
+          <p>{plan.error.message}</p>
+          <p className="muted">
+            Read the raw output below, retry, or build the workflow by hand on the canvas.
+          </p>
+          <button type="button" onClick={() => void planNow()} disabled={phase !== "idle"}>
+            Retry planning
+          </button>
+        </div>
+      )}
+      <pre className="conductor-raw" data-testid="conductor-raw">
+        {plan.raw || (writing ? "…" : "")}
+      </pre>
+      {usage && (
+        <div className="muted small">
+          {usage.promptTokens + usage.completionTokens} tokens
+          {usage.estimated ? " (estimated)" : ""} · {formatCost(plan.cost ?? 0)}
+          {plan.startedAt !== null &&
+            plan.finishedAt !== null &&
+            ` · ${((plan.finishedAt - plan.startedAt) / 1000).toFixed(1)} s`}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,139 @@
+import { formatCost } from "../../engine/cost.ts";
+import { runNow } from "../../state/controller.ts";
+import {
+  selectDoc,
+  selectPhase,
+  selectPool,
+  selectResults,
+  selectSelectedIds,
+} from "../../state/selectors.ts";
+import { useStudio } from "../../state/store.ts";
+import { Markdown } from "../ui/Markdown.tsx";
+import { StatusBadge } from "../ui/StatusBadge.tsx";
+import { AccessEditor } from "./AccessEditor.tsx";
+import { WorkerPreview } from "./WorkerPreview.tsx";
+
+/** Everything about the selected step: worker, subtask, access, output, and what its worker reads. */
+export function Inspector() {
+  const doc = useStudio(selectDoc);
+  const pool = useStudio(selectPool);
+  const results = useStudio(selectResults);
+  const selectedIds = useStudio(selectSelectedIds);
+  const phase = useStudio(selectPhase);
+  const index = doc.steps.findIndex((s) => s.id === selectedIds[0]);
+  const step = doc.steps[index];
+  if (!step) {
+    return (
+      <section className="panel inspector" aria-label="Inspector">
+        <div className="panel-title">Inspector</div>
+        <p className="muted">
+          Select a step on the canvas to edit it and see what its worker will read.
+        </p>
+      </section>
+    );
+  }
+  const st = useStudio.getState;
+  const result = results[step.id];
+  const status = result?.status ?? "idle";
+  const idle = phase === "idle";
+  return (
+    <section className="panel inspector" aria-label="Inspector" data-testid="inspector">
+      <div className="panel-title">
+        Step {index + 1} of {doc.steps.length} <StatusBadge status={status} />
+      </div>
+      <div className="row wrap">
+        <button
+          type="button"
+          disabled={index === 0}
+          onClick={() => st().edit({ kind: "move", id: step.id, direction: -1 })}
+        >
+          ← Earlier
+        </button>
+        <button
+          type="button"
+          disabled={index === doc.steps.length - 1}
+          onClick={() => st().edit({ kind: "move", id: step.id, direction: 1 })}
+        >
+          Later →
+        </button>
+        <button type="button" onClick={() => st().edit({ kind: "duplicate", id: step.id })}>
+          Duplicate
+        </button>
+        <button
+          type="button"
+          className="danger"
+          onClick={() => st().edit({ kind: "delete", ids: [step.id] })}
+        >
+          Delete
+        </button>
+      </div>
+      <label className="field">
+        Worker
+        <select
+          data-testid="worker-select"
+          value={step.worker}
+          onChange={(e) =>
+            st().edit({ kind: "setWorker", id: step.id, worker: Number(e.target.value) })
+          }
+        >
+          {!pool[step.worker] && (
+            <option value={step.worker}>Model id {step.worker} (not in pool)</option>
+          )}
+          {pool.map((w, i) => (
+            <option key={w.id} value={i}>
+              {i}: {w.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="field">
+        Subtask
+        <textarea
+          data-testid="subtask-input"
+          rows={5}
+          value={step.subtask}
+          onChange={(e) =>
+            st().edit(
+              { kind: "setSubtask", id: step.id, subtask: e.target.value },
+              `subtask:${step.id}`,
+            )
+          }
+          onBlur={() => st().endEditGroup()}
+        />
+      </label>
+      <AccessEditor id={step.id} index={index} access={step.access} />
+      {result &&
+        (status === "failed" ||
+          status === "done" ||
+          status === "stale" ||
+          status === "cancelled") && (
+          <div className="row">
+            <button
+              type="button"
+              data-testid="rerun-from"
+              disabled={!idle}
+              onClick={() => void runNow(step.id)}
+            >
+              {status === "failed" ? "Retry this step" : "Re-run from here"}
+            </button>
+          </div>
+        )}
+      {result?.error && (
+        <div className="error-box" role="alert">
+          {result.error.message}
+        </div>
+      )}
+      {result?.output && (
+        <div className="inspector-output" data-testid="inspector-output">
+          <div className="muted small">
+            {result.usage &&
+              `${result.usage.promptTokens} in + ${result.usage.completionTokens} out tokens${result.usage.estimated ? " (estimated)" : ""} · ${formatCost(result.cost ?? 0)}`}
+            {result.attempts > 1 && ` · ${result.attempts} attempts`}
+          </div>
+          <Markdown text={result.output} />
+        </div>
+      )}
+      <WorkerPreview index={index} />
+    </section>
+  );
+}

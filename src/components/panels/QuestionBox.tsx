@@ -1,0 +1,42 @@
+import { cancelNow, planNow } from "../../state/controller.ts";
+import { selectPhase, selectQuestion } from "../../state/selectors.ts";
+import { useStudio } from "../../state/store.ts";
+
+/** The question and the Plan button: the Conductor designs a workflow for it. */
+export function QuestionBox() {
+  const question = useStudio(selectQuestion);
+  const phase = useStudio(selectPhase);
+  const setQuestion = useStudio((s) => s.setQuestion);
+  return (
+    <section className="panel question-box" aria-label="Question">
+      <label htmlFor="question" className="panel-title">
+        Question
+      </label>
+      <textarea
+        id="question"
+        data-testid="question"
+        rows={5}
+        placeholder="Ask something hard: the Conductor will design a team of models to answer it."
+        value={question}
+        onChange={(e) => setQuestion(e.target.value)}
+      />
+      <div className="row">
+        {phase === "planning" ? (
+          <button type="button" className="danger" data-testid="stop-plan" onClick={cancelNow}>
+            Stop
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="primary"
+            data-testid="plan"
+            disabled={phase !== "idle"}
+            onClick={() => void planNow()}
+          >
+            Plan with the Conductor
+          </button>
+        )}
+      </div>
+    </section>
+  );
+}

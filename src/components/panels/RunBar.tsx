@@ -1,0 +1,105 @@
+import { formatCost } from "../../engine/cost.ts";
+import { capWarning } from "../../engine/graph/edit.ts";
+import { tidy } from "../../engine/graph/layout.ts";
+import { cancelNow, runNow } from "../../state/controller.ts";
+import {
+  selectCanRedo,
+  selectCanUndo,
+  selectDoc,
+  selectNotice,
+  selectPhase,
+  selectRecord,
+} from "../../state/selectors.ts";
+import { useStudio } from "../../state/store.ts";
+
+function wallSeconds(startedAt: number | null, finishedAt: number | null): string | null {
+  if (startedAt === null || finishedAt === null) return null;
+  return `${((finishedAt - startedAt) / 1000).toFixed(1)} s`;
+}
+
+/** Run and cancel, editing actions, totals, and the notice line for refused edits and problems. */
+export function RunBar() {
+  const phase = useStudio(selectPhase);
+  const doc = useStudio(selectDoc);
+  const record = useStudio(selectRecord);
+  const notice = useStudio(selectNotice);
+  const canUndo = useStudio(selectCanUndo);
+  const canRedo = useStudio(selectCanRedo);
+  const st = useStudio.getState;
+  const warning = capWarning(doc, useStudio.getState().maxSteps);
+  const t = record.totals;
+  const wall = wallSeconds(record.startedAt, record.finishedAt);
+  return (
+    <div className="run-bar">
+      <div className="row">
+        {phase === "running" ? (
+          <button type="button" className="danger" data-testid="cancel" onClick={cancelNow}>
+            Cancel
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="primary"
+            data-testid="run"
+            disabled={phase !== "idle" || !doc.steps.length}
+            onClick={() => void runNow()}
+            title="Run the workflow (Ctrl+Enter)"
+          >
+            ▶ Run
+          </button>
+        )}
+        <button type="button" data-testid="add-step" onClick={() => st().edit({ kind: "add" })}>
+          + Step
+        </button>
+        <button
+          type="button"
+          data-testid="undo"
+          disabled={!canUndo}
+          onClick={() => st().undo()}
+          title="Undo (Ctrl+Z)"
+        >
+          ↶ Undo
+        </button>
+        <button
+          type="button"
+          data-testid="redo"
+          disabled={!canRedo}
+          onClick={() => st().redo()}
+          title="Redo (Ctrl+Shift+Z)"
+        >
+          ↷ Redo
+        </button>
+        <button
+          type="button"
+          onClick={() => st().replaceDoc(tidy(st().history.present), true)}
+          title="Lay the graph out again"
+        >
+          Tidy up
+        </button>
+        <span className="totals" data-testid="totals">
+          {t.calls > 0 && (
+            <>
+              {(t.promptTokens + t.completionTokens).toLocaleString()} tokens
+              {t.estimated ? "*" : ""} · {formatCost(t.cost)}
+              {wall && ` · ${wall}`}
+            </>
+          )}
+        </span>
+      </div>
+      {warning && <div className="warning">{warning}</div>}
+      {notice && (
+        <div className="notice" role="alert" data-testid="notice">
+          {notice}
+          <button
+            type="button"
+            className="link"
+            onClick={() => st().setNotice(null)}
+            aria-label="Dismiss"
+          >
+            ×
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

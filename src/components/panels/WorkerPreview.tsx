@@ -1,0 +1,46 @@
+import { useMemo } from "react";
+import { stepsOf } from "../../engine/graph/document.ts";
+import { buildWorkerMessages } from "../../engine/exec/messages.ts";
+import { visibleSteps } from "../../engine/schema/workflow.ts";
+import { selectDoc, selectPool, selectQuestion, selectResults } from "../../state/selectors.ts";
+import { useStudio } from "../../state/store.ts";
+
+/**
+ * The exact message the step's worker will receive (SPEC 1.5), recomputed as the graph changes.
+ * Steps that have not run yet show a placeholder where their response will go.
+ */
+export function WorkerPreview({ index }: { index: number }) {
+  const doc = useStudio(selectDoc);
+  const pool = useStudio(selectPool);
+  const question = useStudio(selectQuestion);
+  const results = useStudio(selectResults);
+  const text = useMemo(() => {
+    const steps = stepsOf(doc);
+    const step = steps[index];
+    if (!step) return "";
+    const seen = new Set(visibleSteps(step.access, index));
+    const outputs = doc.steps.map((s, i) => {
+      if (!seen.has(i)) return undefined;
+      const r = results[s.id];
+      return r?.status === "done" && r.output
+        ? r.output
+        : `(response of step ${i + 1}, once it has run)`;
+    });
+    const messages = buildWorkerMessages({
+      question: question || "(your question)",
+      steps,
+      index,
+      outputs,
+      prefill: pool[step.worker]?.prefill ?? false,
+    });
+    return messages
+      .map((m) => (messages.length > 1 ? `[${m.role}]\n${m.content}` : m.content))
+      .join("\n\n");
+  }, [doc, pool, question, results, index]);
+  return (
+    <details className="worker-preview" open>
+      <summary>What this worker will read</summary>
+      <pre data-testid="worker-preview">{text}</pre>
+    </details>
+  );
+}

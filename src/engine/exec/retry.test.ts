@@ -1,0 +1,143 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { LlmError } from "../llm/types.ts";
+import type { RetryPolicy } from "./retry.ts";
+import { attemptSignal, retryDelay, sleep, toLlmError } from "./retry.ts";
+
+/** Resolves with the error a promise rejects with; fails the test if it resolves. */
+async function rejection(promise: Promise<unknown>): Promise<LlmError> {
+  try {
+    await promise;
+  } catch (e: unknown) {
+    if (e instanceof LlmError) return e;
+    throw e;
+  }
+  throw new Error("expected a rejection");
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("retryDelay", () => {
+  const policy: RetryPolicy = {
+    maxAttempts: 8,
+    baseDelayMs: 1000,
+    maxDelayMs: 30_000,
+    timeoutMs: 0,
+  };
+  const server = new LlmError("server");
+
+  it("grows exponentially, with equal jitter between half and all of the step", () => {
+    const low = [1, 2, 3, 4, 5].map((a) => retryDelay({ ...policy, random: () => 0 }, a, server));
+    const high = [1, 2, 3, 4, 5].map((a) => retryDelay({ ...policy, random: () => 1 }, a, server));
+    expect(low).toEqual([500, 1000, 2000, 4000, 8000]);
+    expect(high).toEqual([1000, 2000, 4000, 8000, 16_000]);
+  });
+
+  it("caps the backoff at maxDelayMs", () => {
+    const top = { ...policy, random: () => 1 };
+    expect(retryDelay(top, 6, server)).toBe(30_000);
+    expect(retryDelay(top, 20, server)).toBe(30_000);
+    expect(retryDelay({ ...policy, random: () => 0 }, 20, server)).toBe(15_000);
+  });
+
+  it("stays within the bounds with the default randomness", () => {
+    for (let i = 0; i < 200; i++) {
+      const attempt = (i % 4) + 1;
+      const exp = 1000 * 2 ** (attempt - 1);
+      const delay = retryDelay(policy, attempt, server);
+      expect(delay).toBeGreaterThanOrEqual(exp / 2);
+      expect(delay).toBeLessThanOrEqual(exp);
+    }
+  });
+
+  it("honours Retry-After over the backoff, capped", () => {
+    expect(retryDelay(policy, 1, new LlmError("rate_limited", undefined, 429, 7000))).toBe(7000);
+    expect(retryDelay(policy, 1, new LlmError("rate_limited", undefined, 429, 0))).toBe(0);
+    expect(retryDelay(policy, 3, new LlmError("rate_limited", undefined, 429, 90_000))).toBe(
+      30_000,
+    );
+  });
+});
+
+describe("sleep", () => {
+  it("resolves after the delay", async () => {
+    vi.useFakeTimers();
+    let done = false;
+    const p = sleep(1000, new AbortController().signal).then(() => (done = true));
+    await vi.advanceTimersByTimeAsync(999);
+    expect(done).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await p;
+    expect(done).toBe(true);
+  });
+
+  it("rejects with aborted as soon as the signal aborts, or at once if it already has", async () => {
+    vi.useFakeTimers();
+    const controller = new AbortController();
+    const p = sleep(60_000, controller.signal);
+    controller.abort();
+    expect((await rejection(p)).code).toBe("aborted");
+    expect((await rejection(sleep(10, controller.signal))).code).toBe("aborted");
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
+describe("attemptSignal", () => {
+  it("aborts when the parent does, and is not a timeout then", () => {
+    const parent = new AbortController();
+    const scoped = attemptSignal(parent.signal, 0);
+    expect(scoped.signal.aborted).toBe(false);
+    parent.abort();
+    expect(scoped.signal.aborted).toBe(true);
+    expect(scoped.timedOut()).toBe(false);
+    scoped.dispose();
+  });
+
+  it("is aborted at once when the parent already is", () => {
+    const parent = new AbortController();
+    parent.abort();
+    const scoped = attemptSignal(parent.signal, 1000);
+    expect(scoped.signal.aborted).toBe(true);
+    expect(scoped.timedOut()).toBe(false);
+    scoped.dispose();
+  });
+
+  it("aborts after timeoutMs and says it timed out", () => {
+    vi.useFakeTimers();
+    const scoped = attemptSignal(new AbortController().signal, 500);
+    vi.advanceTimersByTime(499);
+    expect(scoped.signal.aborted).toBe(false);
+    vi.advanceTimersByTime(1);
+    expect(scoped.signal.aborted).toBe(true);
+    expect(scoped.timedOut()).toBe(true);
+    scoped.dispose();
+  });
+
+  it("stops its timer and its parent listener on dispose", () => {
+    vi.useFakeTimers();
+    const parent = new AbortController();
+    const scoped = attemptSignal(parent.signal, 500);
+    scoped.dispose();
+    vi.advanceTimersByTime(1000);
+    parent.abort();
+    expect(scoped.signal.aborted).toBe(false);
+  });
+});
+
+describe("toLlmError", () => {
+  const live = new AbortController().signal;
+  it("says timeout when the attempt timed out, aborted when the run was cancelled", () => {
+    const cancelled = new AbortController();
+    cancelled.abort();
+    expect(toLlmError(new LlmError("aborted"), live, true).code).toBe("timeout");
+    expect(toLlmError(new LlmError("server"), cancelled.signal, false).code).toBe("aborted");
+  });
+
+  it("passes LlmErrors through and wraps anything else as unknown", () => {
+    const e = new LlmError("rate_limited", undefined, 429, 100);
+    expect(toLlmError(e, live, false)).toBe(e);
+    expect(toLlmError(new Error("socket hang up"), live, false)).toMatchObject({ code: "unknown" });
+    expect(toLlmError("weird", live, false).message).toContain("weird");
+  });
+});

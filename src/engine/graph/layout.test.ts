@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { edgesOf } from "./edges.ts";
+import { DEFAULT_NODE_SIZE, layoutDoc, tidy } from "./layout.ts";
+import { makeDoc } from "./testing.ts";
+
+describe("layoutDoc", () => {
+  it("places every step, dependants right of what they read", () => {
+    const doc = makeDoc([[], [], "all", [2], [0]]);
+    const pos = layoutDoc(doc);
+    expect(Object.keys(pos).sort()).toEqual(["a", "b", "c", "d", "e"]);
+    for (const edge of edgesOf(doc)) {
+      const from = pos[edge.source];
+      const to = pos[edge.target];
+      expect(to && from && to.x > from.x + DEFAULT_NODE_SIZE.width, `${edge.id}`).toBe(true);
+    }
+  });
+
+  it("stacks independent steps in one column without overlap", () => {
+    const pos = layoutDoc(makeDoc([[], [], []]), { nodeSize: { width: 100, height: 50 } });
+    const ys = ["a", "b", "c"].map((id) => pos[id]?.y ?? Number.NaN).sort((p, q) => p - q);
+    expect(new Set(["a", "b", "c"].map((id) => pos[id]?.x)).size).toBe(1);
+    expect((ys[1] ?? 0) - (ys[0] ?? 0)).toBeGreaterThanOrEqual(50);
+    expect((ys[2] ?? 0) - (ys[1] ?? 0)).toBeGreaterThanOrEqual(50);
+  });
+
+  it("keeps user-set positions untouched and lays out the rest", () => {
+    const doc = makeDoc([[], [0], [1]], { b: { x: -500, y: 1234 } });
+    const pos = layoutDoc(doc);
+    expect(pos.b).toEqual({ x: -500, y: 1234 });
+    expect((pos.c?.x ?? 0) > (pos.a?.x ?? 0)).toBe(true);
+  });
+
+  it("uses measured sizes where given", () => {
+    const doc = makeDoc([[], [0]]);
+    const wide = layoutDoc(doc, { sizes: { a: { width: 1000, height: 50 } }, rankGap: 10 });
+    expect((wide.b?.x ?? 0) - (wide.a?.x ?? 0)).toBeGreaterThanOrEqual(1000);
+  });
+
+  it("handles an empty document", () => {
+    expect(layoutDoc(makeDoc([]))).toEqual({});
+  });
+});
+
+describe("tidy", () => {
+  it("forgets user positions; a document without any is returned as is", () => {
+    const doc = makeDoc([[]], { a: { x: 1, y: 1 } });
+    expect(tidy(doc)).toEqual({ steps: doc.steps, positions: {} });
+    const clean = makeDoc([[]]);
+    expect(tidy(clean)).toBe(clean);
+  });
+});

@@ -1,0 +1,69 @@
+import { Graph, layout } from "@dagrejs/dagre";
+import type { GraphLabel, NodeLabel } from "@dagrejs/dagre";
+import { visibleSteps } from "../schema/workflow.ts";
+import type { Position, WorkflowDoc } from "./document.ts";
+
+export interface Size {
+  width: number;
+  height: number;
+}
+
+export interface LayoutOptions {
+  /** Size of a node the caller has not measured. */
+  nodeSize?: Size;
+  /** Measured sizes by step id, where known. */
+  sizes?: Record<string, Size>;
+  /** Gap between columns (dependency ranks). */
+  rankGap?: number;
+  /** Gap between nodes in one column. */
+  nodeGap?: number;
+}
+
+/** The node size assumed when none is given. */
+export const DEFAULT_NODE_SIZE: Size = { width: 280, height: 160 };
+
+/**
+ * Positions for every step: the user-set ones from `doc.positions` untouched, the others from a
+ * left-to-right dagre layout by dependency, so a step is right of every step it sees. Positions are
+ * top-left corners (what React Flow expects). Layout edges are the visible earlier steps; an `"all"`
+ * step gets an edge from each earlier step, so it lands right of all of them.
+ */
+export function layoutDoc(doc: WorkflowDoc, options: LayoutOptions = {}): Record<string, Position> {
+  const fallback = options.nodeSize ?? DEFAULT_NODE_SIZE;
+  const sizeOf = (id: string): Size => options.sizes?.[id] ?? fallback;
+  const g = new Graph<GraphLabel, NodeLabel, object>();
+  g.setGraph({
+    rankdir: "LR",
+    ranksep: options.rankGap ?? 80,
+    nodesep: options.nodeGap ?? 40,
+    marginx: 0,
+    marginy: 0,
+  });
+  g.setDefaultEdgeLabel(() => ({}));
+  for (const step of doc.steps) g.setNode(step.id, { ...sizeOf(step.id) });
+  doc.steps.forEach((step, index) => {
+    for (const i of visibleSteps(step.access, index)) {
+      const source = doc.steps[i];
+      if (source) g.setEdge(source.id, step.id);
+    }
+  });
+  layout(g);
+  const positions: Record<string, Position> = {};
+  for (const step of doc.steps) {
+    const user = doc.positions[step.id];
+    if (user) {
+      positions[step.id] = { x: user.x, y: user.y };
+      continue;
+    }
+    // dagre gives centres; subtract half the size to get the top-left corner.
+    const node = g.node(step.id);
+    const size = sizeOf(step.id);
+    positions[step.id] = { x: (node.x ?? 0) - size.width / 2, y: (node.y ?? 0) - size.height / 2 };
+  }
+  return positions;
+}
+
+/** The "tidy up" action: forgets every user-set position, so the automatic layout places all steps. */
+export function tidy(doc: WorkflowDoc): WorkflowDoc {
+  return Object.keys(doc.positions).length === 0 ? doc : { ...doc, positions: {} };
+}

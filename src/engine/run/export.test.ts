@@ -1,0 +1,222 @@
+import { readFileSync } from "node:fs";
+import { beforeAll, describe, expect, it } from "vitest";
+import { runConductor } from "../exec/run.ts";
+import { createFakeBackend } from "../llm/fake.ts";
+import type { RunEvent } from "../schema/events.ts";
+import type { RunRecord } from "../schema/record.ts";
+import { ConductorConfigSchema, WorkerSchema } from "../schema/worker.ts";
+import type { Migration } from "./export.ts";
+import { EXPORT_FORMAT, EXPORT_VERSION, exportRun, importRun, migrate } from "./export.ts";
+import { recordOf } from "./record.ts";
+
+const AT = "2026-02-03T04:05:06.000Z";
+const FIXTURE_EXPORTED_AT = "2026-01-01T12:01:00.000Z";
+const fixture = readFileSync(new URL("./fixtures/run-v1.json", import.meta.url), "utf8");
+
+const plan = `Two tries and a check.
+model_id = [0, 1, 0]
+subtasks = ["Is 91 prime?", "Factor 91.", "Compare and answer."]
+access_list = [[], [], ["all"]]`;
+
+/** A real scripted run's record: plan, three steps (one with estimated usage), done. */
+async function scriptedRecord(): Promise<RunRecord> {
+  const pool = [
+    WorkerSchema.parse({ id: "a", name: "Alpha", model: "alpha", price: { input: 2, output: 8 } }),
+    WorkerSchema.parse({ id: "b", name: "Beta", model: "beta", note: "fast" }),
+  ];
+  let t = 1_700_000_000_000;
+  const events: RunEvent[] = [];
+  for await (const e of runConductor({
+    question: "Is 91 prime?",
+    pool,
+    conductor: ConductorConfigSchema.parse({ model: "conductor-7b" }),
+    conductorBackend: createFakeBackend([{ text: plan }]),
+    backendFor: (w) =>
+      createFakeBackend([
+        { text: `${w.name} says 91 = 7 x 13.`, usage: w.id === "b" ? null : undefined },
+      ]),
+    signal: new AbortController().signal,
+    runId: "run-91",
+    now: () => (t += 10),
+  }))
+    events.push(e);
+  return recordOf(events);
+}
+
+function expectFailure(text: string, code: string): string {
+  const result = importRun(text);
+  expect(result.ok).toBe(false);
+  if (result.ok) return "";
+  expect(result.code).toBe(code);
+  return result.message;
+}
+
+let record: RunRecord;
+beforeAll(async () => {
+  record = await scriptedRecord();
+});
+
+describe("exportRun and importRun", () => {
+  it("round-trips a record exactly, and re-exports byte for byte", () => {
+    expect(record.status).toBe("done");
+    const text = exportRun(record, AT);
+    const result = importRun(text);
+    expect(result).toEqual({ ok: true, record, migratedFrom: null });
+    if (!result.ok) return;
+    expect(exportRun(result.record, AT)).toBe(text);
+  });
+
+  it("writes two-space JSON in the schema's key order, whatever the record's own order", () => {
+    const text = exportRun(record, AT);
+    expect(text).toBe(`${JSON.stringify(JSON.parse(text), null, 2)}\n`);
+    expect(
+      text.startsWith(
+        `{\n  "format": "${EXPORT_FORMAT}",\n  "version": ${EXPORT_VERSION},\n  "exportedAt": "${AT}",\n`,
+      ),
+    ).toBe(true);
+    const shuffled = Object.fromEntries(Object.entries(record).reverse()) as RunRecord;
+    expect(Object.keys(shuffled)[0]).toBe("totals");
+    expect(exportRun(shuffled, AT)).toBe(text);
+    expect(text.indexOf('"id": "run-91"')).toBeLessThan(text.indexOf('"question"'));
+  });
+
+  it("never writes a key, even one smuggled onto a worker or a step", () => {
+    const leaky = structuredClone(record);
+    Object.assign(leaky.pool[0] as object, { apiKey: "sk-live-SECRET-1" });
+    Object.assign(leaky.conductor as object, { apiKey: "sk-live-SECRET-2" });
+    Object.assign(leaky.rounds[0]?.steps[0] as object, { apiKey: "sk-live-SECRET-3" });
+    const text = exportRun(leaky, AT);
+    expect(text).not.toContain("SECRET");
+    expect(text).not.toContain("apiKey");
+    expect(text).toBe(exportRun(record, AT));
+  });
+
+  it("refuses text that is not JSON with bad_json", () => {
+    expectFailure("{ not json", "bad_json");
+    expectFailure(exportRun(record, AT).slice(0, 200), "bad_json");
+  });
+
+  it("refuses JSON that is not an export with bad_format", () => {
+    expectFailure('{"format": "someone-else/run", "version": 1}', "bad_format");
+    expectFailure("[]", "bad_format");
+    expect(expectFailure("{}", "bad_format")).toContain(EXPORT_FORMAT);
+  });
+
+  it("refuses a newer version with a message that says what to do", () => {
+    const text = exportRun(record, AT).replace('"version": 1,', '"version": 99,');
+    const message = expectFailure(text, "newer_version");
+    expect(message).toContain("newer version");
+    expect(message).toContain("version 99");
+    expect(message).toContain(`up to ${EXPORT_VERSION}`);
+    expect(message).toContain("Update the app");
+  });
+
+  it("names the path of a field with the wrong type", () => {
+    const text = exportRun(record, AT);
+    // The second step record's attempts (the first "attempts" belongs to step 0).
+    const second = text.indexOf('"attempts": 1', text.indexOf('"attempts": 1') + 1);
+    const wrong = `${text.slice(0, second)}"attempts": "two"${text.slice(second + 13)}`;
+    expect(expectFailure(wrong, "invalid_file")).toContain("run.rounds.0.steps.1.attempts");
+    const noQuestion = exportRun(record, AT).replace(
+      '"question": "Is 91 prime?"',
+      '"question": 91',
+    );
+    expect(expectFailure(noQuestion, "invalid_file")).toContain("run.question");
+  });
+
+  it("never throws on garbage, and always says what is wrong", () => {
+    const head = `{"format":"${EXPORT_FORMAT}"`;
+    const odd = [
+      "",
+      " ",
+      "null",
+      "[]",
+      "{}",
+      "0",
+      "-1",
+      "3.5",
+      "true",
+      '"a string"',
+      "NaN",
+      "\uFEFF{}",
+      "[".repeat(50_000),
+      `${head}}`,
+      `${head},"version":0}`,
+      `${head},"version":1.5}`,
+      `${head},"version":"1"}`,
+      `${head},"version":1e400}`,
+      `${head},"version":1,"run":null}`,
+      `${head},"version":1,"run":{"__proto__":{"id":"x"}}}`,
+      fixture.slice(0, Math.floor(fixture.length / 2)),
+      fixture.replace('"run": {', '"run": ['),
+    ];
+    for (const text of odd) {
+      const result = importRun(text);
+      expect(result.ok, JSON.stringify(text.slice(0, 40))).toBe(false);
+      if (result.ok) continue;
+      expect(["bad_json", "bad_format", "invalid_file", "newer_version"]).toContain(result.code);
+      expect(result.message.length).toBeGreaterThan(10);
+    }
+  });
+});
+
+describe("migrate", () => {
+  const trail = (doc: Record<string, unknown>): unknown[] =>
+    Array.isArray(doc.trail) ? (doc.trail as unknown[]) : [];
+  const table: Record<number, Migration> = {
+    1: (doc) => ({ ...doc, trail: [...trail(doc), "1->2"] }),
+    2: (doc) => ({ ...doc, trail: [...trail(doc), "2->3"] }),
+  };
+
+  it("applies each step in order and stamps each new version", () => {
+    const doc = Object.freeze({ format: EXPORT_FORMAT, version: 1, kept: "yes" });
+    expect(migrate(doc, 1, 3, table)).toEqual({
+      ok: true,
+      doc: { format: EXPORT_FORMAT, version: 3, kept: "yes", trail: ["1->2", "2->3"] },
+    });
+    expect(migrate(doc, 2, 3, table)).toMatchObject({
+      ok: true,
+      doc: { version: 3, trail: ["2->3"] },
+    });
+  });
+
+  it("changes nothing when the file is already current", () => {
+    const doc = { version: 3, x: 1 };
+    expect(migrate(doc, 3, 3, table)).toEqual({ ok: true, doc });
+  });
+
+  it("fails on a gap in the chain", () => {
+    const result = migrate({ version: 1 }, 1, 4, table);
+    expect(result).toMatchObject({ ok: false, code: "invalid_file" });
+    if (!result.ok) expect(result.message).toContain("version 3");
+  });
+
+  it("turns a migration that throws on odd data into a failure", () => {
+    const strict: Record<number, Migration> = {
+      1: (doc) => {
+        if (!Array.isArray(doc.rounds)) throw new TypeError("rounds is not an array");
+        return doc;
+      },
+    };
+    const result = migrate({ version: 1 }, 1, 2, strict);
+    expect(result).toMatchObject({ ok: false, code: "invalid_file" });
+    if (!result.ok) expect(result.message).toContain("rounds is not an array");
+  });
+});
+
+describe("the version-1 fixture", () => {
+  it("imports unchanged and re-exports byte for byte", () => {
+    const result = importRun(fixture);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.migratedFrom).toBeNull();
+    expect(JSON.parse(fixture)).toMatchObject({
+      version: 1,
+      exportedAt: FIXTURE_EXPORTED_AT,
+      run: result.record,
+    });
+    expect(result.record).toMatchObject({ status: "done", endReason: "round_cap" });
+    expect(result.record.rounds).toHaveLength(2);
+    expect(exportRun(result.record, FIXTURE_EXPORTED_AT)).toBe(fixture);
+  });
+});

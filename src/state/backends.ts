@@ -1,0 +1,82 @@
+import { createOpenAIBackend } from "../engine/llm/openai.ts";
+import type { ChatBackend } from "../engine/llm/types.ts";
+import { LlmError } from "../engine/llm/types.ts";
+import type { ConductorConfig, Worker } from "../engine/schema/worker.ts";
+import type { StudioState } from "./store.ts";
+
+type InBrowserProvider = () => Promise<ChatBackend>;
+let inBrowser: InBrowserProvider | null = null;
+
+/** Registers how to get the in-browser (WebLLM) backend once the user has loaded a model. */
+export function setInBrowserProvider(provider: InBrowserProvider | null): void {
+  inBrowser = provider;
+}
+
+/** A backend whose every call fails with `message`: a step shows it as its error. */
+function unavailable(label: string, message: string): ChatBackend {
+  return {
+    label,
+    continuesAssistant: false,
+    stream() {
+      return {
+        [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new LlmError("unknown", message)) }),
+      };
+    },
+  };
+}
+
+/** The Conductor's settings as the run record keeps them (no key). */
+export function conductorConfigOf(s: StudioState): ConductorConfig {
+  const c = s.conductor;
+  return c.backend === "webllm"
+    ? {
+        kind: "webllm",
+        baseURL: "",
+        model: c.webllmModelId,
+        temperature: c.temperature,
+        maxTokens: c.maxTokens,
+      }
+    : {
+        kind: "openai",
+        baseURL: c.baseURL,
+        model: c.model,
+        temperature: c.temperature,
+        maxTokens: c.maxTokens,
+      };
+}
+
+/** The Conductor's backend, or a message saying what to set up first. */
+export async function conductorBackend(s: StudioState): Promise<ChatBackend | string> {
+  const c = s.conductor;
+  if (c.backend === "webllm") {
+    if (!inBrowser)
+      return "Load the in-browser Conductor model first (Conductor settings), or switch to a remote Conductor.";
+    return inBrowser();
+  }
+  if (!c.baseURL.trim() || !c.model.trim())
+    return "Set the Conductor's endpoint (base URL and model) in Settings, or load the in-browser Conductor.";
+  return createOpenAIBackend({
+    baseURL: c.baseURL,
+    model: c.model,
+    apiKey: s.keys.conductor || undefined,
+  });
+}
+
+/** The backend serving one worker; its key goes only to its own endpoint. */
+export function workerBackend(s: StudioState, worker: Worker): ChatBackend {
+  switch (worker.kind) {
+    case "openai":
+      return createOpenAIBackend({
+        baseURL: worker.baseURL,
+        model: worker.model,
+        apiKey: s.keys[worker.id] || undefined,
+        headers: worker.headers,
+      });
+    case "webllm":
+    case "conductor":
+      return unavailable(
+        worker.name,
+        "In-browser workers are not available yet: load the in-browser model first.",
+      );
+  }
+}

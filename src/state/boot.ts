@@ -1,0 +1,16 @@
+import { loadSettings, SETTINGS_KEY, settingsToStore } from "./persist.ts";
+import { useStudio } from "./store.ts";
+
+/** Loads stored settings and keeps them saved as they change (browser only). */
+export function bootStudio(storage: Storage = localStorage): void {
+  useStudio.setState(loadSettings(storage));
+  let last = settingsToStore(useStudio.getState());
+  useStudio.subscribe((s) => {
+    if (s.pool === undefined) return;
+    const next = settingsToStore(s);
+    if (next !== last) {
+      last = next;
+      storage.setItem(SETTINGS_KEY, next);
+    }
+  });
+}

@@ -1,0 +1,170 @@
+import { parsePartialSteps } from "../engine/conductor/parse.ts";
+import { buildConductorMessages } from "../engine/conductor/prompt.ts";
+import type { WorkflowDoc } from "../engine/graph/document.ts";
+import { docFromSteps, emptyDoc, indexOfStep, stepsOf } from "../engine/graph/document.ts";
+import { dependants } from "../engine/graph/edges.ts";
+import { planRound } from "../engine/exec/plan.ts";
+import { runWorkflow } from "../engine/exec/run.ts";
+import type { RunEvent } from "../engine/schema/events.ts";
+import type { Step } from "../engine/schema/workflow.ts";
+import { createBatcher } from "./batch.ts";
+import { conductorBackend, conductorConfigOf, workerBackend } from "./backends.ts";
+import type { StudioState } from "./store.ts";
+import { useStudio } from "./store.ts";
+
+let active: AbortController | null = null;
+
+function newRunId(): string {
+  return `run-${new Date().toISOString().replace(/[:.]/g, "-")}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+function runStart(s: StudioState): RunEvent {
+  return {
+    type: "run_start",
+    at: Date.now(),
+    runId: newRunId(),
+    question: s.question,
+    pool: s.pool,
+    conductor: conductorConfigOf(s),
+    maxSteps: s.maxSteps,
+    maxRounds: 0,
+  };
+}
+
+/** Drains an event generator into the store through a per-frame batcher; returns its result. */
+async function pump<R>(gen: AsyncGenerator<RunEvent, R>, onFlush?: () => void): Promise<R> {
+  const batcher = createBatcher<RunEvent>((events) => {
+    useStudio.getState().applyEvents(events);
+    onFlush?.();
+  });
+  try {
+    for (;;) {
+      const next = await gen.next();
+      if (next.done) return next.value;
+      batcher.push(next.value);
+    }
+  } finally {
+    batcher.flush();
+  }
+}
+
+/** Keeps the ids of steps already on the canvas while a plan streams in, so nodes do not remount. */
+function docKeepingIds(previous: WorkflowDoc, steps: Step[]): WorkflowDoc {
+  let i = 0;
+  const doc = docFromSteps(steps);
+  return {
+    ...doc,
+    steps: doc.steps.map((s) => ({ ...s, id: previous.steps[i++]?.id ?? s.id })),
+  };
+}
+
+/** Asks the Conductor for a workflow; steps appear on the canvas as their list entries complete. */
+export async function planNow(): Promise<void> {
+  const s = useStudio.getState();
+  if (s.phase !== "idle") return;
+  if (!s.question.trim()) return s.setNotice("Type a question for the Conductor first.");
+  if (!s.pool.length)
+    return s.setNotice("Add at least one worker to the pool (Settings) before planning.");
+  const backend = await conductorBackend(s);
+  if (typeof backend === "string") return s.setNotice(backend);
+  active = new AbortController();
+  s.setNotice(null);
+  s.setPhase("planning");
+  s.setRunStepIds([]);
+  s.setRecord(useStudio.getState().record, {});
+  s.replaceDoc(emptyDoc(), true);
+  s.applyEvents([runStart(s)]);
+  const options = { workers: s.pool.length, maxSteps: s.maxSteps, round: 0 };
+  const showPartial = () => {
+    const st = useStudio.getState();
+    const raw = st.record.rounds[0]?.plan?.raw ?? "";
+    const steps = parsePartialSteps(raw, options);
+    if (steps.length > st.history.present.steps.length)
+      st.replaceDoc(docKeepingIds(st.history.present, steps), false);
+  };
+  try {
+    const outcome = await pump(
+      planRound({
+        backend,
+        conductor: { temperature: s.conductor.temperature, maxTokens: s.conductor.maxTokens },
+        messages: buildConductorMessages({
+          question: s.question,
+          pool: s.pool,
+          maxSteps: s.maxSteps,
+          namedWorkers: s.conductor.namedWorkers,
+          continuesAssistant: backend.continuesAssistant,
+          template: s.conductor.template,
+        }),
+        ...options,
+        signal: active.signal,
+      }),
+      showPartial,
+    );
+    const st = useStudio.getState();
+    if (outcome.ok) st.replaceDoc(docKeepingIds(st.history.present, outcome.steps), false);
+    else if (!outcome.cancelled)
+      st.setNotice(`The Conductor's plan could not be used: ${outcome.message}`);
+  } finally {
+    active = null;
+    useStudio.getState().setPhase("idle");
+  }
+}
+
+/** Why the current document cannot run, in plain words; null when it can. */
+export function runProblem(s: StudioState): string | null {
+  const steps = s.history.present.steps;
+  if (!steps.length) return "The workflow has no steps: plan one with the Conductor or add a step.";
+  for (const [i, step] of steps.entries()) {
+    if (!s.pool[step.worker]) return `Step ${i + 1} has no worker: choose one from the pool.`;
+    if (!step.subtask.trim()) return `Step ${i + 1} has an empty subtask.`;
+  }
+  return null;
+}
+
+/**
+ * Runs the workflow on the canvas. With `fromStepId`, re-runs that step and everything that sees
+ * it, keeping the finished outputs of the other steps.
+ */
+export async function runNow(fromStepId?: string): Promise<void> {
+  const s = useStudio.getState();
+  if (s.phase !== "idle") return;
+  const problem = runProblem(s);
+  if (problem) return s.setNotice(problem);
+  const doc = s.history.present;
+  const keep = new Map<number, string>();
+  if (fromStepId) {
+    const from = indexOfStep(doc, fromStepId);
+    const rerun = new Set([from, ...dependants(doc, from)]);
+    doc.steps.forEach((step, i) => {
+      const r = s.results[step.id];
+      if (!rerun.has(i) && r?.status === "done") keep.set(i, r.output);
+    });
+  }
+  active = new AbortController();
+  s.setNotice(null);
+  s.setPhase("running");
+  s.setRunStepIds(doc.steps.map((st) => st.id));
+  // The record keeps the Conductor's plan when it planned this question; otherwise a new run starts.
+  const planned = s.record.rounds[0]?.plan != null && s.record.question === s.question;
+  if (!planned || s.record.pool !== s.pool) s.applyEvents([runStart(s)]);
+  try {
+    await pump(
+      runWorkflow({
+        question: s.question,
+        pool: s.pool,
+        steps: stepsOf(doc),
+        backendFor: (w) => workerBackend(useStudio.getState(), w),
+        signal: active.signal,
+        keep,
+      }),
+    );
+  } finally {
+    active = null;
+    useStudio.getState().setPhase("idle");
+  }
+}
+
+/** Stops the plan or run in progress: every model call is aborted and nothing is retried. */
+export function cancelNow(): void {
+  active?.abort();
+}

@@ -1,0 +1,93 @@
+import { docFromSteps, stepsOf } from "../engine/graph/document.ts";
+import { exportRun, importRun } from "../engine/run/export.ts";
+import { emptyRecord, stepRecord } from "../engine/run/record.ts";
+import type { RunRecord } from "../engine/schema/record.ts";
+import { conductorConfigOf } from "./backends.ts";
+import type { StepResult } from "./run.ts";
+import { resultFromRecord } from "./run.ts";
+import type { StudioState } from "./store.ts";
+import { useStudio } from "./store.ts";
+
+/** The current workflow alone (no outputs) as a draft run record: what "Export workflow" writes. */
+export function workflowRecord(s: StudioState): RunRecord {
+  const steps = stepsOf(s.history.present);
+  const base = {
+    ...emptyRecord(`workflow-${Date.now()}`),
+    question: s.question,
+    pool: s.pool,
+    conductor: conductorConfigOf(s),
+    maxSteps: s.maxSteps,
+  };
+  return {
+    ...base,
+    rounds: [
+      {
+        index: 0,
+        plan: s.record.question === s.question ? (s.record.rounds[0]?.plan ?? null) : null,
+        lists: {
+          model_id: steps.map((st) => st.worker),
+          subtasks: steps.map((st) => st.subtask),
+          access_list: steps.map((st) => st.access),
+        },
+        steps: steps.map((st, i) => stepRecord(base, st, i)),
+        answer: null,
+        accepted: false,
+      },
+    ],
+  };
+}
+
+/** The export text: the run as recorded, or the workflow alone. */
+export function exportText(s: StudioState, what: "run" | "workflow"): string {
+  const hasRun = s.record.status !== "draft" && s.record.rounds.some((r) => r.steps.length > 0);
+  return exportRun(what === "run" && hasRun ? s.record : workflowRecord(s));
+}
+
+/** Offers a text as a file download. */
+export function download(text: string, name: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/**
+ * Opens an exported run: the question, the pool, the last round's workflow, and each step's output
+ * and status as recorded. A bad file changes nothing and returns the message to show.
+ */
+export function openExport(text: string): string | null {
+  const result = importRun(text);
+  if (!result.ok) return result.message;
+  const record = result.record;
+  const round = [...record.rounds].reverse().find((r) => r.steps.length > 0);
+  const steps = round?.steps ?? [];
+  const doc = docFromSteps(
+    steps.map((st) => ({ worker: st.worker, subtask: st.subtask, access: st.access })),
+  );
+  const results: Record<string, StepResult> = {};
+  steps.forEach((st, i) => {
+    const id = doc.steps[i]?.id;
+    if (id && st.status !== "idle") results[id] = resultFromRecord(st);
+  });
+  const s = useStudio.getState();
+  s.setPool(record.pool);
+  s.setQuestion(record.question);
+  s.setRunStepIds(doc.steps.map((st) => st.id));
+  s.setRecord(record, results);
+  s.replaceDoc(doc, true);
+  s.setNotice(null);
+  return null;
+}
+
+/** Reads a File and opens it; the message to show when it fails. */
+export async function openFile(file: File): Promise<string | null> {
+  if (file.size > 50 * 1024 * 1024)
+    return "That file is larger than 50 MB; it is not a Conductor Studio export.";
+  try {
+    return openExport(await file.text());
+  } catch (e: unknown) {
+    return `The file could not be read: ${e instanceof Error ? e.message : String(e)}`;
+  }
+}

@@ -1,0 +1,104 @@
+import type { Edge, Node } from "@xyflow/react";
+import type { WorkflowDoc } from "../engine/graph/document.ts";
+import { edgesOf } from "../engine/graph/edges.ts";
+import type { Worker } from "../engine/schema/worker.ts";
+import type { StepStatus } from "../engine/schema/record.ts";
+import type { StepResult } from "./run.ts";
+
+/** What a step node shows. */
+export interface StepNodeData extends Record<string, unknown> {
+  index: number;
+  isLast: boolean;
+  workerName: string;
+  subtask: string;
+  status: StepStatus;
+  tokens: number | null;
+  estimated: boolean;
+  cost: number | null;
+  latencyMs: number | null;
+  output: string;
+  error: string | null;
+}
+
+export type StepFlowNode = Node<StepNodeData, "step">;
+
+/** The canvas data of one step: what the node shows, derived from the document and its result. */
+export function nodeData(
+  doc: WorkflowDoc,
+  index: number,
+  pool: Worker[],
+  result: StepResult | undefined,
+): StepNodeData {
+  const step = doc.steps[index]!;
+  const usage = result?.usage ?? null;
+  return {
+    index,
+    isLast: index === doc.steps.length - 1,
+    workerName: pool[step.worker]?.name ?? `Model id ${step.worker} (not in pool)`,
+    subtask: step.subtask,
+    status: result?.status ?? "idle",
+    tokens: usage ? usage.promptTokens + usage.completionTokens : null,
+    estimated: usage?.estimated ?? false,
+    cost: result?.cost ?? null,
+    latencyMs:
+      result?.startedAt != null && result.finishedAt != null
+        ? result.finishedAt - result.startedAt
+        : null,
+    output: result?.output ?? "",
+    error: result?.status === "failed" ? (result.error?.message ?? "failed") : null,
+  };
+}
+
+function sameData(a: StepNodeData, b: StepNodeData): boolean {
+  return (Object.keys(a) as (keyof StepNodeData)[]).every((k) => a[k] === b[k]);
+}
+
+/**
+ * React Flow nodes for the document. A node whose data did not change keeps its previous object,
+ * so memoised nodes skip rendering while other steps stream; React Flow's bookkeeping (measured
+ * size, selection) is carried over from the previous nodes rather than stored in the document.
+ */
+export function toFlowNodes(
+  doc: WorkflowDoc,
+  positions: Record<string, { x: number; y: number }>,
+  pool: Worker[],
+  results: Record<string, StepResult>,
+  selectedIds: readonly string[],
+  previous: readonly StepFlowNode[],
+): StepFlowNode[] {
+  const prev = new Map(previous.map((n) => [n.id, n]));
+  return doc.steps.map((step, index) => {
+    const old = prev.get(step.id);
+    const data = nodeData(doc, index, pool, results[step.id]);
+    const position = positions[step.id] ?? { x: 0, y: 0 };
+    const selected = selectedIds.includes(step.id);
+    if (
+      old &&
+      sameData(old.data, data) &&
+      old.position.x === position.x &&
+      old.position.y === position.y &&
+      !!old.selected === selected
+    )
+      return old;
+    return {
+      ...old,
+      id: step.id,
+      type: "step",
+      position,
+      data: old && sameData(old.data, data) ? old.data : data,
+      selected,
+    };
+  });
+}
+
+/** React Flow edges: one per visible earlier step; an "all" step's edges share the bundle style. */
+export function toFlowEdges(doc: WorkflowDoc, running: ReadonlySet<string>): Edge[] {
+  return edgesOf(doc).map((e) => ({
+    id: e.id,
+    source: e.source,
+    target: e.target,
+    className: e.bundle ? "edge-bundle" : "edge-direct",
+    animated: running.has(e.target),
+    data: { bundle: e.bundle },
+  }));
+}

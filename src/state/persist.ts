@@ -1,0 +1,56 @@
+import { z } from "zod";
+import { PoolSchema } from "../engine/schema/worker.ts";
+import { DEFAULT_CONDUCTOR } from "./settings.ts";
+import type { StudioState } from "./store.ts";
+
+/** Where settings live in this browser. Keys are deliberately not part of what is stored. */
+export const SETTINGS_KEY = "conductor-studio.settings.v1";
+
+const StoredSettingsSchema = z.object({
+  pool: PoolSchema,
+  conductor: z
+    .object({
+      backend: z.enum(["remote", "webllm"]),
+      baseURL: z.string(),
+      model: z.string(),
+      temperature: z.number().min(0).max(2),
+      maxTokens: z.number().int().positive(),
+      template: z.string(),
+      namedWorkers: z.boolean(),
+      webllmModelId: z.string(),
+    })
+    .partial(),
+  maxSteps: z.number().int().positive().max(20).optional(),
+});
+
+type Stored = z.infer<typeof StoredSettingsSchema>;
+
+/** Reads stored settings; anything unreadable is ignored (with a console note), never thrown. */
+export function loadSettings(storage: Pick<Storage, "getItem">): Partial<StudioState> {
+  const text = storage.getItem(SETTINGS_KEY);
+  if (!text) return {};
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    console.warn("Conductor Studio: stored settings are not JSON; using defaults.");
+    return {};
+  }
+  const parsed = StoredSettingsSchema.safeParse(raw);
+  if (!parsed.success) {
+    console.warn("Conductor Studio: stored settings are invalid; using defaults.");
+    return {};
+  }
+  const s: Stored = parsed.data;
+  return {
+    pool: s.pool,
+    conductor: { ...DEFAULT_CONDUCTOR, ...s.conductor },
+    ...(s.maxSteps ? { maxSteps: s.maxSteps } : {}),
+  };
+}
+
+/** What is written: the pool and the Conductor settings, never keys. */
+export function settingsToStore(s: StudioState): string {
+  const stored: Stored = { pool: s.pool, conductor: s.conductor, maxSteps: s.maxSteps };
+  return JSON.stringify(stored);
+}

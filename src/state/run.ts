@@ -1,0 +1,91 @@
+import type { StateCreator } from "zustand";
+import type { RunEvent } from "../engine/schema/events.ts";
+import type { RunRecord, StepStatus } from "../engine/schema/record.ts";
+import type { ChatMessage, Usage } from "../engine/schema/usage.ts";
+import { applyEvent, emptyRecord } from "../engine/run/record.ts";
+import type { StudioState } from "./store.ts";
+
+/** What the canvas shows of one step's latest run, keyed by the step's stable id. */
+export interface StepResult {
+  status: StepStatus;
+  output: string;
+  messages: ChatMessage[];
+  usage: Usage | null;
+  cost: number | null;
+  startedAt: number | null;
+  finishedAt: number | null;
+  attempts: number;
+  error: { code: string; message: string } | null;
+}
+
+export type Phase = "idle" | "planning" | "running";
+
+export interface RunSlice {
+  /** The run record export sees: every event of the current run, folded. */
+  record: RunRecord;
+  /** Latest results per step id; survives edits (marked stale) until the next run replaces them. */
+  results: Record<string, StepResult>;
+  phase: Phase;
+  /** Step ids of the running round, by index: maps engine events (indices) onto the document. */
+  runStepIds: string[];
+  /** Events received but not yet applied; flushed once per animation frame. */
+  applyEvents: (events: RunEvent[]) => void;
+  setPhase: (phase: Phase) => void;
+  setRunStepIds: (ids: string[]) => void;
+  setRecord: (record: RunRecord, results: Record<string, StepResult>) => void;
+  markStale: (ids: Iterable<string>) => void;
+}
+
+export function resultFromRecord(s: RunRecord["rounds"][number]["steps"][number]): StepResult {
+  return {
+    status: s.status,
+    output: s.output,
+    messages: s.messages,
+    usage: s.usage,
+    cost: s.cost,
+    startedAt: s.startedAt,
+    finishedAt: s.finishedAt,
+    attempts: s.attempts,
+    error: s.error,
+  };
+}
+
+export const createRunSlice: StateCreator<StudioState, [], [], RunSlice> = (set) => ({
+  record: emptyRecord(),
+  results: {},
+  phase: "idle",
+  runStepIds: [],
+  applyEvents: (events) =>
+    set((s) => {
+      let record = s.record;
+      const touched = new Map<number, number>(); // step index -> round
+      for (const e of events) {
+        record = applyEvent(record, e);
+        if ("step" in e) touched.set(e.step, e.round);
+      }
+      if (!touched.size) return { record };
+      const results = { ...s.results };
+      for (const [index, round] of touched) {
+        const id = s.runStepIds[index];
+        const step = record.rounds[round]?.steps[index];
+        if (id && step) results[id] = resultFromRecord(step);
+      }
+      return { record, results };
+    }),
+  setPhase: (phase) => set({ phase }),
+  setRunStepIds: (runStepIds) => set({ runStepIds }),
+  setRecord: (record, results) => set({ record, results }),
+  markStale: (ids) =>
+    set((s) => {
+      const results = { ...s.results };
+      let changed = false;
+      for (const id of ids) {
+        const r = results[id];
+        if (r && r.status !== "stale" && r.status !== "running" && r.status !== "queued") {
+          results[id] = { ...r, status: "stale" };
+          changed = true;
+        }
+      }
+      return changed ? { results } : {};
+    }),
+});

@@ -1,0 +1,15 @@
+import type { StudioState } from "./store.ts";
+
+/** Selectors defined once at module level, so components subscribe to small, stable slices. */
+export const selectDoc = (s: StudioState) => s.history.present;
+export const selectPool = (s: StudioState) => s.pool;
+export const selectResults = (s: StudioState) => s.results;
+export const selectPhase = (s: StudioState) => s.phase;
+export const selectSelectedIds = (s: StudioState) => s.selectedIds;
+export const selectNotice = (s: StudioState) => s.notice;
+export const selectQuestion = (s: StudioState) => s.question;
+export const selectRecord = (s: StudioState) => s.record;
+export const selectCanUndo = (s: StudioState) => s.history.past.length > 0;
+export const selectCanRedo = (s: StudioState) => s.history.future.length > 0;
+export const selectPlan = (s: StudioState) => s.record.rounds[0]?.plan ?? null;
+export const selectTotals = (s: StudioState) => s.record.totals;
