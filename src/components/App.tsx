@@ -5,6 +5,7 @@ import type { Theme } from "./Header.tsx";
 import { Header } from "./Header.tsx";
 import { AnswerPanel } from "./panels/AnswerPanel.tsx";
 import { ConductorPanel } from "./panels/ConductorPanel.tsx";
+import { ConductorStatus } from "./panels/ConductorStatus.tsx";
 import { Inspector } from "./panels/Inspector.tsx";
 import { QuestionBox } from "./panels/QuestionBox.tsx";
 import { RunBar } from "./panels/RunBar.tsx";
@@ -24,8 +25,8 @@ const clamp = (v: number, min: number, max: number) => Math.min(max, Math.max(mi
 /** The studio: question and Conductor on the left, the graph in the middle, inspector and answer right. */
 export function App() {
   const [theme, setTheme] = useState<Theme>(initialTheme);
-  const [left, setLeft] = useState(340);
-  const [right, setRight] = useState(380);
+  const [left, setLeft] = useState(320);
+  const [right, setRight] = useState(360);
   useShortcuts();
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
@@ -48,8 +49,10 @@ export function App() {
       >
         <Header theme={theme} onToggleTheme={toggleTheme} />
         <aside className="column left">
+          <ConductorStatus />
           <QuestionBox />
           <ConductorPanel />
+          <AnswerPanel />
         </aside>
         <Splitter onResize={resizeLeft} label="Resize the left panel" />
         <main className="column center">
@@ -59,7 +62,6 @@ export function App() {
         <Splitter onResize={resizeRight} label="Resize the right panel" />
         <aside className="column right">
           <Inspector />
-          <AnswerPanel />
         </aside>
       </div>
     </ReactFlowProvider>

@@ -1,13 +1,15 @@
-import { useRef, useState } from "react";
+import { useRef } from "react";
 import { download, exportText, openFile } from "../state/files.ts";
 import { useStudio } from "../state/store.ts";
+import { useUi } from "../state/ui.ts";
 import { SettingsDialog } from "./panels/SettingsDialog.tsx";
 
 export type Theme = "light" | "dark";
 
 /** Title, import and export, settings and the theme toggle. */
 export function Header({ theme, onToggleTheme }: { theme: Theme; onToggleTheme: () => void }) {
-  const [settingsOpen, setSettingsOpen] = useState(false);
+  const settingsOpen = useUi((s) => s.settingsOpen);
+  const { openSettings, closeSettings } = useUi.getState();
   const fileInput = useRef<HTMLInputElement>(null);
   const save = (what: "run" | "workflow") => {
     const s = useStudio.getState();
@@ -45,7 +47,7 @@ export function Header({ theme, onToggleTheme }: { theme: Theme; onToggleTheme: 
             });
           }}
         />
-        <button type="button" data-testid="open-settings" onClick={() => setSettingsOpen(true)}>
+        <button type="button" data-testid="open-settings" onClick={openSettings}>
           Settings
         </button>
         <button
@@ -57,7 +59,7 @@ export function Header({ theme, onToggleTheme }: { theme: Theme; onToggleTheme: 
           {theme === "dark" ? "☀ Light" : "☾ Dark"}
         </button>
       </div>
-      {settingsOpen && <SettingsDialog onClose={() => setSettingsOpen(false)} />}
+      {settingsOpen && <SettingsDialog onClose={closeSettings} />}
     </header>
   );
 }

@@ -4,12 +4,14 @@ import { LlmError } from "../engine/llm/types.ts";
 import type { ConductorConfig, Worker } from "../engine/schema/worker.ts";
 import type { StudioState } from "./store.ts";
 
-type InBrowserProvider = () => Promise<ChatBackend>;
-let inBrowser: InBrowserProvider | null = null;
+let inBrowser: ChatBackend | null = null;
 
-/** Registers how to get the in-browser (WebLLM) backend once the user has loaded a model. */
-export function setInBrowserProvider(provider: InBrowserProvider | null): void {
-  inBrowser = provider;
+/**
+ * Registers the in-browser (WebLLM) backend once the user has loaded a model; it serves the
+ * Conductor and in-browser workers alike, one generation at a time.
+ */
+export function setInBrowserBackend(backend: ChatBackend | null): void {
+  inBrowser = backend;
 }
 
 /** A backend whose every call fails with `message`: a step shows it as its error. */
@@ -19,7 +21,9 @@ function unavailable(label: string, message: string): ChatBackend {
     continuesAssistant: false,
     stream() {
       return {
-        [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new LlmError("unknown", message)) }),
+        [Symbol.asyncIterator]: () => ({
+          next: () => Promise.reject(new LlmError("unknown", message)),
+        }),
       };
     },
   };
@@ -46,12 +50,13 @@ export function conductorConfigOf(s: StudioState): ConductorConfig {
 }
 
 /** The Conductor's backend, or a message saying what to set up first. */
-export async function conductorBackend(s: StudioState): Promise<ChatBackend | string> {
+export function conductorBackend(s: StudioState): ChatBackend | string {
   const c = s.conductor;
   if (c.backend === "webllm") {
-    if (!inBrowser)
-      return "Load the in-browser Conductor model first (Conductor settings), or switch to a remote Conductor.";
-    return inBrowser();
+    return (
+      inBrowser ??
+      "Load the in-browser Conductor model first (Settings → Conductor), or switch to a remote Conductor."
+    );
   }
   if (!c.baseURL.trim() || !c.model.trim())
     return "Set the Conductor's endpoint (base URL and model) in Settings, or load the in-browser Conductor.";

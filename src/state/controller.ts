@@ -65,7 +65,7 @@ export async function planNow(): Promise<void> {
   if (!s.question.trim()) return s.setNotice("Type a question for the Conductor first.");
   if (!s.pool.length)
     return s.setNotice("Add at least one worker to the pool (Settings) before planning.");
-  const backend = await conductorBackend(s);
+  const backend = conductorBackend(s);
   if (typeof backend === "string") return s.setNotice(backend);
   active = new AbortController();
   s.setNotice(null);

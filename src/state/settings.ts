@@ -16,7 +16,7 @@ export interface ConductorSettings {
 }
 
 export const DEFAULT_CONDUCTOR: ConductorSettings = {
-  backend: "remote",
+  backend: "webllm",
   baseURL: "http://localhost:8000/v1",
   model: "conductor-7b",
   temperature: 0.2,

@@ -1,16 +1,19 @@
 import { create } from "zustand";
 import type { DocumentSlice } from "./document.ts";
 import { createDocumentSlice } from "./document.ts";
+import type { InBrowserSlice } from "./inbrowser.ts";
+import { createInBrowserSlice } from "./inbrowser.ts";
 import type { RunSlice } from "./run.ts";
 import { createRunSlice } from "./run.ts";
 import type { SettingsSlice } from "./settings.ts";
 import { createSettingsSlice } from "./settings.ts";
 
-export type StudioState = SettingsSlice & DocumentSlice & RunSlice;
+export type StudioState = SettingsSlice & DocumentSlice & RunSlice & InBrowserSlice;
 
 /** The one studio store, made of typed slices. Components read it through selectors. */
 export const useStudio = create<StudioState>()((...a) => ({
   ...createSettingsSlice(...a),
   ...createDocumentSlice(...a),
   ...createRunSlice(...a),
+  ...createInBrowserSlice(...a),
 }));

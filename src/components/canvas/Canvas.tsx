@@ -122,7 +122,7 @@ export function Canvas() {
       >
         <Background gap={20} />
         <Controls />
-        <MiniMap pannable zoomable />
+        {stepCount > 0 && <MiniMap pannable zoomable />}
       </ReactFlow>
       {stepCount === 0 && (
         <div className="canvas-empty">

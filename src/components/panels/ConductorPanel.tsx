@@ -7,6 +7,7 @@ import { useStudio } from "../../state/store.ts";
 export function ConductorPanel() {
   const plan = useStudio(selectPlan);
   const phase = useStudio(selectPhase);
+  const stats = useStudio((s) => (s.conductor.backend === "webllm" ? s.ibStats : null));
   if (!plan) {
     return (
       <section className="panel conductor-panel" aria-label="Conductor">
@@ -45,6 +46,12 @@ export function ConductorPanel() {
           {plan.startedAt !== null &&
             plan.finishedAt !== null &&
             ` · ${((plan.finishedAt - plan.startedAt) / 1000).toFixed(1)} s`}
+        </div>
+      )}
+      {stats && (
+        <div className="muted small" data-testid="webllm-speed">
+          prefill {stats.prefillTokensPerSec.toFixed(1)} tok/s · decode{" "}
+          {stats.decodeTokensPerSec.toFixed(1)} tok/s
         </div>
       )}
     </section>

@@ -1,4 +1,5 @@
 import { useStudio } from "../../state/store.ts";
+import { ConductorSettings } from "./ConductorSettings.tsx";
 import { WorkerRow } from "./WorkerRow.tsx";
 
 function newWorkerId(): string {
@@ -7,9 +8,7 @@ function newWorkerId(): string {
 
 /** The Conductor's endpoint and the worker pool. Keys stay in memory (this page) only. */
 export function SettingsDialog({ onClose }: { onClose: () => void }) {
-  const conductor = useStudio((s) => s.conductor);
   const pool = useStudio((s) => s.pool);
-  const conductorKey = useStudio((s) => s.keys.conductor ?? "");
   const st = useStudio.getState;
   return (
     <div className="dialog-backdrop" role="presentation" onClick={onClose}>
@@ -27,49 +26,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
             Done
           </button>
         </header>
-        <section>
-          <h3>Conductor</h3>
-          <p className="muted small">
-            An OpenAI-compatible endpoint serving the Conductor (vLLM or SGLang with the trained 7B,
-            or a frontier model prompted with the same protocol).
-          </p>
-          <div className="grid2">
-            <label className="field">
-              Base URL
-              <input
-                data-testid="conductor-baseurl"
-                value={conductor.baseURL}
-                onChange={(e) => st().setConductor({ baseURL: e.target.value })}
-              />
-            </label>
-            <label className="field">
-              Model
-              <input
-                data-testid="conductor-model"
-                value={conductor.model}
-                onChange={(e) => st().setConductor({ model: e.target.value })}
-              />
-            </label>
-            <label className="field">
-              API key (kept in memory only)
-              <input
-                type="password"
-                autoComplete="off"
-                value={conductorKey}
-                onChange={(e) => st().setKey("conductor", e.target.value)}
-              />
-            </label>
-            <label className="field checkbox">
-              <input
-                type="checkbox"
-                checked={conductor.namedWorkers}
-                onChange={(e) => st().setConductor({ namedWorkers: e.target.checked })}
-              />
-              Show worker names and notes to the Conductor (off for a trained Conductor: anonymous
-              ids)
-            </label>
-          </div>
-        </section>
+        <ConductorSettings />
         <section>
           <h3>Workers</h3>
           <p className="muted small">The order is the Model id order the Conductor sees.</p>

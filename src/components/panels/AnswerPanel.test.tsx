@@ -1,0 +1,49 @@
+// @vitest-environment jsdom
+import { cleanup, render, screen } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { emptyRecord } from "../../engine/run/record.ts";
+import type { RunRecord } from "../../engine/schema/record.ts";
+import { useStudio } from "../../state/store.ts";
+import { AnswerPanel } from "./AnswerPanel.tsx";
+
+const initial = useStudio.getState();
+const seed = (patch: Partial<RunRecord>) =>
+  useStudio.setState({ record: { ...emptyRecord(), ...patch } });
+
+beforeEach(() => useStudio.setState(initial, true));
+afterEach(cleanup);
+
+describe("AnswerPanel", () => {
+  it("says where the answer will appear before a run", () => {
+    render(<AnswerPanel />);
+    expect(screen.getByTestId("no-answer").textContent).toMatch(/last step's answer appears here/);
+    expect(screen.queryByTestId("final-answer")).toBeNull();
+  });
+
+  it("renders the answer as Markdown with code blocks", () => {
+    seed({ status: "done", answer: "The answer is **42**.\n\n```py\nprint(6 * 7)\n```" });
+    const { container } = render(<AnswerPanel />);
+    const answer = screen.getByTestId("final-answer");
+    expect(answer.querySelector("strong")?.textContent).toBe("42");
+    expect(answer.querySelector("pre code")?.textContent).toContain("print(6 * 7)");
+    expect(container.textContent).not.toContain("**42**");
+  });
+
+  it("shows script in an answer as text", () => {
+    seed({ status: "done", answer: "<script>window.__pwned = 1</script>" });
+    render(<AnswerPanel />);
+    const answer = screen.getByTestId("final-answer");
+    expect(answer.querySelector("script")).toBeNull();
+    expect(answer.textContent).toContain("<script>");
+  });
+
+  it("says why there is no answer", () => {
+    seed({ status: "cancelled", endReason: "cancelled" });
+    render(<AnswerPanel />);
+    expect(screen.getByTestId("no-answer").textContent).toBe("The run was cancelled.");
+    cleanup();
+    seed({ status: "failed", endReason: "step_error" });
+    render(<AnswerPanel />);
+    expect(screen.getByTestId("no-answer").textContent).toMatch(/A step failed/);
+  });
+});

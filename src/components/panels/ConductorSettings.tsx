@@ -1,0 +1,145 @@
+import { DEFAULT_TEMPLATE, templateProblems } from "../../engine/conductor/prompt.ts";
+import { useStudio } from "../../state/store.ts";
+import { InBrowserSection } from "./InBrowserSection.tsx";
+
+/** Which Conductor plans (in this browser or a remote endpoint), its generation and its prompt. */
+export function ConductorSettings() {
+  const conductor = useStudio((s) => s.conductor);
+  const conductorKey = useStudio((s) => s.keys.conductor ?? "");
+  const st = useStudio.getState;
+  const problems = templateProblems(conductor.template);
+  return (
+    <section data-testid="conductor-settings">
+      <h3>Conductor</h3>
+      <div className="row">
+        <label className="chip">
+          <input
+            type="radio"
+            name="conductor-backend"
+            data-testid="backend-webllm"
+            checked={conductor.backend === "webllm"}
+            onChange={() => st().setConductor({ backend: "webllm" })}
+          />
+          In this browser (WebGPU, free and private)
+        </label>
+        <label className="chip">
+          <input
+            type="radio"
+            name="conductor-backend"
+            data-testid="backend-remote"
+            checked={conductor.backend === "remote"}
+            onChange={() => st().setConductor({ backend: "remote" })}
+          />
+          Remote endpoint (OpenAI-compatible)
+        </label>
+      </div>
+      {conductor.backend === "webllm" ? (
+        <InBrowserSection />
+      ) : (
+        <div className="grid2">
+          <p className="muted small span2">
+            vLLM or SGLang serving the trained Conductor, or a frontier model prompted with the same
+            protocol.
+          </p>
+          <label className="field">
+            Base URL
+            <input
+              data-testid="conductor-baseurl"
+              value={conductor.baseURL}
+              onChange={(e) => st().setConductor({ baseURL: e.target.value })}
+            />
+          </label>
+          <label className="field">
+            Model
+            <input
+              data-testid="conductor-model"
+              value={conductor.model}
+              onChange={(e) => st().setConductor({ model: e.target.value })}
+            />
+          </label>
+          <label className="field">
+            API key (kept in memory only)
+            <input
+              type="password"
+              autoComplete="off"
+              data-testid="conductor-key"
+              value={conductorKey}
+              onChange={(e) => st().setKey("conductor", e.target.value)}
+            />
+          </label>
+        </div>
+      )}
+      <div className="grid2">
+        <label className="field">
+          Temperature
+          <input
+            type="number"
+            min={0}
+            max={2}
+            step={0.1}
+            data-testid="conductor-temperature"
+            value={conductor.temperature}
+            onChange={(e) =>
+              st().setConductor({
+                temperature: Math.min(2, Math.max(0, Number(e.target.value) || 0)),
+              })
+            }
+          />
+        </label>
+        <label className="field">
+          Max new tokens
+          <input
+            type="number"
+            min={64}
+            max={8192}
+            step={64}
+            data-testid="conductor-max-tokens"
+            value={conductor.maxTokens}
+            onChange={(e) =>
+              st().setConductor({
+                maxTokens: Math.max(1, Math.round(Number(e.target.value) || 1024)),
+              })
+            }
+          />
+        </label>
+        <label className="field checkbox span2">
+          <input
+            type="checkbox"
+            data-testid="named-workers"
+            checked={conductor.namedWorkers}
+            onChange={(e) => st().setConductor({ namedWorkers: e.target.checked })}
+          />
+          Show worker names and notes to the Conductor (best for a prompted general model; the
+          trained Conductor saw anonymous ids)
+        </label>
+      </div>
+      <details className="template-editor">
+        <summary>Prompt template</summary>
+        <p className="muted small">
+          Placeholders: {"{{question}}"}, {"{{workers}}"}, {"{{max_steps}}"}. Paste the wording your
+          checkpoint was trained on.
+        </p>
+        <textarea
+          data-testid="template"
+          rows={12}
+          value={conductor.template}
+          onChange={(e) => st().setConductor({ template: e.target.value })}
+        />
+        {problems.length > 0 && (
+          <p className="warning" data-testid="template-problems">
+            Missing: {problems.join(", ")}. The studio appends the question and worker list where
+            they are missing.
+          </p>
+        )}
+        <button
+          type="button"
+          data-testid="template-reset"
+          disabled={conductor.template === DEFAULT_TEMPLATE}
+          onClick={() => st().setConductor({ template: DEFAULT_TEMPLATE })}
+        >
+          Reset to default
+        </button>
+      </details>
+    </section>
+  );
+}

@@ -1,0 +1,142 @@
+import { useState } from "react";
+import {
+  CATALOGUE,
+  deleteModel,
+  downloadSizeMB,
+  loadModel,
+  needsDownload,
+  unloadModel,
+} from "../../state/inbrowserController.ts";
+import { useStudio } from "../../state/store.ts";
+import { CustomModelForm } from "./CustomModelForm.tsx";
+import { LoadProgressBar } from "./LoadProgressBar.tsx";
+import { ProblemBox } from "./ProblemBox.tsx";
+
+const mb = (n: number) => (n >= 1024 ? `${(n / 1024).toFixed(1)} GB` : `${Math.round(n)} MB`);
+
+/** Choose, download, load and manage the in-browser Conductor model. */
+export function InBrowserSection() {
+  const probe = useStudio((s) => s.probe);
+  const modelId = useStudio((s) => s.conductor.webllmModelId);
+  const status = useStudio((s) => s.ibStatus);
+  const loadedId = useStudio((s) => s.ibModelId);
+  const problem = useStudio((s) => s.ibProblem);
+  const cached = useStudio((s) => s.cachedModels);
+  const custom = useStudio((s) => s.customRecords);
+  const persistence = useStudio((s) => s.persistence);
+  const [confirming, setConfirming] = useState(false);
+  const st = useStudio.getState;
+  const size = downloadSizeMB(modelId);
+  const start = () => {
+    setConfirming(false);
+    void loadModel(modelId);
+  };
+  return (
+    <div className="in-browser" data-testid="in-browser-section">
+      {probe && (
+        <p className={probe.ok ? "small" : "error-box"} data-testid="probe-summary">
+          {probe.summary}
+        </p>
+      )}
+      {probe?.warnings.map((w) => (
+        <p key={w} className="warning">
+          {w}
+        </p>
+      ))}
+      <label className="field">
+        Model
+        <select
+          data-testid="webllm-model"
+          value={modelId}
+          disabled={status === "loading"}
+          onChange={(e) => st().setConductor({ webllmModelId: e.target.value })}
+        >
+          {CATALOGUE.map((m) => (
+            <option key={m.id} value={m.id}>
+              {m.label} · download {mb(m.downloadMB)} · GPU memory {mb(m.vramMB)}
+              {m.isDefault ? " · the Conductor's base model" : ""}
+            </option>
+          ))}
+          {custom.map((r) => (
+            <option key={r.model_id} value={r.model_id}>
+              {r.model_id} (your conversion)
+            </option>
+          ))}
+        </select>
+      </label>
+      {probe?.ok && !probe.f16 && modelId.includes("q4f16") && (
+        <p className="warning">This GPU lacks shader-f16: choose a q4f32 build.</p>
+      )}
+      {status === "loading" ? (
+        <LoadProgressBar />
+      ) : confirming ? (
+        <div className="confirm-box" data-testid="confirm-download">
+          <p>
+            This downloads about <strong>{size ? mb(size) : "several GB"}</strong> once; the browser
+            keeps it for next time. The studio will ask the browser to keep it under storage
+            pressure.
+          </p>
+          <div className="row">
+            <button
+              type="button"
+              className="primary"
+              data-testid="confirm-download-yes"
+              onClick={start}
+            >
+              Download and load
+            </button>
+            <button type="button" onClick={() => setConfirming(false)}>
+              Not now
+            </button>
+          </div>
+        </div>
+      ) : (
+        <div className="row">
+          <button
+            type="button"
+            className="primary"
+            data-testid="webllm-load"
+            disabled={!probe?.ok}
+            onClick={() => (needsDownload(modelId) ? setConfirming(true) : start())}
+          >
+            {status === "ready" && loadedId === modelId ? "Reload" : "Load model"}
+          </button>
+          {status === "ready" && (
+            <button type="button" onClick={() => unloadModel()}>
+              Unload (free GPU memory)
+            </button>
+          )}
+          {status === "ready" && loadedId && (
+            <span className="badge badge-done">{loadedId} ready</span>
+          )}
+        </div>
+      )}
+      {persistence && !persistence.persisted && (
+        <p className="muted small">
+          The browser did not grant persistent storage: it may evict the model if space runs low.
+        </p>
+      )}
+      {status === "error" && problem && <ProblemBox problem={problem} />}
+      <h4>Cached models</h4>
+      {cached.length === 0 ? (
+        <p className="muted small">None yet.</p>
+      ) : (
+        <ul className="cached-list" data-testid="cached-models">
+          {cached.map((m) => (
+            <li key={m.id} className="row">
+              <span className="ellipsis">{m.id}</span>
+              <span className="muted small">
+                {mb(m.sizeMB)}
+                {m.complete ? "" : " (partial)"}
+              </span>
+              <button type="button" className="danger" onClick={() => void deleteModel(m.id)}>
+                Delete
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <CustomModelForm />
+    </div>
+  );
+}

@@ -1,0 +1,180 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { createHistory } from "../../engine/graph/history.ts";
+import { makeDoc } from "../../engine/graph/testing.ts";
+import type { Worker } from "../../engine/schema/worker.ts";
+import { runNow } from "../../state/controller.ts";
+import type { StepResult } from "../../state/run.ts";
+import { useStudio } from "../../state/store.ts";
+import { Inspector } from "./Inspector.tsx";
+
+vi.mock("../../state/controller.ts", () => ({ runNow: vi.fn(() => Promise.resolve()) }));
+
+const initial = useStudio.getState();
+
+const worker = (i: number, name: string): Worker => ({
+  id: `w${i}`,
+  name,
+  kind: "openai",
+  baseURL: "http://127.0.0.1:9/v1",
+  model: `m${i}`,
+  temperature: 0.2,
+  maxTokens: 256,
+  prefill: false,
+});
+
+function result(patch: Partial<StepResult>): StepResult {
+  return {
+    status: "done",
+    output: "",
+    messages: [],
+    usage: null,
+    cost: null,
+    startedAt: 1,
+    finishedAt: 2,
+    attempts: 1,
+    error: null,
+    ...patch,
+  };
+}
+
+/** Steps a (worker 0), b (worker 1, sees a), c (worker 2, sees all); `selected` is selected. */
+function seed(selected: string | null) {
+  useStudio.setState(initial, true);
+  useStudio.setState({
+    pool: [worker(0, "Alpha"), worker(1, "Beta"), worker(2, "Gamma")],
+    history: createHistory(makeDoc([[], [0], "all"])),
+    question: "Why is the sky blue?",
+    selectedIds: selected ? [selected] : [],
+  });
+}
+
+const step = (id: string) => useStudio.getState().history.present.steps.find((s) => s.id === id)!;
+const preview = () => screen.getByTestId("worker-preview").textContent ?? "";
+
+beforeEach(() => seed("b"));
+afterEach(cleanup);
+
+describe("Inspector", () => {
+  it("shows a hint when nothing is selected", () => {
+    seed(null);
+    render(<Inspector />);
+    expect(screen.getByText(/Select a step on the canvas/)).toBeTruthy();
+    expect(screen.queryByTestId("inspector")).toBeNull();
+  });
+
+  it("shows the step number and the pool in the worker select", () => {
+    render(<Inspector />);
+    expect(screen.getByText(/Step 2 of 3/)).toBeTruthy();
+    const select = screen.getByTestId<HTMLSelectElement>("worker-select");
+    expect([...select.options].map((o) => o.textContent)).toEqual([
+      "0: Alpha",
+      "1: Beta",
+      "2: Gamma",
+    ]);
+    expect(select.value).toBe("1");
+  });
+
+  it("changes the step's worker in the store", () => {
+    render(<Inspector />);
+    fireEvent.change(screen.getByTestId("worker-select"), { target: { value: "2" } });
+    expect(step("b").worker).toBe(2);
+    expect(screen.getByTestId<HTMLSelectElement>("worker-select").value).toBe("2");
+  });
+
+  it("offers a worker that is not in the pool as such", () => {
+    act(() => useStudio.getState().edit({ kind: "setWorker", id: "b", worker: 7 }));
+    render(<Inspector />);
+    expect(screen.getByTestId<HTMLSelectElement>("worker-select").value).toBe("7");
+    expect(screen.getByText("Model id 7 (not in pool)")).toBeTruthy();
+  });
+
+  it("edits the subtask as one undo step and shows it in the worker preview", () => {
+    render(<Inspector />);
+    const input = screen.getByTestId("subtask-input");
+    fireEvent.change(input, { target: { value: "Check" } });
+    fireEvent.change(input, { target: { value: "Check the physics" } });
+    expect(step("b").subtask).toBe("Check the physics");
+    expect(useStudio.getState().history.past).toHaveLength(1);
+    expect(preview()).toContain("Your assigned subtask: Check the physics");
+    expect(preview()).toContain("<overall_task>\nWhy is the sky blue?\n</overall_task>");
+    fireEvent.blur(input);
+    fireEvent.change(input, { target: { value: "Check the maths" } });
+    expect(useStudio.getState().history.past).toHaveLength(2);
+  });
+
+  it("shows outputs of finished steps the step sees, and a placeholder for the rest", () => {
+    seed("c");
+    useStudio.setState({ results: { a: result({ output: "Rayleigh scattering." }) } });
+    render(<Inspector />);
+    expect(preview()).toContain("<Agent 0 response>\nRayleigh scattering.\n</Agent 0 response>");
+    expect(preview()).toContain("(response of step 2, once it has run)");
+    expect(preview()).toContain("Your assigned subtask: task c");
+  });
+
+  it("sets access to none", () => {
+    render(<Inspector />);
+    const editor = within(screen.getByTestId("access-editor"));
+    fireEvent.click(editor.getByLabelText(/none/));
+    expect(step("b").access).toEqual([]);
+    expect(preview()).not.toContain("<Subtask assigned to Agent 0>");
+  });
+
+  it("sets access to chosen steps with the checkboxes", () => {
+    seed("c");
+    render(<Inspector />);
+    const editor = within(screen.getByTestId("access-editor"));
+    expect(editor.queryAllByRole("checkbox")).toHaveLength(0);
+    fireEvent.click(editor.getByLabelText(/chosen steps/));
+    expect(step("c").access).toEqual([1]);
+    fireEvent.click(editor.getByLabelText("step 1"));
+    expect(step("c").access).toEqual([0, 1]);
+    fireEvent.click(editor.getByLabelText("step 2"));
+    expect(step("c").access).toEqual([0]);
+    expect(editor.getByLabelText<HTMLInputElement>("step 1").checked).toBe(true);
+    fireEvent.click(editor.getByLabelText(/all earlier steps/));
+    expect(step("c").access).toBe("all");
+  });
+
+  it("does not offer chosen steps for the first step", () => {
+    seed("a");
+    render(<Inspector />);
+    const radio = within(screen.getByTestId("access-editor")).getByLabelText<HTMLInputElement>(
+      /chosen steps/,
+    );
+    expect(radio.disabled).toBe(true);
+  });
+
+  it("shows a failed step's error with a retry button that re-runs from it", () => {
+    useStudio.setState({
+      results: {
+        b: result({
+          status: "failed",
+          error: { code: "auth", message: "The API key for Beta was refused." },
+        }),
+      },
+    });
+    render(<Inspector />);
+    expect(screen.getByRole("alert").textContent).toBe("The API key for Beta was refused.");
+    fireEvent.click(screen.getByRole("button", { name: "Retry this step" }));
+    expect(runNow).toHaveBeenCalledWith("b");
+  });
+
+  it("offers re-run from a finished step, disabled while a run is going", () => {
+    useStudio.setState({ results: { b: result({ output: "**Blue** light." }) }, phase: "running" });
+    render(<Inspector />);
+    const button = screen.getByRole<HTMLButtonElement>("button", { name: "Re-run from here" });
+    expect(button.disabled).toBe(true);
+    expect(screen.getByTestId("inspector-output").querySelector("strong")?.textContent).toBe(
+      "Blue",
+    );
+  });
+
+  it("deletes the step and falls back to the hint", () => {
+    render(<Inspector />);
+    fireEvent.click(screen.getByRole("button", { name: "Delete" }));
+    expect(useStudio.getState().history.present.steps.map((s) => s.id)).toEqual(["a", "c"]);
+    expect(screen.getByText(/Select a step on the canvas/)).toBeTruthy();
+  });
+});

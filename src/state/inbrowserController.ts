@@ -1,0 +1,113 @@
+import type { WebLLMBackend } from "../engine/llm/webllm/backend.ts";
+import { createWebLLMBackend } from "../engine/llm/webllm/backend.ts";
+import { buildCatalogue, chooseModel } from "../engine/llm/webllm/catalogue.ts";
+import { classifyWebLLMError } from "../engine/llm/webllm/errors.ts";
+import {
+  deleteCachedModel,
+  listCachedModels,
+  loadEngine,
+  requestPersistentStorage,
+} from "../engine/llm/webllm/loader.ts";
+import { probeWebGPU } from "../engine/llm/webllm/probe.ts";
+import { setInBrowserBackend } from "./backends.ts";
+import { useStudio } from "./store.ts";
+
+/** The catalogue shown in settings: the Conductor's base model first, then smaller ones. */
+export const CATALOGUE = buildCatalogue();
+
+let loading: AbortController | null = null;
+let current: { backend: WebLLMBackend; terminate: () => void } | null = null;
+
+/** Probes WebGPU once at start-up and picks the build the GPU can run. */
+export async function probeNow(): Promise<void> {
+  const probe = await probeWebGPU();
+  const s = useStudio.getState();
+  const choice = chooseModel(probe, s.conductor.webllmModelId);
+  s.setInBrowser({ probe });
+  if (choice.changed) s.setConductor({ webllmModelId: choice.id });
+  await refreshCache();
+}
+
+/** Re-reads which models are in the browser's cache and their sizes. */
+export async function refreshCache(): Promise<void> {
+  const s = useStudio.getState();
+  s.setInBrowser({ cachedModels: await listCachedModels(s.customRecords) });
+}
+
+/** Whether `id` must be downloaded first (not completely cached). */
+export function needsDownload(id: string): boolean {
+  return !useStudio.getState().cachedModels.some((m) => m.id === id && m.complete);
+}
+
+/** Size shown before a first download, in MB. */
+export function downloadSizeMB(id: string): number | undefined {
+  return CATALOGUE.find((m) => m.id === id)?.downloadMB;
+}
+
+/**
+ * Downloads (if needed) and loads the model in a Web Worker. On success the in-browser backend
+ * becomes the Conductor's and serves in-browser workers; one generation runs at a time.
+ */
+export async function loadModel(id: string): Promise<void> {
+  const s = useStudio.getState();
+  if (s.ibStatus === "loading") return;
+  loading = new AbortController();
+  const persistence = needsDownload(id) ? await requestPersistentStorage() : s.persistence;
+  s.setInBrowser({
+    ibStatus: "loading",
+    ibModelId: id,
+    ibProgress: null,
+    ibProblem: null,
+    persistence,
+  });
+  unloadModel(false);
+  const result = await loadEngine({
+    modelId: id,
+    customRecords: s.customRecords,
+    expectedMB: downloadSizeMB(id),
+    signal: loading.signal,
+    onProgress: (ibProgress) => useStudio.getState().setInBrowser({ ibProgress }),
+  });
+  loading = null;
+  const st = useStudio.getState();
+  if (!result.ok) {
+    st.setInBrowser({ ibStatus: "error", ibProblem: result.problem });
+    await refreshCache();
+    return;
+  }
+  const backend = createWebLLMBackend(result.engine, {
+    modelId: id,
+    onStats: (ibStats) => useStudio.getState().setInBrowser({ ibStats }),
+  });
+  current = { backend, terminate: result.terminate };
+  setInBrowserBackend(backend);
+  st.setInBrowser({ ibStatus: "ready", ibProblem: null });
+  await refreshCache();
+}
+
+/** Cancels a download in progress; files already fetched stay cached. */
+export function cancelLoad(): void {
+  loading?.abort();
+}
+
+/** Frees the GPU: ends the model worker. */
+export function unloadModel(updateState = true): void {
+  if (current) {
+    void current.backend.unload();
+    current.terminate();
+    current = null;
+  }
+  setInBrowserBackend(null);
+  if (updateState) useStudio.getState().setInBrowser({ ibStatus: "idle", ibStats: null });
+}
+
+/** Deletes a cached model's files (unloading it first if it is the loaded one). */
+export async function deleteModel(id: string): Promise<void> {
+  const s = useStudio.getState();
+  if (s.ibModelId === id && s.ibStatus === "ready") unloadModel();
+  const result = await deleteCachedModel(id, s.customRecords);
+  if (!result.ok) s.setInBrowser({ ibProblem: result.problem, ibStatus: "error" });
+  await refreshCache().catch((e: unknown) =>
+    useStudio.getState().setInBrowser({ ibProblem: classifyWebLLMError(e), ibStatus: "error" }),
+  );
+}
