@@ -1,8 +1,10 @@
 import { callCost } from "../cost.ts";
+import type { ErrorCode } from "../errors.ts";
 import { failure } from "../errors.ts";
 import type { ChatBackend } from "../llm/types.ts";
 import { LlmError } from "../llm/types.ts";
-import type { RunEvent } from "../schema/events.ts";
+import type { ParentPath, RunEvent } from "../schema/events.ts";
+import type { ChatMessage } from "../schema/usage.ts";
 import type { Pool, Worker } from "../schema/worker.ts";
 import type { Step } from "../schema/workflow.ts";
 import { visibleSteps } from "../schema/workflow.ts";
@@ -24,6 +26,21 @@ export class CallBudget {
   }
 }
 
+/** What a nested plan-and-execute returns to the step that ran it. */
+export type NestedResult =
+  | { status: "done"; answer: string | null }
+  | { status: "failed" | "cancelled"; answer: null; code: ErrorCode; message: string };
+
+/**
+ * Runs a self-selected step's nested workflow (SPEC 1.6): given what the step's worker would read,
+ * it yields the nested level's events (tagged with `parent`) and returns its answer.
+ */
+export type NestedRunner = (input: {
+  messages: ChatMessage[];
+  parent: ParentPath;
+  signal: AbortSignal;
+}) => AsyncGenerator<RunEvent, NestedResult>;
+
 export interface ExecuteOptions {
   question: string;
   steps: Step[];
@@ -38,6 +55,10 @@ export interface ExecuteOptions {
   keep?: ReadonlyMap<number, string>;
   retry?: Partial<RetryPolicy>;
   budget?: CallBudget;
+  /** Where this workflow sits when it is nested; absent at the top level. */
+  parent?: ParentPath;
+  /** Runs steps whose worker is the Conductor itself; absent past the depth cap (they run as plain calls). */
+  nested?: NestedRunner;
   now?: () => number;
 }
 
@@ -77,6 +98,9 @@ export async function* executeWorkflow(
   const now = o.now ?? Date.now;
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...o.retry };
   const queue = new AsyncQueue<RunEvent>();
+  // Events of a nested workflow carry the path to the step that runs it.
+  const emit = (e: RunEvent) =>
+    queue.push(o.parent ? Object.assign({}, e, { parent: o.parent }) : e);
   const outputs: (string | undefined)[] = o.steps.map((_, i) => o.keep?.get(i));
   let budgetExhausted = false;
 
@@ -86,7 +110,7 @@ export async function* executeWorkflow(
     const worker = o.pool[step.worker];
     if (!worker) {
       const f = failure("bad_worker", `step ${index + 1} uses model id ${step.worker}`);
-      queue.push({ type: "step_error", at: now(), round, step: index, ...f });
+      emit({ type: "step_error", at: now(), round, step: index, ...f });
       return { status: "failed" };
     }
     const messages = buildWorkerMessages({
@@ -97,6 +121,11 @@ export async function* executeWorkflow(
       previousRound: o.previousRound,
       prefill: worker.prefill,
     });
+    if (worker.kind === "conductor" && o.nested) {
+      const outcome = await runNestedStep(o.nested, index, messages);
+      if (outcome.status === "done") outputs[index] = outcome.output;
+      return outcome;
+    }
     try {
       const result = await callWithRetry(
         o.backendFor(worker),
@@ -106,10 +135,10 @@ export async function* executeWorkflow(
         {
           mayCall: o.budget ? () => o.budget!.take() : undefined,
           onAttempt: (attempt) =>
-            queue.push({ type: "step_start", at: now(), round, step: index, attempt, messages }),
-          onDelta: (text) => queue.push({ type: "step_delta", round, step: index, text }),
+            emit({ type: "step_start", at: now(), round, step: index, attempt, messages }),
+          onDelta: (text) => emit({ type: "step_delta", round, step: index, text }),
           onRetry: (attempt, delayMs, e) =>
-            queue.push({
+            emit({
               type: "step_retry",
               at: now(),
               round,
@@ -123,7 +152,7 @@ export async function* executeWorkflow(
       );
       outputs[index] = result.text;
       const cost = callCost(result.usage, worker.price);
-      queue.push({
+      emit({
         type: "step_finish",
         at: now(),
         round,
@@ -135,12 +164,12 @@ export async function* executeWorkflow(
       return { status: "done", output: result.text };
     } catch (e: unknown) {
       if (e instanceof LlmError && e.code === "aborted") {
-        queue.push({ type: "step_cancel", at: now(), round, step: index });
+        emit({ type: "step_cancel", at: now(), round, step: index });
         return { status: "cancelled" };
       }
       if (e instanceof LlmError && e.code === "budget") budgetExhausted = true;
       const err = e instanceof LlmError ? e : new LlmError("unknown", String(e));
-      queue.push({
+      emit({
         type: "step_error",
         at: now(),
         round,
@@ -152,19 +181,82 @@ export async function* executeWorkflow(
     }
   };
 
+  /**
+   * A step given to the Conductor itself (SPEC 1.6): a nested plan-and-execute whose events pass
+   * through, and whose answer is the step's output. The step's usage is the nested calls' sum,
+   * marked `aggregate` because each call was already counted as it happened.
+   */
+  const runNestedStep = async (
+    runner: NestedRunner,
+    index: number,
+    messages: ChatMessage[],
+  ): Promise<StepOutcome> => {
+    emit({ type: "step_start", at: now(), round, step: index, attempt: 1, messages });
+    const parent = [...(o.parent ?? []), { round, step: index }];
+    const gen = runner({ messages, parent, signal: o.signal });
+    const usage = { promptTokens: 0, completionTokens: 0, estimated: false };
+    let cost = 0;
+    for (;;) {
+      const next = await gen.next();
+      if (next.done) {
+        const r = next.value;
+        if (r.status === "done" && r.answer !== null) {
+          const output = r.answer;
+          emit({
+            type: "step_finish",
+            at: now(),
+            round,
+            step: index,
+            output,
+            usage,
+            cost,
+            aggregate: true,
+          });
+          return { status: "done", output };
+        }
+        if (r.status === "cancelled" || o.signal.aborted) {
+          emit({ type: "step_cancel", at: now(), round, step: index });
+          return { status: "cancelled" };
+        }
+        const f =
+          r.status === "done"
+            ? failure("empty_response", "The nested workflow gave no answer.")
+            : r;
+        if (f.code === "budget") budgetExhausted = true;
+        emit({
+          type: "step_error",
+          at: now(),
+          round,
+          step: index,
+          code: f.code,
+          message: f.message,
+        });
+        return { status: "failed" };
+      }
+      const e = next.value;
+      if ((e.type === "plan_finish" || (e.type === "step_finish" && !e.aggregate)) && e.usage) {
+        usage.promptTokens += e.usage.promptTokens;
+        usage.completionTokens += e.usage.completionTokens;
+        usage.estimated ||= e.usage.estimated;
+        cost += e.cost;
+      }
+      queue.push(e); // already tagged with its own, deeper parent path
+    }
+  };
+
   const promises: Promise<StepOutcome>[] = [];
   o.steps.forEach((step, index) => {
     const deps = visibleSteps(step.access, index).map((d) => promises[d]!);
     promises.push(
       Promise.all(deps).then((depOutcomes) => {
         if (o.signal.aborted) {
-          queue.push({ type: "step_cancel", at: now(), round, step: index });
+          emit({ type: "step_cancel", at: now(), round, step: index });
           return { status: "cancelled" };
         }
         const blocked = depOutcomes.findIndex((d) => d.status !== "done");
         if (blocked >= 0) {
           const cancelled = depOutcomes[blocked]?.status === "cancelled";
-          queue.push(
+          emit(
             cancelled
               ? { type: "step_cancel", at: now(), round, step: index }
               : {

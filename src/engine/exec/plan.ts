@@ -4,7 +4,7 @@ import { failure } from "../errors.ts";
 import { parseConductorOutput } from "../conductor/parse.ts";
 import type { ChatBackend } from "../llm/types.ts";
 import { LlmError } from "../llm/types.ts";
-import type { RunEvent } from "../schema/events.ts";
+import type { ParentPath, RunEvent } from "../schema/events.ts";
 import type { ChatMessage } from "../schema/usage.ts";
 import type { ConductorConfig } from "../schema/worker.ts";
 import type { Step } from "../schema/workflow.ts";
@@ -25,6 +25,8 @@ export interface PlanOptions {
   retry?: Partial<RetryPolicy>;
   budget?: CallBudget;
   now?: () => number;
+  /** Where this plan sits when it is nested (SPEC 1.6); absent at the top level. */
+  parent?: ParentPath;
 }
 
 export type PlanOutcome =
@@ -39,7 +41,8 @@ export type PlanOutcome =
 export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanOutcome> {
   const now = o.now ?? Date.now;
   const { round } = o;
-  yield { type: "plan_start", at: now(), round, messages: o.messages };
+  const scope = o.parent ? { parent: o.parent } : {};
+  yield { type: "plan_start", ...scope, at: now(), round, messages: o.messages };
   let raw = "";
   // Streamed text flows through a queue; a retry starts the text over with a fresh plan_start.
   const stream = new AsyncQueue<RunEvent>();
@@ -57,11 +60,11 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
       onAttempt: (attempt) => {
         raw = "";
         if (attempt > 1)
-          stream.push({ type: "plan_start", at: now(), round, messages: o.messages });
+          stream.push({ type: "plan_start", ...scope, at: now(), round, messages: o.messages });
       },
       onDelta: (text) => {
         raw += text;
-        stream.push({ type: "plan_delta", round, text });
+        stream.push({ type: "plan_delta", ...scope, round, text });
       },
     },
   ).finally(() => stream.close());
@@ -75,10 +78,19 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
     const parsed = parseConductorOutput(text, { workers: o.workers, maxSteps: o.maxSteps, round });
     if (!parsed.ok) {
       const error = { code: parsed.code, message: parsed.message };
-      yield { type: "plan_finish", at: now(), round, raw: text, usage, cost, error };
+      yield { type: "plan_finish", ...scope, at: now(), round, raw: text, usage, cost, error };
       return { ok: false, raw: text, cancelled: false, ...error };
     }
-    yield { type: "plan_finish", at: now(), round, raw: text, usage, cost, steps: parsed.steps };
+    yield {
+      type: "plan_finish",
+      ...scope,
+      at: now(),
+      round,
+      raw: text,
+      usage,
+      cost,
+      steps: parsed.steps,
+    };
     return { ok: true, raw: text, steps: parsed.steps };
   } catch (e: unknown) {
     const err = e instanceof LlmError ? e : new LlmError("unknown", String(e));
@@ -86,7 +98,7 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
     const error = { code: err.code, message: err.code === "aborted" ? f.message : err.message };
     // Nothing was counted, so nothing is estimated: marking it would flag the run's totals.
     const usage = { promptTokens: 0, completionTokens: 0, estimated: false };
-    yield { type: "plan_finish", at: now(), round, raw, usage, cost: 0, error };
+    yield { type: "plan_finish", ...scope, at: now(), round, raw, usage, cost: 0, error };
     return { ok: false, raw, cancelled: err.code === "aborted", ...error };
   }
 }

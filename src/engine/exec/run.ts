@@ -9,6 +9,8 @@ import { DEFAULT_MAX_STEPS } from "../schema/workflow.ts";
 import type { StepOutcome, WorkflowOutcome } from "./execute.ts";
 import { CallBudget, executeWorkflow } from "./execute.ts";
 import type { PriorStep } from "./messages.ts";
+import type { NestedContext } from "./nested.ts";
+import { nestedRunner } from "./nested.ts";
 import { planRound } from "./plan.ts";
 import type { RetryPolicy } from "./retry.ts";
 
@@ -32,6 +34,8 @@ export interface RunOptions {
   maxRounds?: number;
   /** Cap on model calls in the whole run, Conductor calls included. */
   maxCalls?: number;
+  /** Levels of self-selection (SPEC 1.6): a step given to the Conductor plans and runs a nested workflow. */
+  maxDepth?: number;
   prompt?: PromptSettings;
   retry?: Partial<RetryPolicy>;
   runId?: string;
@@ -83,6 +87,14 @@ export async function* runConductor(o: RunOptions): AsyncGenerator<RunEvent, voi
   const maxSteps = o.maxSteps ?? DEFAULT_MAX_STEPS;
   const maxRounds = o.maxRounds ?? 0;
   const budget = new CallBudget(o.maxCalls ?? Infinity);
+  const nestedCtx: NestedContext = {
+    ...o,
+    backendFor: withSelf(o.backendFor, o.conductorBackend),
+    maxSteps,
+    maxDepth: o.maxDepth ?? 1,
+    budget,
+    now,
+  };
   const continuesAssistant = o.conductorBackend.continuesAssistant;
   yield {
     type: "run_start",
@@ -151,7 +163,8 @@ export async function* runConductor(o: RunOptions): AsyncGenerator<RunEvent, voi
       question: o.question,
       steps: plan.steps,
       pool: o.pool,
-      backendFor: o.backendFor,
+      backendFor: nestedCtx.backendFor,
+      nested: nestedRunner(nestedCtx, 1),
       signal: o.signal,
       round,
       previousRound: previous,
@@ -185,6 +198,12 @@ export async function* runConductor(o: RunOptions): AsyncGenerator<RunEvent, voi
   };
 }
 
+/** Serves a worker that is the Conductor itself (past the depth cap) with the Conductor's backend. */
+function withSelf(backendFor: (w: Worker) => ChatBackend, conductor: ChatBackend | undefined) {
+  return (w: Worker): ChatBackend =>
+    w.kind === "conductor" && conductor ? conductor : backendFor(w);
+}
+
 export interface WorkflowRunOptions {
   question: string;
   pool: Pool;
@@ -198,6 +217,8 @@ export interface WorkflowRunOptions {
   maxCalls?: number;
   runId?: string;
   now?: () => number;
+  /** Enables self-selected steps: the Conductor that plans their nested workflows. */
+  self?: Omit<NestedContext, "pool" | "backendFor" | "budget" | "now" | "retry">;
 }
 
 /**
@@ -212,12 +233,11 @@ export async function* runWorkflow(
   const round = o.round ?? 0;
   const keep = o.keep ? [...o.keep.keys()].sort((a, b) => a - b) : undefined;
   yield { type: "round_start", at: now(), round, steps: o.steps, keep };
-  const outcome = yield* executeWorkflow({
-    ...o,
-    round,
-    budget: new CallBudget(o.maxCalls ?? Infinity),
-    now,
-  });
+  const budget = new CallBudget(o.maxCalls ?? Infinity);
+  const backendFor = withSelf(o.backendFor, o.self?.conductorBackend);
+  const nested =
+    o.self && nestedRunner({ ...o.self, pool: o.pool, backendFor, budget, now, retry: o.retry }, 1);
+  const outcome = yield* executeWorkflow({ ...o, round, budget, now, backendFor, nested });
   yield { type: "round_finish", at: now(), round, answer: outcome.answer };
   yield outcome.status === "done"
     ? { type: "run_finish", at: now(), status: "done", reason: "no_rounds", answer: outcome.answer }

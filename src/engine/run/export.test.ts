@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runConductor } from "../exec/run.ts";
@@ -103,7 +104,7 @@ describe("exportRun and importRun", () => {
   });
 
   it("refuses a newer version with a message that says what to do", () => {
-    const text = exportRun(record, AT).replace('"version": 1,', '"version": 99,');
+    const text = exportRun(record, AT).replace(`"version": ${EXPORT_VERSION},`, '"version": 99,');
     const message = expectFailure(text, "newer_version");
     expect(message).toContain("newer version");
     expect(message).toContain("version 99");
@@ -205,18 +206,30 @@ describe("migrate", () => {
 });
 
 describe("the version-1 fixture", () => {
-  it("imports unchanged and re-exports byte for byte", () => {
+  it("migrates to the current version: every step gains nested: null, nothing else changes", () => {
     const result = importRun(fixture);
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect(result.migratedFrom).toBeNull();
-    expect(JSON.parse(fixture)).toMatchObject({
-      version: 1,
-      exportedAt: FIXTURE_EXPORTED_AT,
-      run: result.record,
-    });
+    expect(result.migratedFrom).toBe(1);
+    const Loose = z.record(z.string(), z.unknown());
+    const v1 = z
+      .object({
+        run: Loose.and(
+          z.object({ rounds: z.array(Loose.and(z.object({ steps: z.array(Loose) }))) }),
+        ),
+      })
+      .parse(JSON.parse(fixture));
+    const withNested = {
+      ...v1.run,
+      rounds: v1.run.rounds.map((round) => ({
+        ...round,
+        steps: round.steps.map((step) => ({ ...step, nested: null })),
+      })),
+    };
+    expect(result.record).toEqual(withNested);
     expect(result.record).toMatchObject({ status: "done", endReason: "round_cap" });
     expect(result.record.rounds).toHaveLength(2);
-    expect(exportRun(result.record, FIXTURE_EXPORTED_AT)).toBe(fixture);
+    const again = importRun(exportRun(result.record, FIXTURE_EXPORTED_AT));
+    expect(again).toMatchObject({ ok: true, migratedFrom: null });
   });
 });

@@ -7,7 +7,7 @@ import { RunRecordSchema } from "../schema/record.ts";
 /** The export envelope's format name; a file without it is not ours. */
 export const EXPORT_FORMAT = "conductor-studio/run";
 /** The version this app writes. Each breaking change adds one migration in MIGRATIONS. */
-export const EXPORT_VERSION = 1;
+export const EXPORT_VERSION = 2;
 
 export const ExportEnvelopeSchema = z.object({
   format: z.literal(EXPORT_FORMAT),
@@ -18,9 +18,27 @@ export const ExportEnvelopeSchema = z.object({
 });
 export type ExportEnvelope = z.infer<typeof ExportEnvelopeSchema>;
 
+function isObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === "object" && x !== null && !Array.isArray(x);
+}
+
 /** A pure migration from version `n` to `n + 1`, keyed by `n`. */
 export type Migration = (doc: Record<string, unknown>) => Record<string, unknown>;
-export const MIGRATIONS: Readonly<Record<number, Migration>> = {};
+export const MIGRATIONS: Readonly<Record<number, Migration>> = {
+  /** v2 added nested workflows (self-selection): every step gains `nested: null`. */
+  1: (doc) => {
+    const run = doc.run;
+    if (!isObject(run) || !Array.isArray(run.rounds)) return doc;
+    const rounds: unknown[] = run.rounds.map((round: unknown) => {
+      if (!isObject(round) || !Array.isArray(round.steps)) return round;
+      const steps: unknown[] = round.steps.map((step: unknown) =>
+        isObject(step) ? { ...step, nested: null } : step,
+      );
+      return { ...round, steps };
+    });
+    return { ...doc, run: { ...run, rounds } };
+  },
+};
 
 /** Header names that carry credentials; their values never reach an export. */
 const SECRET_HEADER = /authorization|api[-_]?key|token|secret|cookie/i;
@@ -60,10 +78,6 @@ export function exportRun(record: RunRecord, exportedAt = new Date().toISOString
     run: withoutSecrets(record),
   });
   return `${JSON.stringify(envelope, null, 2)}\n`;
-}
-
-function isObject(x: unknown): x is Record<string, unknown> {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
 }
 
 /** Applies migrations from `from` up to `to`, one version at a time; a gap is an error. */

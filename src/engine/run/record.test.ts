@@ -156,6 +156,7 @@ describe("recordOf", () => {
         usage: u0,
         cost: 0.00007,
         error: null,
+        nested: null,
       },
       {
         index: 1,
@@ -172,6 +173,7 @@ describe("recordOf", () => {
         usage: u1,
         cost: 0,
         error: null,
+        nested: null,
       },
     ]);
   });

@@ -1,5 +1,12 @@
 import type { RunEvent } from "../schema/events.ts";
-import type { PlanRecord, RoundRecord, RunRecord, StepRecord } from "../schema/record.ts";
+import type { ParentPath } from "../schema/events.ts";
+import type {
+  NestedRecord,
+  PlanRecord,
+  RoundRecord,
+  RunRecord,
+  StepRecord,
+} from "../schema/record.ts";
 import type { Usage } from "../schema/usage.ts";
 import type { Step } from "../schema/workflow.ts";
 
@@ -44,6 +51,7 @@ export function stepRecord(record: Pick<RunRecord, "pool">, step: Step, index: n
     usage: null,
     cost: null,
     error: null,
+    nested: null,
   };
 }
 
@@ -55,20 +63,62 @@ function listsOf(steps: Step[]): RoundRecord["lists"] {
   };
 }
 
-function withRound(r: RunRecord, index: number, f: (round: RoundRecord) => RoundRecord): RunRecord {
-  const rounds = [...r.rounds];
-  while (rounds.length <= index) rounds.push(emptyRound(rounds.length));
-  rounds[index] = f(rounds[index]!);
-  return { ...r, rounds };
+/**
+ * Applies `f` to the rounds at `path`: the top level when it is empty, else the nested workflow of
+ * the step it names (created on first use). Unknown rounds or steps leave the record unchanged.
+ */
+function updateRounds(
+  rounds: RoundRecord[],
+  path: ParentPath,
+  f: (rounds: RoundRecord[]) => RoundRecord[],
+  depth = 1,
+): RoundRecord[] {
+  const [head, ...rest] = path;
+  if (!head) return f(rounds);
+  const round = rounds[head.round];
+  const step = round?.steps[head.step];
+  if (!round || !step) return rounds;
+  const nested: NestedRecord = step.nested ?? {
+    depth,
+    question: step.messages.findLast((m) => m.role === "user")?.content ?? step.subtask,
+    rounds: [],
+    answer: null,
+  };
+  const steps = [...round.steps];
+  steps[head.step] = {
+    ...step,
+    nested: { ...nested, rounds: updateRounds(nested.rounds, rest, f, depth + 1) },
+  };
+  const copy = [...rounds];
+  copy[head.round] = { ...round, steps };
+  return copy;
+}
+
+function withRound(
+  r: RunRecord,
+  parent: ParentPath | undefined,
+  index: number,
+  f: (round: RoundRecord) => RoundRecord,
+): RunRecord {
+  return {
+    ...r,
+    rounds: updateRounds(r.rounds, parent ?? [], (rounds) => {
+      const copy = [...rounds];
+      while (copy.length <= index) copy.push(emptyRound(copy.length));
+      copy[index] = f(copy[index]!);
+      return copy;
+    }),
+  };
 }
 
 function withStep(
   r: RunRecord,
+  parent: ParentPath | undefined,
   round: number,
   step: number,
   f: (s: StepRecord) => StepRecord,
 ): RunRecord {
-  return withRound(r, round, (rd) => {
+  return withRound(r, parent, round, (rd) => {
     const current = rd.steps[step];
     if (!current) return rd; // an event for a step the record never saw: ignore rather than invent
     const steps = [...rd.steps];
@@ -77,8 +127,13 @@ function withStep(
   });
 }
 
-function withPlan(r: RunRecord, round: number, f: (p: PlanRecord) => PlanRecord): RunRecord {
-  return withRound(r, round, (rd) => ({
+function withPlan(
+  r: RunRecord,
+  parent: ParentPath | undefined,
+  round: number,
+  f: (p: PlanRecord) => PlanRecord,
+): RunRecord {
+  return withRound(r, parent, round, (rd) => ({
     ...rd,
     plan: f(
       rd.plan ?? {
@@ -126,7 +181,7 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
         startedAt: e.at,
       };
     case "plan_start":
-      return withPlan({ ...r, status: "planning" }, e.round, () => ({
+      return withPlan(e.parent ? r : { ...r, status: "planning" }, e.parent, e.round, () => ({
         messages: e.messages,
         raw: "",
         startedAt: e.at,
@@ -136,9 +191,9 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
         error: null,
       }));
     case "plan_delta":
-      return withPlan(r, e.round, (p) => ({ ...p, raw: p.raw + e.text }));
+      return withPlan(r, e.parent, e.round, (p) => ({ ...p, raw: p.raw + e.text }));
     case "plan_finish": {
-      const next = withPlan(addUsage(r, e.usage, e.cost), e.round, (p) => ({
+      const next = withPlan(addUsage(r, e.usage, e.cost), e.parent, e.round, (p) => ({
         ...p,
         raw: e.raw,
         finishedAt: e.at,
@@ -148,14 +203,14 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
       }));
       if (!e.steps) return next;
       const steps = e.steps;
-      return withRound(next, e.round, (rd) => ({
+      return withRound(next, e.parent, e.round, (rd) => ({
         ...rd,
         lists: listsOf(steps),
         accepted: e.round > 0 && steps.length === 0,
       }));
     }
     case "round_start":
-      return withRound({ ...r, status: "running" }, e.round, (rd) => ({
+      return withRound(e.parent ? r : { ...r, status: "running" }, e.parent, e.round, (rd) => ({
         ...rd,
         lists: rd.lists ?? listsOf(e.steps),
         steps: e.steps.map((s, i) => {
@@ -165,7 +220,7 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
         answer: null,
       }));
     case "step_queued":
-      return withStep(r, e.round, e.step, (s) => ({
+      return withStep(r, e.parent, e.round, e.step, (s) => ({
         ...s,
         status: "queued",
         output: "",
@@ -177,7 +232,7 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
         attempts: 0,
       }));
     case "step_start":
-      return withStep(r, e.round, e.step, (s) => ({
+      return withStep(r, e.parent, e.round, e.step, (s) => ({
         ...s,
         status: "running",
         messages: e.messages,
@@ -187,33 +242,44 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
         attempts: e.attempt,
       }));
     case "step_delta":
-      return withStep(r, e.round, e.step, (s) => ({ ...s, output: s.output + e.text }));
+      return withStep(r, e.parent, e.round, e.step, (s) => ({ ...s, output: s.output + e.text }));
     case "step_retry":
-      return withStep(r, e.round, e.step, (s) => ({
+      return withStep(r, e.parent, e.round, e.step, (s) => ({
         ...s,
         error: { code: e.code, message: e.message },
       }));
     case "step_finish":
-      return withStep(addUsage(r, e.usage, e.cost), e.round, e.step, (s) => ({
-        ...s,
-        status: "done",
-        output: e.output,
-        error: null,
-        finishedAt: e.at,
-        usage: e.usage,
-        cost: e.cost,
-      }));
+      return withStep(
+        e.aggregate ? r : addUsage(r, e.usage, e.cost),
+        e.parent,
+        e.round,
+        e.step,
+        (s) => ({
+          ...s,
+          status: "done",
+          output: e.output,
+          error: null,
+          finishedAt: e.at,
+          usage: e.usage,
+          cost: e.cost,
+          nested: s.nested && { ...s.nested, answer: e.output },
+        }),
+      );
     case "step_error":
-      return withStep(r, e.round, e.step, (s) => ({
+      return withStep(r, e.parent, e.round, e.step, (s) => ({
         ...s,
         status: "failed",
         finishedAt: e.at,
         error: { code: e.code, message: e.message },
       }));
     case "step_cancel":
-      return withStep(r, e.round, e.step, (s) => ({ ...s, status: "cancelled", finishedAt: e.at }));
+      return withStep(r, e.parent, e.round, e.step, (s) => ({
+        ...s,
+        status: "cancelled",
+        finishedAt: e.at,
+      }));
     case "round_finish":
-      return withRound(r, e.round, (rd) => ({ ...rd, answer: e.answer }));
+      return withRound(r, e.parent, e.round, (rd) => ({ ...rd, answer: e.answer }));
     case "run_finish":
       return {
         ...r,

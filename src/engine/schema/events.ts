@@ -7,6 +7,14 @@ const ErrorCodeSchema = z.string();
 const at = z.number(); // epoch milliseconds
 const ref = { round: z.number().int().nonnegative(), step: z.number().int().nonnegative() };
 
+/**
+ * Where a nested workflow sits (SPEC 1.6 self-selection): the chain of (round, step) from the top
+ * level down to the step whose worker is the Conductor itself. Absent at the top level.
+ */
+export const ParentPathSchema = z.array(z.object(ref));
+export type ParentPath = z.infer<typeof ParentPathSchema>;
+const scoped = { parent: ParentPathSchema.optional() };
+
 /** The typed events a run emits, in order; the recorder folds them into a run record. */
 export const RunEventSchema = z.discriminatedUnion("type", [
   z.object({
@@ -21,13 +29,15 @@ export const RunEventSchema = z.discriminatedUnion("type", [
   }),
   z.object({
     type: z.literal("plan_start"),
+    ...scoped,
     at,
     round: ref.round,
     messages: z.array(ChatMessageSchema),
   }),
-  z.object({ type: z.literal("plan_delta"), round: ref.round, text: z.string() }),
+  z.object({ type: z.literal("plan_delta"), ...scoped, round: ref.round, text: z.string() }),
   z.object({
     type: z.literal("plan_finish"),
+    ...scoped,
     at,
     round: ref.round,
     raw: z.string(),
@@ -38,23 +48,26 @@ export const RunEventSchema = z.discriminatedUnion("type", [
   }),
   z.object({
     type: z.literal("round_start"),
+    ...scoped,
     at,
     round: ref.round,
     steps: z.array(StepSchema),
     /** Steps whose recorded results are kept rather than re-run (re-run from a step). */
     keep: z.array(z.number().int().nonnegative()).optional(),
   }),
-  z.object({ type: z.literal("step_queued"), ...ref }),
+  z.object({ type: z.literal("step_queued"), ...scoped, ...ref }),
   z.object({
     type: z.literal("step_start"),
+    ...scoped,
     at,
     ...ref,
     attempt: z.number().int().positive(),
     messages: z.array(ChatMessageSchema),
   }),
-  z.object({ type: z.literal("step_delta"), ...ref, text: z.string() }),
+  z.object({ type: z.literal("step_delta"), ...scoped, ...ref, text: z.string() }),
   z.object({
     type: z.literal("step_retry"),
+    ...scoped,
     at,
     ...ref,
     attempt: z.number().int().positive(),
@@ -64,22 +77,27 @@ export const RunEventSchema = z.discriminatedUnion("type", [
   }),
   z.object({
     type: z.literal("step_finish"),
+    ...scoped,
     at,
     ...ref,
     output: z.string(),
     usage: UsageSchema,
     cost: z.number().nonnegative(),
+    /** Usage and cost summed over a nested workflow whose calls were already counted. */
+    aggregate: z.boolean().optional(),
   }),
   z.object({
     type: z.literal("step_error"),
+    ...scoped,
     at,
     ...ref,
     code: ErrorCodeSchema,
     message: z.string(),
   }),
-  z.object({ type: z.literal("step_cancel"), at, ...ref }),
+  z.object({ type: z.literal("step_cancel"), ...scoped, at, ...ref }),
   z.object({
     type: z.literal("round_finish"),
+    ...scoped,
     at,
     round: ref.round,
     answer: z.string().nullable(),

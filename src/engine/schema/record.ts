@@ -31,6 +31,10 @@ export const StepRecordSchema = z.object({
   usage: UsageSchema.nullable(),
   cost: z.number().nonnegative().nullable(),
   error: FailureSchema.nullable(),
+  /** A self-selected step's nested workflow (SPEC 1.6); null for an ordinary step. */
+  get nested() {
+    return NestedRecordSchema.nullable();
+  },
 });
 export type StepRecord = z.infer<typeof StepRecordSchema>;
 
@@ -62,6 +66,15 @@ export const RoundRecordSchema = z.object({
   accepted: z.boolean(),
 });
 export type RoundRecord = z.infer<typeof RoundRecordSchema>;
+
+/** The plan-and-execute a self-selected step ran: its Conductor plan, steps and answer. */
+export const NestedRecordSchema = z.object({
+  depth: z.number().int().positive(),
+  question: z.string(),
+  rounds: z.array(RoundRecordSchema),
+  answer: z.string().nullable(),
+});
+export type NestedRecord = z.infer<typeof NestedRecordSchema>;
 
 export const RunStatusSchema = z.enum([
   "draft",

@@ -1,0 +1,190 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { createFakeBackend } from "../llm/fake.ts";
+import type { FakeReply } from "../llm/fake.ts";
+import type { ChatRequest } from "../llm/types.ts";
+import { exportRun, importRun } from "../run/export.ts";
+import { recordOf } from "../run/record.ts";
+import type { RunEvent } from "../schema/events.ts";
+import type { Pool } from "../schema/worker.ts";
+import { ConductorConfigSchema, WorkerSchema } from "../schema/worker.ts";
+import { WORKER_PREAMBLE } from "./messages.ts";
+import { nestedQuestion } from "./nested.ts";
+import type { RunOptions } from "./run.ts";
+import { runConductor } from "./run.ts";
+
+const question = "Design and verify a fast algorithm for the longest increasing subsequence.";
+const pool: Pool = [
+  WorkerSchema.parse({ id: "a", name: "Alpha", model: "alpha", price: { input: 1, output: 1 } }),
+  WorkerSchema.parse({ id: "b", name: "Beta", model: "beta" }),
+  WorkerSchema.parse({ id: "c", name: "The Conductor itself", kind: "conductor" }),
+];
+const conductor = ConductorConfigSchema.parse({ model: "conductor-7b" });
+const SUBTASK = "Your assigned subtask: ";
+
+const topPlan = `Alpha drafts; the Conductor itself organises a careful verification.
+model_id = [0, 2]
+subtasks = ["Draft an O(n log n) algorithm.", "Verify the draft thoroughly and give the final algorithm."]
+access_list = [[], ["all"]]`;
+const nestedPlan = `Two checks: Beta tests edge cases, Alpha writes the final version.
+model_id = [1, 0]
+subtasks = ["Test the draft on edge cases.", "Write the final verified algorithm."]
+access_list = [[], ["all"]]`;
+const nestedSelfPlan = `Hand the whole check to the Conductor again.
+model_id = [2]
+subtasks = ["Check everything once more."]
+access_list = [["all"]]`;
+
+const userOf = (r: ChatRequest) => r.messages.find((m) => m.role === "user")?.content ?? "";
+const isPlan = (r: ChatRequest) => userOf(r).includes("USER QUESTION:");
+const isNestedPlan = (r: ChatRequest) => isPlan(r) && userOf(r).includes("<overall_task>");
+const subtaskOf = (r: ChatRequest) =>
+  userOf(r).slice(userOf(r).lastIndexOf(SUBTASK) + SUBTASK.length);
+
+/** A Conductor that plans `topPlan` at the top, `nested` inside, and answers worker calls directly. */
+function conductorBackend(nested: string, gateNested?: Promise<void>) {
+  return createFakeBackend((r): FakeReply => {
+    if (isNestedPlan(r)) return { text: nested };
+    if (isPlan(r)) return { text: topPlan };
+    return { text: `Conductor answers "${subtaskOf(r)}"`, gate: gateNested };
+  });
+}
+function workersBackend(replies: Record<string, FakeReply> = {}) {
+  return createFakeBackend(
+    (r) => replies[subtaskOf(r)] ?? { text: `Answer to "${subtaskOf(r)}".` },
+  );
+}
+async function drain(gen: AsyncGenerator<RunEvent, void>): Promise<RunEvent[]> {
+  const events: RunEvent[] = [];
+  for await (const e of gen) events.push(e);
+  return events;
+}
+function run(extra: Partial<RunOptions> & Pick<RunOptions, "conductorBackend" | "backendFor">) {
+  return runConductor({
+    question,
+    pool,
+    conductor,
+    signal: new AbortController().signal,
+    retry: { baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 0 },
+    now: () => 5,
+    runId: "nested",
+    ...extra,
+  });
+}
+
+describe("self-selection: the Conductor as its own worker", () => {
+  it("runs a nested plan-and-execute whose answer is the step's output", async () => {
+    const c = conductorBackend(nestedPlan);
+    const w = workersBackend();
+    const events = await drain(run({ conductorBackend: c, backendFor: () => w }));
+    const record = recordOf(events);
+    expect(record.status).toBe("done");
+    const self = record.rounds[0]?.steps[1];
+    expect(self?.nested?.rounds[0]?.steps.map((s) => [s.workerName, s.status])).toEqual([
+      ["Beta", "done"],
+      ["Alpha", "done"],
+    ]);
+    const nestedAnswer = 'Answer to "Write the final verified algorithm.".';
+    expect(self?.nested?.answer).toBe(nestedAnswer);
+    expect(self?.output).toBe(nestedAnswer);
+    expect(record.answer).toBe(nestedAnswer);
+    // The nested Conductor planned for what the step could see: the question, step 1's answer, its subtask.
+    const nestedPlanCall = c.calls.find(isNestedPlan);
+    expect(userOf(nestedPlanCall!)).toContain('Answer to "Draft an O(n log n) algorithm.".');
+    expect(userOf(nestedPlanCall!)).toContain("Verify the draft thoroughly");
+    // Two plans + three worker calls, each counted once; the self step's usage is their sum.
+    expect(record.totals.calls).toBe(5);
+    const inner = self!.nested!.rounds[0]!;
+    const innerTokens =
+      (inner.plan?.usage?.promptTokens ?? 0) +
+      inner.steps.reduce((t, s) => t + (s.usage?.promptTokens ?? 0), 0);
+    expect(self?.usage?.promptTokens).toBe(innerTokens);
+  });
+
+  it("runs a Conductor step past the depth cap as a plain call to the Conductor's model", async () => {
+    const c = conductorBackend(nestedSelfPlan);
+    const w = workersBackend();
+    const events = await drain(run({ conductorBackend: c, backendFor: () => w, maxDepth: 1 }));
+    const record = recordOf(events);
+    expect(record.status).toBe("done");
+    expect(c.calls.filter(isPlan)).toHaveLength(2); // no third level of planning
+    const deep = record.rounds[0]?.steps[1]?.nested?.rounds[0]?.steps[0];
+    expect(deep?.nested).toBeNull();
+    expect(deep?.output).toBe('Conductor answers "Check everything once more."');
+  });
+
+  it("with depth 0, never nests", async () => {
+    const c = conductorBackend(nestedPlan);
+    const events = await drain(
+      run({ conductorBackend: c, backendFor: () => workersBackend(), maxDepth: 0 }),
+    );
+    const record = recordOf(events);
+    expect(c.calls.filter(isPlan)).toHaveLength(1);
+    expect(record.rounds[0]?.steps[1]?.nested).toBeNull();
+    expect(record.answer).toContain("Conductor answers");
+  });
+
+  it("stops cleanly at the call budget inside a nested level", async () => {
+    const c = conductorBackend(nestedPlan);
+    const events = await drain(
+      run({ conductorBackend: c, backendFor: () => workersBackend(), maxCalls: 3 }),
+    );
+    const record = recordOf(events);
+    expect(record.status).toBe("failed");
+    expect(record.endReason).toBe("budget");
+    expect(record.totals.calls).toBe(3);
+    expect(record.message).toContain("budget");
+  });
+
+  it("cancels every level at once", async () => {
+    const controller = new AbortController();
+    const never = new Promise<void>(() => undefined);
+    const c = conductorBackend(nestedPlan);
+    const w = workersBackend({ "Test the draft on edge cases.": { text: "slow", gate: never } });
+    const events: RunEvent[] = [];
+    for await (const e of run({
+      conductorBackend: c,
+      backendFor: () => w,
+      signal: controller.signal,
+    })) {
+      events.push(e);
+      if (e.type === "step_start" && e.parent) controller.abort();
+    }
+    const record = recordOf(events);
+    expect(record.status).toBe("cancelled");
+    expect(record.rounds[0]?.steps[1]?.status).toBe("cancelled");
+    expect(record.rounds[0]?.steps[1]?.nested?.rounds[0]?.steps.map((s) => s.status)).toEqual([
+      "cancelled",
+      "cancelled",
+    ]);
+  });
+
+  it("keeps nested workflows through export and import", async () => {
+    const events = await drain(
+      run({ conductorBackend: conductorBackend(nestedPlan), backendFor: () => workersBackend() }),
+    );
+    const record = recordOf(events);
+    const text = exportRun(record, "2026-11-30T00:00:00.000Z");
+    const back = importRun(text);
+    expect(back.ok && back.record).toEqual(record);
+    expect(back.ok && exportRun(back.record, "2026-11-30T00:00:00.000Z")).toBe(text);
+    if (process.env.WRITE_FIXTURE)
+      writeFileSync(new URL("../run/fixtures/run-v2-nested.json", import.meta.url), text);
+    // The version-2 fixture: a nested run as this version writes it, for future migrations.
+    const fixture = readFileSync(
+      new URL("../run/fixtures/run-v2-nested.json", import.meta.url),
+      "utf8",
+    );
+    const imported = importRun(fixture);
+    expect(imported).toMatchObject({ ok: true, migratedFrom: null });
+    expect(imported.ok && exportRun(imported.record, "2026-11-30T00:00:00.000Z")).toBe(fixture);
+  });
+});
+
+describe("nestedQuestion", () => {
+  it("drops the worker preamble and keeps the task, context and subtask", () => {
+    const task = "<overall_task>\nQ\n</overall_task>\n\nYour assigned subtask: check it";
+    expect(nestedQuestion(`${WORKER_PREAMBLE}\n\n${task}`)).toBe(task);
+    expect(nestedQuestion(task)).toBe(task);
+  });
+});
