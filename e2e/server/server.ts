@@ -2,7 +2,8 @@ import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ChatBody, Reply, ReplySpec } from "./reply.ts";
-import { corsHeadersFor, flatHeaders, parseJson, readBody, wait } from "./http.ts";
+import type { StaticFile } from "./http.ts";
+import { corsHeadersFor, flatHeaders, parseJson, readBody, sendFile, wait } from "./http.ts";
 import {
   ChatBodySchema,
   accepts,
@@ -14,6 +15,7 @@ import {
 } from "./reply.ts";
 
 export type { ChatBody, Reply, ReplySpec, ScriptedUsage } from "./reply.ts";
+export type { StaticFile } from "./http.ts";
 
 export interface TestServerOptions {
   /** Port to listen on; 0 (default) picks a free one. Always 127.0.0.1. */
@@ -46,7 +48,12 @@ export interface TestServer {
   script(model: string, ...replies: Reply[]): void;
   /** The reply for a model when its queue has nothing for a request. */
   setDefault(model: string, reply: Reply): void;
-  /** Forgets queued replies, defaults and recorded requests. */
+  /**
+   * Serves a file at `path` (e.g. `/models/X/resolve/main/tensor-cache.json`) to GET and HEAD, with
+   * CORS headers like every other route; a later call for the same path replaces it.
+   */
+  serveFile(path: string, file: StaticFile | string | Uint8Array): void;
+  /** Forgets queued replies, defaults, served files and recorded requests. */
   reset(): void;
   close(): Promise<void>;
 }
@@ -61,6 +68,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const defaults = new Map<string, Reply>();
   const known = new Set<string>();
   const requests: RecordedRequest[] = [];
+  const files = new Map<string, StaticFile>();
   let created = 1_700_000_000;
 
   const corsHeaders = (req: IncomingMessage) => (cors ? corsHeadersFor(req) : {});
@@ -226,6 +234,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       return void res.end("ok");
     }
     if (req.method === "GET" && path === "/v1/models") return sendJson(req, res, 200, modelList());
+    const file = files.get(path);
+    if (file && (req.method === "GET" || req.method === "HEAD"))
+      return sendFile(req, res, path, file, corsHeaders(req));
     if (req.method === "POST" && path === "/v1/chat/completions") {
       if (body === undefined) return sendError(req, res, 400, "The request body is not JSON.");
       return chat(req, res, body);
@@ -259,7 +270,15 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       known.add(model);
       defaults.set(model, reply);
     },
+    serveFile(path, file) {
+      const normal = path.startsWith("/") ? path : `/${path}`;
+      files.set(
+        normal,
+        typeof file === "string" || file instanceof Uint8Array ? { body: file } : file,
+      );
+    },
     reset() {
+      files.clear();
       queues.clear();
       defaults.clear();
       known.clear();

@@ -1,9 +1,14 @@
+import { bootKeys } from "./keyring.ts";
 import { loadSettings, SETTINGS_KEY, settingsToStore } from "./persist.ts";
 import { useStudio } from "./store.ts";
 
-/** Loads stored settings and keeps them saved as they change (browser only). */
+/**
+ * Loads stored settings and keeps them saved as they change (browser only). Keys are saved apart,
+ * and only while the user has opted in (keyring.ts).
+ */
 export function bootStudio(storage: Storage = localStorage): void {
   useStudio.setState(loadSettings(storage));
+  bootKeys(storage);
   let last = settingsToStore(useStudio.getState());
   useStudio.subscribe((s) => {
     if (s.pool === undefined) return;

@@ -4,7 +4,9 @@ import type { WorkflowDoc } from "../engine/graph/document.ts";
 import { docFromSteps, emptyDoc, indexOfStep, stepsOf } from "../engine/graph/document.ts";
 import { dependants } from "../engine/graph/edges.ts";
 import { planRound } from "../engine/exec/plan.ts";
-import { runWorkflow } from "../engine/exec/run.ts";
+import { runConductor, runWorkflow } from "../engine/exec/run.ts";
+import { formatLists } from "../engine/conductor/format.ts";
+import type { Worker } from "../engine/schema/worker.ts";
 import type { RunEvent } from "../engine/schema/events.ts";
 import type { Step } from "../engine/schema/workflow.ts";
 import { createBatcher } from "./batch.ts";
@@ -27,7 +29,7 @@ function runStart(s: StudioState): RunEvent {
     pool: s.pool,
     conductor: conductorConfigOf(s),
     maxSteps: s.maxSteps,
-    maxRounds: 0,
+    maxRounds: s.conductor.rounds,
   };
 }
 
@@ -140,24 +142,59 @@ export async function runNow(fromStepId?: string): Promise<void> {
       if (!rerun.has(i) && r?.status === "done") keep.set(i, r.output);
     });
   }
+  // Refinement rounds and self-selected steps both need the Conductor.
+  const conductor = conductorBackend(s);
+  const usesSelf = s.pool.some((w) => w.kind === "conductor");
+  const refine = !fromStepId && s.conductor.rounds > 0;
+  if ((usesSelf || refine) && typeof conductor === "string")
+    return s.setNotice(
+      `${refine ? "Refinement rounds" : "A step given to the Conductor"} need the Conductor. ${conductor}`,
+    );
   active = new AbortController();
   s.setNotice(null);
   s.setPhase("running");
   s.setRunStepIds(doc.steps.map((st) => st.id));
   // The record keeps the Conductor's plan when it planned this question; otherwise a new run starts.
-  const planned = s.record.rounds[0]?.plan != null && s.record.question === s.question;
-  if (!planned || s.record.pool !== s.pool) s.applyEvents([runStart(s)]);
+  const plan = s.record.question === s.question ? s.record.rounds[0]?.plan : undefined;
+  if (!plan || s.record.pool !== s.pool) s.applyEvents([runStart(s)]);
+  const backendFor = (w: Worker) => workerBackend(useStudio.getState(), w);
+  const steps = stepsOf(doc);
+  const prompt = { namedWorkers: s.conductor.namedWorkers, template: s.conductor.template };
+  const maxCalls = s.conductor.maxCalls || undefined;
+  const common = {
+    question: s.question,
+    pool: s.pool,
+    backendFor,
+    signal: active.signal,
+    maxCalls,
+  };
   try {
-    await pump(
-      runWorkflow({
-        question: s.question,
-        pool: s.pool,
-        steps: stepsOf(doc),
-        backendFor: (w) => workerBackend(useStudio.getState(), w),
-        signal: active.signal,
-        keep,
-      }),
-    );
+    if (typeof conductor !== "string" && refine) {
+      await pump(
+        runConductor({
+          ...common,
+          conductor: conductorConfigOf(s),
+          conductorBackend: conductor,
+          maxSteps: s.maxSteps,
+          maxRounds: s.conductor.rounds,
+          maxDepth: s.conductor.maxDepth,
+          prompt,
+          firstRound: { raw: plan?.raw || formatLists(steps), steps },
+        }),
+      );
+    } else {
+      const self =
+        typeof conductor !== "string" && usesSelf
+          ? {
+              conductor: conductorConfigOf(s),
+              conductorBackend: conductor,
+              maxSteps: s.maxSteps,
+              maxDepth: s.conductor.maxDepth,
+              prompt,
+            }
+          : undefined;
+      await pump(runWorkflow({ ...common, steps, keep, self }));
+    }
   } finally {
     active = null;
     useStudio.getState().setPhase("idle");

@@ -18,6 +18,10 @@ export interface StepNodeData extends Record<string, unknown> {
   latencyMs: number | null;
   output: string;
   error: string | null;
+  /** A step of a later round or a nested workflow: shown, not edited here. */
+  readonly?: boolean;
+  /** A self-selected step's nested workflow: its size and whether it is drawn (key: its group id). */
+  nested?: { steps: number; expanded: boolean; key: string } | null;
 }
 
 export type StepFlowNode = Node<StepNodeData, "step">;
@@ -50,7 +54,9 @@ export function nodeData(
 }
 
 function sameData(a: StepNodeData, b: StepNodeData): boolean {
-  return (Object.keys(a) as (keyof StepNodeData)[]).every((k) => a[k] === b[k]);
+  return (Object.keys(a) as (keyof StepNodeData)[]).every((k) =>
+    k === "nested" ? JSON.stringify(a.nested) === JSON.stringify(b.nested) : a[k] === b[k],
+  );
 }
 
 /**
@@ -65,11 +71,15 @@ export function toFlowNodes(
   results: Record<string, StepResult>,
   selectedIds: readonly string[],
   previous: readonly StepFlowNode[],
+  nestedOf?: ReadonlyMap<string, StepNodeData["nested"]>,
 ): StepFlowNode[] {
   const prev = new Map(previous.map((n) => [n.id, n]));
   return doc.steps.map((step, index) => {
     const old = prev.get(step.id);
-    const data = nodeData(doc, index, pool, results[step.id]);
+    const data = {
+      ...nodeData(doc, index, pool, results[step.id]),
+      nested: nestedOf?.get(step.id) ?? null,
+    };
     const position = positions[step.id] ?? { x: 0, y: 0 };
     const selected = selectedIds.includes(step.id);
     if (

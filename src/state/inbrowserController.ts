@@ -51,7 +51,8 @@ export function downloadSizeMB(id: string): number | undefined {
 export async function loadModel(id: string): Promise<void> {
   const s = useStudio.getState();
   if (s.ibStatus === "loading") return;
-  loading = new AbortController();
+  const controller = new AbortController();
+  loading = controller;
   const persistence = needsDownload(id) ? await requestPersistentStorage() : s.persistence;
   s.setInBrowser({
     ibStatus: "loading",
@@ -65,13 +66,16 @@ export async function loadModel(id: string): Promise<void> {
     modelId: id,
     customRecords: s.customRecords,
     expectedMB: downloadSizeMB(id),
-    signal: loading.signal,
+    signal: controller.signal,
     onProgress: (ibProgress) => useStudio.getState().setInBrowser({ ibProgress }),
   });
   loading = null;
   const st = useStudio.getState();
   if (!result.ok) {
-    st.setInBrowser({ ibStatus: "error", ibProblem: result.problem });
+    // A download the user cancelled is not an error: back to idle, files fetched so far stay cached.
+    if (controller.signal.aborted)
+      st.setInBrowser({ ibStatus: "idle", ibProblem: null, ibProgress: null });
+    else st.setInBrowser({ ibStatus: "error", ibProblem: result.problem });
     await refreshCache();
     return;
   }

@@ -18,6 +18,9 @@ const StoredSettingsSchema = z.object({
       template: z.string(),
       namedWorkers: z.boolean(),
       webllmModelId: z.string(),
+      rounds: z.number().int().min(0).max(3),
+      maxDepth: z.number().int().min(0).max(2),
+      maxCalls: z.number().int().min(0),
     })
     .partial(),
   maxSteps: z.number().int().positive().max(20).optional(),

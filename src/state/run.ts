@@ -58,16 +58,18 @@ export const createRunSlice: StateCreator<StudioState, [], [], RunSlice> = (set)
   applyEvents: (events) =>
     set((s) => {
       let record = s.record;
-      const touched = new Map<number, number>(); // step index -> round
+      // Only the editable workflow (the top level's first round) maps onto the document's steps;
+      // later rounds and nested workflows live in the record and are drawn from it.
+      const touched = new Set<number>();
       for (const e of events) {
         record = applyEvent(record, e);
-        if ("step" in e) touched.set(e.step, e.round);
+        if ("step" in e && !e.parent && e.round === 0) touched.add(e.step);
       }
       if (!touched.size) return { record };
       const results = { ...s.results };
-      for (const [index, round] of touched) {
+      for (const index of touched) {
         const id = s.runStepIds[index];
-        const step = record.rounds[round]?.steps[index];
+        const step = record.rounds[0]?.steps[index];
         if (id && step) results[id] = resultFromRecord(step);
       }
       return { record, results };

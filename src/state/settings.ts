@@ -13,7 +13,17 @@ export interface ConductorSettings {
   namedWorkers: boolean;
   /** The in-browser model to load (WebLLM catalogue id or a custom record id). */
   webllmModelId: string;
+  /** Refinement rounds after the first (SPEC 1.6); 0 runs one round. */
+  rounds: number;
+  /** Levels of self-selection: a step given to the Conductor plans and runs a nested workflow. */
+  maxDepth: number;
+  /** Cap on model calls in a run (0: none). */
+  maxCalls: number;
 }
+
+/** The most refinement rounds and nesting levels the settings offer. */
+export const MAX_ROUNDS = 3;
+export const MAX_DEPTH = 2;
 
 export const DEFAULT_CONDUCTOR: ConductorSettings = {
   backend: "webllm",
@@ -24,6 +34,9 @@ export const DEFAULT_CONDUCTOR: ConductorSettings = {
   template: DEFAULT_TEMPLATE,
   namedWorkers: true,
   webllmModelId: "Qwen2.5-7B-Instruct-q4f16_1-MLC",
+  rounds: 0,
+  maxDepth: 1,
+  maxCalls: 0,
 };
 
 export interface SettingsSlice {
@@ -31,6 +44,8 @@ export interface SettingsSlice {
   pool: Worker[];
   /** API keys by worker id ("conductor" for the Conductor). Memory only: never persisted here. */
   keys: Record<string, string>;
+  /** The user's opt-in to keep keys in this browser (keyring.ts stores them only while it is on). */
+  rememberKeys: boolean;
   maxSteps: number;
   setConductor: (patch: Partial<ConductorSettings>) => void;
   setPool: (pool: Worker[]) => void;
@@ -38,12 +53,16 @@ export interface SettingsSlice {
   addWorker: (worker: Worker) => void;
   removeWorker: (id: string) => void;
   setKey: (id: string, key: string) => void;
+  setRememberKeys: (on: boolean) => void;
+  /** Clears every key from memory and turns remembering off, which removes them from storage. */
+  forgetAllKeys: () => void;
 }
 
 export const createSettingsSlice: StateCreator<StudioState, [], [], SettingsSlice> = (set) => ({
   conductor: DEFAULT_CONDUCTOR,
   pool: [],
   keys: {},
+  rememberKeys: false,
   maxSteps: 5,
   setConductor: (patch) => set((s) => ({ conductor: { ...s.conductor, ...patch } })),
   setPool: (pool) => set({ pool }),
@@ -58,4 +77,6 @@ export const createSettingsSlice: StateCreator<StudioState, [], [], SettingsSlic
       else delete keys[id];
       return { keys };
     }),
+  setRememberKeys: (rememberKeys) => set({ rememberKeys }),
+  forgetAllKeys: () => set({ keys: {}, rememberKeys: false }),
 });

@@ -6,6 +6,7 @@ import {
   applyNodeChanges,
   type Connection,
   type Edge,
+  type EdgeChange,
   type NodeChange,
   type NodeTypes,
   type ReactFlowInstance,
@@ -14,13 +15,16 @@ import "@xyflow/react/dist/style.css";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { layoutDoc } from "../../engine/graph/layout.ts";
 import { useStudio } from "../../state/store.ts";
+import type { CanvasNode } from "../../state/extras.ts";
 import type { StepFlowNode } from "../../state/flow.ts";
 import { toFlowEdges, toFlowNodes } from "../../state/flow.ts";
 import { selectDoc, selectPool, selectResults, selectSelectedIds } from "../../state/selectors.ts";
+import { GroupNode } from "./GroupNode.tsx";
 import { StepNode } from "./StepNode.tsx";
+import { useRecordLayer } from "./useRecordLayer.ts";
 import { useFileDrop } from "./useFileDrop.ts";
 
-const nodeTypes: NodeTypes = { step: StepNode };
+const nodeTypes: NodeTypes = { step: StepNode, "group-box": GroupNode };
 const DELETE_KEYS = ["Delete", "Backspace"];
 
 /** The workflow graph: one node per step, one edge per visible earlier step. */
@@ -29,14 +33,22 @@ export function Canvas() {
   const pool = useStudio(selectPool);
   const results = useStudio(selectResults);
   const selectedIds = useStudio(selectSelectedIds);
-  const [nodes, setNodes] = useState<StepFlowNode[]>([]);
-  const flow = useRef<ReactFlowInstance<StepFlowNode, Edge> | null>(null);
+  const [nodes, setNodes] = useState<CanvasNode[]>([]);
+  const flow = useRef<ReactFlowInstance<CanvasNode, Edge> | null>(null);
   const stepCount = doc.steps.length;
 
   const positions = useMemo(() => layoutDoc(doc), [doc]);
+  const layer = useRecordLayer(doc, positions);
   useEffect(() => {
-    setNodes((prev) => toFlowNodes(doc, positions, pool, results, selectedIds, prev));
-  }, [doc, positions, pool, results, selectedIds]);
+    setNodes((prev) => {
+      const steps = prev.filter((n): n is StepFlowNode => n.type === "step" && !n.data.readonly);
+      const main = toFlowNodes(doc, positions, pool, results, selectedIds, steps, layer.nestedOf);
+      // Record-layer nodes keep the size React Flow measured for them.
+      const measured = new Map(prev.map((n) => [n.id, n.measured]));
+      const extra = layer.nodes.map((n) => ({ ...n, measured: measured.get(n.id) }));
+      return [...extra, ...main];
+    });
+  }, [doc, positions, pool, results, selectedIds, layer]);
 
   const running = useMemo(
     () =>
@@ -47,7 +59,29 @@ export function Canvas() {
       ),
     [results],
   );
-  const edges = useMemo(() => toFlowEdges(doc, running), [doc, running]);
+  // Edge selection is React Flow ephemera, kept here: without it a clicked edge never becomes
+  // selected (the edges are controlled), so Delete/Backspace could not remove it.
+  const [selectedEdgeIds, setSelectedEdgeIds] = useState<ReadonlySet<string>>(() => new Set());
+  const edges = useMemo(
+    () => [
+      ...toFlowEdges(doc, running).map((e) =>
+        selectedEdgeIds.has(e.id) ? { ...e, selected: true } : e,
+      ),
+      ...layer.edges,
+    ],
+    [doc, running, selectedEdgeIds, layer],
+  );
+  const onEdgesChange = useCallback((changes: EdgeChange[]) => {
+    if (!changes.some((c) => c.type === "select" || c.type === "remove")) return;
+    setSelectedEdgeIds((prev) => {
+      const next = new Set(prev);
+      for (const c of changes) {
+        if (c.type === "select" && c.selected) next.add(c.id);
+        else if (c.type === "select" || c.type === "remove") next.delete(c.id);
+      }
+      return next;
+    });
+  }, []);
 
   // Fit the view when the number of steps changes (a plan arrives, a step is added or removed).
   useEffect(() => {
@@ -55,7 +89,7 @@ export function Canvas() {
       requestAnimationFrame(() => void flow.current?.fitView({ padding: 0.2, duration: 0 }));
   }, [stepCount]);
 
-  const onNodesChange = useCallback((changes: NodeChange<StepFlowNode>[]) => {
+  const onNodesChange = useCallback((changes: NodeChange<CanvasNode>[]) => {
     // React Flow's bookkeeping (measured size, dragging positions) stays local; the document only
     // learns a position when a drag ends, so a whole drag is one undo step.
     setNodes((prev) =>
@@ -94,8 +128,9 @@ export function Canvas() {
     for (const e of deleted) st.edit({ kind: "disconnect", source: e.source, target: e.target });
   }, []);
 
-  const onNodesDelete = useCallback((deleted: StepFlowNode[]) => {
-    useStudio.getState().edit({ kind: "delete", ids: deleted.map((n) => n.id) });
+  const onNodesDelete = useCallback((deleted: CanvasNode[]) => {
+    const ids = deleted.filter((n) => n.type === "step" && !n.data.readonly).map((n) => n.id);
+    if (ids.length) useStudio.getState().edit({ kind: "delete", ids });
   }, []);
 
   const drop = useFileDrop();
@@ -106,12 +141,13 @@ export function Canvas() {
       data-testid="canvas"
       {...drop.handlers}
     >
-      <ReactFlow<StepFlowNode, Edge>
+      <ReactFlow<CanvasNode, Edge>
         nodes={nodes}
         edges={edges}
         nodeTypes={nodeTypes}
         onInit={(instance) => (flow.current = instance)}
         onNodesChange={onNodesChange}
+        onEdgesChange={onEdgesChange}
         onConnect={onConnect}
         onEdgesDelete={onEdgesDelete}
         onNodesDelete={onNodesDelete}

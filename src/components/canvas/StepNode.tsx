@@ -3,6 +3,7 @@ import type { NodeProps } from "@xyflow/react";
 import { memo } from "react";
 import { formatCost } from "../../engine/cost.ts";
 import type { StepFlowNode } from "../../state/flow.ts";
+import { useUi } from "../../state/ui.ts";
 import { StatusBadge } from "../ui/StatusBadge.tsx";
 
 const PREVIEW_CHARS = 600;
@@ -13,11 +14,11 @@ export const StepNode = memo(function StepNode({ data, selected }: NodeProps<Ste
     data.output.length > PREVIEW_CHARS ? `…${data.output.slice(-PREVIEW_CHARS)}` : data.output;
   return (
     <div
-      className={`step-node status-${data.status}${selected ? " selected" : ""}${data.isLast ? " last" : ""}`}
+      className={`step-node status-${data.status}${selected ? " selected" : ""}${data.isLast ? " last" : ""}${data.readonly ? " readonly" : ""}`}
       data-testid="step-node"
       data-index={data.index}
     >
-      <Handle type="target" position={Position.Left} />
+      <Handle type="target" position={Position.Left} isConnectable={!data.readonly} />
       <div className="step-head">
         <span className="step-number">{data.index + 1}</span>
         <span className="step-worker" title={data.workerName}>
@@ -43,7 +44,18 @@ export const StepNode = memo(function StepNode({ data, selected }: NodeProps<Ste
           {data.latencyMs !== null && <span>{(data.latencyMs / 1000).toFixed(1)} s</span>}
         </div>
       )}
-      <Handle type="source" position={Position.Right} />
+      {data.nested && (
+        <button
+          type="button"
+          className="nested-toggle nodrag"
+          data-testid="nested-toggle"
+          aria-expanded={data.nested.expanded}
+          onClick={() => useUi.getState().toggleExpanded(data.nested!.key)}
+        >
+          {data.nested.expanded ? "▾ Hide" : "▸ Show"} nested workflow ({data.nested.steps} steps)
+        </button>
+      )}
+      <Handle type="source" position={Position.Right} isConnectable={!data.readonly} />
     </div>
   );
 });

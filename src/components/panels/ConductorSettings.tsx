@@ -1,6 +1,7 @@
 import { DEFAULT_TEMPLATE, templateProblems } from "../../engine/conductor/prompt.ts";
 import { useStudio } from "../../state/store.ts";
 import { InBrowserSection } from "./InBrowserSection.tsx";
+import { RecursionSettings } from "./RecursionSettings.tsx";
 
 /** Which Conductor plans (in this browser or a remote endpoint), its generation and its prompt. */
 export function ConductorSettings() {
@@ -140,6 +141,7 @@ export function ConductorSettings() {
           Reset to default
         </button>
       </details>
+      <RecursionSettings />
     </section>
   );
 }

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createHistory } from "../../engine/graph/history.ts";
 import { makeDoc } from "../../engine/graph/testing.ts";
@@ -84,7 +84,7 @@ describe("Inspector", () => {
   });
 
   it("offers a worker that is not in the pool as such", () => {
-    act(() => useStudio.getState().edit({ kind: "setWorker", id: "b", worker: 7 }));
+    useStudio.getState().edit({ kind: "setWorker", id: "b", worker: 7 });
     render(<Inspector />);
     expect(screen.getByTestId<HTMLSelectElement>("worker-select").value).toBe("7");
     expect(screen.getByText("Model id 7 (not in pool)")).toBeTruthy();

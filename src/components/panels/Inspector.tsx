@@ -127,10 +127,15 @@ export function Inspector() {
         <div className="inspector-output" data-testid="inspector-output">
           <div className="muted small">
             {result.usage &&
-              `${result.usage.promptTokens} in + ${result.usage.completionTokens} out tokens${result.usage.estimated ? " (estimated)" : ""} · ${formatCost(result.cost ?? 0)}`}
+              `${result.usage.promptTokens} in + ${result.usage.completionTokens} out tokens${result.usage.estimated ? " (estimated)" : ""} · ${formatCost(result.cost ?? 0)}${result.usage.providerCost !== undefined ? " (provider's figure)" : ""}`}
             {result.attempts > 1 && ` · ${result.attempts} attempts`}
           </div>
-          <Markdown text={result.output} />
+          {/* Parsing Markdown on every streamed frame is the costliest render: plain text until done. */}
+          {status === "running" ? (
+            <pre className="streaming-output">{result.output}</pre>
+          ) : (
+            <Markdown text={result.output} />
+          )}
         </div>
       )}
       <WorkerPreview index={index} />

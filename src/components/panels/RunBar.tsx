@@ -11,6 +11,7 @@ import {
   selectRecord,
 } from "../../state/selectors.ts";
 import { useStudio } from "../../state/store.ts";
+import { RunEstimate } from "./RunEstimate.tsx";
 
 function wallSeconds(startedAt: number | null, finishedAt: number | null): string | null {
   if (startedAt === null || finishedAt === null) return null;
@@ -48,6 +49,7 @@ export function RunBar() {
             ▶ Run
           </button>
         )}
+        <RunEstimate />
         <button type="button" data-testid="add-step" onClick={() => st().edit({ kind: "add" })}>
           + Step
         </button>
@@ -80,7 +82,10 @@ export function RunBar() {
           {t.calls > 0 && (
             <>
               {(t.promptTokens + t.completionTokens).toLocaleString()} tokens
-              {t.estimated ? "*" : ""} · {formatCost(t.cost)}
+              {t.estimated && (
+                <span title="Some endpoints sent no usage: those counts are estimated.">*</span>
+              )}{" "}
+              · {formatCost(t.cost)}
               {wall && ` · ${wall}`}
             </>
           )}

@@ -277,7 +277,8 @@ export async function* executeWorkflow(
     );
   });
   for (let i = 0; i < o.steps.length; i++) {
-    if (!o.keep?.has(i)) yield { type: "step_queued", round, step: i };
+    if (!o.keep?.has(i))
+      yield { type: "step_queued", round, step: i, ...(o.parent && { parent: o.parent }) };
   }
   const all = Promise.all(promises).finally(() => queue.close());
   yield* queue;

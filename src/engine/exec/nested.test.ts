@@ -79,6 +79,16 @@ describe("self-selection: the Conductor as its own worker", () => {
     const events = await drain(run({ conductorBackend: c, backendFor: () => w }));
     const record = recordOf(events);
     expect(record.status).toBe("done");
+    // Nested events never touch the top level: every one of them carries its parent path.
+    expect(record.rounds[0]?.steps[0]).toMatchObject({
+      status: "done",
+      output: 'Answer to "Draft an O(n log n) algorithm.".',
+    });
+    const nestedEvents = events.filter((e) => "round" in e && "parent" in e && e.parent);
+    expect(nestedEvents.filter((e) => e.type === "step_queued")).toHaveLength(2);
+    expect(
+      events.filter((e) => e.type === "step_queued" && !("parent" in e && e.parent)),
+    ).toHaveLength(2);
     const self = record.rounds[0]?.steps[1];
     expect(self?.nested?.rounds[0]?.steps.map((s) => [s.workerName, s.status])).toEqual([
       ["Beta", "done"],

@@ -40,6 +40,12 @@ export interface RunOptions {
   retry?: Partial<RetryPolicy>;
   runId?: string;
   now?: () => number;
+  /**
+   * Round 0 as already planned (and perhaps edited by the user): it runs without asking the
+   * Conductor again, and no run_start is emitted since the caller's record holds the start and
+   * the plan. Refinement rounds then follow as usual.
+   */
+  firstRound?: { raw: string; steps: Step[] };
 }
 
 function newRunId(now: number): string {
@@ -96,16 +102,17 @@ export async function* runConductor(o: RunOptions): AsyncGenerator<RunEvent, voi
     now,
   };
   const continuesAssistant = o.conductorBackend.continuesAssistant;
-  yield {
-    type: "run_start",
-    at: now(),
-    runId: o.runId ?? newRunId(now()),
-    question: o.question,
-    pool: o.pool,
-    conductor: o.conductor,
-    maxSteps,
-    maxRounds,
-  };
+  if (!o.firstRound)
+    yield {
+      type: "run_start",
+      at: now(),
+      runId: o.runId ?? newRunId(now()),
+      question: o.question,
+      pool: o.pool,
+      conductor: o.conductor,
+      maxSteps,
+      maxRounds,
+    };
   let messages: ChatMessage[] = buildConductorMessages({
     question: o.question,
     pool: o.pool,
@@ -119,18 +126,21 @@ export async function* runConductor(o: RunOptions): AsyncGenerator<RunEvent, voi
   let answer: string | null = null;
   let previous: PriorStep[] | undefined;
   for (let round = 0; round <= maxRounds; round++) {
-    const plan = yield* planRound({
-      backend: o.conductorBackend,
-      conductor: o.conductor,
-      messages,
-      workers: o.pool.length,
-      maxSteps,
-      round,
-      signal: o.signal,
-      retry: o.retry,
-      budget,
-      now,
-    });
+    const plan =
+      round === 0 && o.firstRound
+        ? { ok: true as const, ...o.firstRound }
+        : yield* planRound({
+            backend: o.conductorBackend,
+            conductor: o.conductor,
+            messages,
+            workers: o.pool.length,
+            maxSteps,
+            round,
+            signal: o.signal,
+            retry: o.retry,
+            budget,
+            now,
+          });
     if (!plan.ok) {
       if (plan.cancelled)
         yield { type: "run_finish", at: now(), status: "cancelled", reason: "cancelled", answer };

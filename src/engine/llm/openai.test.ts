@@ -144,6 +144,14 @@ describe("headers", () => {
     });
   });
 
+  it("sends none of the client's X-Stainless telemetry headers (they break strict CORS preflights)", async () => {
+    server.setDefault("m", "x");
+    await collect(backend("m", { apiKey: KEY }), request, new AbortController().signal);
+    const names = Object.keys(server.requests[0]?.headers ?? {});
+    expect(names.filter((h) => h.startsWith("x-stainless"))).toEqual([]);
+    expect(names).toContain("authorization");
+  });
+
   it("labels itself with model and host, never the key", () => {
     const b = backend("m", { apiKey: KEY });
     expect(b.label).toBe(`m @ ${new URL(server.url).host}`);

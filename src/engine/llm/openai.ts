@@ -31,6 +31,23 @@ export interface OpenAIBackendOptions {
   maxTokensField?: "max_tokens" | "max_completion_tokens";
 }
 
+/**
+ * The client's telemetry headers (X-Stainless-*) make every browser call a CORS preflight that some
+ * providers refuse (Mistral rejects x-stainless-timeout); they tell the server nothing it needs.
+ */
+const NO_STAINLESS_HEADERS: Record<string, null> = Object.fromEntries(
+  [
+    "Retry-Count",
+    "Timeout",
+    "Lang",
+    "Package-Version",
+    "OS",
+    "Arch",
+    "Runtime",
+    "Runtime-Version",
+  ].map((h) => [`X-Stainless-${h}`, null]),
+);
+
 /** The OpenAI client insists on some key; this one never leaves because Authorization is unset. */
 const PLACEHOLDER_KEY = "not-needed";
 
@@ -88,6 +105,7 @@ export function createOpenAIBackend(options: OpenAIBackendOptions): ChatBackend 
   // `Authorization: null` removes the header the client would build from the placeholder key.
   const defaultHeaders: Record<string, string | null> = {
     ...(apiKey ? {} : { Authorization: null }),
+    ...NO_STAINLESS_HEADERS,
     ...options.headers,
   };
 

@@ -123,7 +123,7 @@ const RULES: readonly Rule[] = [
       "A model file could not be fetched: the connection failed, or the server refused or lacks the file.",
     nextSteps: [
       "Check the connection and try again: files already downloaded are kept.",
-      "For a custom model, check the weights URL and that the server allows cross-origin requests (CORS).",
+      "For a custom model, check the weights URL and the model library URL, and that their servers allow cross-origin requests (CORS).",
       REMOTE,
     ],
   },

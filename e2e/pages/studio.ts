@@ -1,0 +1,285 @@
+import type { Locator, Page } from "@playwright/test";
+import { expect } from "@playwright/test";
+import type { Access, ExportedFile } from "./exports.ts";
+import { readExport } from "./exports.ts";
+import type { PoolWorker } from "../support/scenario.ts";
+import { CONDUCTOR_MODEL, WORKERS } from "../support/scenario.ts";
+
+/** Where the app keeps its settings (src/state/persist.ts). */
+const SETTINGS_KEY = "conductor-studio.settings.v1";
+
+/** What the page showed at one DOM change: the Conductor's raw text length and each node. */
+export interface Sample {
+  raw: number;
+  nodes: { status: string; output: number }[];
+}
+
+export type FileInput = string | { name: string; mimeType: string; buffer: Buffer };
+
+const center = (box: { x: number; y: number; width: number; height: number }) => ({
+  x: box.x + box.width / 2,
+  y: box.y + box.height / 2,
+});
+
+async function boxOf(locator: Locator) {
+  const box = await locator.boundingBox();
+  if (!box) throw new Error(`No bounding box for ${locator.toString()}`);
+  return box;
+}
+
+/** Page object for the studio: every spec drives the app through these, never through raw selectors. */
+export class StudioPage {
+  /** Uncaught exceptions in the page; each spec expects none. */
+  readonly errors: string[] = [];
+
+  constructor(readonly page: Page) {
+    page.on("pageerror", (e) => this.errors.push(e.message));
+  }
+
+  /** Stores a pool of workers and a remote Conductor, all on `baseURL`, before the app boots. */
+  async seed(
+    baseURL: string,
+    pool: readonly PoolWorker[] = WORKERS,
+    conductorModel = CONDUCTOR_MODEL,
+  ) {
+    const settings = {
+      pool: pool.map((w, i) => ({
+        id: `w${i}`,
+        name: w.name,
+        kind: "openai",
+        baseURL,
+        model: w.model,
+        temperature: 0.2,
+        maxTokens: 512,
+        prefill: false,
+        price: { input: 1, output: 2 },
+      })),
+      conductor: { backend: "remote", baseURL, model: conductorModel },
+    };
+    await this.page.addInitScript(([key, value]) => localStorage.setItem(key, value), [
+      SETTINGS_KEY,
+      JSON.stringify(settings),
+    ] as const);
+  }
+
+  async goto() {
+    await this.page.goto("/");
+    await expect(this.page.getByRole("heading", { name: "Conductor Studio" })).toBeVisible();
+  }
+
+  byTestId(id: string): Locator {
+    return this.page.getByTestId(id);
+  }
+
+  async ask(question: string) {
+    await this.byTestId("question").fill(question);
+  }
+
+  /** Clicks Plan; the caller waits for what it expects (nodes, an error). */
+  async startPlan() {
+    await this.byTestId("plan").click();
+  }
+
+  /** Plans and waits until the Conductor has finished and `steps` nodes are on the canvas. */
+  async plan(steps: number) {
+    await this.startPlan();
+    await this.planned(steps);
+  }
+
+  /** Waits until the Conductor has finished and `steps` nodes are on the canvas. */
+  async planned(steps: number) {
+    await expect(this.byTestId("plan")).toBeEnabled();
+    await expect(this.nodes()).toHaveCount(steps);
+  }
+
+  nodes(): Locator {
+    return this.byTestId("step-node");
+  }
+
+  node(i: number): Locator {
+    return this.page.locator(`[data-testid="step-node"][data-index="${i}"]`);
+  }
+
+  status(i: number): Locator {
+    return this.node(i).getByTestId("status-badge");
+  }
+
+  workerName(i: number): Locator {
+    return this.node(i).locator(".step-worker");
+  }
+
+  subtask(i: number): Locator {
+    return this.node(i).locator(".step-subtask");
+  }
+
+  output(i: number): Locator {
+    return this.node(i).getByTestId("step-output");
+  }
+
+  /** React Flow's wrapper of a step node: it carries the step id and the node's position. */
+  private wrapper(i: number): Locator {
+    return this.page.locator(".react-flow__node").filter({ has: this.node(i) });
+  }
+
+  async stepId(i: number): Promise<string> {
+    const id = await this.wrapper(i).getAttribute("data-id");
+    if (!id) throw new Error(`Step ${i} has no id`);
+    return id;
+  }
+
+  /** The node's position in flow coordinates, read from React Flow's transform. */
+  async position(i: number): Promise<{ x: number; y: number }> {
+    const transform = await this.wrapper(i).evaluate((el) => (el as HTMLElement).style.transform);
+    const m = /translate\(\s*(-?[\d.]+)px,\s*(-?[\d.]+)px\)/.exec(transform);
+    if (!m) throw new Error(`Unexpected node transform: ${transform}`);
+    return { x: Number(m[1]), y: Number(m[2]) };
+  }
+
+  async selectNode(i: number) {
+    await this.node(i).locator(".step-head").click();
+    await expect(this.byTestId("inspector")).toContainText(`Step ${i + 1} of`);
+  }
+
+  /** Drags a node by its header with real mouse moves (several intermediate positions). */
+  async dragNode(i: number, dx: number, dy: number) {
+    const from = center(await boxOf(this.node(i).locator(".step-head")));
+    const mouse = this.page.mouse;
+    await mouse.move(from.x, from.y);
+    await mouse.down();
+    await mouse.move(from.x + dx, from.y + dy, { steps: 12 });
+    await mouse.up();
+  }
+
+  /** React Flow's own "fit view" control: brings every node into view after a re-layout. */
+  async fitView() {
+    await this.page.locator(".react-flow__controls-fitview").click();
+  }
+
+  private handle(i: number, kind: "source" | "target"): Locator {
+    return this.node(i).locator(`.react-flow__handle.${kind}`);
+  }
+
+  /** Draws an edge by dragging from step `from`'s source handle onto step `to`'s target handle. */
+  async connect(from: number, to: number) {
+    const a = center(await boxOf(this.handle(from, "source")));
+    const b = center(await boxOf(this.handle(to, "target")));
+    const mouse = this.page.mouse;
+    await mouse.move(a.x, a.y);
+    await mouse.down();
+    await mouse.move(b.x, b.y, { steps: 12 });
+    await mouse.up();
+  }
+
+  /** The edge that shows step `to` seeing step `from` (ids as of now). */
+  async edge(from: number, to: number): Promise<Locator> {
+    return this.byTestId(`rf__edge-${await this.stepId(from)}->${await this.stepId(to)}`);
+  }
+
+  /**
+   * Clicks an edge at its middle: for React Flow's bezier from a right handle to a left handle,
+   * the curve's midpoint is the midpoint of the two handles. Expects the edge selected.
+   */
+  async clickEdge(from: number, to: number) {
+    const a = center(await boxOf(this.handle(from, "source")));
+    const b = center(await boxOf(this.handle(to, "target")));
+    await this.page.mouse.click((a.x + b.x) / 2, (a.y + b.y) / 2);
+    await expect(await this.edge(from, to)).toHaveClass(/selected/);
+  }
+
+  /** Records a sample of the page after every DOM change from now on (see `samples`). */
+  async startSampling() {
+    await this.page.evaluate(() => {
+      const samples: unknown[] = [];
+      Object.assign(window, { __studioSamples: samples });
+      const text = (el: Element | null) => el?.textContent ?? "";
+      new MutationObserver(() => {
+        samples.push({
+          raw: text(document.querySelector('[data-testid="conductor-raw"]')).length,
+          nodes: [...document.querySelectorAll('[data-testid="step-node"]')].map((n) => ({
+            status: n.querySelector('[data-testid="status-badge"]')?.getAttribute("data-status"),
+            output: text(n.querySelector('[data-testid="step-output"]')).length,
+          })),
+        });
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+  }
+
+  async samples(): Promise<Sample[]> {
+    return this.page.evaluate(
+      () => (window as unknown as { __studioSamples: Sample[] }).__studioSamples,
+    );
+  }
+
+  /** Resolves once the page has rendered two more frames: state changes from a key press are on screen. */
+  async settle() {
+    await this.page.evaluate(
+      () =>
+        new Promise<void>((resolve) =>
+          requestAnimationFrame(() => requestAnimationFrame(() => resolve())),
+        ),
+    );
+  }
+
+  async undo() {
+    await this.byTestId("undo").click();
+  }
+
+  async redo() {
+    await this.byTestId("redo").click();
+  }
+
+  async run() {
+    await this.byTestId("run").click();
+  }
+
+  async cancel() {
+    await this.byTestId("cancel").click();
+  }
+
+  /** Waits until no run is in progress (the Run button is back and enabled). */
+  async waitIdle() {
+    await expect(this.byTestId("run")).toBeEnabled();
+  }
+
+  private async download(testId: string): Promise<ExportedFile> {
+    const [download] = await Promise.all([
+      this.page.waitForEvent("download"),
+      this.byTestId(testId).click(),
+    ]);
+    return readExport(download);
+  }
+
+  exportWorkflow(): Promise<ExportedFile> {
+    return this.download("export-workflow");
+  }
+
+  exportRun(): Promise<ExportedFile> {
+    return this.download("export-run");
+  }
+
+  /** The access list of every step, as the document holds it (read from a workflow export). */
+  async accessLists(): Promise<Access[]> {
+    const { json } = await this.exportWorkflow();
+    return json.run.rounds[0]?.lists?.access_list ?? [];
+  }
+
+  /** Drops a file on the canvas, as a user dragging it from the desktop would. */
+  async dropFile(name: string, text: string) {
+    const transfer = await this.page.evaluateHandle(
+      ([fileName, contents]) => {
+        const dt = new DataTransfer();
+        dt.items.add(new File([contents], fileName, { type: "application/json" }));
+        return dt;
+      },
+      [name, text] as const,
+    );
+    const canvas = this.byTestId("canvas");
+    await canvas.dispatchEvent("dragover", { dataTransfer: transfer });
+    await canvas.dispatchEvent("drop", { dataTransfer: transfer });
+  }
+
+  /** Opens a file through the hidden file input, as the Import button's picker would. */
+  async importFile(file: FileInput) {
+    await this.byTestId("import-input").setInputFiles(file);
+  }
+}

@@ -1,0 +1,130 @@
+import { expect, test } from "@playwright/test";
+import { StudioPage } from "./pages/studio.ts";
+import { startTestServer } from "./server/server.ts";
+import type { TestServer } from "./server/server.ts";
+import {
+  ATTEMPTS_THEN_JUDGE,
+  CONDUCTOR_MODEL,
+  QUESTION,
+  conductorText,
+  piecesOf,
+  scriptPlanAndAnswers,
+} from "./support/scenario.ts";
+
+let server: TestServer;
+let studio: StudioPage;
+
+test.beforeAll(async () => {
+  server = await startTestServer();
+});
+test.afterAll(async () => {
+  await server.close();
+});
+test.beforeEach(async ({ page }) => {
+  server.reset();
+  studio = new StudioPage(page);
+  await studio.seed(server.baseURL);
+  await studio.goto();
+  await studio.ask(QUESTION);
+});
+test.afterEach(() => {
+  expect(studio.errors).toEqual([]);
+});
+
+test("the Conductor's plan streams into the panel and its steps appear on the canvas", async ({
+  page,
+}) => {
+  const text = conductorText(ATTEMPTS_THEN_JUDGE);
+  const listsAt = text.indexOf("model_id");
+  // Reasoning in 8-character chunks, the lists in 2-character chunks: steps complete one by one.
+  const chunks = [...piecesOf(text.slice(0, listsAt), 8), ...piecesOf(text.slice(listsAt), 2)];
+  server.script(CONDUCTOR_MODEL, { chunks, chunkDelayMs: 12 });
+
+  await studio.startSampling();
+  await studio.startPlan();
+  await expect(studio.byTestId("stop-plan")).toBeVisible();
+  await studio.planned(3);
+
+  await expect(studio.byTestId("conductor-raw")).toContainText('access_list = [[], [], ["all"]]');
+  expect(await studio.byTestId("conductor-raw").textContent()).toBe(text);
+  await expect(page.getByRole("region", { name: "Conductor" })).toContainText("plan parsed");
+
+  const samples = await studio.samples();
+  const partial = new Set(
+    samples.filter((s) => s.raw > 0 && s.raw < text.length).map((s) => s.raw),
+  );
+  expect(partial.size, "the raw text grew in many steps").toBeGreaterThan(10);
+  expect(
+    samples.some((s) => s.nodes.length > 0 && s.raw < text.length),
+    "a step appeared before the Conductor finished writing",
+  ).toBe(true);
+
+  for (const [i, subtask] of ATTEMPTS_THEN_JUDGE.subtasks.entries())
+    await expect(studio.subtask(i)).toHaveText(subtask);
+  await expect(studio.workerName(0)).toHaveText("Solver GPT");
+  await expect(studio.workerName(2)).toHaveText("Judge Qwen");
+  // Only the last step is marked as the one whose answer goes to the user.
+  await expect(studio.node(2)).toHaveClass(/\blast\b/);
+  await expect(studio.node(2)).toContainText("answer to the user");
+  await expect(studio.node(0)).not.toContainText("answer to the user");
+  await expect(studio.node(1)).not.toHaveClass(/\blast\b/);
+  expect(await studio.accessLists()).toEqual([[], [], "all"]);
+});
+
+test("an unparseable plan shows its error code and keeps the raw text, with no nodes", async ({
+  page,
+}) => {
+  const full = conductorText(ATTEMPTS_THEN_JUDGE);
+  // Cut off inside the subtasks list, as a Conductor that ran out of tokens would be.
+  const truncated = full.slice(0, full.indexOf("Independently") + 20);
+  server.script(CONDUCTOR_MODEL, { chunks: piecesOf(truncated, 6), chunkDelayMs: 5 });
+
+  await studio.startPlan();
+  const error = studio.byTestId("plan-error");
+  await expect(error).toBeVisible();
+  await expect(error).toContainText("could not be read");
+  await expect(page.getByRole("region", { name: "Conductor" }).locator(".badge-failed")).toHaveText(
+    "unparseable_list",
+  );
+  expect(await studio.byTestId("conductor-raw").textContent()).toBe(truncated);
+  await expect(studio.byTestId("notice")).toContainText("plan could not be used");
+  await expect(studio.nodes()).toHaveCount(0);
+  await expect(studio.byTestId("run")).toBeDisabled();
+});
+
+test("dragging a node moves it; undo and redo move it back and forth, one step per drag", async ({
+  page,
+}) => {
+  scriptPlanAndAnswers(server);
+  await studio.plan(3);
+  const start = await studio.position(0);
+
+  await studio.dragNode(0, 160, 120);
+  await expect.poll(() => studio.position(0)).not.toEqual(start);
+  const moved = await studio.position(0);
+  expect(moved.x - start.x).toBeGreaterThan(40);
+  expect(moved.y - start.y).toBeGreaterThan(30);
+  // Other nodes stay where they were.
+  const other = await studio.position(1);
+
+  // One undo step for the whole drag (12 intermediate mouse moves): back to the start exactly.
+  await page.keyboard.press("Control+z");
+  await expect.poll(() => studio.position(0)).toEqual(start);
+  await page.keyboard.press("Control+Shift+z");
+  await expect.poll(() => studio.position(0)).toEqual(moved);
+  await studio.undo();
+  await expect.poll(() => studio.position(0)).toEqual(start);
+  await page.keyboard.press("Control+y");
+  await expect.poll(() => studio.position(0)).toEqual(moved);
+  expect(await studio.position(1)).toEqual(other);
+
+  // A second drag of the same node is its own undo step.
+  await studio.dragNode(0, 0, 100);
+  await expect.poll(async () => (await studio.position(0)).y).toBeGreaterThan(moved.y + 30);
+  await studio.undo();
+  await expect.poll(() => studio.position(0)).toEqual(moved);
+  await studio.undo();
+  await expect.poll(() => studio.position(0)).toEqual(start);
+  // A drag changes no step: the plan's lists are intact.
+  expect(await studio.accessLists()).toEqual([[], [], "all"]);
+});

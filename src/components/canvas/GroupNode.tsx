@@ -1,0 +1,25 @@
+import { Handle, Position } from "@xyflow/react";
+import type { NodeProps } from "@xyflow/react";
+import { memo } from "react";
+import { formatCost } from "../../engine/cost.ts";
+import type { GroupFlowNode } from "../../state/extras.ts";
+
+/** A round or a nested workflow: a labelled box with its tokens and cost summed. */
+export const GroupNode = memo(function GroupNode({ data }: NodeProps<GroupFlowNode>) {
+  return (
+    <div
+      className={`group-box group-${data.kind}`}
+      data-testid={`group-${data.kind}`}
+      data-label={data.label}
+    >
+      <Handle type="target" position={Position.Left} />
+      <div className="group-label">
+        <strong>{data.label}</strong>
+        <span className="muted small">
+          {data.tokens.toLocaleString()} tok{data.estimated ? "*" : ""} · {formatCost(data.cost)}
+        </span>
+      </div>
+      <Handle type="source" position={Position.Right} />
+    </div>
+  );
+});

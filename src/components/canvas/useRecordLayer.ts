@@ -1,0 +1,66 @@
+import { useMemo } from "react";
+import type { WorkflowDoc } from "../../engine/graph/document.ts";
+import type { Position } from "../../engine/graph/document.ts";
+import type { StepNodeData } from "../../state/flow.ts";
+import type { CanvasNode } from "../../state/extras.ts";
+import { recordFlow, roundSums } from "../../state/extras.ts";
+import { selectPool, selectQuestion, selectRecord } from "../../state/selectors.ts";
+import { useStudio } from "../../state/store.ts";
+import { useUi } from "../../state/ui.ts";
+
+const NODE_W = 280;
+const NODE_H = 190;
+
+/**
+ * The record's layer of the canvas: later refinement rounds and expanded nested workflows, placed
+ * around the editable workflow, and the nested-workflow toggle of each self-selected step.
+ */
+export function useRecordLayer(doc: WorkflowDoc, positions: Record<string, Position>) {
+  const record = useStudio(selectRecord);
+  const question = useStudio(selectQuestion);
+  const pool = useStudio(selectPool);
+  const runStepIds = useStudio((s) => s.runStepIds);
+  const expanded = useUi((s) => s.expanded);
+  return useMemo(() => {
+    const rounds = record.question === question ? record.rounds : [];
+    const placed = Object.values(positions);
+    const right = Math.max(0, ...placed.map((p) => p.x + NODE_W));
+    const bottom = Math.max(0, ...placed.map((p) => p.y + NODE_H));
+    const first = rounds[0];
+    const nestedOf = new Map<string, StepNodeData["nested"]>();
+    const mainNested = doc.steps.flatMap((st, i) => {
+      const step = first?.steps[i];
+      if (runStepIds[i] !== st.id || !step?.nested) return [];
+      const key = `${st.id}/nested`;
+      nestedOf.set(st.id, {
+        steps: step.nested.rounds[0]?.steps.length ?? 0,
+        expanded: expanded.has(key),
+        key,
+      });
+      return [{ stepId: st.id, step, x: positions[st.id]?.x ?? 0, y: bottom + 80 }];
+    });
+    const layer = recordFlow(rounds, right, pool, expanded, mainNested);
+    const nodes: CanvasNode[] = [...layer.nodes];
+    if (layer.nodes.some((n) => n.id.startsWith("round-")) && placed.length) {
+      // A backdrop for the editable first round, so rounds read as successive groups.
+      const left = Math.min(...placed.map((p) => p.x)) - 24;
+      const top = Math.min(...placed.map((p) => p.y)) - 44;
+      nodes.unshift({
+        id: "round-0",
+        type: "group-box",
+        position: { x: left, y: top },
+        data: {
+          label: "Round 1 (editable)",
+          kind: "round",
+          ...(first ? roundSums(first) : { tokens: 0, cost: 0, estimated: false }),
+        },
+        style: { width: right - left + 24, height: bottom - top + 24 },
+        draggable: false,
+        selectable: false,
+        deletable: false,
+        zIndex: -1,
+      });
+    }
+    return { nodes, edges: layer.edges, nestedOf };
+  }, [record, question, pool, runStepIds, expanded, doc, positions]);
+}

@@ -1,0 +1,93 @@
+import type { Worker } from "../../engine/schema/worker.ts";
+import { MAX_DEPTH, MAX_ROUNDS } from "../../state/settings.ts";
+import { useStudio } from "../../state/store.ts";
+
+const SELF: Worker = {
+  id: "conductor-self",
+  name: "The Conductor itself",
+  kind: "conductor",
+  baseURL: "",
+  model: "",
+  temperature: 0.2,
+  maxTokens: 4096,
+  prefill: false,
+  note: "Plans and runs a nested workflow for its subtask.",
+};
+
+const clampInt = (v: string, min: number, max: number) =>
+  Math.min(max, Math.max(min, Math.round(Number(v) || 0)));
+
+/**
+ * Recursion and test-time scaling (SPEC 1.6): refinement rounds, the Conductor as its own worker
+ * with a depth cap, and a budget of model calls (the paper caps recursion near twice one round's calls).
+ */
+export function RecursionSettings() {
+  const conductor = useStudio((s) => s.conductor);
+  const selfIndex = useStudio((s) => s.pool.findIndex((w) => w.kind === "conductor"));
+  const maxSteps = useStudio((s) => s.maxSteps);
+  const st = useStudio.getState;
+  const setSelf = (on: boolean) => {
+    const s = st();
+    if (on) {
+      s.addWorker(SELF);
+      s.setConductor({
+        rounds: Math.max(1, s.conductor.rounds),
+        maxCalls: s.conductor.maxCalls || 2 * (1 + maxSteps),
+      });
+    } else {
+      s.setPool(s.pool.filter((w) => w.kind !== "conductor"));
+      s.setConductor({ rounds: 0 });
+    }
+  };
+  return (
+    <section data-testid="recursion-settings">
+      <h3>Recursion</h3>
+      <div className="grid2">
+        <label className="field checkbox span2">
+          <input
+            type="checkbox"
+            data-testid="self-select"
+            checked={selfIndex >= 0}
+            onChange={(e) => setSelf(e.target.checked)}
+          />
+          List the Conductor itself as a worker{selfIndex >= 0 ? ` (Model id ${selfIndex})` : ""}: a
+          step given to it plans and runs a nested workflow
+        </label>
+        <label className="field">
+          Refinement rounds after the first (0–{MAX_ROUNDS})
+          <input
+            type="number"
+            min={0}
+            max={MAX_ROUNDS}
+            data-testid="rounds"
+            value={conductor.rounds}
+            onChange={(e) => st().setConductor({ rounds: clampInt(e.target.value, 0, MAX_ROUNDS) })}
+          />
+        </label>
+        <label className="field">
+          Nesting depth (1–{MAX_DEPTH})
+          <input
+            type="number"
+            min={1}
+            max={MAX_DEPTH}
+            data-testid="max-depth"
+            value={conductor.maxDepth}
+            onChange={(e) =>
+              st().setConductor({ maxDepth: clampInt(e.target.value, 1, MAX_DEPTH) })
+            }
+          />
+        </label>
+        <label className="field">
+          Budget: model calls per run (0 = no cap)
+          <input
+            type="number"
+            min={0}
+            data-testid="max-calls"
+            value={conductor.maxCalls}
+            onChange={(e) => st().setConductor({ maxCalls: clampInt(e.target.value, 0, 1000) })}
+          />
+        </label>
+      </div>
+    </section>
+  );
+}

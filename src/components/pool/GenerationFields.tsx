@@ -1,0 +1,70 @@
+import { listPrice } from "../../engine/pool/prices.ts";
+import type { Worker } from "../../engine/schema/worker.ts";
+import { useStudio } from "../../state/store.ts";
+import { PriceField } from "./PriceField.tsx";
+
+/** Temperature, max tokens, prices and the note a prompted Conductor reads. */
+export function GenerationFields({ worker }: { worker: Worker }) {
+  const update = (patch: Partial<Worker>) => useStudio.getState().updateWorker(worker.id, patch);
+  const list = listPrice(worker.provider, worker.model);
+  const isList =
+    list !== undefined &&
+    worker.price?.input === list.input &&
+    worker.price?.output === list.output;
+  const api = worker.kind === "openai";
+  return (
+    <div className="worker-grid">
+      <label className="field">
+        Temperature
+        <input
+          type="number"
+          aria-label="Temperature"
+          data-testid="worker-temperature"
+          min={0}
+          max={2}
+          step={0.1}
+          value={worker.temperature}
+          onChange={(e) =>
+            update({ temperature: Math.min(2, Math.max(0, Number(e.target.value) || 0)) })
+          }
+        />
+      </label>
+      <label className="field">
+        Max tokens
+        <input
+          type="number"
+          aria-label="Max tokens"
+          data-testid="worker-max-tokens"
+          min={1}
+          step={256}
+          value={worker.maxTokens}
+          onChange={(e) =>
+            update({ maxTokens: Math.max(1, Math.round(Number(e.target.value) || 1)) })
+          }
+        />
+      </label>
+      {api && (
+        <>
+          <PriceField worker={worker} side="input" label="Input $ / million tokens" />
+          <PriceField worker={worker} side="output" label="Output $ / million tokens" />
+          <p className="span2 muted small" data-testid="price-source">
+            {isList
+              ? `List price as of ${list.asOf} (${list.source}${list.note ? `; ${list.note}` : ""}). Editable.`
+              : worker.price
+                ? "Your price."
+                : "Price unknown: cost estimates leave this worker out until you enter one."}
+          </p>
+        </>
+      )}
+      <label className="field span2">
+        Note (shown to a prompted Conductor when worker names are on)
+        <input
+          aria-label="Note"
+          data-testid="worker-note"
+          value={worker.note ?? ""}
+          onChange={(e) => update({ note: e.target.value || undefined })}
+        />
+      </label>
+    </div>
+  );
+}

@@ -1,0 +1,79 @@
+import { useState } from "react";
+import { fetchModels } from "../../engine/pool/probe.ts";
+import type { Worker } from "../../engine/schema/worker.ts";
+import { changeModel } from "../../state/pool.ts";
+import { useStudio } from "../../state/store.ts";
+
+type Listing =
+  | { state: "idle" }
+  | { state: "loading" }
+  | { state: "done"; models: string[] }
+  | { state: "failed"; message: string };
+
+/** The model name, typed or picked from the endpoint's own list ("Fetch models"). */
+export function ModelField({ worker }: { worker: Worker }) {
+  const [listing, setListing] = useState<Listing>({ state: "idle" });
+  const fetchNow = () => {
+    setListing({ state: "loading" });
+    const s = useStudio.getState();
+    const apiKey = s.keys[worker.id];
+    void fetchModels({
+      baseURL: worker.baseURL,
+      ...(apiKey ? { apiKey } : {}),
+      ...(worker.headers ? { headers: worker.headers } : {}),
+    }).then((result) =>
+      setListing(
+        result.ok
+          ? { state: "done", models: result.models }
+          : { state: "failed", message: result.message },
+      ),
+    );
+  };
+  return (
+    <label className="field">
+      Model
+      <span className="row">
+        <input
+          aria-label="Model"
+          data-testid="worker-model"
+          placeholder="model name"
+          value={worker.model}
+          onChange={(e) => changeModel(worker, e.target.value)}
+        />
+        <button
+          type="button"
+          data-testid="fetch-models"
+          disabled={!worker.baseURL || listing.state === "loading"}
+          onClick={fetchNow}
+          title="List the models this endpoint offers (GET /models)"
+        >
+          {listing.state === "loading" ? "Fetching…" : "Fetch models"}
+        </button>
+      </span>
+      {listing.state === "done" && (
+        <select
+          aria-label="Models offered by the endpoint"
+          data-testid="model-select"
+          value={listing.models.includes(worker.model) ? worker.model : ""}
+          onChange={(e) => {
+            if (e.target.value) changeModel(worker, e.target.value);
+          }}
+        >
+          <option value="">
+            {listing.models.length} model{listing.models.length === 1 ? "" : "s"} offered — choose…
+          </option>
+          {listing.models.map((m) => (
+            <option key={m} value={m}>
+              {m}
+            </option>
+          ))}
+        </select>
+      )}
+      {listing.state === "failed" && (
+        <span className="pool-message error" role="alert" data-testid="fetch-models-error">
+          {listing.message}
+        </span>
+      )}
+    </label>
+  );
+}

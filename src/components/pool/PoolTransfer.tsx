@@ -1,0 +1,61 @@
+import { useRef, useState } from "react";
+import { download } from "../../state/files.ts";
+import { importPoolText, poolExportText } from "../../state/pool.ts";
+
+/** Export the pool as JSON (without keys) and import a pool file. */
+export function PoolTransfer() {
+  const input = useRef<HTMLInputElement>(null);
+  const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
+  return (
+    <span className="row">
+      <button
+        type="button"
+        data-testid="export-pool"
+        title="Save the pool as JSON. Keys are never included."
+        onClick={() => download(poolExportText(), "conductor-pool.json")}
+      >
+        Export pool
+      </button>
+      <button type="button" data-testid="import-pool" onClick={() => input.current?.click()}>
+        Import pool…
+      </button>
+      <input
+        ref={input}
+        type="file"
+        accept="application/json,.json"
+        data-testid="import-pool-input"
+        hidden
+        onChange={(e) => {
+          const file = e.target.files?.[0];
+          e.target.value = "";
+          if (!file) return;
+          file
+            .text()
+            .then((text) => {
+              const error = importPoolText(text);
+              setMessage(
+                error
+                  ? { text: `Could not import ${file.name}: ${error}`, error: true }
+                  : { text: `Imported ${file.name}. Add the keys.`, error: false },
+              );
+            })
+            .catch((err: unknown) =>
+              setMessage({
+                text: `Could not read ${file.name}: ${err instanceof Error ? err.message : String(err)}`,
+                error: true,
+              }),
+            );
+        }}
+      />
+      {message && (
+        <span
+          className={message.error ? "pool-message error" : "pool-message"}
+          role={message.error ? "alert" : "status"}
+          data-testid="pool-transfer-message"
+        >
+          {message.text}
+        </span>
+      )}
+    </span>
+  );
+}

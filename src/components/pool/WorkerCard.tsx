@@ -1,0 +1,72 @@
+import type { Worker } from "../../engine/schema/worker.ts";
+import { moveWorker, removeWorker } from "../../state/pool.ts";
+import { useStudio } from "../../state/store.ts";
+import { ConnectionTest } from "./ConnectionTest.tsx";
+import { EndpointFields } from "./EndpointFields.tsx";
+import { GenerationFields } from "./GenerationFields.tsx";
+
+const KIND_LABEL: Readonly<Record<Worker["kind"], string>> = {
+  openai: "API",
+  webllm: "in this browser",
+  conductor: "the Conductor",
+};
+
+/** One worker of the pool: its Model id, every field, reorder, remove, and a connection test. */
+export function WorkerCard({
+  worker,
+  index,
+  last,
+}: {
+  worker: Worker;
+  index: number;
+  last: boolean;
+}) {
+  const update = (patch: Partial<Worker>) => useStudio.getState().updateWorker(worker.id, patch);
+  return (
+    <li className="worker-card" data-testid="worker-row" data-worker-id={worker.id}>
+      <div className="worker-card-head row">
+        <span className="step-number" title="Model id" data-testid="worker-model-id">
+          {index}
+        </span>
+        <input
+          aria-label="Name"
+          data-testid="worker-name"
+          className="worker-name"
+          value={worker.name}
+          onChange={(e) => update({ name: e.target.value })}
+        />
+        <span className="chip small">{KIND_LABEL[worker.kind]}</span>
+        <span className="row">
+          <button
+            type="button"
+            aria-label="Move up"
+            disabled={index === 0}
+            onClick={() => moveWorker(index, -1)}
+          >
+            ↑
+          </button>
+          <button
+            type="button"
+            aria-label="Move down"
+            disabled={last}
+            onClick={() => moveWorker(index, 1)}
+          >
+            ↓
+          </button>
+          <button
+            type="button"
+            aria-label="Remove"
+            className="danger"
+            data-testid="remove-worker"
+            onClick={() => removeWorker(worker.id)}
+          >
+            ×
+          </button>
+        </span>
+      </div>
+      {worker.kind === "openai" && <EndpointFields worker={worker} />}
+      <GenerationFields worker={worker} />
+      {worker.kind === "openai" && <ConnectionTest worker={worker} />}
+    </li>
+  );
+}
