@@ -54,14 +54,16 @@ export function download(text: string, name: string): void {
 }
 
 /**
- * Opens an exported run: the question, the pool, the last round's workflow, and each step's output
+ * Opens an exported run: the question, the pool, the first round's workflow (later rounds drawn beside it), and each step's output
  * and status as recorded. A bad file changes nothing and returns the message to show.
  */
 export function openExport(text: string): string | null {
   const result = importRun(text);
   if (!result.ok) return result.message;
   const record = result.record;
-  const round = [...record.rounds].reverse().find((r) => r.steps.length > 0);
+  // The first round is the editable workflow, as during a live run; later rounds and nested
+  // workflows are drawn from the record around it.
+  const round = record.rounds[0];
   const steps = round?.steps ?? [];
   const doc = docFromSteps(
     steps.map((st) => ({ worker: st.worker, subtask: st.subtask, access: st.access })),

@@ -49,7 +49,6 @@ export function RunBar() {
             ▶ Run
           </button>
         )}
-        <RunEstimate />
         <button type="button" data-testid="add-step" onClick={() => st().edit({ kind: "add" })}>
           + Step
         </button>
@@ -91,6 +90,7 @@ export function RunBar() {
           )}
         </span>
       </div>
+      <RunEstimate />
       {warning && <div className="warning">{warning}</div>}
       {notice && (
         <div className="notice" role="alert" data-testid="notice">
