@@ -136,7 +136,10 @@ test.describe("refinement rounds", () => {
     await runToEnd();
 
     await expect(studio.roundGroup(1)).toHaveCount(0);
-    await expect(studio.page.locator('[data-label="Round 1 (editable)"]')).toBeVisible();
+    // Round 1's backdrop sums its plan, the draft and the nested step's own plan and two calls.
+    await expect(
+      studio.page.locator('[data-label="Round 1 (editable)"] .group-label'),
+    ).toContainText("1,080 tok · $0.08");
     await expect(studio.roundGroup(2)).toBeVisible();
     await expect(studio.roundGroups()).toHaveCount(2);
     await expect(studio.roundSteps(2)).toHaveCount(1);
@@ -148,6 +151,8 @@ test.describe("refinement rounds", () => {
     await expect(studio.previousRoundEdges()).toHaveCount(1);
     await expect(studio.byTestId("rf__edge-round-0=>round-1")).toHaveClass(/edge-previous/);
     await expect(studio.byTestId("final-answer")).toHaveText(ANSWERS[DOUBLE_CHECK]!);
+    // The run's totals: both rounds, the refinement plan, and every nested call, each once.
+    await expect(studio.byTestId("totals")).toContainText("1,560 tokens · $0.11");
     // The round-2 worker was shown round 1, and the Conductor was asked to refine once.
     const [check] = workerCallFor(DOUBLE_CHECK);
     expect(lastUser(check!.body as ChatBody)).toContain(
@@ -202,6 +207,8 @@ test("a step given to the Conductor itself runs a nested workflow that expands a
   expect(lastUser(nestedPlan!.body as ChatBody)).toContain(ANSWERS[DRAFT]);
   expect(conductorCalls(isNestedPlan)).toHaveLength(1);
 
+  // The editable step can be dragged; the nested steps below cannot.
+  await expect(studio.wrapperOf(self)).toHaveClass(/draggable/);
   const toggle = self.getByTestId("nested-toggle");
   await expect(studio.nestedToggles()).toHaveCount(1);
   await expect(toggle).toHaveText("▸ Show nested workflow (2 steps)");
@@ -303,6 +310,24 @@ test("a run stops cleanly at its budget of model calls inside a nested workflow"
   await expectDone(studio.nestedStep(0), ANSWERS[EDGE_CASES]!);
   await expect(statusOf(studio.nestedStep(1))).toHaveAttribute("data-status", "failed");
   await expect(outputOf(studio.nestedStep(1))).toContainText("budget of model calls");
+});
+
+test("a budget that stops the refinement round keeps round 1's answer and says why", async ({
+  page,
+}) => {
+  script(REFINE_ALL);
+  // Round 1 takes four calls (draft, nested plan, two nested steps); the refinement plan is refused.
+  await openAndPlan(page, { rounds: 1, maxDepth: 1, maxCalls: 4 });
+  const planned = chatPosts();
+  await runToEnd();
+
+  await expect(studio.byTestId("final-answer")).toHaveText(ANSWERS[FINAL]!);
+  await expect(studio.byTestId("end-reason")).toHaveText(
+    "The run reached its budget of model calls.",
+  );
+  expect(chatPosts() - planned).toBe(4);
+  expect(conductorCalls(isRefinement)).toHaveLength(0);
+  await expect(studio.roundGroup(2)).toHaveCount(0);
 });
 
 test("cancel during a nested worker stops both levels and ends the run", async ({ page }) => {

@@ -109,8 +109,8 @@ export class RecursionPage extends StudioPage {
     return this.byTestId("nested-toggle");
   }
 
-  /** React Flow's wrapper of a step node: carries `draggable` / `selectable` classes. */
+  /** React Flow's wrapper of a step node (its parent element): carries the `draggable` class. */
   wrapperOf(step: Locator): Locator {
-    return this.page.locator(".react-flow__node").filter({ has: step });
+    return step.locator("xpath=..");
   }
 }

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { emptyRecord } from "../../engine/run/record.ts";
+import { emptyRecord, stepRecord } from "../../engine/run/record.ts";
 import type { RunRecord } from "../../engine/schema/record.ts";
 import { useStudio } from "../../state/store.ts";
 import { AnswerPanel } from "./AnswerPanel.tsx";
@@ -35,6 +35,56 @@ describe("AnswerPanel", () => {
     const answer = screen.getByTestId("final-answer");
     expect(answer.querySelector("script")).toBeNull();
     expect(answer.textContent).toContain("<script>");
+  });
+
+  it("says when the budget stopped a later round, under the answer that stands", () => {
+    seed({ status: "done", endReason: "budget", answer: "Round 1's answer." });
+    render(<AnswerPanel />);
+    expect(screen.getByTestId("final-answer").textContent).toBe("Round 1's answer.");
+    expect(screen.getByTestId("end-reason").textContent).toBe(
+      "The run reached its budget of model calls.",
+    );
+    cleanup();
+    seed({ status: "done", endReason: "no_rounds", answer: "A single round's answer." });
+    render(<AnswerPanel />);
+    expect(screen.queryByTestId("end-reason")).toBeNull();
+  });
+
+  it("says why a run with rounds ended: accepted, or the round cap", () => {
+    const round = (index: number) => ({
+      index,
+      plan: null,
+      lists: null,
+      steps: [
+        {
+          ...stepRecord({ pool: [] }, { worker: 0, subtask: "s", access: [] }, 0),
+          status: "done" as const,
+        },
+      ],
+      answer: "a",
+      accepted: false,
+    });
+    seed({
+      status: "done",
+      endReason: "accepted",
+      answer: "Round 1's answer.",
+      rounds: [round(0)],
+    });
+    render(<AnswerPanel />);
+    expect(screen.getByTestId("end-reason").textContent).toBe(
+      "The Conductor accepted the answer of round 1.",
+    );
+    cleanup();
+    seed({
+      status: "done",
+      endReason: "round_cap",
+      answer: "Round 2's answer.",
+      rounds: [round(0), round(1)],
+    });
+    render(<AnswerPanel />);
+    expect(screen.getByTestId("end-reason").textContent).toBe(
+      "Stopped after 2 rounds: the cap on refinement rounds.",
+    );
   });
 
   it("says why there is no answer", () => {

@@ -1,3 +1,4 @@
+import type { RunRecord } from "../../engine/schema/record.ts";
 import { selectRecord } from "../../state/selectors.ts";
 import { useStudio } from "../../state/store.ts";
 import { Markdown } from "../ui/Markdown.tsx";
@@ -9,17 +10,40 @@ const REASONS: Record<string, string> = {
   budget: "The run reached its budget of model calls.",
 };
 
-/** The workflow's answer: the last step's output (SPEC 1.1). */
+/** Why a run that answered ended, where rounds make it worth saying (SPEC 1.6). */
+function endNote(record: RunRecord): string | null {
+  const rounds = record.rounds.filter((r) => r.steps.length > 0).length;
+  switch (record.endReason) {
+    case "budget":
+      return REASONS.budget!;
+    case "accepted":
+      return `The Conductor accepted the answer of round ${rounds}.`;
+    case "round_cap":
+      return `Stopped after ${rounds} rounds: the cap on refinement rounds.`;
+    default:
+      return null;
+  }
+}
+
+/** The workflow's answer: the last step's output (SPEC 1.1), and why the run ended. */
 export function AnswerPanel() {
   const record = useStudio(selectRecord);
   const reason = record.endReason ? REASONS[record.endReason] : undefined;
+  const note = endNote(record);
   return (
     <section className="panel answer-panel" aria-label="Answer">
       <div className="panel-title">Answer</div>
       {record.answer ? (
-        <div data-testid="final-answer">
-          <Markdown text={record.answer} />
-        </div>
+        <>
+          <div data-testid="final-answer">
+            <Markdown text={record.answer} />
+          </div>
+          {note && (
+            <p className="muted small" data-testid="end-reason">
+              {note}
+            </p>
+          )}
+        </>
       ) : (
         <p className="muted" data-testid="no-answer">
           {reason ?? "Run the workflow: the last step's answer appears here."}

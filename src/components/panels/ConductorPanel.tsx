@@ -2,6 +2,7 @@ import { formatCost } from "../../engine/cost.ts";
 import { planNow } from "../../state/controller.ts";
 import { selectPhase, selectPlan } from "../../state/selectors.ts";
 import { useStudio } from "../../state/store.ts";
+import { RoundPlans } from "./RoundPlans.tsx";
 
 /** The Conductor's streamed reasoning, its raw output and whether the plan parsed. */
 export function ConductorPanel() {
@@ -54,6 +55,7 @@ export function ConductorPanel() {
           {stats.decodeTokensPerSec.toFixed(1)} tok/s
         </div>
       )}
+      <RoundPlans />
     </section>
   );
 }
