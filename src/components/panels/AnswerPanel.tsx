@@ -13,16 +13,12 @@ const REASONS: Record<string, string> = {
 /** Why a run that answered ended, where rounds make it worth saying (SPEC 1.6). */
 function endNote(record: RunRecord): string | null {
   const rounds = record.rounds.filter((r) => r.steps.length > 0).length;
-  switch (record.endReason) {
-    case "budget":
-      return REASONS.budget!;
-    case "accepted":
-      return `The Conductor accepted the answer of round ${rounds}.`;
-    case "round_cap":
-      return `Stopped after ${rounds} rounds: the cap on refinement rounds.`;
-    default:
-      return null;
-  }
+  if (record.endReason === "budget") return REASONS.budget!;
+  if (record.endReason === "accepted")
+    return `The Conductor accepted the answer of round ${rounds}.`;
+  if (record.endReason === "round_cap")
+    return `Stopped after ${rounds} rounds: the cap on refinement rounds.`;
+  return null;
 }
 
 /** The workflow's answer: the last step's output (SPEC 1.1), and why the run ended. */
