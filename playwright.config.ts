@@ -14,7 +14,8 @@ export const CHROMIUM_ARGS = [
   "--no-first-run",
 ];
 
-const PREVIEW_PORT = 4273;
+// PW_PORT lets two suites run side by side (e.g. a CI check while developing).
+const PREVIEW_PORT = Number(process.env.PW_PORT ?? 4273);
 
 export default defineConfig({
   testDir: "e2e",
