@@ -67,7 +67,6 @@ test("an edge that would make two steps read each other is refused with a notice
   await studio.plan(3);
   await studio.connect(0, 1);
   await expect.poll(() => studio.accessLists()).toEqual([[], [0], "all"]);
-  await studio.fitView();
 
   await studio.connect(1, 0);
   await expect(studio.byTestId("notice")).toContainText("That edge cannot be drawn");
@@ -92,7 +91,6 @@ test("selecting an edge and pressing Delete or Backspace removes that access", a
   await expect.poll(() => studio.accessLists()).toEqual([[], [0], [1]]);
   await expect(await studio.edge(0, 1)).toHaveCount(1);
 
-  await studio.fitView();
   await studio.clickEdge(1, 2);
   await page.keyboard.press("Backspace");
   await expect.poll(() => studio.accessLists()).toEqual([[], [0], []]);

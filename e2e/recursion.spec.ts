@@ -23,6 +23,7 @@ const EDGE_CASES = "Test the draft on edge cases.";
 const FINAL = "Write the final verified algorithm.";
 const DOUBLE_CHECK = "Double-check the final algorithm and restate it.";
 const RESTATE = "Restate the final algorithm from scratch.";
+const BETTER = "Write the final algorithm with a worked example.";
 
 /** Each subtask's answer: the workers answer by the subtask they were given. */
 const ANSWERS: Record<string, string> = {
@@ -31,6 +32,7 @@ const ANSWERS: Record<string, string> = {
   [FINAL]: "Final: patience sorting with binary search, verified on edge cases.",
   [DOUBLE_CHECK]: "Checked again: patience sorting is correct and O(n log n).",
   [RESTATE]: "Restated: keep the smallest tail of each length; binary-search each element.",
+  [BETTER]: "Final, with an example: [3, 1, 2, 5] gives length 3.",
 };
 
 const plan = (why: string, ids: number[], subtasks: string[], access: string) =>
@@ -352,4 +354,59 @@ test("cancel during a nested worker stops both levels and ends the run", async (
   await expect(studio.roundGroup(2)).toHaveCount(0);
   expect(conductorCalls(isRefinement)).toHaveLength(0);
   expect(workerCallFor(FINAL)).toHaveLength(0);
+});
+
+test.describe("editing a later round or a nested workflow", () => {
+  test("a nested workflow opens in the editor, is edited, and re-runs in place", async ({
+    page,
+  }) => {
+    script(ACCEPT);
+    await openAndPlan(page, { rounds: 0, maxDepth: 1, maxCalls: 0 });
+    await runToEnd();
+    await studio.mainStep(1).getByTestId("nested-toggle").click();
+    const conductorBefore = callsTo(server, CONDUCTOR).length;
+    await studio.nestedGroups().getByTestId("edit-group").click();
+
+    // The editor now holds the nested workflow alone, with its results.
+    await expect(studio.byTestId("focus-banner")).toContainText("the nested workflow of step 2");
+    await expect(studio.nodes()).toHaveCount(2);
+    await expectDone(studio.node(1), ANSWERS[FINAL]!);
+    await studio.selectNode(1);
+    await studio.byTestId("subtask-input").fill(BETTER);
+    await expect(statusOf(studio.node(1))).toHaveAttribute("data-status", "stale");
+    await studio.byTestId("rerun-from").click();
+    await expectDone(studio.node(1), ANSWERS[BETTER]!);
+
+    // Only the edited step ran again, seeing the kept first step; the Conductor was not asked.
+    expect(workerCallFor(BETTER)).toHaveLength(1);
+    expect(lastUser(workerCallFor(BETTER)[0]!.body as ChatBody)).toContain(ANSWERS[EDGE_CASES]);
+    expect(workerCallFor(EDGE_CASES)).toHaveLength(1);
+    expect(callsTo(server, CONDUCTOR)).toHaveLength(conductorBefore);
+    // The self-selected step now answers with the nested workflow's new answer, and so does the run.
+    await expect(studio.byTestId("final-answer")).toHaveText(ANSWERS[BETTER]!);
+    await studio.byTestId("focus-top").click();
+    await expect(studio.byTestId("focus-banner")).toHaveCount(0);
+    await expectDone(studio.mainStep(1), ANSWERS[BETTER]!);
+  });
+
+  test("a later round opens in the editor and re-runs with the previous round in view", async ({
+    page,
+  }) => {
+    script(REFINE_ALL);
+    await openAndPlan(page, { rounds: 1, maxDepth: 1, maxCalls: 0 });
+    await runToEnd();
+    await expect(studio.roundGroup(2)).toBeVisible();
+    await studio.roundGroup(2).getByTestId("edit-group").click();
+    await expect(studio.byTestId("focus-banner")).toContainText("Round 2");
+    await expect(studio.nodes()).toHaveCount(1);
+    await studio.selectNode(0);
+    await studio.byTestId("subtask-input").fill(RESTATE);
+    await studio.run();
+    await expectDone(studio.node(0), ANSWERS[RESTATE]!);
+    // It saw round 1 (its access is "all"), and its answer is the run's, round 2 being the last.
+    const call = workerCallFor(RESTATE)[0]!;
+    expect(lastUser(call.body as ChatBody)).toContain("Previous round");
+    await expect(studio.byTestId("final-answer")).toHaveText(ANSWERS[RESTATE]!);
+    expect(conductorCalls(isRefinement)).toHaveLength(1);
+  });
 });

@@ -2,17 +2,13 @@ import type { Locator, Page } from "@playwright/test";
 import { expect } from "@playwright/test";
 import type { Access, ExportedFile } from "./exports.ts";
 import { readExport } from "./exports.ts";
+import type { Sample } from "./sampling.ts";
+import { readSamples, startSampling } from "./sampling.ts";
 import type { PoolWorker } from "../support/scenario.ts";
 import { CONDUCTOR_MODEL, WORKERS } from "../support/scenario.ts";
 
 /** Where the app keeps its settings (src/state/persist.ts). */
 const SETTINGS_KEY = "conductor-studio.settings.v1";
-
-/** What the page showed at one DOM change: the Conductor's raw text length and each node. */
-export interface Sample {
-  raw: number;
-  nodes: { status: string; output: number }[];
-}
 
 export type FileInput = string | { name: string; mimeType: string; buffer: Buffer };
 
@@ -135,13 +131,42 @@ export class StudioPage {
     return { x: Number(m[1]), y: Number(m[2]) };
   }
 
+  /** Whether the listed nodes lie wholly inside the visible canvas. */
+  private async inView(indices: number[]): Promise<boolean> {
+    const pane = await boxOf(this.page.locator(".react-flow"));
+    for (const i of indices) {
+      const b = await boxOf(this.node(i));
+      const inside =
+        b.x >= pane.x &&
+        b.y >= pane.y &&
+        b.x + b.width <= pane.x + pane.width &&
+        b.y + b.height <= pane.y + pane.height;
+      if (!inside) return false;
+    }
+    return true;
+  }
+
+  /**
+   * Brings nodes into view before the mouse reaches for them. The automatic layout can push a
+   * node out of the canvas (a drawn edge adds a column) and the view is only fitted when the
+   * number of steps changes; a user would pan or fit the view, and so does this.
+   */
+  async showNodes(...indices: number[]) {
+    await this.settle();
+    if (await this.inView(indices)) return;
+    await this.fitView();
+    await expect.poll(() => this.inView(indices)).toBe(true);
+  }
+
   async selectNode(i: number) {
+    await this.showNodes(i);
     await this.node(i).locator(".step-head").click();
     await expect(this.byTestId("inspector")).toContainText(`Step ${i + 1} of`);
   }
 
   /** Drags a node by its header with real mouse moves (several intermediate positions). */
   async dragNode(i: number, dx: number, dy: number) {
+    await this.showNodes(i);
     const from = center(await boxOf(this.node(i).locator(".step-head")));
     const mouse = this.page.mouse;
     await mouse.move(from.x, from.y);
@@ -161,6 +186,7 @@ export class StudioPage {
 
   /** Draws an edge by dragging from step `from`'s source handle onto step `to`'s target handle. */
   async connect(from: number, to: number) {
+    await this.showNodes(from, to);
     const a = center(await boxOf(this.handle(from, "source")));
     const b = center(await boxOf(this.handle(to, "target")));
     const mouse = this.page.mouse;
@@ -180,6 +206,7 @@ export class StudioPage {
    * the curve's midpoint is the midpoint of the two handles. Expects the edge selected.
    */
   async clickEdge(from: number, to: number) {
+    await this.showNodes(from, to);
     const a = center(await boxOf(this.handle(from, "source")));
     const b = center(await boxOf(this.handle(to, "target")));
     await this.page.mouse.click((a.x + b.x) / 2, (a.y + b.y) / 2);
@@ -187,27 +214,12 @@ export class StudioPage {
   }
 
   /** Records a sample of the page after every DOM change from now on (see `samples`). */
-  async startSampling() {
-    await this.page.evaluate(() => {
-      const samples: unknown[] = [];
-      Object.assign(window, { __studioSamples: samples });
-      const text = (el: Element | null) => el?.textContent ?? "";
-      new MutationObserver(() => {
-        samples.push({
-          raw: text(document.querySelector('[data-testid="conductor-raw"]')).length,
-          nodes: [...document.querySelectorAll('[data-testid="step-node"]')].map((n) => ({
-            status: n.querySelector('[data-testid="status-badge"]')?.getAttribute("data-status"),
-            output: text(n.querySelector('[data-testid="step-output"]')).length,
-          })),
-        });
-      }).observe(document.body, { subtree: true, childList: true, characterData: true });
-    });
+  startSampling(): Promise<void> {
+    return startSampling(this.page);
   }
 
-  async samples(): Promise<Sample[]> {
-    return this.page.evaluate(
-      () => (window as unknown as { __studioSamples: Sample[] }).__studioSamples,
-    );
+  samples(): Promise<Sample[]> {
+    return readSamples(this.page);
   }
 
   /** Resolves once the page has rendered two more frames: state changes from a key press are on screen. */

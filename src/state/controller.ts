@@ -10,6 +10,9 @@ import type { Worker } from "../engine/schema/worker.ts";
 import type { RunEvent } from "../engine/schema/events.ts";
 import type { Step } from "../engine/schema/workflow.ts";
 import { createBatcher } from "./batch.ts";
+import { isTop } from "./focus.ts";
+import { rerunInPlace } from "./rerun.ts";
+import { TOP } from "./run.ts";
 import { conductorBackend, conductorConfigOf, workerBackend } from "./backends.ts";
 import type { StudioState } from "./store.ts";
 import { useStudio } from "./store.ts";
@@ -73,6 +76,7 @@ export async function planNow(): Promise<void> {
   s.setNotice(null);
   s.setPhase("planning");
   s.setRunStepIds([]);
+  s.setFocus(TOP);
   s.setRecord(useStudio.getState().record, {});
   s.replaceDoc(emptyDoc(), true);
   s.applyEvents([runStart(s)]);
@@ -104,8 +108,13 @@ export async function planNow(): Promise<void> {
     );
     const st = useStudio.getState();
     if (outcome.ok) st.replaceDoc(docKeepingIds(st.history.present, outcome.steps), false);
-    else if (!outcome.cancelled)
-      st.setNotice(`The Conductor's plan could not be used: ${outcome.message}`);
+    else {
+      // Steps streamed in before the plan failed are not the Conductor's workflow: the raw text and
+      // the error stay in the Conductor panel, the canvas is left empty to retry or build by hand.
+      st.replaceDoc(emptyDoc(), false);
+      if (!outcome.cancelled)
+        st.setNotice(`The Conductor's plan could not be used: ${outcome.message}`);
+    }
   } finally {
     active = null;
     useStudio.getState().setPhase("idle");
@@ -145,7 +154,8 @@ export async function runNow(fromStepId?: string): Promise<void> {
   // Refinement rounds and self-selected steps both need the Conductor.
   const conductor = conductorBackend(s);
   const usesSelf = s.pool.some((w) => w.kind === "conductor");
-  const refine = !fromStepId && s.conductor.rounds > 0;
+  const top = isTop(s.focus);
+  const refine = top && !fromStepId && s.conductor.rounds > 0;
   if ((usesSelf || refine) && typeof conductor === "string")
     return s.setNotice(
       `${refine ? "Refinement rounds" : "A step given to the Conductor"} need the Conductor. ${conductor}`,
@@ -156,7 +166,7 @@ export async function runNow(fromStepId?: string): Promise<void> {
   s.setRunStepIds(doc.steps.map((st) => st.id));
   // The record keeps the Conductor's plan when it planned this question; otherwise a new run starts.
   const plan = s.record.question === s.question ? s.record.rounds[0]?.plan : undefined;
-  if (!plan || s.record.pool !== s.pool) s.applyEvents([runStart(s)]);
+  if (top && (!plan || s.record.pool !== s.pool)) s.applyEvents([runStart(s)]);
   const backendFor = (w: Worker) => workerBackend(useStudio.getState(), w);
   const steps = stepsOf(doc);
   const prompt = { namedWorkers: s.conductor.namedWorkers, template: s.conductor.template };
@@ -168,8 +178,21 @@ export async function runNow(fromStepId?: string): Promise<void> {
     signal: active.signal,
     maxCalls,
   };
+  const self =
+    typeof conductor !== "string" && usesSelf
+      ? {
+          conductor: conductorConfigOf(s),
+          conductorBackend: conductor,
+          maxSteps: s.maxSteps,
+          maxDepth: s.conductor.maxDepth,
+          prompt,
+        }
+      : undefined;
   try {
-    if (typeof conductor !== "string" && refine) {
+    if (!top) {
+      // A later round or a nested workflow, edited in place: re-run it where it sits in the run.
+      await pump(rerunInPlace({ ...common, record: s.record, focus: s.focus, steps, keep, self }));
+    } else if (typeof conductor !== "string" && refine) {
       await pump(
         runConductor({
           ...common,
@@ -183,16 +206,6 @@ export async function runNow(fromStepId?: string): Promise<void> {
         }),
       );
     } else {
-      const self =
-        typeof conductor !== "string" && usesSelf
-          ? {
-              conductor: conductorConfigOf(s),
-              conductorBackend: conductor,
-              maxSteps: s.maxSteps,
-              maxDepth: s.conductor.maxDepth,
-              prompt,
-            }
-          : undefined;
       await pump(runWorkflow({ ...common, steps, keep, self }));
     }
   } finally {

@@ -21,6 +21,8 @@ export interface DocumentSlice {
   /** Replaces the document, e.g. with a Conductor plan; `undoable` records the old one first. */
   replaceDoc: (doc: WorkflowDoc, undoable: boolean) => void;
   endEditGroup: () => void;
+  /** Starts editing another workflow: a fresh undo history, nothing selected. */
+  resetDoc: (doc: WorkflowDoc) => void;
   undo: () => void;
   redo: () => void;
   select: (ids: string[]) => void;
@@ -58,6 +60,7 @@ export const createDocumentSlice: StateCreator<StudioState, [], [], DocumentSlic
       selectedIds: s.selectedIds.filter((id) => doc.steps.some((st) => st.id === id)),
     })),
   endEditGroup: () => set((s) => ({ history: endGroup(s.history) })),
+  resetDoc: (doc) => set({ history: createHistory(doc), selectedIds: [], notice: null }),
   undo: () => {
     const before = get().history.present;
     const history = undo(get().history);

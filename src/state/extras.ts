@@ -5,6 +5,7 @@ import { roundSeesPrevious } from "../engine/exec/messages.ts";
 import type { RoundRecord, StepRecord } from "../engine/schema/record.ts";
 import type { Worker } from "../engine/schema/worker.ts";
 import type { StepFlowNode, StepNodeData } from "./flow.ts";
+import type { Focus } from "./run.ts";
 
 /** A round or nested workflow drawn as a box around its steps. */
 export interface GroupNodeData extends Record<string, unknown> {
@@ -13,6 +14,8 @@ export interface GroupNodeData extends Record<string, unknown> {
   cost: number;
   estimated: boolean;
   kind: "round" | "nested";
+  /** The workflow this group shows, for "Edit" (absent on the editable round's backdrop). */
+  focus?: Focus;
 }
 export type GroupFlowNode = Node<GroupNodeData, "group-box">;
 export type CanvasNode = StepFlowNode | GroupFlowNode;
@@ -85,6 +88,7 @@ function drawRound(
   at: { x: number; y: number },
   pool: Worker[],
   expanded: ReadonlySet<string>,
+  focus: Focus,
 ): { width: number; height: number } {
   let i = 0;
   const doc = docFromSteps(round.steps, () => `${groupId}/s${i++}`);
@@ -96,7 +100,7 @@ function drawRound(
     id: groupId,
     type: "group-box",
     position: at,
-    data: { label, kind, ...roundSums(round) },
+    data: { label, kind, focus, ...roundSums(round) },
     style: { width, height },
     draggable: false,
     selectable: false,
@@ -142,6 +146,7 @@ function drawRound(
         { x: at.x + p.x, y: below },
         pool,
         expanded,
+        { parent: [...focus.parent, { round: focus.round, step: index }], round: 0 },
       );
       out.edges.push({
         id: `${s.id}=>nested`,
@@ -177,7 +182,10 @@ export function recordFlow(
   rounds.forEach((round, r) => {
     if (r === 0 || round.steps.length === 0) return;
     const id = `round-${r}`;
-    const size = drawRound(out, round, id, `Round ${r + 1}`, "round", { x, y: 0 }, pool, expanded);
+    const size = drawRound(out, round, id, `Round ${r + 1}`, "round", { x, y: 0 }, pool, expanded, {
+      parent: [],
+      round: r,
+    });
     const steps = round.steps.map((s) => ({
       worker: s.worker,
       subtask: s.subtask,
@@ -209,6 +217,7 @@ export function recordFlow(
       { x: m.x, y: m.y },
       pool,
       expanded,
+      { parent: [{ round: 0, step: m.step.index }], round: 0 },
     );
     out.edges.push({
       id: `${m.stepId}=>nested`,

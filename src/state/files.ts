@@ -4,7 +4,7 @@ import { emptyRecord, stepRecord } from "../engine/run/record.ts";
 import type { RunRecord } from "../engine/schema/record.ts";
 import { conductorConfigOf } from "./backends.ts";
 import type { StepResult } from "./run.ts";
-import { resultFromRecord } from "./run.ts";
+import { TOP, resultFromRecord } from "./run.ts";
 import type { StudioState } from "./store.ts";
 import { useStudio } from "./store.ts";
 
@@ -76,6 +76,7 @@ export function openExport(text: string): string | null {
   const s = useStudio.getState();
   s.setPool(record.pool);
   s.setQuestion(record.question);
+  s.setFocus(TOP);
   s.setRunStepIds(doc.steps.map((st) => st.id));
   s.setRecord(record, results);
   s.replaceDoc(doc, true);

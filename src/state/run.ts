@@ -1,5 +1,5 @@
 import type { StateCreator } from "zustand";
-import type { RunEvent } from "../engine/schema/events.ts";
+import type { ParentPath, RunEvent } from "../engine/schema/events.ts";
 import type { RunRecord, StepStatus } from "../engine/schema/record.ts";
 import type { ChatMessage, Usage } from "../engine/schema/usage.ts";
 import { applyEvent, emptyRecord } from "../engine/run/record.ts";
@@ -20,6 +20,37 @@ export interface StepResult {
 
 export type Phase = "idle" | "planning" | "running";
 
+/**
+ * Which workflow of the run the editor holds: a round of the top level or of a nested workflow
+ * (SPEC 1.6). The default, the top level's first round, is `{ parent: [], round: 0 }`.
+ */
+export interface Focus {
+  parent: ParentPath;
+  round: number;
+}
+export const TOP: Focus = { parent: [], round: 0 };
+
+/** Whether an event belongs to the workflow in focus. */
+export function inFocus(e: { round: number; parent?: ParentPath }, focus: Focus): boolean {
+  const parent = e.parent ?? [];
+  return (
+    e.round === focus.round &&
+    parent.length === focus.parent.length &&
+    parent.every((p, i) => p.round === focus.parent[i]?.round && p.step === focus.parent[i]?.step)
+  );
+}
+
+/** The recorded round a focus points at, if the record has it. */
+export function roundAt(record: RunRecord, focus: Focus): RunRecord["rounds"][number] | undefined {
+  let rounds = record.rounds;
+  for (const p of focus.parent) {
+    const nested = rounds[p.round]?.steps[p.step]?.nested;
+    if (!nested) return undefined;
+    rounds = nested.rounds;
+  }
+  return rounds[focus.round];
+}
+
 export interface RunSlice {
   /** The run record export sees: every event of the current run, folded. */
   record: RunRecord;
@@ -28,10 +59,13 @@ export interface RunSlice {
   phase: Phase;
   /** Step ids of the running round, by index: maps engine events (indices) onto the document. */
   runStepIds: string[];
+  /** The workflow the editor holds; events of other workflows only update the record. */
+  focus: Focus;
   /** Events received but not yet applied; flushed once per animation frame. */
   applyEvents: (events: RunEvent[]) => void;
   setPhase: (phase: Phase) => void;
   setRunStepIds: (ids: string[]) => void;
+  setFocus: (focus: Focus) => void;
   setRecord: (record: RunRecord, results: Record<string, StepResult>) => void;
   markStale: (ids: Iterable<string>) => void;
 }
@@ -55,27 +89,30 @@ export const createRunSlice: StateCreator<StudioState, [], [], RunSlice> = (set)
   results: {},
   phase: "idle",
   runStepIds: [],
+  focus: TOP,
   applyEvents: (events) =>
     set((s) => {
       let record = s.record;
-      // Only the editable workflow (the top level's first round) maps onto the document's steps;
-      // later rounds and nested workflows live in the record and are drawn from it.
+      // Only the workflow in focus maps onto the document's steps; other rounds and nested
+      // workflows live in the record and are drawn from it.
       const touched = new Set<number>();
       for (const e of events) {
         record = applyEvent(record, e);
-        if ("step" in e && !e.parent && e.round === 0) touched.add(e.step);
+        if ("step" in e && inFocus(e, s.focus)) touched.add(e.step);
       }
       if (!touched.size) return { record };
       const results = { ...s.results };
+      const round = roundAt(record, s.focus);
       for (const index of touched) {
         const id = s.runStepIds[index];
-        const step = record.rounds[0]?.steps[index];
+        const step = round?.steps[index];
         if (id && step) results[id] = resultFromRecord(step);
       }
       return { record, results };
     }),
   setPhase: (phase) => set({ phase }),
   setRunStepIds: (runStepIds) => set({ runStepIds }),
+  setFocus: (focus) => set({ focus }),
   setRecord: (record, results) => set({ record, results }),
   markStale: (ids) =>
     set((s) => {

@@ -83,11 +83,13 @@ export function Canvas() {
     });
   }, []);
 
-  // Fit the view when the number of steps changes (a plan arrives, a step is added or removed).
+  // Fit the view when the graph's shape changes (a plan arrives, steps are added, removed or
+  // reordered, an edge moves the layout, a round or nested workflow appears), not on a drag.
+  const shapeKey = `${doc.steps.map((st) => `${st.id}:${JSON.stringify(st.access)}`).join("|")}#${layer.nodes.length}`;
   useEffect(() => {
     if (stepCount)
       requestAnimationFrame(() => void flow.current?.fitView({ padding: 0.2, duration: 0 }));
-  }, [stepCount]);
+  }, [shapeKey, stepCount]);
 
   const onNodesChange = useCallback((changes: NodeChange<CanvasNode>[]) => {
     // React Flow's bookkeeping (measured size, dragging positions) stays local; the document only

@@ -3,6 +3,7 @@ import type { NodeProps } from "@xyflow/react";
 import { memo } from "react";
 import { formatCost } from "../../engine/cost.ts";
 import type { GroupFlowNode } from "../../state/extras.ts";
+import { focusOn } from "../../state/focus.ts";
 
 /** A round or a nested workflow: a labelled box with its tokens and cost summed. */
 export const GroupNode = memo(function GroupNode({ data }: NodeProps<GroupFlowNode>) {
@@ -18,6 +19,17 @@ export const GroupNode = memo(function GroupNode({ data }: NodeProps<GroupFlowNo
         <span className="muted small">
           {data.tokens.toLocaleString()} tok{data.estimated ? "*" : ""} · {formatCost(data.cost)}
         </span>
+        {data.focus && (
+          <button
+            type="button"
+            className="group-edit nodrag"
+            data-testid="edit-group"
+            title="Edit this workflow and re-run it in place"
+            onClick={() => focusOn(data.focus!)}
+          >
+            Edit
+          </button>
+        )}
       </div>
       <Handle type="source" position={Position.Right} />
     </div>

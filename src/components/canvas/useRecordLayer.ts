@@ -7,6 +7,7 @@ import { recordFlow, roundSums } from "../../state/extras.ts";
 import { selectPool, selectQuestion, selectRecord } from "../../state/selectors.ts";
 import { useStudio } from "../../state/store.ts";
 import { useUi } from "../../state/ui.ts";
+import { isTop } from "../../state/focus.ts";
 
 const NODE_W = 280;
 const NODE_H = 190;
@@ -21,8 +22,10 @@ export function useRecordLayer(doc: WorkflowDoc, positions: Record<string, Posit
   const pool = useStudio(selectPool);
   const runStepIds = useStudio((s) => s.runStepIds);
   const expanded = useUi((s) => s.expanded);
+  const focus = useStudio((s) => s.focus);
   return useMemo(() => {
-    const rounds = record.question === question ? record.rounds : [];
+    // While a later round or nested workflow is in the editor, the canvas shows it alone.
+    const rounds = record.question === question && isTop(focus) ? record.rounds : [];
     const placed = Object.values(positions);
     const right = Math.max(0, ...placed.map((p) => p.x + NODE_W));
     const bottom = Math.max(0, ...placed.map((p) => p.y + NODE_H));
@@ -62,5 +65,5 @@ export function useRecordLayer(doc: WorkflowDoc, positions: Record<string, Posit
       });
     }
     return { nodes, edges: layer.edges, nestedOf };
-  }, [record, question, pool, runStepIds, expanded, doc, positions]);
+  }, [record, question, pool, runStepIds, expanded, doc, positions, focus]);
 }

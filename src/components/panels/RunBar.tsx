@@ -11,6 +11,7 @@ import {
   selectRecord,
 } from "../../state/selectors.ts";
 import { useStudio } from "../../state/store.ts";
+import { FocusBanner } from "./FocusBanner.tsx";
 import { RunEstimate } from "./RunEstimate.tsx";
 
 function wallSeconds(startedAt: number | null, finishedAt: number | null): string | null {
@@ -90,6 +91,7 @@ export function RunBar() {
           )}
         </span>
       </div>
+      <FocusBanner />
       <RunEstimate />
       {warning && <div className="warning">{warning}</div>}
       {notice && (

@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { emptyRecord, stepRecord } from "../engine/run/record.ts";
+import type { RoundRecord, RunRecord } from "../engine/schema/record.ts";
+import { focusLabel, isTop, nestedRerunEvents } from "./focus.ts";
+import { TOP, inFocus, roundAt } from "./run.ts";
+
+const step = (i: number, output: string) => ({
+  ...stepRecord({ pool: [] }, { worker: 0, subtask: `s${i}`, access: [] }, i),
+  status: "done" as const,
+  output,
+});
+const round = (index: number, steps: RoundRecord["steps"]): RoundRecord => ({
+  index,
+  plan: null,
+  lists: null,
+  steps,
+  answer: null,
+  accepted: false,
+});
+
+const nested = round(0, [step(0, "inner a"), step(1, "inner b")]);
+const record: RunRecord = {
+  ...emptyRecord(),
+  answer: "inner b",
+  rounds: [
+    round(0, [
+      step(0, "a"),
+      {
+        ...step(1, "inner b"),
+        nested: { depth: 1, question: "q", rounds: [nested], answer: "inner b" },
+      },
+    ]),
+  ],
+};
+const focus = { parent: [{ round: 0, step: 1 }], round: 0 };
+
+describe("focus", () => {
+  it("finds the recorded round at a path and tells events of that workflow apart", () => {
+    expect(roundAt(record, TOP)?.steps).toHaveLength(2);
+    expect(roundAt(record, focus)).toBe(nested);
+    expect(roundAt(record, { parent: [{ round: 0, step: 0 }], round: 0 })).toBeUndefined();
+    expect(inFocus({ round: 0 }, TOP)).toBe(true);
+    expect(inFocus({ round: 0, parent: focus.parent }, TOP)).toBe(false);
+    expect(inFocus({ round: 0, parent: [{ round: 0, step: 1 }] }, focus)).toBe(true);
+    expect(inFocus({ round: 1 }, TOP)).toBe(false);
+  });
+
+  it("names the workflow in focus", () => {
+    expect(isTop(TOP)).toBe(true);
+    expect(focusLabel({ parent: [], round: 1 })).toBe("Round 2");
+    expect(focusLabel(focus)).toBe("the nested workflow of step 2");
+    expect(focusLabel({ parent: [{ round: 1, step: 0 }], round: 0 })).toBe(
+      "the nested workflow of step 1 (round 2)",
+    );
+  });
+
+  it("a nested re-run gives its step the new answer, and the run too when that step answers last", () => {
+    const [finish, end] = nestedRerunEvents(record, focus, "better", 7);
+    expect(finish).toMatchObject({
+      type: "step_finish",
+      round: 0,
+      step: 1,
+      output: "better",
+      aggregate: true,
+    });
+    expect(finish && "parent" in finish ? finish.parent : undefined).toBeUndefined();
+    expect(end).toMatchObject({ type: "run_finish", status: "done", answer: "better" });
+    const notLast = {
+      ...record,
+      rounds: [...record.rounds, round(1, [step(0, "later")])],
+      answer: "later",
+    };
+    expect(nestedRerunEvents(notLast, focus, "better", 7)[1]).toMatchObject({ answer: "later" });
+  });
+});
