@@ -50,15 +50,13 @@ export function Canvas() {
     });
   }, [doc, positions, pool, results, selectedIds, layer]);
 
-  const running = useMemo(
-    () =>
-      new Set(
-        Object.entries(results)
-          .filter(([, r]) => r.status === "running")
-          .map(([id]) => id),
-      ),
-    [results],
-  );
+  // Results change every frame while steps stream; the running set only when a step starts or
+  // ends. Keying on it keeps the edges array stable between those moments.
+  const runningKey = Object.entries(results)
+    .filter(([, r]) => r.status === "running")
+    .map(([id]) => id)
+    .join(" ");
+  const running = useMemo(() => new Set(runningKey ? runningKey.split(" ") : []), [runningKey]);
   // Edge selection is React Flow ephemera, kept here: without it a clicked edge never becomes
   // selected (the edges are controlled), so Delete/Backspace could not remove it.
   const [selectedEdgeIds, setSelectedEdgeIds] = useState<ReadonlySet<string>>(() => new Set());

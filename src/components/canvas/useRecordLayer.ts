@@ -1,4 +1,6 @@
+import type { Edge } from "@xyflow/react";
 import { useMemo } from "react";
+import type { RoundRecord } from "../../engine/schema/record.ts";
 import type { WorkflowDoc } from "../../engine/graph/document.ts";
 import type { Position } from "../../engine/graph/document.ts";
 import type { StepNodeData } from "../../state/flow.ts";
@@ -8,6 +10,13 @@ import { selectPool, selectQuestion, selectRecord } from "../../state/selectors.
 import { useStudio } from "../../state/store.ts";
 import { useUi } from "../../state/ui.ts";
 import { isTop } from "../../state/focus.ts";
+
+const NO_ROUNDS: readonly RoundRecord[] = [];
+const EMPTY_LAYER = {
+  nodes: [] as CanvasNode[],
+  edges: [] as Edge[],
+  nestedOf: new Map<string, StepNodeData["nested"]>(),
+};
 
 const NODE_W = 280;
 const NODE_H = 190;
@@ -23,9 +32,15 @@ export function useRecordLayer(doc: WorkflowDoc, positions: Record<string, Posit
   const runStepIds = useStudio((s) => s.runStepIds);
   const expanded = useUi((s) => s.expanded);
   const focus = useStudio((s) => s.focus);
+  // While a later round or nested workflow is in the editor, the canvas shows it alone.
+  const rounds = record.question === question && isTop(focus) ? record.rounds : NO_ROUNDS;
+  // The common case, one round without nested workflows, draws nothing from the record: return
+  // the same empty layer every frame so streaming does not rebuild nodes and edges.
+  const simple = rounds.length <= 1 && !rounds[0]?.steps.some((st) => st.nested);
+  const layerRounds = simple ? NO_ROUNDS : rounds;
   return useMemo(() => {
-    // While a later round or nested workflow is in the editor, the canvas shows it alone.
-    const rounds = record.question === question && isTop(focus) ? record.rounds : [];
+    const rounds = layerRounds;
+    if (!rounds.length) return EMPTY_LAYER;
     const placed = Object.values(positions);
     const right = Math.max(0, ...placed.map((p) => p.x + NODE_W));
     const bottom = Math.max(0, ...placed.map((p) => p.y + NODE_H));
@@ -65,5 +80,5 @@ export function useRecordLayer(doc: WorkflowDoc, positions: Record<string, Posit
       });
     }
     return { nodes, edges: layer.edges, nestedOf };
-  }, [record, question, pool, runStepIds, expanded, doc, positions, focus]);
+  }, [layerRounds, pool, runStepIds, expanded, doc, positions]);
 }
