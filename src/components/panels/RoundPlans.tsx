@@ -16,7 +16,7 @@ export function RoundPlans() {
           : r.accepted
             ? "accepted the answer"
             : r.plan?.finishedAt
-              ? `new workflow, ${r.lists?.model_id.length ?? 0} steps`
+              ? `new workflow, ${r.lists?.model_id.length ?? 0} step${r.lists?.model_id.length === 1 ? "" : "s"}`
               : "writing…";
         return (
           <details key={r.index} data-testid="round-plan">
