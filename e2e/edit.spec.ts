@@ -1,20 +1,14 @@
 import { expect, test } from "@playwright/test";
 import { StudioPage } from "./pages/studio.ts";
-import { startTestServer } from "./server/server.ts";
 import type { TestServer } from "./server/server.ts";
+import { withTestServer } from "./support/server.ts";
 import { ATTEMPTS_THEN_JUDGE, CHAIN, QUESTION, scriptPlanAndAnswers } from "./support/scenario.ts";
 
 let server: TestServer;
 let studio: StudioPage;
 
-test.beforeAll(async () => {
-  server = await startTestServer();
-});
-test.afterAll(async () => {
-  await server.close();
-});
+withTestServer((s) => (server = s));
 test.beforeEach(async ({ page }) => {
-  server.reset();
   studio = new StudioPage(page);
   await studio.seed(server.baseURL);
   await studio.goto();

@@ -3,8 +3,8 @@ import { z } from "zod";
 import type { ExportedFile } from "./pages/exports.ts";
 import { EXPORT_FORMAT, EXPORT_VERSION } from "../src/engine/run/export.ts";
 import { StudioPage } from "./pages/studio.ts";
-import { startTestServer } from "./server/server.ts";
 import type { TestServer } from "./server/server.ts";
+import { withTestServer } from "./support/server.ts";
 import {
   ATTEMPTS_THEN_JUDGE,
   QUESTION,
@@ -15,14 +15,8 @@ import {
 let server: TestServer;
 let studio: StudioPage;
 
-test.beforeAll(async () => {
-  server = await startTestServer();
-});
-test.afterAll(async () => {
-  await server.close();
-});
+withTestServer((s) => (server = s));
 test.beforeEach(async ({ page }) => {
-  server.reset();
   scriptPlanAndAnswers(server);
   studio = new StudioPage(page);
   await studio.seed(server.baseURL);

@@ -3,9 +3,9 @@ import type { Locator } from "@playwright/test";
 import type { ExportedFile } from "./pages/exports.ts";
 import type { RecursionSettings } from "./pages/recursion.ts";
 import { RecursionPage } from "./pages/recursion.ts";
-import { startTestServer } from "./server/server.ts";
 import type { ChatBody, ReplySpec, TestServer } from "./server/server.ts";
 import { callsTo } from "./support/scenario.ts";
+import { withTestServer } from "./support/server.ts";
 
 // The scenario of SPEC 1.6 (as in .scratch/recursion.ts): GPT-5 drafts, the Conductor itself
 // organises a verification as a nested workflow, and a refinement round double-checks the answer.
@@ -116,15 +116,7 @@ async function runToEnd() {
   await studio.waitIdle();
 }
 
-test.beforeAll(async () => {
-  server = await startTestServer();
-});
-test.afterAll(async () => {
-  await server.close();
-});
-test.beforeEach(() => {
-  server.reset();
-});
+withTestServer((s) => (server = s));
 test.afterEach(() => {
   expect(studio.errors).toEqual([]);
 });

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { StudioPage } from "./pages/studio.ts";
-import { startTestServer } from "./server/server.ts";
 import type { TestServer } from "./server/server.ts";
+import { withTestServer } from "./support/server.ts";
 import {
   CONDUCTOR_MODEL,
   QUESTION,
@@ -15,14 +15,8 @@ import {
 let server: TestServer;
 let studio: StudioPage;
 
-test.beforeAll(async () => {
-  server = await startTestServer();
-});
-test.afterAll(async () => {
-  await server.close();
-});
+withTestServer((s) => (server = s));
 test.beforeEach(async ({ page }) => {
-  server.reset();
   server.script(CONDUCTOR_MODEL, {
     content: conductorText(ATTEMPTS_THEN_JUDGE),
     usage: { prompt_tokens: 400, completion_tokens: 80 },

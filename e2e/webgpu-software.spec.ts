@@ -6,8 +6,8 @@ import {
   fetchedUnder,
   serveModelRecord,
 } from "./pages/conductor.ts";
-import { startTestServer } from "./server/server.ts";
 import type { TestServer } from "./server/server.ts";
+import { withTestServer } from "./support/server.ts";
 import {
   CONDUCTOR_MODEL,
   QUESTION,
@@ -25,14 +25,8 @@ const CUSTOM_ID = "Test-q4f32_1-MLC";
 let server: TestServer;
 let conductor: ConductorPage;
 
-test.beforeAll(async () => {
-  server = await startTestServer();
-});
-test.afterAll(async () => {
-  await server.close();
-});
+withTestServer((s) => (server = s));
 test.beforeEach(({ page }) => {
-  server.reset();
   conductor = new ConductorPage(page);
 });
 test.afterEach(() => {

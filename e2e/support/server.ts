@@ -1,0 +1,21 @@
+import { test } from "@playwright/test";
+import { startTestServer } from "../server/server.ts";
+import type { TestServer } from "../server/server.ts";
+
+/**
+ * One local test server per spec file: started before the file's tests, closed after them, and
+ * reset (scripts, served files, recorded requests) before each test. `set` hands it to the spec.
+ */
+export function withTestServer(set: (server: TestServer) => void): void {
+  let server: TestServer | undefined;
+  test.beforeAll(async () => {
+    server = await startTestServer();
+    set(server);
+  });
+  test.afterAll(async () => {
+    await server?.close();
+  });
+  test.beforeEach(() => {
+    server?.reset();
+  });
+}
