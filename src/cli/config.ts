@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Result } from "../engine/errors.ts";
 import { failure } from "../engine/errors.ts";
+import { describeIssues } from "../engine/schema/guards.ts";
 import type { ConductorConfig, Pool } from "../engine/schema/worker.ts";
 import { PriceSchema } from "../engine/schema/worker.ts";
 
@@ -64,11 +65,7 @@ export function resolveConfig(text: string, env: NodeJS.ProcessEnv): Result<Reso
   }
   const parsed = CliConfigSchema.safeParse(raw);
   if (!parsed.success) {
-    const detail = parsed.error.issues
-      .slice(0, 3)
-      .map((i) => `${i.path.join(".") || "(top level)"}: ${i.message}`)
-      .join("; ");
-    return { ok: false, ...failure("invalid_config", detail) };
+    return { ok: false, ...failure("invalid_config", describeIssues(parsed.error)) };
   }
   const config = parsed.data;
   const keys = new Map<string, string>();

@@ -1,8 +1,8 @@
-import { useRef } from "react";
 import { download, exportText, openFile } from "../state/files.ts";
 import { useStudio } from "../state/store.ts";
 import { useUi } from "../state/ui.ts";
 import { SettingsDialog } from "./panels/SettingsDialog.tsx";
+import { JsonFileButton } from "./ui/JsonFileButton.tsx";
 
 export type Theme = "light" | "dark";
 
@@ -10,7 +10,6 @@ export type Theme = "light" | "dark";
 export function Header({ theme, onToggleTheme }: { theme: Theme; onToggleTheme: () => void }) {
   const settingsOpen = useUi((s) => s.settingsOpen);
   const { openSettings, closeSettings } = useUi.getState();
-  const fileInput = useRef<HTMLInputElement>(null);
   const save = (what: "run" | "workflow") => {
     const s = useStudio.getState();
     download(
@@ -28,25 +27,17 @@ export function Header({ theme, onToggleTheme }: { theme: Theme; onToggleTheme: 
         <button type="button" data-testid="export-workflow" onClick={() => save("workflow")}>
           Export workflow
         </button>
-        <button type="button" data-testid="import" onClick={() => fileInput.current?.click()}>
-          Import…
-        </button>
-        <input
-          ref={fileInput}
-          type="file"
-          accept="application/json,.json"
-          data-testid="import-input"
-          hidden
-          onChange={(e) => {
-            const file = e.target.files?.[0];
-            e.target.value = "";
-            if (!file) return;
+        <JsonFileButton
+          testId="import"
+          onFile={(file) =>
             void openFile(file).then((message) => {
               if (message)
                 useStudio.getState().setNotice(`Could not open ${file.name}: ${message}`);
-            });
-          }}
-        />
+            })
+          }
+        >
+          Import…
+        </JsonFileButton>
         <button type="button" data-testid="open-settings" onClick={openSettings}>
           Settings
         </button>

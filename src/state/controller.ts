@@ -4,7 +4,7 @@ import type { WorkflowDoc } from "../engine/graph/document.ts";
 import { docFromSteps, emptyDoc, indexOfStep, stepsOf } from "../engine/graph/document.ts";
 import { dependants } from "../engine/graph/edges.ts";
 import { planRound } from "../engine/exec/plan.ts";
-import { runConductor, runWorkflow } from "../engine/exec/run.ts";
+import { newRunId, runConductor, runWorkflow } from "../engine/exec/run.ts";
 import { formatLists } from "../engine/conductor/format.ts";
 import type { Worker } from "../engine/schema/worker.ts";
 import type { RunEvent } from "../engine/schema/events.ts";
@@ -18,10 +18,6 @@ import type { StudioState } from "./store.ts";
 import { useStudio } from "./store.ts";
 
 let active: AbortController | null = null;
-
-function newRunId(): string {
-  return `run-${new Date().toISOString().replace(/[:.]/g, "-")}-${Math.random().toString(36).slice(2, 8)}`;
-}
 
 function runStart(s: StudioState): RunEvent {
   return {

@@ -1,10 +1,12 @@
 import type { Edge, Node } from "@xyflow/react";
 import { docFromSteps } from "../engine/graph/document.ts";
+import { edgesOf } from "../engine/graph/edges.ts";
 import { layoutDoc } from "../engine/graph/layout.ts";
 import { roundSeesPrevious } from "../engine/exec/messages.ts";
 import type { RoundRecord, StepRecord } from "../engine/schema/record.ts";
 import type { Worker } from "../engine/schema/worker.ts";
 import type { StepFlowNode, StepNodeData } from "./flow.ts";
+import { resultFields } from "./flow.ts";
 import type { Focus } from "./run.ts";
 
 /** A round or nested workflow drawn as a box around its steps. */
@@ -31,20 +33,12 @@ export function recordNodeData(
   nestedKey: string,
   expanded: ReadonlySet<string>,
 ): StepNodeData {
-  const usage = step.usage;
   return {
     index: step.index,
     isLast,
     workerName: pool[step.worker]?.name ?? step.workerName,
     subtask: step.subtask,
-    status: step.status,
-    tokens: usage ? usage.promptTokens + usage.completionTokens : null,
-    estimated: usage?.estimated ?? false,
-    cost: step.cost,
-    latencyMs:
-      step.startedAt !== null && step.finishedAt !== null ? step.finishedAt - step.startedAt : null,
-    output: step.output,
-    error: step.status === "failed" ? (step.error?.message ?? "failed") : null,
+    ...resultFields(step),
     readonly: true,
     nested: step.nested
       ? {
@@ -107,6 +101,14 @@ function drawRound(
     deletable: false,
     zIndex: -1,
   });
+  for (const e of edgesOf(doc))
+    out.edges.push({
+      id: e.id,
+      source: e.source,
+      target: e.target,
+      className: e.bundle ? "edge-bundle" : "edge-direct",
+      deletable: false,
+    });
   let below = at.y + height + 40;
   doc.steps.forEach((s, index) => {
     const record = round.steps[index]!;
@@ -123,18 +125,6 @@ function drawRound(
       connectable: false,
       deletable: false,
     });
-    for (const source of index > 0
-      ? s.access === "all"
-        ? doc.steps.slice(0, index).map((x) => x.id)
-        : s.access.map((a) => doc.steps[a]!.id)
-      : [])
-      out.edges.push({
-        id: `${source}->${s.id}`,
-        source,
-        target: s.id,
-        className: s.access === "all" ? "edge-bundle" : "edge-direct",
-        deletable: false,
-      });
     const inner = record.nested?.rounds[0];
     if (inner && expanded.has(nestedKey)) {
       const size = drawRound(

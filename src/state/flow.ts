@@ -34,13 +34,20 @@ export function nodeData(
   result: StepResult | undefined,
 ): StepNodeData {
   const step = doc.steps[index]!;
-  const usage = result?.usage ?? null;
   return {
     index,
     isLast: index === doc.steps.length - 1,
     workerName: pool[step.worker]?.name ?? `Model id ${step.worker} (not in pool)`,
     subtask: step.subtask,
-    status: result?.status ?? "idle",
+    ...resultFields(result),
+  };
+}
+
+/** What a node shows of a step's run: status, tokens, cost, latency, output or error. */
+export function resultFields(result: StepResult | undefined) {
+  const usage = result?.usage ?? null;
+  return {
+    status: result?.status ?? ("idle" as const),
     tokens: usage ? usage.promptTokens + usage.completionTokens : null,
     estimated: usage?.estimated ?? false,
     cost: result?.cost ?? null,

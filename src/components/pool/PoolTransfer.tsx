@@ -1,10 +1,10 @@
-import { useRef, useState } from "react";
+import { useState } from "react";
+import { JsonFileButton } from "../ui/JsonFileButton.tsx";
 import { download } from "../../state/files.ts";
 import { importPoolText, poolExportText } from "../../state/pool.ts";
 
 /** Export the pool as JSON (without keys) and import a pool file. */
 export function PoolTransfer() {
-  const input = useRef<HTMLInputElement>(null);
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
   return (
     <span className="row">
@@ -16,20 +16,10 @@ export function PoolTransfer() {
       >
         Export pool
       </button>
-      <button type="button" data-testid="import-pool" onClick={() => input.current?.click()}>
-        Import pool…
-      </button>
-      <input
-        ref={input}
-        type="file"
-        accept="application/json,.json"
-        data-testid="import-pool-input"
-        hidden
-        onChange={(e) => {
-          const file = e.target.files?.[0];
-          e.target.value = "";
-          if (!file) return;
-          file
+      <JsonFileButton
+        testId="import-pool"
+        onFile={(file) =>
+          void file
             .text()
             .then((text) => {
               const error = importPoolText(text);
@@ -44,9 +34,11 @@ export function PoolTransfer() {
                 text: `Could not read ${file.name}: ${err instanceof Error ? err.message : String(err)}`,
                 error: true,
               }),
-            );
-        }}
-      />
+            )
+        }
+      >
+        Import pool…
+      </JsonFileButton>
       {message && (
         <span
           className={message.error ? "pool-message error" : "pool-message"}

@@ -48,7 +48,8 @@ export interface RunOptions {
   firstRound?: { raw: string; steps: Step[] };
 }
 
-function newRunId(now: number): string {
+/** A run id that sorts by start time and is unique enough to tell exports apart. */
+export function newRunId(now: number = Date.now()): string {
   return `run-${new Date(now).toISOString().replace(/[:.]/g, "-")}-${Math.random().toString(36).slice(2, 8)}`;
 }
 

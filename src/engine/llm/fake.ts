@@ -1,6 +1,7 @@
 import type { Usage } from "../schema/usage.ts";
 import type { ChatBackend, ChatChunk, ChatRequest } from "./types.ts";
 import { LlmError } from "./types.ts";
+import { sleep } from "../exec/retry.ts";
 
 /** One scripted answer of the fake backend. */
 export interface FakeReply {
@@ -26,16 +27,6 @@ export interface FakeBackend extends ChatBackend {
 }
 
 type Script = FakeReply[] | ((request: ChatRequest, call: number) => FakeReply);
-
-function wait(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new LlmError("aborted"));
-    const t = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => (clearTimeout(t), reject(new LlmError("aborted"))), {
-      once: true,
-    });
-  });
-}
 
 function untilAborted(gate: Promise<void>, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -65,14 +56,14 @@ export function createFakeBackend(
         : script(request, n);
       if (!reply) throw new Error("fake backend: empty script");
       if (reply.gate) await untilAborted(reply.gate, signal);
-      if (reply.delayMs) await wait(reply.delayMs, signal);
+      if (reply.delayMs) await sleep(reply.delayMs, signal);
       if (reply.error && reply.failAfterChunks === undefined) throw reply.error;
       const text = reply.text ?? "";
       const chunks = reply.chunks ?? text.split(/(?<= )/);
       for (const [i, chunk] of chunks.entries()) {
         if (reply.error && i === reply.failAfterChunks) throw reply.error;
         if (signal.aborted) throw new LlmError("aborted");
-        if (reply.chunkDelayMs) await wait(reply.chunkDelayMs, signal);
+        if (reply.chunkDelayMs) await sleep(reply.chunkDelayMs, signal);
         if (chunk) yield { type: "delta", text: chunk };
       }
       if (reply.error) throw reply.error;

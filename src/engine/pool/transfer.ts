@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { describeIssues, isObject } from "../schema/guards.ts";
 import type { Result } from "../errors.ts";
 import { failure } from "../errors.ts";
 import type { Worker } from "../schema/worker.ts";
@@ -47,17 +48,6 @@ export function exportPool(pool: readonly Worker[], exportedAt = new Date().toIS
     workers: pool.map(withoutSecrets),
   };
   return `${JSON.stringify(envelope, null, 2)}\n`;
-}
-
-function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 3)
-    .map((i) => `${i.path.length ? i.path.join(".") : "(top level)"}: ${i.message}`)
-    .join("; ");
-}
-
-function isObject(x: unknown): x is Record<string, unknown> {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
 }
 
 /**

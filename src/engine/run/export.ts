@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { describeIssues, isObject } from "../schema/guards.ts";
 import type { Result } from "../errors.ts";
 import { failure } from "../errors.ts";
 import type { RunRecord } from "../schema/record.ts";
@@ -17,10 +18,6 @@ export const ExportEnvelopeSchema = z.object({
   run: RunRecordSchema,
 });
 export type ExportEnvelope = z.infer<typeof ExportEnvelopeSchema>;
-
-function isObject(x: unknown): x is Record<string, unknown> {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
-}
 
 /** A pure migration from version `n` to `n + 1`, keyed by `n`. */
 export type Migration = (doc: Record<string, unknown>) => Record<string, unknown>;
@@ -104,13 +101,6 @@ export function migrate(
     }
   }
   return { ok: true, doc: current };
-}
-
-function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 3)
-    .map((i) => `${i.path.length ? i.path.join(".") : "(top level)"}: ${i.message}`)
-    .join("; ");
 }
 
 /**
