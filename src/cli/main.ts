@@ -8,6 +8,7 @@ import type { RunEvent } from "../engine/schema/events.ts";
 import { exportRun } from "../engine/run/export.ts";
 import { applyEvent, emptyRecord } from "../engine/run/record.ts";
 import { resolveConfig } from "./config.ts";
+import { serveCommand } from "./serve.ts";
 
 const HELP = `conductor-studio: plan and run Conductor workflows from the command line
 
@@ -22,6 +23,19 @@ Usage:
       Plan with the configured Conductor, run the workflow, print progress to stderr and
       write the run record (versioned export JSON) to FILE or stdout.
       Exit 0 with a final answer, 1 when the run failed, 2 for an invalid config or plan.
+
+  conductor-studio serve --config FILE [--host 127.0.0.1] [--port 8080] [--concurrency N]
+                        [--queue N] [--api-key-env NAME] [--cors ORIGIN]... [--runs DIR]
+                        [--model NAME] [--max-body-bytes N] [--grace-ms N]
+      Serve the Conductor and its pool as one OpenAI-compatible model: POST /v1/chat/completions
+      (the last user message is the question; stream: true streams the final step's tokens;
+      "conductor_trace": true adds the run's plan, steps, usage and cost), GET /v1/models,
+      GET /health. --concurrency runs at once (default 4), --queue requests waiting beyond them
+      (default 16 x concurrency; then 429). --api-key-env names the variable holding the key
+      clients must send (required unless bound to loopback). --cors allows a browser origin
+      ("*" for any). --runs DIR appends each run record as a JSON line. --model is the served
+      name (default "conductor"). Ctrl+C stops accepting, waits --grace-ms (default 30000) for
+      runs in flight, then cancels them; a second Ctrl+C cancels at once.
 
   conductor-studio --help
 
@@ -224,6 +238,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     }
     if (command === "parse") return await parseCommand(rest, io);
     if (command === "run") return await runCommand(rest, io);
+    if (command === "serve") return await serveCommand(rest, io);
     throw new UsageError(`Unknown command "${command}".`);
   } catch (e: unknown) {
     if (

@@ -1,0 +1,60 @@
+// Where `serve` writes: one JSON line per run under --runs, and one stderr line per request.
+// Neither ever holds a key: records go through the export (which redacts secret headers) and log
+// lines carry only ids, statuses and figures.
+import { createWriteStream } from "node:fs";
+import type { WriteStream } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { formatCost } from "../engine/cost.ts";
+import { exportRun } from "../engine/run/export.ts";
+import { isObject } from "../engine/schema/guards.ts";
+import type { RunRecord } from "../engine/schema/record.ts";
+
+/** What `serve` adds to each record line: how the request went. */
+export interface ServedMeta {
+  request_id: string;
+  received_at: string;
+  stream: boolean;
+  http_status: number;
+  /** True when the client went away before the answer was complete. */
+  client_disconnected: boolean;
+}
+
+export interface RunLog {
+  /** The file the lines go to. */
+  path: string;
+  append(record: RunRecord, meta: ServedMeta): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Opens `DIR/runs-<start time>-<pid>.jsonl` for appending (replicas sharing DIR never interleave). */
+export async function openRunLog(dir: string, now = new Date()): Promise<RunLog> {
+  await mkdir(dir, { recursive: true });
+  const stamp = now.toISOString().replace(/[:.]/g, "-");
+  const path = join(dir, `runs-${stamp}-${process.pid}.jsonl`);
+  const out: WriteStream = createWriteStream(path, { flags: "a" });
+  await new Promise<void>((resolve, reject) => {
+    out.once("open", () => resolve());
+    out.once("error", reject);
+  });
+  return {
+    path,
+    append(record, meta) {
+      // The export is the one writer that knows what may leave the process; compact it to a line.
+      const doc: unknown = JSON.parse(exportRun(record));
+      const line = `${JSON.stringify({ ...(isObject(doc) ? doc : {}), served: meta })}\n`;
+      return new Promise((resolve, reject) => out.write(line, (e) => (e ? reject(e) : resolve())));
+    },
+    close() {
+      return new Promise((resolve) => out.end(() => resolve()));
+    },
+  };
+}
+
+/** The stderr summary of one served run. */
+export function runLine(id: string, status: number, record: RunRecord, ms: number): string {
+  const t = record.totals;
+  const tokens = t.promptTokens + t.completionTokens;
+  const why = record.endReason ? ` (${record.endReason})` : "";
+  return `${id} ${status} ${record.status}${why} ${tokens} tokens ${formatCost(t.cost)} ${(ms / 1000).toFixed(2)}s`;
+}

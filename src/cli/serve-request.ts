@@ -1,0 +1,111 @@
+// What a `POST /v1/chat/completions` body asks `serve` for: validated at the boundary with zod.
+import { z } from "zod";
+import { describeIssues } from "../engine/schema/guards.ts";
+import type { ApiError } from "./serve-errors.ts";
+import { apiError } from "./serve-errors.ts";
+
+const TextPartSchema = z.looseObject({ type: z.literal("text"), text: z.string() });
+const ContentSchema = z.union([z.string(), z.array(z.looseObject({ type: z.string() })), z.null()]);
+
+const BodySchema = z.looseObject({
+  model: z.string().optional(),
+  messages: z
+    .array(z.looseObject({ role: z.string(), content: ContentSchema.optional() }))
+    .min(1, "at least one message is needed"),
+  stream: z.boolean().nullish(),
+  stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),
+  n: z.number().int().nullish(),
+  /** Extension: return the run's trace (plan, steps, per-step usage and cost). */
+  conductor_trace: z.boolean().nullish(),
+});
+
+/** An earlier message of the conversation, shown to the Conductor as context. */
+export interface ContextMessage {
+  role: string;
+  content: string;
+}
+
+export interface ServeRequest {
+  question: string;
+  context: ContextMessage[];
+  stream: boolean;
+  includeUsage: boolean;
+  trace: boolean;
+}
+
+export type ParsedRequest = { ok: true; request: ServeRequest } | { ok: false; error: ApiError };
+
+/** A message's text: a string, or its text parts joined; an image or audio part is refused. */
+function textOf(
+  content: z.infer<typeof ContentSchema> | undefined,
+  index: number,
+): string | ApiError {
+  if (content === undefined || content === null) return "";
+  if (typeof content === "string") return content;
+  const parts: string[] = [];
+  for (const part of content) {
+    const text = TextPartSchema.safeParse(part);
+    if (!text.success) {
+      return apiError(
+        400,
+        "unsupported_content",
+        `Only text content is supported; message ${index} has a "${part.type}" part.`,
+        `messages[${index}].content`,
+      );
+    }
+    parts.push(text.data.text);
+  }
+  return parts.join("\n");
+}
+
+/** Reads a chat-completions body: the last user message is the question, earlier ones context. */
+export function parseChatRequest(raw: unknown): ParsedRequest {
+  const parsed = BodySchema.safeParse(raw);
+  if (!parsed.success) {
+    const param = parsed.error.issues[0]?.path.join(".") || null;
+    return {
+      ok: false,
+      error: apiError(
+        400,
+        "invalid_request",
+        `Invalid request: ${describeIssues(parsed.error)}`,
+        param,
+      ),
+    };
+  }
+  const body = parsed.data;
+  if (body.n !== undefined && body.n !== null && body.n !== 1) {
+    return {
+      ok: false,
+      error: apiError(400, "unsupported_n", "Only n = 1 is supported: one run per request.", "n"),
+    };
+  }
+  const texts: ContextMessage[] = [];
+  for (const [i, m] of body.messages.entries()) {
+    const text = textOf(m.content, i);
+    if (typeof text !== "string") return { ok: false, error: text };
+    texts.push({ role: m.role, content: text });
+  }
+  const last = texts.findLastIndex((m) => m.role === "user" && m.content.trim() !== "");
+  if (last < 0) {
+    return {
+      ok: false,
+      error: apiError(
+        400,
+        "missing_user_message",
+        "The request has no user message with text: the last user message is the question.",
+        "messages",
+      ),
+    };
+  }
+  return {
+    ok: true,
+    request: {
+      question: texts[last]!.content,
+      context: texts.slice(0, last).filter((m) => m.content.trim() !== ""),
+      stream: body.stream === true,
+      includeUsage: body.stream_options?.include_usage === true,
+      trace: body.conductor_trace === true,
+    },
+  };
+}

@@ -1,0 +1,162 @@
+// `conductor-studio serve`: the Conductor and its pool as one OpenAI-compatible model.
+import { readFile } from "node:fs/promises";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { resolveConfig } from "./config.ts";
+import type { ResolvedConfig } from "./config.ts";
+import type { ChatContext } from "./serve-chat.ts";
+import { SHUTDOWN } from "./serve-chat.ts";
+import type { ServeSettings } from "./serve-args.ts";
+import { parseServeArgs } from "./serve-args.ts";
+import { createEngine } from "./serve-engine.ts";
+import { createServeServer } from "./serve-http.ts";
+import type { RunLog } from "./serve-log.ts";
+import { openRunLog } from "./serve-log.ts";
+import { RunQueue } from "./serve-queue.ts";
+
+export interface ServeIo {
+  stderr: (s: string) => void;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface RunningServer {
+  url: string;
+  server: Server;
+  /** Stops accepting, lets in-flight runs finish for `graceMs`, cancels the rest, resolves when all is closed. */
+  shutdown: (graceMs?: number) => Promise<void>;
+  /** Resolves once a shutdown has completed. */
+  closed: Promise<void>;
+}
+
+/** Starts serving `resolved` with `settings`; the in-process entry the CLI and the bench share. */
+export async function startServe(
+  settings: ServeSettings,
+  resolved: ResolvedConfig,
+  log: (line: string) => void,
+): Promise<RunningServer> {
+  const runLog: RunLog | undefined = settings.runs ? await openRunLog(settings.runs) : undefined;
+  const runs = new Set<AbortController>();
+  const inFlight = new Set<Promise<void>>();
+  const queue = new RunQueue(settings.concurrency, settings.queue);
+  let draining = false;
+  const ctx: ChatContext = {
+    engine: createEngine(resolved),
+    queue,
+    model: settings.model,
+    runLog,
+    log,
+    track: (run) => {
+      runs.add(run);
+      return () => runs.delete(run);
+    },
+  };
+  const server = createServeServer(
+    ctx,
+    {
+      apiKey: settings.apiKey,
+      cors: settings.cors,
+      maxBodyBytes: settings.maxBodyBytes,
+      draining: () => draining,
+    },
+    inFlight,
+  );
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(settings.port, settings.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  let closedResolve: () => void = () => undefined;
+  const closed = new Promise<void>((resolve) => (closedResolve = resolve));
+  let shuttingDown: Promise<void> | undefined;
+
+  async function shutdownNow(graceMs: number): Promise<void> {
+    draining = true;
+    server.close();
+    server.closeIdleConnections();
+    queue.close();
+    const grace = setTimeout(() => {
+      for (const run of runs) run.abort(SHUTDOWN);
+    }, graceMs);
+    try {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    } finally {
+      clearTimeout(grace);
+    }
+    server.closeAllConnections();
+    await runLog?.close();
+    closedResolve();
+  }
+
+  return {
+    url: `http://${host}:${address.port}`,
+    server,
+    closed,
+    shutdown(graceMs = settings.graceMs) {
+      if (shuttingDown) {
+        // A second request to stop (a second Ctrl+C) cancels what is still running.
+        for (const run of runs) run.abort(SHUTDOWN);
+        return shuttingDown;
+      }
+      shuttingDown = shutdownNow(graceMs);
+      return shuttingDown;
+    },
+  };
+}
+
+/** The `serve` command: returns its exit code once it has shut down (or could not start). */
+export async function serveCommand(args: string[], io: ServeIo): Promise<number> {
+  const parsed = parseServeArgs(args, io.env);
+  if (!parsed.ok) {
+    io.stderr(`${parsed.message}\nRun conductor-studio --help for usage.\n`);
+    return 2;
+  }
+  const settings = parsed.settings;
+  let text: string;
+  try {
+    text = await readFile(settings.config, "utf8");
+  } catch (e: unknown) {
+    const why = e instanceof Error ? e.message : String(e);
+    io.stderr(`Cannot read the config file ${settings.config}: ${why}\n`);
+    return 2;
+  }
+  const resolved = resolveConfig(text, io.env);
+  if (!resolved.ok) {
+    io.stderr(`${resolved.message}\n`);
+    return 2;
+  }
+  const log = (line: string) => io.stderr(`[serve] ${line}\n`);
+  let running: RunningServer;
+  try {
+    running = await startServe(settings, resolved, log);
+  } catch (e: unknown) {
+    io.stderr(
+      `Cannot serve on ${settings.host}:${settings.port}: ${e instanceof Error ? e.message : String(e)}\n`,
+    );
+    return 1;
+  }
+  const keyNote = settings.apiKeyEnv ? `server key from $${settings.apiKeyEnv}` : "no server key";
+  log(
+    `listening on ${running.url}/v1 as "${settings.model}" (concurrency ${settings.concurrency}, ` +
+      `queue ${settings.queue}, ${keyNote}${settings.runs ? `, runs to ${settings.runs}` : ""})`,
+  );
+  const onSignal = (signal: NodeJS.Signals) => {
+    log(
+      `${signal}: no new requests; waiting up to ${(settings.graceMs / 1000).toFixed(1)}s for runs in flight (again to cancel them)`,
+    );
+    void running.shutdown();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  try {
+    await running.closed;
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+  log("stopped");
+  return 0;
+}
