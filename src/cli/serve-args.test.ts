@@ -1,0 +1,55 @@
+import { describe, it } from "vitest";
+import { isLoopback, parseServeArgs } from "./serve-args.ts";
+
+describe("serve options", () => {
+  it("reads defaults and every option", ({ expect }) => {
+    const base = parseServeArgs(["--config", "pool.json"], {});
+    expect(base).toMatchObject({
+      ok: true,
+      settings: { host: "127.0.0.1", port: 8080, concurrency: 4, queue: 64, apiKey: undefined },
+    });
+    const all = parseServeArgs(
+      ["--config", "p.json", "--host", "0.0.0.0", "--port", "9000", "--concurrency", "8"]
+        .concat(["--queue", "3", "--api-key-env", "K", "--cors", "http://localhost:5173"])
+        .concat(["--cors", "https://studio.example", "--runs", "out", "--model", "c7b"]),
+      { K: "sk-server" },
+    );
+    expect(all).toMatchObject({
+      ok: true,
+      settings: {
+        host: "0.0.0.0",
+        port: 9000,
+        concurrency: 8,
+        queue: 3,
+        apiKey: "sk-server",
+        apiKeyEnv: "K",
+        cors: ["http://localhost:5173", "https://studio.example"],
+        runs: "out",
+        model: "c7b",
+      },
+    });
+  });
+
+  it.for<[string[], string]>([
+    [[], "--config FILE is required"],
+    [["--config", "p", "--concurrency", "0"], "--concurrency must be an integer of at least 1"],
+    [["--config", "p", "--port", "http"], "--port must be an integer"],
+    [["--config", "p", "--api-key-env", "UNSET"], "UNSET: that environment variable is not set"],
+    [
+      ["--config", "p", "--host", "192.168.1.4"],
+      "Refusing to serve on 192.168.1.4 without a server key",
+    ],
+    [["--config", "p", "--bogus"], "Unknown option '--bogus'"],
+  ])("refuses %j", ([args, message], { expect }) => {
+    const r = parseServeArgs(args, {});
+    expect(r.ok).toBe(false);
+    expect(r.ok ? "" : r.message).toContain(message);
+  });
+
+  it("tells loopback addresses from the rest", ({ expect }) => {
+    const loop = ["127.0.0.1", "127.1.2.3", "localhost", "::1", "[::1]", "::ffff:127.0.0.1"];
+    const open = ["0.0.0.0", "::", "10.0.0.2", "example.com", "::ffff:10.0.0.1"];
+    expect(loop.map(isLoopback)).toEqual(loop.map(() => true));
+    expect(open.map(isLoopback)).toEqual(open.map(() => false));
+  });
+});
