@@ -24,6 +24,7 @@ import {
 import type { ServeProcess } from "./serve-harness.ts";
 import { maxOverlap, readRuns, startServe } from "./serve-harness.ts";
 
+const STUDIO = "http://localhost:5173";
 const SERVER_KEY = "sk-serve-test-5e1d0c9b7a";
 const KEY_A = "sk-test-solver-a-77f3e2d901";
 const ENV = { CS_SERVE_KEY: SERVER_KEY, CS_SOLVER_A_KEY: KEY_A };
@@ -53,7 +54,7 @@ describe("conductor-studio serve", { timeout: CLI_TIMEOUT_MS }, () => {
     );
     const runs = join(dir, "runs");
     const args = ["--config", config, "--concurrency", "2", "--queue", "18", "--runs", runs];
-    const more = ["--api-key-env", "CS_SERVE_KEY", "--max-body-bytes", "65536"];
+    const more = ["--api-key-env", "CS_SERVE_KEY", "--max-body-bytes", "65536", "--cors", STUDIO];
     serve = await startServe([...args, ...more], ENV, (fn) => cleanups.push(fn));
     client = serve.client(SERVER_KEY);
   }, CLI_TIMEOUT_MS);
@@ -112,6 +113,28 @@ describe("conductor-studio serve", { timeout: CLI_TIMEOUT_MS }, () => {
     const health = await fetch(`${serve.url}/health`);
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({ status: "ok" });
+  });
+
+  it("answers a browser's preflight for the allowed origin only", async ({ expect }) => {
+    const preflight = (origin: string) =>
+      fetch(`${serve.url}/v1/chat/completions`, {
+        method: "OPTIONS",
+        headers: {
+          Origin: origin,
+          "Access-Control-Request-Method": "POST",
+          "Access-Control-Request-Headers": "authorization, content-type",
+        },
+      });
+    const ok = await preflight(STUDIO);
+    expect(ok.status).toBe(204);
+    expect(ok.headers.get("access-control-allow-origin")).toBe(STUDIO);
+    expect(ok.headers.get("access-control-allow-headers")).toBe("authorization, content-type");
+    const other = await preflight("https://elsewhere.example");
+    expect(other.headers.get("access-control-allow-origin")).toBeNull();
+    const models = await fetch(`${serve.url}/v1/models`, {
+      headers: { Origin: STUDIO, Authorization: `Bearer ${SERVER_KEY}` },
+    });
+    expect(models.headers.get("access-control-allow-origin")).toBe(STUDIO);
   });
 
   it("streams the final step's tokens as they come, then usage and [DONE]", async ({ expect }) => {
