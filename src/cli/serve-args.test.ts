@@ -1,4 +1,5 @@
 import { describe, it } from "vitest";
+import { main } from "./main.ts";
 import { isLoopback, parseServeArgs } from "./serve-args.ts";
 
 describe("serve options", () => {
@@ -51,5 +52,33 @@ describe("serve options", () => {
     const open = ["0.0.0.0", "::", "10.0.0.2", "example.com", "::ffff:10.0.0.1"];
     expect(loop.map(isLoopback)).toEqual(loop.map(() => true));
     expect(open.map(isLoopback)).toEqual(open.map(() => false));
+  });
+});
+
+describe("conductor-studio serve, in process", () => {
+  const io = () => {
+    const out = { stdout: "", stderr: "" };
+    return {
+      out,
+      io: {
+        stdout: (s: string) => void (out.stdout += s),
+        stderr: (s: string) => void (out.stderr += s),
+        readStdin: () => Promise.resolve(""),
+        env: {},
+      },
+    };
+  };
+
+  it("is documented in --help", async ({ expect }) => {
+    const { out, io: cli } = io();
+    expect(await main(["--help"], cli)).toBe(0);
+    expect(out.stdout).toMatch(/^\s+conductor-studio serve --config FILE \[--host 127\.0\.0\.1\]/m);
+    expect(out.stdout).toContain("conductor_trace");
+  });
+
+  it("exits 2 with a message for a config it cannot read", async ({ expect }) => {
+    const { out, io: cli } = io();
+    expect(await main(["serve", "--config", "/nonexistent/pool.json"], cli)).toBe(2);
+    expect(out.stderr).toContain("Cannot read the config file /nonexistent/pool.json");
   });
 });
