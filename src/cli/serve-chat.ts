@@ -56,6 +56,8 @@ export async function handleChat(
   res.on("close", () => {
     if (!res.writableFinished) gone.abort();
   });
+  // A client that left while its body was read closed the socket before the listener above.
+  if (!res.socket || res.socket.destroyed) gone.abort();
   const admission = await ctx.queue.acquire(gone.signal);
   if (!admission.ok) {
     if (admission.reason === "full") {
