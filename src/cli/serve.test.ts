@@ -202,7 +202,7 @@ describe("conductor-studio serve", { timeout: CLI_TIMEOUT_MS }, () => {
     expect,
   }) => {
     // The first two runs are held long enough for all 20 requests to arrive and queue.
-    const held = { content: ATTEMPTS_THEN_CHECK, latencyMs: 800 };
+    const held = { content: ATTEMPTS_THEN_CHECK, latencyMs: 1500 };
     server.script("conductor-7b", held, held);
     server.setDefault("conductor-7b", { content: ATTEMPTS_THEN_CHECK, latencyMs: 10 });
     server.setDefault("solver-a", { content: ANSWER_A, latencyMs: 5 });
@@ -219,6 +219,7 @@ describe("conductor-studio serve", { timeout: CLI_TIMEOUT_MS }, () => {
     await expect
       .poll(async () => (await (await fetch(`${serve.url}/health`)).json()) as unknown, {
         interval: 5,
+        timeout: 4000,
       })
       .toEqual({ status: "ok", running: 2, queued: 18 });
     const refused = await client.chat.completions
