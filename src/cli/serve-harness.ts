@@ -2,11 +2,15 @@
 // its stderr watched for lines, and an official `openai` client pointed at it. Not a test file.
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
-import { readdir, readFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import OpenAI from "openai";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import { z } from "zod";
+import type { TestServer, TestServerOptions } from "../../e2e/server/server.ts";
+import { startTestServer } from "../../e2e/server/server.ts";
 import { ExportEnvelopeSchema } from "../engine/run/export.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -127,4 +131,47 @@ export function maxOverlap(
     most = Math.max(most, now);
   }
   return most;
+}
+
+export interface ServeSuite {
+  server: TestServer;
+  serve: ServeProcess;
+  /** The temp directory of the suite; run records go to `runs` inside it. */
+  dir: string;
+  runs: string;
+  /** A client with the server key. */
+  client: OpenAI;
+}
+
+/**
+ * One test server and one `serve` process for a whole describe block (spawning costs a second or
+ * more on a loaded machine): started in beforeAll, the test server reset before each test.
+ * `config` builds the pool config from the test server; `args` are added after --config/--runs.
+ */
+export function serveSuite(o: {
+  config: (server: TestServer) => unknown;
+  args?: string[];
+  env?: Record<string, string>;
+  apiKey?: string;
+  server?: TestServerOptions;
+}): ServeSuite {
+  const suite = {} as ServeSuite;
+  const cleanups: (() => void | Promise<void>)[] = [];
+  beforeAll(async () => {
+    suite.server = await startTestServer(o.server);
+    suite.dir = await mkdtemp(join(tmpdir(), "conductor-serve-"));
+    suite.runs = join(suite.dir, "runs");
+    const config = join(suite.dir, "pool.json");
+    await writeFile(config, JSON.stringify(o.config(suite.server)));
+    const args = ["--config", config, "--runs", suite.runs, ...(o.args ?? [])];
+    suite.serve = await startServe(args, o.env ?? {}, (fn) => cleanups.push(fn));
+    suite.client = suite.serve.client(o.apiKey);
+  }, 20_000);
+  afterAll(async () => {
+    for (const fn of cleanups) await fn();
+    await suite.server?.close();
+    if (suite.dir) await rm(suite.dir, { recursive: true, force: true });
+  });
+  beforeEach(() => suite.server.reset());
+  return suite;
 }

@@ -1,13 +1,7 @@
 // `conductor-studio serve` as a child process, called with the official `openai` client as an
 // evaluation harness would, against the local test server standing in for every model.
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import OpenAI from "openai";
-import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
-import { afterAll, beforeAll, beforeEach, describe, it } from "vitest";
-import type { TestServer } from "../../e2e/server/server.ts";
-import { startTestServer } from "../../e2e/server/server.ts";
+import { describe, it } from "vitest";
 import {
   ANSWER_A,
   ANSWER_B,
@@ -21,8 +15,7 @@ import {
   scriptAttemptsThenCheck,
   threeWorkerConfig,
 } from "./cli-harness.ts";
-import type { ServeProcess } from "./serve-harness.ts";
-import { maxOverlap, readRuns, startServe } from "./serve-harness.ts";
+import { maxOverlap, readRuns, serveSuite } from "./serve-harness.ts";
 
 const STUDIO = "http://localhost:5173";
 const SERVER_KEY = "sk-serve-test-5e1d0c9b7a";
@@ -38,39 +31,25 @@ const ask = (content = QUESTION) => ({
 });
 
 describe("conductor-studio serve", { timeout: CLI_TIMEOUT_MS }, () => {
-  let server: TestServer;
-  let serve: ServeProcess;
-  let dir: string;
-  let client: OpenAI;
-  const cleanups: (() => void | Promise<void>)[] = [];
-
-  beforeAll(async () => {
-    server = await startTestServer({ keys: { "solver-a": KEY_A } });
-    dir = await mkdtemp(join(tmpdir(), "conductor-serve-"));
-    const config = join(dir, "pool.json");
-    await writeFile(
-      config,
-      JSON.stringify(threeWorkerConfig(server, {}, { a: "CS_SOLVER_A_KEY" })),
-    );
-    const runs = join(dir, "runs");
-    const args = ["--config", config, "--concurrency", "2", "--queue", "18", "--runs", runs];
-    const more = ["--api-key-env", "CS_SERVE_KEY", "--max-body-bytes", "65536", "--cors", STUDIO];
-    serve = await startServe([...args, ...more], ENV, (fn) => cleanups.push(fn));
-    client = serve.client(SERVER_KEY);
-  }, CLI_TIMEOUT_MS);
-  afterAll(async () => {
-    for (const fn of cleanups) await fn();
-    await server.close();
-    await rm(dir, { recursive: true, force: true });
+  const suite = serveSuite({
+    config: (server) => threeWorkerConfig(server, {}, { a: "CS_SOLVER_A_KEY" }),
+    args: ["--concurrency", "2", "--queue", "18", "--api-key-env", "CS_SERVE_KEY"].concat([
+      "--max-body-bytes",
+      "65536",
+      "--cors",
+      STUDIO,
+    ]),
+    env: ENV,
+    apiKey: SERVER_KEY,
+    server: { keys: { "solver-a": KEY_A } },
   });
-  beforeEach(() => server.reset());
 
   it("answers a question with the workflow's answer, the run's usage and, asked, its trace", async ({
     expect,
   }) => {
-    scriptAttemptsThenCheck(server);
+    scriptAttemptsThenCheck(suite.server);
     const body = { ...ask(), conductor_trace: true };
-    const r = await client.chat.completions.create(body);
+    const r = await suite.client.chat.completions.create(body);
     expect(r.object).toBe("chat.completion");
     expect(r.model).toBe("conductor");
     expect(r.choices[0]?.message).toMatchObject({ role: "assistant", content: CHECKED });
@@ -101,23 +80,23 @@ describe("conductor-studio serve", { timeout: CLI_TIMEOUT_MS }, () => {
       ],
     });
     // Without asking, no trace.
-    scriptAttemptsThenCheck(server);
-    const plain = await client.chat.completions.create(ask());
+    scriptAttemptsThenCheck(suite.server);
+    const plain = await suite.client.chat.completions.create(ask());
     expect(plain).not.toHaveProperty("conductor_trace");
     expect(plain.choices[0]?.message.content).toBe(CHECKED);
   });
 
   it("lists the served model and answers /health", async ({ expect }) => {
-    const models = await client.models.list();
+    const models = await suite.client.models.list();
     expect(models.data.map((m) => m.id)).toEqual(["conductor"]);
-    const health = await fetch(`${serve.url}/health`);
+    const health = await fetch(`${suite.serve.url}/health`);
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({ status: "ok" });
   });
 
   it("answers a browser's preflight for the allowed origin only", async ({ expect }) => {
     const preflight = (origin: string) =>
-      fetch(`${serve.url}/v1/chat/completions`, {
+      fetch(`${suite.serve.url}/v1/chat/completions`, {
         method: "OPTIONS",
         headers: {
           Origin: origin,
@@ -131,54 +110,17 @@ describe("conductor-studio serve", { timeout: CLI_TIMEOUT_MS }, () => {
     expect(ok.headers.get("access-control-allow-headers")).toBe("authorization, content-type");
     const other = await preflight("https://elsewhere.example");
     expect(other.headers.get("access-control-allow-origin")).toBeNull();
-    const models = await fetch(`${serve.url}/v1/models`, {
+    const models = await fetch(`${suite.serve.url}/v1/models`, {
       headers: { Origin: STUDIO, Authorization: `Bearer ${SERVER_KEY}` },
     });
     expect(models.headers.get("access-control-allow-origin")).toBe(STUDIO);
   });
 
-  it("streams the final step's tokens as they come, then usage and [DONE]", async ({ expect }) => {
-    const pieces = ["Both attempts ", "are correct ", "and agree. ", "The sum is 5050."];
-    server.script("conductor-7b", { content: ATTEMPTS_THEN_CHECK, usage: USAGE["conductor-7b"] });
-    server.script("solver-a", { content: ANSWER_A, usage: USAGE["solver-a"] });
-    server.script("solver-b", { content: ANSWER_B, usage: USAGE["solver-b"] });
-    server.script("checker", { chunks: pieces, chunkDelayMs: 5, usage: USAGE.checker });
-    const body: ChatCompletionCreateParamsStreaming & { conductor_trace: boolean } = {
-      ...ask(),
-      stream: true,
-      stream_options: { include_usage: true },
-      conductor_trace: true,
-    };
-    const stream = await client.chat.completions.create(body);
-    const contents: string[] = [];
-    const chunks = [];
-    for await (const chunk of stream) {
-      chunks.push(chunk);
-      const text = chunk.choices[0]?.delta.content;
-      if (text) contents.push(text);
-    }
-    // One chunk per streamed token group of the checker: nothing was buffered into one.
-    expect(contents).toEqual(pieces);
-    expect(chunks[0]?.choices[0]?.delta.role).toBe("assistant");
-    expect(
-      chunks.every((c) => c.object === "chat.completion.chunk" && c.model === "conductor"),
-    ).toBe(true);
-    const finish = chunks.find((c) => c.choices[0]?.finish_reason === "stop");
-    expect(finish).toMatchObject({ conductor_trace: { status: "done" } });
-    const last = chunks.at(-1);
-    expect(last?.choices).toEqual([]);
-    expect(last?.usage).toEqual({
-      prompt_tokens: TOTAL.p,
-      completion_tokens: TOTAL.c,
-      total_tokens: TOTAL.p + TOTAL.c,
-    });
-  });
-
   it("shows earlier messages to the Conductor as context; the last user message is the question", async ({
     expect,
   }) => {
-    scriptAttemptsThenCheck(server);
-    const r = await client.chat.completions.create({
+    scriptAttemptsThenCheck(suite.server);
+    const r = await suite.client.chat.completions.create({
       model: "conductor",
       messages: [
         { role: "system", content: "Answer with a single number." },
@@ -188,12 +130,12 @@ describe("conductor-studio serve", { timeout: CLI_TIMEOUT_MS }, () => {
       ],
     });
     expect(r.choices[0]?.message.content).toBe(CHECKED);
-    const plan = promptText(chatRequests(server, "conductor-7b")[0]);
+    const plan = promptText(chatRequests(suite.server, "conductor-7b")[0]);
     expect(plan).toMatch(
       /CONVERSATION SO FAR[^\n]*\nSystem: Answer with a single number\.\n\nUser: What is the sum of the first 10 positive integers\?\n\nAssistant: 55\nEND OF CONVERSATION SO FAR/,
     );
     expect(plan).toContain(`USER QUESTION:\n${QUESTION}\nEND OF USER QUESTION`);
-    expect(promptText(chatRequests(server, "checker")[0])).toContain(
+    expect(promptText(chatRequests(suite.server, "checker")[0])).toContain(
       `<overall_task>\n${QUESTION}\n</overall_task>`,
     );
   });
@@ -203,26 +145,26 @@ describe("conductor-studio serve", { timeout: CLI_TIMEOUT_MS }, () => {
   }) => {
     // The first two runs are held long enough for all 20 requests to arrive and queue.
     const held = { content: ATTEMPTS_THEN_CHECK, latencyMs: 1500 };
-    server.script("conductor-7b", held, held);
-    server.setDefault("conductor-7b", { content: ATTEMPTS_THEN_CHECK, latencyMs: 10 });
-    server.setDefault("solver-a", { content: ANSWER_A, latencyMs: 5 });
-    server.setDefault("solver-b", { content: ANSWER_B, latencyMs: 5 });
-    server.setDefault("checker", (body) => ({
+    suite.server.script("conductor-7b", held, held);
+    suite.server.setDefault("conductor-7b", { content: ATTEMPTS_THEN_CHECK, latencyMs: 10 });
+    suite.server.setDefault("solver-a", { content: ANSWER_A, latencyMs: 5 });
+    suite.server.setDefault("solver-b", { content: ANSWER_B, latencyMs: 5 });
+    suite.server.setDefault("checker", (body) => ({
       content: `${promptText({ headers: {}, body }).length}`,
     }));
     const questions = Array.from(
       { length: 20 },
       (_, i) => `Question number ${i}: what is ${i} + ${i}?`,
     );
-    const answers = Promise.all(questions.map((q) => client.chat.completions.create(ask(q))));
+    const answers = Promise.all(questions.map((q) => suite.client.chat.completions.create(ask(q))));
     // 2 running and 18 waiting fill the server: the next request is turned away.
     await expect
-      .poll(async () => (await (await fetch(`${serve.url}/health`)).json()) as unknown, {
+      .poll(async () => (await (await fetch(`${suite.serve.url}/health`)).json()) as unknown, {
         interval: 5,
         timeout: 4000,
       })
       .toEqual({ status: "ok", running: 2, queued: 18 });
-    const refused = await client.chat.completions
+    const refused = await suite.client.chat.completions
       .create(ask("One too many?"))
       .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(OpenAI.APIError);
@@ -231,14 +173,12 @@ describe("conductor-studio serve", { timeout: CLI_TIMEOUT_MS }, () => {
     expect(done).toHaveLength(20);
     // Each answer belongs to its own question (the checker echoes the length of what it read).
     for (const [i, r] of done.entries()) {
-      const seen = chatRequests(server, "checker").find((q) =>
+      const seen = chatRequests(suite.server, "checker").find((q) =>
         promptText(q).includes(questions[i]!),
       );
       expect(r.choices[0]?.message.content).toBe(`${promptText(seen).length}`);
     }
-    const runs = (await readRuns(join(dir, "runs"))).filter((l) =>
-      questions.includes(l.run.question),
-    );
+    const runs = (await readRuns(suite.runs)).filter((l) => questions.includes(l.run.question));
     expect(runs).toHaveLength(20);
     expect(runs.every((l) => l.run.status === "done" && l.served.http_status === 200)).toBe(true);
     expect(maxOverlap(runs.map((l) => l.run))).toBe(2);
@@ -247,15 +187,15 @@ describe("conductor-studio serve", { timeout: CLI_TIMEOUT_MS }, () => {
   it("refuses a request without a user message (400) and a body over the limit (413)", async ({
     expect,
   }) => {
-    const noUser = await client.chat.completions
+    const noUser = await suite.client.chat.completions
       .create({ model: "conductor", messages: [{ role: "system", content: "Be brief." }] })
       .catch((e: unknown) => e);
     expect(noUser).toMatchObject({ status: 400, code: "missing_user_message", param: "messages" });
-    const big = await client.chat.completions
+    const big = await suite.client.chat.completions
       .create(ask("x".repeat(100_000)))
       .catch((e: unknown) => e);
     expect(big).toMatchObject({ status: 413, code: "request_too_large" });
-    const notJson = await fetch(`${serve.url}/v1/chat/completions`, {
+    const notJson = await fetch(`${suite.serve.url}/v1/chat/completions`, {
       method: "POST",
       headers: { Authorization: `Bearer ${SERVER_KEY}`, "Content-Type": "application/json" },
       body: "{not json",
@@ -269,86 +209,58 @@ describe("conductor-studio serve", { timeout: CLI_TIMEOUT_MS }, () => {
         param: null,
       },
     });
-    expect(server.requests).toHaveLength(0); // nothing reached a model
+    expect(suite.server.requests).toHaveLength(0); // nothing reached a model
   });
 
   it("refuses a wrong or missing server key with 401", async ({ expect }) => {
     for (const key of ["sk-wrong-key", "none"]) {
-      const r = await serve
+      const r = await suite.serve
         .client(key)
         .chat.completions.create(ask())
         .catch((e: unknown) => e);
       expect(r).toMatchObject({ status: 401, code: "invalid_api_key" });
     }
-    const models = await serve
+    const models = await suite.serve
       .client("sk-wrong-key")
       .models.list()
       .catch((e: unknown) => e);
     expect(models).toMatchObject({ status: 401 });
-    expect(server.requests).toHaveLength(0);
+    expect(suite.server.requests).toHaveLength(0);
   });
 
   it("answers 502 with the reason for a plan that cannot be parsed, streaming or not", async ({
     expect,
   }) => {
     const raw = 'model_id = [0, 1]\nsubtasks = ["Solve it.", "Check it and give the';
-    server.setDefault("conductor-7b", raw);
-    const plain = await client.chat.completions.create(ask()).catch((e: unknown) => e);
+    suite.server.setDefault("conductor-7b", raw);
+    const plain = await suite.client.chat.completions.create(ask()).catch((e: unknown) => e);
     expect(plain).toMatchObject({ status: 502, code: "plan_error", type: "server_error" });
     expect((plain as Error).message).toContain("unparseable_list");
-    const streamed = await client.chat.completions
+    const streamed = await suite.client.chat.completions
       .create({ ...ask(), stream: true })
       .catch((e: unknown) => e);
     expect(streamed).toMatchObject({ status: 502, code: "plan_error" });
   });
 
   it("answers 502 naming the failed worker, without its key", async ({ expect }) => {
-    server.script("conductor-7b", ATTEMPTS_THEN_CHECK);
-    server.script("solver-b", ANSWER_B);
-    server.script("solver-a", {
+    suite.server.script("conductor-7b", ATTEMPTS_THEN_CHECK);
+    suite.server.script("solver-b", ANSWER_B);
+    suite.server.script("solver-a", {
       status: 401,
       errorMessage: `Incorrect API key provided: ${KEY_A}. Find your key in the dashboard.`,
     });
-    const r = await client.chat.completions.create(ask()).catch((e: unknown) => e);
+    const r = await suite.client.chat.completions.create(ask()).catch((e: unknown) => e);
     expect(r).toMatchObject({ status: 502, code: "step_error" });
     const message = (r as Error).message;
     expect(message).toContain("Step 1 (Solver A) failed (auth)");
     expect(message).not.toContain(KEY_A);
-    expect(chatRequests(server, "checker")).toHaveLength(0);
-  });
-
-  it("cancels and records the run of a client that disconnects mid-stream", async ({ expect }) => {
-    server.script("conductor-7b", ATTEMPTS_THEN_CHECK);
-    server.script("solver-a", ANSWER_A);
-    server.script("solver-b", ANSWER_B);
-    const pieces = Array.from({ length: 40 }, (_, i) => `word${i} `);
-    server.script("checker", { chunks: pieces, chunkDelayMs: 50 });
-    const stream = await client.chat.completions.create({ ...ask("Disconnect me?"), stream: true });
-    for await (const chunk of stream) {
-      if (chunk.choices[0]?.delta.content) break; // leaving the loop aborts the request
-    }
-    const line = await serve.waitForLine(/ 499 cancelled \(cancelled\)/);
-    const id = line.replace("[serve] ", "").split(" ")[0];
-    const record = (await readRuns(join(dir, "runs"))).find((l) => l.served.request_id === id);
-    expect(record?.served).toMatchObject({
-      client_disconnected: true,
-      http_status: 499,
-      stream: true,
-    });
-    expect(record?.run).toMatchObject({
-      status: "cancelled",
-      endReason: "cancelled",
-      answer: null,
-    });
-    const checker = record?.run.rounds[0]?.steps[2];
-    expect(checker?.status).toBe("cancelled");
-    expect(checker?.output.length).toBeLessThan(pieces.join("").length);
+    expect(chatRequests(suite.server, "checker")).toHaveLength(0);
   });
 
   it("writes no key into its log or its run records", async ({ expect }) => {
-    const files = await readRuns(join(dir, "runs"));
+    const files = await readRuns(suite.runs);
     expect(files.length).toBeGreaterThan(20);
-    const text = serve.stderr() + JSON.stringify(files);
+    const text = suite.serve.stderr() + JSON.stringify(files);
     for (const secret of [SERVER_KEY, KEY_A]) expect(text).not.toContain(secret);
   });
 });
