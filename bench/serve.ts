@@ -99,16 +99,19 @@ export async function benchServe(): Promise<void> {
     await served(); // warm both paths
     const directMs: number[] = [];
     const servedMs: number[] = [];
-    for (let i = 0; i < 7; i++) {
+    for (let i = 0; i < 11; i++) {
       directMs.push(await timed(direct));
       servedMs.push(await timed(served));
     }
     const d = median(directMs);
     const s = median(servedMs);
+    // The fastest of each is the least disturbed by other processes on a shared machine.
+    const best = Math.min(...servedMs) / Math.min(...directMs);
     console.log("\nserve: request time / the same run without the server, 50 ms per call");
     console.log(
       `  ideal ${CRITICAL_CALLS * 50} ms  engine alone ${d.toFixed(1)} ms  through serve ${s.toFixed(1)} ms  ` +
-        `ratio ${(s / d).toFixed(3)} (target <= 1.05)  vs ideal ${(s / (CRITICAL_CALLS * 50)).toFixed(3)}`,
+        `ratio ${(s / d).toFixed(3)} (target <= 1.05; fastest of each ${best.toFixed(3)})  ` +
+        `vs ideal ${(s / (CRITICAL_CALLS * 50)).toFixed(3)}`,
     );
     script(server, 0);
     const directRps = await throughput(200, 16, direct);
