@@ -27,26 +27,32 @@ export interface RunLog {
   close(): Promise<void>;
 }
 
-/** Opens `DIR/runs-<start time>-<pid>.jsonl` for appending (replicas sharing DIR never interleave). */
+/**
+ * A run log at `DIR/runs-<start time>-<pid>.jsonl` (replicas sharing DIR never interleave). The
+ * directory is made now, so a bad --runs fails at start; the file only with the first run.
+ */
 export async function openRunLog(dir: string, now = new Date()): Promise<RunLog> {
   await mkdir(dir, { recursive: true });
   const stamp = now.toISOString().replace(/[:.]/g, "-");
   const path = join(dir, `runs-${stamp}-${process.pid}.jsonl`);
-  const out: WriteStream = createWriteStream(path, { flags: "a" });
-  await new Promise<void>((resolve, reject) => {
-    out.once("open", () => resolve());
-    out.once("error", reject);
-  });
+  let out: WriteStream | undefined;
+  let failed: Error | undefined;
   return {
     path,
     append(record, meta) {
+      if (failed) return Promise.reject(failed);
+      // An unwritable file must fail the append (the caller logs it), never crash the server.
+      out ??= createWriteStream(path, { flags: "a" }).on("error", (e) => (failed = e));
+      const stream = out;
       // The export is the one writer that knows what may leave the process; compact it to a line.
       const doc: unknown = JSON.parse(exportRun(record));
       const line = `${JSON.stringify({ ...(isObject(doc) ? doc : {}), served: meta })}\n`;
-      return new Promise((resolve, reject) => out.write(line, (e) => (e ? reject(e) : resolve())));
+      return new Promise((resolve, reject) =>
+        stream.write(line, (e) => (e ? reject(e) : resolve())),
+      );
     },
     close() {
-      return new Promise((resolve) => out.end(() => resolve()));
+      return new Promise((resolve) => (out ? out.end(() => resolve()) : resolve()));
     },
   };
 }
