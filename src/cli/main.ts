@@ -35,7 +35,8 @@ Usage:
       clients must send (required unless bound to loopback). --cors allows a browser origin
       ("*" for any). --runs DIR appends each run record as a JSON line. --model is the served
       name (default "conductor"). Ctrl+C stops accepting, waits --grace-ms (default 30000) for
-      runs in flight, then cancels them; a second Ctrl+C cancels at once.
+      runs in flight, then cancels them; a second Ctrl+C cancels at once. Exit 0 once stopped,
+      1 when it cannot listen, 2 for invalid options or config.
 
   conductor-studio --help
 
