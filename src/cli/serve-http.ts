@@ -103,7 +103,8 @@ async function route(
       queued: ctx.queue.queued,
     });
   }
-  const known = path === "/v1/models" || path === "/v1/chat/completions";
+  const known =
+    path === "/v1/models" || path.startsWith("/v1/models/") || path === "/v1/chat/completions";
   if (!known) {
     req.resume();
     return sendError(res, apiError(404, "not_found", `No route for ${req.method ?? "?"} ${path}.`));
@@ -121,14 +122,18 @@ async function route(
       ),
     );
   }
-  if (path === "/v1/models") {
+  if (path.startsWith("/v1/models")) {
     req.resume();
     if (req.method !== "GET")
       return sendError(res, apiError(405, "method_not_allowed", "Use GET."));
-    return sendJson(res, 200, {
-      object: "list",
-      data: [{ id: ctx.model, object: "model", created: 0, owned_by: "conductor-studio" }],
-    });
+    const model = { id: ctx.model, object: "model", created: 0, owned_by: "conductor-studio" };
+    if (path === "/v1/models") return sendJson(res, 200, { object: "list", data: [model] });
+    const id = decodeURIComponent(path.slice("/v1/models/".length));
+    if (id === ctx.model) return sendJson(res, 200, model);
+    return sendError(
+      res,
+      apiError(404, "model_not_found", `This server serves "${ctx.model}" only.`, "model"),
+    );
   }
   if (req.method !== "POST") {
     req.resume();

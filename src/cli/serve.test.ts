@@ -89,6 +89,9 @@ describe("conductor-studio serve", { timeout: CLI_TIMEOUT_MS }, () => {
   it("lists the served model and answers /health", async ({ expect }) => {
     const models = await suite.client.models.list();
     expect(models.data.map((m) => m.id)).toEqual(["conductor"]);
+    expect(await suite.client.models.retrieve("conductor")).toMatchObject({ id: "conductor" });
+    const other = await suite.client.models.retrieve("gpt-5").catch((e: unknown) => e);
+    expect(other).toMatchObject({ status: 404, code: "model_not_found" });
     const health = await fetch(`${suite.serve.url}/health`);
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({ status: "ok" });
