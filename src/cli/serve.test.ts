@@ -1,5 +1,7 @@
 // `conductor-studio serve` as a child process, called with the official `openai` client as an
 // evaluation harness would, against the local test server standing in for every model.
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
 import OpenAI from "openai";
 import { describe, it } from "vitest";
 import {
@@ -15,6 +17,7 @@ import {
   scriptAttemptsThenCheck,
   threeWorkerConfig,
 } from "./cli-harness.ts";
+import { importRun } from "../engine/run/export.ts";
 import { maxOverlap, readRuns, serveSuite } from "./serve-harness.ts";
 
 const STUDIO = "http://localhost:5173";
@@ -260,10 +263,16 @@ describe("conductor-studio serve", { timeout: CLI_TIMEOUT_MS }, () => {
     expect(chatRequests(suite.server, "checker")).toHaveLength(0);
   });
 
-  it("writes no key into its log or its run records", async ({ expect }) => {
-    const files = await readRuns(suite.runs);
-    expect(files.length).toBeGreaterThan(20);
-    const text = suite.serve.stderr() + JSON.stringify(files);
-    for (const secret of [SERVER_KEY, KEY_A]) expect(text).not.toContain(secret);
+  it("writes no key into its log or its run records, each line an importable export", async ({
+    expect,
+  }) => {
+    const [file] = await readdir(suite.runs);
+    const raw = await readFile(join(suite.runs, file ?? ""), "utf8");
+    const lines = raw.split("\n").filter(Boolean);
+    expect(lines.length).toBeGreaterThan(20);
+    for (const line of lines) expect(importRun(line).ok).toBe(true);
+    for (const secret of [SERVER_KEY, KEY_A]) {
+      expect(suite.serve.stderr() + raw).not.toContain(secret);
+    }
   });
 });
