@@ -20,23 +20,35 @@ beforeEach(() => useStudio.setState(initial, true));
 
 describe("keyring", () => {
   it("reads no opt-in and no keys when nothing is stored", () => {
-    expect(loadKeys(memoryStorage())).toEqual({ keys: {}, rememberKeys: false });
+    expect(loadKeys(memoryStorage())).toEqual({ keys: {}, keyOrigins: {}, rememberKeys: false });
   });
 
-  it("reads remembered keys as the opt-in", () => {
-    const storage = memoryStorage({ [KEYS_KEY]: keysToStore({ w0: KEY }) });
-    expect(loadKeys(storage)).toEqual({ keys: { w0: KEY }, rememberKeys: true });
+  it("reads remembered keys, with the origin each was entered for, as the opt-in", () => {
+    const storage = memoryStorage({
+      [KEYS_KEY]: keysToStore({ w0: KEY }, { w0: "https://api.openai.com" }),
+    });
+    expect(loadKeys(storage)).toEqual({
+      keys: { w0: KEY },
+      keyOrigins: { w0: "https://api.openai.com" },
+      rememberKeys: true,
+    });
+  });
+
+  it("reads a version-1 entry's keys as bound to no origin, so none is sent before a confirmation", () => {
+    const storage = memoryStorage({ [KEYS_KEY]: JSON.stringify({ version: 1, keys: { w0: KEY } }) });
+    expect(loadKeys(storage)).toEqual({ keys: { w0: KEY }, keyOrigins: {}, rememberKeys: true });
   });
 
   it.each([
     `{"keys":{"w0":"${KEY}"`,
     "[]",
     JSON.stringify({ version: 2, keys: { w0: KEY } }),
+    JSON.stringify({ version: 3, keys: {} }),
     JSON.stringify({ version: 1, keys: { w0: 1 }, extra: KEY }),
   ])("ignores an unreadable entry (%s) without printing it", (text) => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     const storage = memoryStorage({ [KEYS_KEY]: text });
-    expect(loadKeys(storage)).toEqual({ keys: {}, rememberKeys: false });
+    expect(loadKeys(storage)).toEqual({ keys: {}, keyOrigins: {}, rememberKeys: false });
     expect(warn).toHaveBeenCalledTimes(1);
     expect(JSON.stringify(warn.mock.calls)).not.toContain(KEY);
   });
