@@ -143,8 +143,10 @@ describe("a key never follows its worker to another origin", () => {
     expect(result).toEqual({ ok: true, keys: "1 key kept for the same endpoint." });
   });
 
-  it("the Conductor's key stays with the Conductor's origin", async () => {
-    useStudio.getState().setConductor({ backend: "remote", baseURL: a.baseURL, model: "conductor-m" });
+  it("the Conductor's key stays with the Conductor's origin", () => {
+    useStudio
+      .getState()
+      .setConductor({ backend: "remote", baseURL: a.baseURL, model: "conductor-m" });
     useStudio.getState().setKey("conductor", "sk-conductor-a-000");
     useStudio.getState().setConductor({ baseURL: b.baseURL });
     const backend = conductorBackend(useStudio.getState());

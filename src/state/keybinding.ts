@@ -40,7 +40,10 @@ export function originOf(baseURL: string): string | null {
 type KeyView = Pick<StudioState, "keys" | "keyOrigins" | "pool" | "conductor">;
 
 /** Where a secret's owner is called now: the origin of its current base URL. */
-export function currentOrigin(s: Pick<StudioState, "pool" | "conductor">, id: string): string | null {
+export function currentOrigin(
+  s: Pick<StudioState, "pool" | "conductor">,
+  id: string,
+): string | null {
   const owner = ownerOfSecret(id);
   if (owner === CONDUCTOR_KEY_ID) return originOf(s.conductor.baseURL);
   const worker = s.pool.find((w) => w.id === owner);
@@ -61,7 +64,9 @@ export function keyStatusAt(
 ): KeyStatus {
   if (!s.keys[id]) return { state: "none" };
   const from = s.keyOrigins[id] || null;
-  return from !== null && from === to ? { state: "bound", origin: to } : { state: "moved", from, to };
+  return from !== null && from === to
+    ? { state: "bound", origin: to }
+    : { state: "moved", from, to };
 }
 
 /** Whether the secret `id` may be sent, and if not, why. */

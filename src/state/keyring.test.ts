@@ -35,7 +35,9 @@ describe("keyring", () => {
   });
 
   it("reads a version-1 entry's keys as bound to no origin, so none is sent before a confirmation", () => {
-    const storage = memoryStorage({ [KEYS_KEY]: JSON.stringify({ version: 1, keys: { w0: KEY } }) });
+    const storage = memoryStorage({
+      [KEYS_KEY]: JSON.stringify({ version: 1, keys: { w0: KEY } }),
+    });
     expect(loadKeys(storage)).toEqual({ keys: { w0: KEY }, keyOrigins: {}, rememberKeys: true });
   });
 

@@ -18,10 +18,7 @@ const StoredKeysV1Schema = z.strictObject({
 });
 const StoredKeysSchema = z.strictObject({
   version: z.literal(2),
-  keys: z.record(
-    z.string().min(1),
-    z.strictObject({ key: z.string().min(1), origin: z.string() }),
-  ),
+  keys: z.record(z.string().min(1), z.strictObject({ key: z.string().min(1), origin: z.string() })),
 });
 
 type KeyStorage = Pick<Storage, "getItem" | "setItem" | "removeItem">;
@@ -85,7 +82,11 @@ export function bootKeys(storage: KeyStorage): void {
   if (!loaded.rememberKeys) storage.removeItem(KEYS_KEY);
   let last = loaded;
   useStudio.subscribe((s) => {
-    if (s.keys === last.keys && s.keyOrigins === last.keyOrigins && s.rememberKeys === last.rememberKeys)
+    if (
+      s.keys === last.keys &&
+      s.keyOrigins === last.keyOrigins &&
+      s.rememberKeys === last.rememberKeys
+    )
       return;
     last = { keys: s.keys, keyOrigins: s.keyOrigins, rememberKeys: s.rememberKeys };
     syncKeys(s, storage);

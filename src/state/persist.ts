@@ -55,6 +55,10 @@ export function loadSettings(storage: Pick<Storage, "getItem">): Partial<StudioS
 
 /** What is written: the pool and the Conductor settings, never keys nor secret header values. */
 export function settingsToStore(s: StudioState): string {
-  const stored: Stored = { pool: s.pool.map(redactOwner), conductor: s.conductor, maxSteps: s.maxSteps };
+  const stored: Stored = {
+    pool: s.pool.map(redactOwner),
+    conductor: s.conductor,
+    maxSteps: s.maxSteps,
+  };
   return JSON.stringify(stored);
 }

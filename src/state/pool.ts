@@ -163,7 +163,9 @@ export function describeKeyReport(r: KeyReport): string {
  * Replaces the pool with a pool file's workers. Returns the failure message, or the sentence about
  * the keys. A refused file changes nothing.
  */
-export function importPoolFile(text: string): { ok: false; message: string } | { ok: true; keys: string } {
+export function importPoolFile(
+  text: string,
+): { ok: false; message: string } | { ok: true; keys: string } {
   const result = importPool(text);
   if (!result.ok) return { ok: false, message: result.message };
   const before = useStudio.getState();

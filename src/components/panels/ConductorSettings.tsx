@@ -72,7 +72,9 @@ export function ConductorSettings() {
               autoComplete="off"
               data-testid="conductor-key"
               data-key-state={keyState}
-              placeholder={keyState === "moved" ? `enter a key for ${origin ?? "this endpoint"}` : ""}
+              placeholder={
+                keyState === "moved" ? `enter a key for ${origin ?? "this endpoint"}` : ""
+              }
               value={conductorKey}
               onChange={(e) => st().setKey(CONDUCTOR_KEY_ID, e.target.value, origin ?? "")}
             />

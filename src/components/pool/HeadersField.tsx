@@ -28,7 +28,10 @@ function HeaderRow({ worker, name }: { worker: Worker; name: string }) {
         value={value}
         onChange={(e) => setHeader(worker.id, name, e.target.value, !plain)}
       />
-      <label className="checkbox small" title="A secret value is kept with the keys, never in files">
+      <label
+        className="checkbox small"
+        title="A secret value is kept with the keys, never in files"
+      >
         <input
           type="checkbox"
           data-testid="header-secret"

@@ -61,7 +61,10 @@ export function importPool(text: string): Result<{ workers: Worker[] }> {
   try {
     doc = JSON.parse(text);
   } catch (e: unknown) {
-    return { ok: false, ...failure("bad_json", e instanceof Error ? clip(e.message, 120) : undefined) };
+    return {
+      ok: false,
+      ...failure("bad_json", e instanceof Error ? clip(e.message, 120) : undefined),
+    };
   }
   const deep = jsonDepthProblem(doc);
   if (deep) return { ok: false, ...failure("invalid_file", deep) };

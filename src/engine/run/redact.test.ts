@@ -31,7 +31,10 @@ const headerWorker: Worker = {
 
 describe("every custom header value is a secret unless marked plain", () => {
   it.each(SECRET_NAMES)("%s: a run export keeps the name and redacts the value", (name) => {
-    const text = exportRun({ ...emptyRecord("r"), pool: [headerWorker] }, "2026-01-01T00:00:00.000Z");
+    const text = exportRun(
+      { ...emptyRecord("r"), pool: [headerWorker] },
+      "2026-01-01T00:00:00.000Z",
+    );
     expect(text).not.toMatch(/secret-value/);
     const back = importRun(text);
     expect(back.ok && back.record.pool[0]?.headers?.[name]).toBe("[redacted]");

@@ -66,10 +66,14 @@ function checkRounds(
           `${at}: its three lists have different lengths (${n}, ${lists.subtasks.length}, ${lists.access_list.length}).`,
         );
       if (n > record.maxSteps)
-        out.problems.push(`${at}: its lists have ${n} entries, more than the cap of ${record.maxSteps}.`);
+        out.problems.push(
+          `${at}: its lists have ${n} entries, more than the cap of ${record.maxSteps}.`,
+        );
       lists.model_id.forEach((m, i) => {
         if (m < 0 || m >= poolSize)
-          out.problems.push(`${at}: model_id[${i}] is ${m}, not a worker of the ${poolSize} in the pool.`);
+          out.problems.push(
+            `${at}: model_id[${i}] is ${m}, not a worker of the ${poolSize} in the pool.`,
+          );
       });
       lists.access_list.forEach((a, i) => {
         const p = accessProblem(a, i);
@@ -95,7 +99,9 @@ function checkRounds(
       const st = `${at}, step ${s}`;
       if (step.index !== s) out.problems.push(`${st} is numbered ${step.index}.`);
       if (step.worker >= poolSize)
-        out.problems.push(`${st}: worker ${step.worker} is not one of the ${poolSize} in the pool.`);
+        out.problems.push(
+          `${st}: worker ${step.worker} is not one of the ${poolSize} in the pool.`,
+        );
       const p = accessProblem(step.access, s);
       if (p) out.problems.push(`${st}: ${p}`);
       const nested = step.nested;
@@ -103,7 +109,9 @@ function checkRounds(
       if (record.pool[step.worker]?.kind !== "conductor")
         out.problems.push(`${st} holds a nested workflow, but its worker is not the Conductor.`);
       if (nested.depth !== depth + 1)
-        out.problems.push(`${st}: its nested workflow says depth ${nested.depth}, not ${depth + 1}.`);
+        out.problems.push(
+          `${st}: its nested workflow says depth ${nested.depth}, not ${depth + 1}.`,
+        );
       if (depth + 1 > MAX_NESTING)
         out.problems.push(`${st}: nested workflows go deeper than ${MAX_NESTING} levels.`);
       else checkRounds(record, nested.rounds, `${st} › nested `, depth + 1, out);
@@ -153,7 +161,10 @@ export function importRunChecked(
   try {
     doc = JSON.parse(text);
   } catch (e: unknown) {
-    return { ok: false, ...failure("bad_json", e instanceof Error ? clip(e.message, 120) : undefined) };
+    return {
+      ok: false,
+      ...failure("bad_json", e instanceof Error ? clip(e.message, 120) : undefined),
+    };
   }
   const deep = jsonDepthProblem(doc);
   if (deep) return refuse("invalid_file", deep);
