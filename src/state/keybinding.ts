@@ -135,7 +135,7 @@ export function movedSecretMessage(s: KeyView, ownerId: string, label: string): 
     const what = id === ownerId ? "key" : "header value";
     return (
       `${label}'s ${what} was entered for ${st.from ?? "another endpoint"} and is not sent to ` +
-      `${st.to ?? "its new endpoint"}. In Settings, enter one for the new endpoint or confirm that the same one applies.`
+      `${st.to ?? "its new endpoint"}. Enter one for the new endpoint, or confirm that the same one applies (Settings → Workers).`
     );
   }
   return null;

@@ -71,11 +71,20 @@ export function removeWorker(id: string): void {
 export function changeProvider(worker: Worker, providerId: string): void {
   const preset = presetById(providerId) ?? CUSTOM_PRESET;
   const price = listPrice(preset.id, worker.model);
+  // The old provider's own headers go; the user's custom headers stay (their secrets, bound to the
+  // old origin, wait for a confirmation like the key); the new provider's headers come.
+  const oldPreset = Object.keys(presetById(worker.provider)?.headers ?? {});
+  const mine = Object.entries(worker.headers ?? {}).filter(([k]) => !oldPreset.includes(k));
+  const headers = { ...Object.fromEntries(mine), ...preset.headers };
+  const plain = [
+    ...(worker.plainHeaders ?? []).filter((k) => !oldPreset.includes(k) && k in headers),
+    ...Object.keys(preset.headers ?? {}),
+  ];
   useStudio.getState().updateWorker(worker.id, {
     provider: preset.id,
     baseURL: preset.baseURL || worker.baseURL,
-    headers: preset.headers ? { ...preset.headers } : undefined,
-    plainHeaders: preset.headers ? Object.keys(preset.headers) : undefined,
+    headers: Object.keys(headers).length ? headers : undefined,
+    plainHeaders: plain.length ? [...new Set(plain)] : undefined,
     ...(price ? { price: { input: price.input, output: price.output } } : {}),
   });
 }
