@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { KEYS_KEY, bootKeys, keysToStore, loadKeys, syncKeys } from "./keyring.ts";
+import { KEYS_KEY, bootKeys, keysToStore, loadKeys, setHeader, syncKeys } from "./keyring.ts";
 import { SETTINGS_KEY, settingsToStore } from "./persist.ts";
 import { useStudio } from "./store.ts";
 
@@ -92,5 +92,34 @@ describe("keyring", () => {
     useStudio.getState().setRememberKeys(true);
     expect(settingsToStore(useStudio.getState())).not.toContain(KEY);
     expect(SETTINGS_KEY).not.toBe(KEYS_KEY);
+  });
+
+  it("keeps secret header values with the keys, under the same opt-in, and never in the settings", () => {
+    const storage = memoryStorage();
+    bootKeys(storage);
+    useStudio.setState({
+      pool: [
+        {
+          id: "w0",
+          name: "Azure",
+          kind: "openai",
+          baseURL: "https://x.openai.azure.com/v1",
+          model: "m",
+          temperature: 0.2,
+          maxTokens: 100,
+          prefill: false,
+        },
+      ],
+    });
+    setHeader("w0", "Ocp-Apim-Subscription-Key", "azure-secret-0000", true);
+    expect(storage.data.has(KEYS_KEY)).toBe(false);
+    useStudio.getState().setRememberKeys(true);
+    expect(storage.data.get(KEYS_KEY)).toContain("azure-secret-0000");
+    expect(storage.data.get(KEYS_KEY)).toContain("https://x.openai.azure.com");
+    const settings = settingsToStore(useStudio.getState());
+    expect(settings).not.toContain("azure-secret-0000");
+    expect(settings).toContain('"Ocp-Apim-Subscription-Key":"[redacted]"');
+    useStudio.getState().forgetAllKeys();
+    expect(storage.data.has(KEYS_KEY)).toBe(false);
   });
 });
