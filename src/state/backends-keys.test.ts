@@ -172,3 +172,22 @@ describe("a key never follows its worker to another origin", () => {
     expect(secretsAt(b)).toEqual([]);
   });
 });
+
+describe("ids that name another owner's secret get nothing", () => {
+  it('a worker called "conductor" at another origin never gets the Conductor\'s key', async () => {
+    useStudio
+      .getState()
+      .setConductor({ backend: "remote", baseURL: a.baseURL, model: "conductor-m" });
+    useStudio.getState().setKey("conductor", "sk-conductor-a-000");
+    useStudio.setState({ pool: [worker("conductor", b.baseURL, "mb")] });
+    expect(await callWorker("conductor")).toMatch(/not sent/);
+    expect(secretsAt(b)).toEqual([]);
+  });
+
+  it("a pool file with such ids is refused", () => {
+    for (const id of ["conductor", "w\u001fheader:x-key"]) {
+      const result = importPoolFile(exportPool([worker(id, b.baseURL, "mb")]));
+      expect(result.ok).toBe(false);
+    }
+  });
+});

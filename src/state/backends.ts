@@ -2,7 +2,13 @@ import { createOpenAIBackend } from "../engine/llm/openai.ts";
 import type { ChatBackend } from "../engine/llm/types.ts";
 import { LlmError } from "../engine/llm/types.ts";
 import type { ConductorConfig, Worker } from "../engine/schema/worker.ts";
-import { CONDUCTOR_KEY_ID, boundKey, credentialsFor, movedSecretMessage } from "./keybinding.ts";
+import {
+  CONDUCTOR_KEY_ID,
+  boundKey,
+  credentialsFor,
+  movedSecretMessage,
+  originOf,
+} from "./keybinding.ts";
 import type { StudioState } from "./store.ts";
 
 let inBrowser: ChatBackend | null = null;
@@ -77,7 +83,7 @@ export function conductorBackend(s: StudioState): ChatBackend | string {
 export function workerBackend(s: StudioState, worker: Worker): ChatBackend {
   switch (worker.kind) {
     case "openai": {
-      const moved = movedSecretMessage(s, worker.id, worker.name);
+      const moved = movedSecretMessage(s, worker.id, worker.name, originOf(worker.baseURL));
       if (moved) return unavailable(worker.name, moved);
       const { apiKey, headers } = credentialsFor(s, worker);
       return createOpenAIBackend({

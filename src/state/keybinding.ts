@@ -82,15 +82,16 @@ export function boundKey(s: KeyView, id: string): string | undefined {
 /** The headers a call to `worker` carries: plain values, and secret ones bound to its origin. */
 export function headersToSend(
   s: KeyView,
-  worker: Pick<Worker, "id" | "headers" | "plainHeaders">,
+  worker: Pick<Worker, "id" | "baseURL" | "headers" | "plainHeaders">,
 ): Record<string, string> | undefined {
   if (!worker.headers) return undefined;
+  const to = originOf(worker.baseURL);
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(worker.headers)) {
     if (isPlainHeader(worker, name)) out[name] = value;
     else {
-      const secret = boundKey(s, headerSecretId(worker.id, name));
-      if (secret !== undefined) out[name] = secret;
+      const id = headerSecretId(worker.id, name);
+      if (keyStatusAt(s, id, to).state === "bound") out[name] = s.keys[id] ?? "";
     }
   }
   return out;
@@ -115,9 +116,14 @@ export function workersByOrigin(pool: readonly Worker[]): Map<string, number> {
 /** What a call to `worker` may carry: its key and headers, each only if bound to its origin. */
 export function credentialsFor(
   s: KeyView,
-  worker: Pick<Worker, "id" | "headers" | "plainHeaders">,
+  worker: Pick<Worker, "id" | "baseURL" | "headers" | "plainHeaders">,
 ): { apiKey?: string; headers?: Record<string, string> } {
-  const apiKey = boundKey(s, worker.id);
+  // Checked against this worker's own base URL, never another owner's: a worker whose id is
+  // "conductor", or names another worker's header, gets nothing entered for elsewhere.
+  const apiKey =
+    keyStatusAt(s, worker.id, originOf(worker.baseURL)).state === "bound"
+      ? s.keys[worker.id]
+      : undefined;
   const headers = headersToSend(s, worker);
   return { ...(apiKey ? { apiKey } : {}), ...(headers ? { headers } : {}) };
 }
@@ -126,8 +132,12 @@ export function credentialsFor(
  * Why the owner `ownerId` must not be called yet: a secret of it (its key or a header) was entered
  * for another origin. Null when nothing is held for elsewhere.
  */
-export function movedSecretMessage(s: KeyView, ownerId: string, label: string): string | null {
-  const to = currentOrigin(s, ownerId);
+export function movedSecretMessage(
+  s: KeyView,
+  ownerId: string,
+  label: string,
+  to: string | null = currentOrigin(s, ownerId),
+): string | null {
   for (const id of Object.keys(s.keys)) {
     if (ownerOfSecret(id) !== ownerId) continue;
     const st = keyStatusAt(s, id, to);

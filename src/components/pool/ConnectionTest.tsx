@@ -2,7 +2,7 @@ import { useState } from "react";
 import type { ProbeOutcome } from "../../engine/pool/probe.ts";
 import { describeOutcome, testConnection } from "../../engine/pool/probe.ts";
 import type { Worker } from "../../engine/schema/worker.ts";
-import { credentialsFor, movedSecretMessage } from "../../state/keybinding.ts";
+import { credentialsFor, movedSecretMessage, originOf } from "../../state/keybinding.ts";
 import { useStudio } from "../../state/store.ts";
 
 /** "Test connection": the smallest chat request to this worker, and what came of it. */
@@ -12,7 +12,7 @@ export function ConnectionTest({ worker }: { worker: Worker }) {
   const run = () => {
     const s = useStudio.getState();
     // A key entered for another origin is never sent: nothing is requested until it is settled.
-    const moved = movedSecretMessage(s, worker.id, worker.name);
+    const moved = movedSecretMessage(s, worker.id, worker.name, originOf(worker.baseURL));
     setRefused(moved);
     if (moved) {
       setOutcome(null);

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { fetchModels } from "../../engine/pool/probe.ts";
 import type { Worker } from "../../engine/schema/worker.ts";
 import { changeModel } from "../../state/pool.ts";
-import { credentialsFor, movedSecretMessage } from "../../state/keybinding.ts";
+import { credentialsFor, movedSecretMessage, originOf } from "../../state/keybinding.ts";
 import { useStudio } from "../../state/store.ts";
 
 type Listing =
@@ -16,7 +16,7 @@ export function ModelField({ worker }: { worker: Worker }) {
   const [listing, setListing] = useState<Listing>({ state: "idle" });
   const fetchNow = () => {
     const s = useStudio.getState();
-    const moved = movedSecretMessage(s, worker.id, worker.name);
+    const moved = movedSecretMessage(s, worker.id, worker.name, originOf(worker.baseURL));
     if (moved) {
       setListing({ state: "failed", message: moved });
       return;

@@ -7,6 +7,11 @@ import type { Worker } from "../schema/worker.ts";
  */
 export const MAX_POOL_WORKERS = 200;
 
+/** The id the key ring keeps the Conductor's own key under; no worker may take it. */
+const RESERVED_ID = "conductor";
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
 /** The longest piece of a file that a message quotes. */
 const QUOTE_CHARS = 40;
 
@@ -37,6 +42,9 @@ export function poolProblem(workers: readonly Worker[]): string | null {
   const ids = new Set<string>();
   for (const [i, w] of workers.entries()) {
     if (w.id.trim() === "") return `worker ${i} has a blank id.`;
+    // "conductor" names the Conductor's own key; control characters could mimic other key ids.
+    if (w.id === RESERVED_ID || CONTROL.test(w.id))
+      return `worker ${i} has the id ${quote(w.id)}, which is reserved or holds control characters.`;
     if (ids.has(w.id)) return `two workers share the id ${quote(w.id)}.`;
     ids.add(w.id);
     if (!isUsableBaseURL(w.baseURL))

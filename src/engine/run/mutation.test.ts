@@ -80,6 +80,7 @@ function mutate(root: Json, rnd: () => number): void {
     "file:///etc/passwd",
     "http://evil.example/v1",
     "__proto__",
+    "conductor",
     [],
     {},
     [0],
@@ -147,6 +148,7 @@ function poolBroken(pool: readonly Worker[]): string | null {
   if (ids.size !== pool.length) return "duplicate ids";
   for (const w of pool) {
     if (!w.id.trim()) return "blank id";
+    if (w.id === "conductor" || [...w.id].some((c) => c.charCodeAt(0) < 32)) return "reserved id";
     if (w.baseURL && !/^https?:\/\/[^/]/i.test(w.baseURL)) return `base URL ${w.baseURL}`;
     for (const [name, value] of Object.entries(w.headers ?? {}))
       if (!(w.plainHeaders ?? []).includes(name) && value !== "[redacted]")
