@@ -84,6 +84,8 @@ async function measure(browser: Browser, app: StaticServer, n: number): Promise<
   await page.getByTestId("open-settings").waitFor();
   const t0 = Date.now();
   await page.getByTestId("open-settings").click();
+  await page.locator('[data-worker-id="w0"]').waitFor();
+  const firstMs = Date.now() - t0;
   await page.locator(`[data-worker-id="w${n - 1}"]`).waitFor({ state: "attached" });
   const openMs = Date.now() - t0;
   const target = Math.floor(n / 2);
@@ -93,7 +95,9 @@ async function measure(browser: Browser, app: StaticServer, n: number): Promise<
     for (let i = 0; i < KEYSTROKES; i++) ms.push(await keystroke(page, field, target));
     rows.push([field, ms]);
   }
-  console.log(`  ${String(n).padStart(5)} workers: Settings opens in ${openMs} ms`);
+  console.log(
+    `  ${String(n).padStart(5)} workers: Settings shows its first cards in ${firstMs} ms, all ${n} in ${openMs} ms`,
+  );
   for (const [field, ms] of rows)
     console.log(`         keystroke in ${field.padEnd(15)} ${summary(ms)}`);
   await context.close();
