@@ -289,3 +289,17 @@ test("under the policy a remote image makes no request, in the page or in an ans
   expect(other.requests).toEqual([]);
   expect(seen.filter((r) => r.url.includes("leak.png"))).toEqual([]);
 });
+
+test("a key typed before the base URL is shown, sent nowhere, and bound once confirmed", async () => {
+  await pool.openSettings();
+  await pool.addFromPreset("custom");
+  await pool.configure(0, { key: KEY });
+  await expect(pool.worker(0).getByTestId("worker-key")).toHaveValue(KEY);
+  await expect(pool.worker(0).getByTestId("key-needs-url")).toBeVisible();
+  await pool.configure(0, { baseURL: home.baseURL, model: "gpt-m" });
+  await expectHeldBack(0);
+  expect(carrying(KEY)).toEqual([]);
+  await pool.worker(0).getByTestId("confirm-key").click();
+  expect((await pool.testConnection(0)).outcome).toBe("ok");
+  expect(leaks()).toEqual([]);
+});

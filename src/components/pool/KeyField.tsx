@@ -16,8 +16,10 @@ export function KeyField({ worker }: { worker: Worker }) {
   // Each selector is constant-time: the pool editor has one of these per worker.
   const state = useStudio((s) => keyStatusAt(s, worker.id, origin).state);
   const held = useStudio((s) => s.keys[worker.id] ?? "");
-  const key = state === "bound" ? held : "";
   const from = useStudio((s) => s.keyOrigins[worker.id] || null);
+  // Typed before the base URL was set: shown, sent nowhere, and bound only once the user confirms.
+  const early = state === "moved" && origin === null && from === null;
+  const key = state === "bound" || early ? held : "";
   const sameOrigin = useStudio((s) =>
     origin === null ? 0 : (workersByOrigin(s.pool).get(origin) ?? 1) - 1,
   );
@@ -57,7 +59,13 @@ export function KeyField({ worker }: { worker: Worker }) {
           </button>
         )}
       </span>
-      {state === "moved" && <KeyMovedNote id={worker.id} from={from} to={origin} />}
+      {early ? (
+        <span className="muted small" data-testid="key-needs-url">
+          Set the base URL: a key is sent only to the endpoint it was entered for.
+        </span>
+      ) : (
+        state === "moved" && <KeyMovedNote id={worker.id} from={from} to={origin} />
+      )}
       {shared !== null && (
         <span className="small" role="status">
           Key set on {shared} other worker{shared === 1 ? "" : "s"} at {origin}.

@@ -18,7 +18,7 @@ export function KeyMovedNote({
   const st = useStudio.getState;
   return (
     <span className="key-moved warning small" role="alert" data-testid="key-moved">
-      The {what} you entered for {from ?? "another endpoint"} is not sent to{" "}
+      The {what} you entered {from ? `for ${from}` : "before the base URL was set"} is not sent to{" "}
       {to ?? "this endpoint until its base URL is set"}.{" "}
       {to && (
         <button type="button" data-testid="confirm-key" onClick={() => st().confirmKey(id)}>
