@@ -1,8 +1,26 @@
 import { defineConfig } from "vitest/config";
+import type { Plugin } from "vite";
 import react from "@vitejs/plugin-react";
+import { CONTENT_SECURITY_POLICY } from "./src/csp.ts";
+
+/** Puts the Content-Security-Policy into the built index.html (csp.ts says what it allows). */
+function contentSecurityPolicy(): Plugin {
+  return {
+    name: "conductor-studio-csp",
+    apply: "build",
+    transformIndexHtml: () => [
+      {
+        tag: "meta",
+        attrs: { "http-equiv": "Content-Security-Policy", content: CONTENT_SECURITY_POLICY },
+        injectTo: "head-prepend",
+      },
+    ],
+  };
+}
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), contentSecurityPolicy()],
+  preview: { headers: { "Content-Security-Policy": CONTENT_SECURITY_POLICY } },
   worker: { format: "es" },
   build: { target: "es2022", chunkSizeWarningLimit: 7000 },
   test: {

@@ -1,5 +1,6 @@
 import { builtApp } from "./app.ts";
 import { benchPageLoad } from "./pageload.ts";
+import { benchPoolEditor } from "./pool-editor.ts";
 import { benchScheduling } from "./scheduling.ts";
 import { benchServe } from "./serve.ts";
 import { benchUi } from "./ui.ts";
@@ -11,6 +12,7 @@ const app = await builtApp();
 try {
   benchPageLoad(app.dir, app.source);
   await benchUi(app.dir);
+  await benchPoolEditor(app.dir);
 } finally {
   app.dispose();
 }

@@ -2,6 +2,13 @@ import { createOpenAIBackend } from "../engine/llm/openai.ts";
 import type { ChatBackend } from "../engine/llm/types.ts";
 import { LlmError } from "../engine/llm/types.ts";
 import type { ConductorConfig, Worker } from "../engine/schema/worker.ts";
+import {
+  CONDUCTOR_KEY_ID,
+  boundKey,
+  credentialsFor,
+  movedSecretMessage,
+  originOf,
+} from "./keybinding.ts";
 import type { StudioState } from "./store.ts";
 
 let inBrowser: ChatBackend | null = null;
@@ -60,23 +67,32 @@ export function conductorBackend(s: StudioState): ChatBackend | string {
   }
   if (!c.baseURL.trim() || !c.model.trim())
     return "Set the Conductor's endpoint (base URL and model) in Settings, or load the in-browser Conductor.";
+  const moved = movedSecretMessage(s, CONDUCTOR_KEY_ID, "The Conductor");
+  if (moved) return moved;
   return createOpenAIBackend({
     baseURL: c.baseURL,
     model: c.model,
-    apiKey: s.keys.conductor || undefined,
+    apiKey: boundKey(s, CONDUCTOR_KEY_ID),
   });
 }
 
-/** The backend serving one worker; its key goes only to its own endpoint. */
+/**
+ * The backend serving one worker. Its key and secret headers go only to the origin they were
+ * entered for; while one of them was entered for another origin, the worker is not called at all.
+ */
 export function workerBackend(s: StudioState, worker: Worker): ChatBackend {
   switch (worker.kind) {
-    case "openai":
+    case "openai": {
+      const moved = movedSecretMessage(s, worker.id, worker.name, originOf(worker.baseURL));
+      if (moved) return unavailable(worker.name, moved);
+      const { apiKey, headers } = credentialsFor(s, worker);
       return createOpenAIBackend({
         baseURL: worker.baseURL,
         model: worker.model,
-        apiKey: s.keys[worker.id] || undefined,
-        headers: worker.headers,
+        apiKey,
+        headers,
       });
+    }
     case "webllm":
     case "conductor":
       return unavailable(

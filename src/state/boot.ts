@@ -10,8 +10,13 @@ export function bootStudio(storage: Storage = localStorage): void {
   useStudio.setState(loadSettings(storage));
   bootKeys(storage);
   let last = settingsToStore(useStudio.getState());
+  let seen = useStudio.getState();
   useStudio.subscribe((s) => {
     if (s.pool === undefined) return;
+    // Most updates (streamed output, keys) leave the settings alone: skip serialising the pool.
+    if (s.pool === seen.pool && s.conductor === seen.conductor && s.maxSteps === seen.maxSteps)
+      return;
+    seen = s;
     const next = settingsToStore(s);
     if (next !== last) {
       last = next;

@@ -1,8 +1,10 @@
 import { docFromSteps, stepsOf } from "../engine/graph/document.ts";
-import { exportRun, importRun } from "../engine/run/export.ts";
+import { exportRun } from "../engine/run/export.ts";
+import { importRunChecked } from "../engine/run/validate.ts";
 import { emptyRecord, stepRecord } from "../engine/run/record.ts";
 import type { RunRecord } from "../engine/schema/record.ts";
 import { conductorConfigOf } from "./backends.ts";
+import { describeKeyReport, keyReport } from "./pool.ts";
 import type { StepResult } from "./run.ts";
 import { TOP, resultFromRecord } from "./run.ts";
 import type { StudioState } from "./store.ts";
@@ -54,11 +56,15 @@ export function download(text: string, name: string): void {
 }
 
 /**
- * Opens an exported run: the question, the pool, the first round's workflow (later rounds drawn beside it), and each step's output
- * and status as recorded. A bad file changes nothing and returns the message to show.
+ * Opens an exported run: the question, the pool, the first round's workflow (later rounds drawn
+ * beside it), and each step's output and status as recorded. The file is checked in full first
+ * (schema, protocol invariants, pool size); then everything is applied at once, and if applying
+ * fails (storage full, say) the studio is put back as it was. A refused file changes nothing and
+ * returns the message to show. Keys are never taken from a file, and a held key whose worker the
+ * file points elsewhere is not sent there (keybinding.ts); the notice says which.
  */
 export function openExport(text: string): string | null {
-  const result = importRun(text);
+  const result = importRunChecked(text);
   if (!result.ok) return result.message;
   const record = result.record;
   // The first round is the editable workflow, as during a live run; later rounds and nested
@@ -73,14 +79,26 @@ export function openExport(text: string): string | null {
     const id = doc.steps[i]?.id;
     if (id && st.status !== "idle") results[id] = resultFromRecord(st);
   });
-  const s = useStudio.getState();
-  s.setPool(record.pool);
-  s.setQuestion(record.question);
-  s.setFocus(TOP);
-  s.setRunStepIds(doc.steps.map((st) => st.id));
-  s.setRecord(record, results);
-  s.replaceDoc(doc, true);
-  s.setNotice(null);
+  const keys = keyReport(record.pool);
+  const notes = [
+    ...(keys.kept || keys.heldBack.length ? [describeKeyReport(keys)] : []),
+    ...result.notes.slice(0, 2),
+  ];
+  const before = useStudio.getState();
+  try {
+    const s = useStudio.getState();
+    s.setPool(record.pool);
+    s.setQuestion(record.question);
+    s.setFocus(TOP);
+    s.setRunStepIds(doc.steps.map((st) => st.id));
+    s.setRecord(record, results);
+    s.replaceDoc(doc, true);
+    s.setNotice(notes.length ? notes.join(" ") : null);
+  } catch (e: unknown) {
+    // All or nothing: whatever was applied is undone.
+    useStudio.setState(before, true);
+    return `The run could not be opened, and nothing was changed: ${e instanceof Error ? e.message : String(e)}`;
+  }
   return null;
 }
 

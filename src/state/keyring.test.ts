@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { KEYS_KEY, bootKeys, keysToStore, loadKeys, syncKeys } from "./keyring.ts";
+import { KEYS_KEY, bootKeys, keysToStore, loadKeys, setHeader, syncKeys } from "./keyring.ts";
 import { SETTINGS_KEY, settingsToStore } from "./persist.ts";
 import { useStudio } from "./store.ts";
 
@@ -20,23 +20,37 @@ beforeEach(() => useStudio.setState(initial, true));
 
 describe("keyring", () => {
   it("reads no opt-in and no keys when nothing is stored", () => {
-    expect(loadKeys(memoryStorage())).toEqual({ keys: {}, rememberKeys: false });
+    expect(loadKeys(memoryStorage())).toEqual({ keys: {}, keyOrigins: {}, rememberKeys: false });
   });
 
-  it("reads remembered keys as the opt-in", () => {
-    const storage = memoryStorage({ [KEYS_KEY]: keysToStore({ w0: KEY }) });
-    expect(loadKeys(storage)).toEqual({ keys: { w0: KEY }, rememberKeys: true });
+  it("reads remembered keys, with the origin each was entered for, as the opt-in", () => {
+    const storage = memoryStorage({
+      [KEYS_KEY]: keysToStore({ w0: KEY }, { w0: "https://api.openai.com" }),
+    });
+    expect(loadKeys(storage)).toEqual({
+      keys: { w0: KEY },
+      keyOrigins: { w0: "https://api.openai.com" },
+      rememberKeys: true,
+    });
+  });
+
+  it("reads a version-1 entry's keys as bound to no origin, so none is sent before a confirmation", () => {
+    const storage = memoryStorage({
+      [KEYS_KEY]: JSON.stringify({ version: 1, keys: { w0: KEY } }),
+    });
+    expect(loadKeys(storage)).toEqual({ keys: { w0: KEY }, keyOrigins: {}, rememberKeys: true });
   });
 
   it.each([
     `{"keys":{"w0":"${KEY}"`,
     "[]",
     JSON.stringify({ version: 2, keys: { w0: KEY } }),
+    JSON.stringify({ version: 3, keys: {} }),
     JSON.stringify({ version: 1, keys: { w0: 1 }, extra: KEY }),
   ])("ignores an unreadable entry (%s) without printing it", (text) => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     const storage = memoryStorage({ [KEYS_KEY]: text });
-    expect(loadKeys(storage)).toEqual({ keys: {}, rememberKeys: false });
+    expect(loadKeys(storage)).toEqual({ keys: {}, keyOrigins: {}, rememberKeys: false });
     expect(warn).toHaveBeenCalledTimes(1);
     expect(JSON.stringify(warn.mock.calls)).not.toContain(KEY);
   });
@@ -78,5 +92,34 @@ describe("keyring", () => {
     useStudio.getState().setRememberKeys(true);
     expect(settingsToStore(useStudio.getState())).not.toContain(KEY);
     expect(SETTINGS_KEY).not.toBe(KEYS_KEY);
+  });
+
+  it("keeps secret header values with the keys, under the same opt-in, and never in the settings", () => {
+    const storage = memoryStorage();
+    bootKeys(storage);
+    useStudio.setState({
+      pool: [
+        {
+          id: "w0",
+          name: "Azure",
+          kind: "openai",
+          baseURL: "https://x.openai.azure.com/v1",
+          model: "m",
+          temperature: 0.2,
+          maxTokens: 100,
+          prefill: false,
+        },
+      ],
+    });
+    setHeader("w0", "Ocp-Apim-Subscription-Key", "azure-secret-0000", true);
+    expect(storage.data.has(KEYS_KEY)).toBe(false);
+    useStudio.getState().setRememberKeys(true);
+    expect(storage.data.get(KEYS_KEY)).toContain("azure-secret-0000");
+    expect(storage.data.get(KEYS_KEY)).toContain("https://x.openai.azure.com");
+    const settings = settingsToStore(useStudio.getState());
+    expect(settings).not.toContain("azure-secret-0000");
+    expect(settings).toContain('"Ocp-Apim-Subscription-Key":"[redacted]"');
+    useStudio.getState().forgetAllKeys();
+    expect(storage.data.has(KEYS_KEY)).toBe(false);
   });
 });

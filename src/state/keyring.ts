@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { REDACTED, isPlainHeader } from "../engine/pool/headers.ts";
+import { boundKey, headerSecretId, ownerOfSecret } from "./keybinding.ts";
 import type { StudioState } from "./store.ts";
 import { useStudio } from "./store.ts";
 
@@ -9,43 +11,67 @@ import { useStudio } from "./store.ts";
  */
 export const KEYS_KEY = "conductor-studio.keys.v1";
 
-const StoredKeysSchema = z.strictObject({
+/** Version 1 held bare keys; version 2 holds each key with the origin it was entered for. */
+const StoredKeysV1Schema = z.strictObject({
   version: z.literal(1),
   keys: z.record(z.string().min(1), z.string().min(1)),
 });
+const StoredKeysSchema = z.strictObject({
+  version: z.literal(2),
+  keys: z.record(z.string().min(1), z.strictObject({ key: z.string().min(1), origin: z.string() })),
+});
 
 type KeyStorage = Pick<Storage, "getItem" | "setItem" | "removeItem">;
+type Loaded = Pick<StudioState, "keys" | "keyOrigins" | "rememberKeys">;
 
-/** What the stored entry says: the opt-in and the keys. Anything unreadable counts as no opt-in. */
-export function loadKeys(
-  storage: Pick<Storage, "getItem">,
-): Pick<StudioState, "keys" | "rememberKeys"> {
+/**
+ * What the stored entry says: the opt-in, the keys and their origins. Anything unreadable counts as
+ * no opt-in. A version-1 key has no recorded origin: it is held, but sent nowhere until the user
+ * confirms where it belongs.
+ */
+export function loadKeys(storage: Pick<Storage, "getItem">): Loaded {
+  const none: Loaded = { keys: {}, keyOrigins: {}, rememberKeys: false };
   const text = storage.getItem(KEYS_KEY);
-  if (!text) return { keys: {}, rememberKeys: false };
+  if (!text) return none;
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch {
     raw = undefined;
   }
-  const parsed = StoredKeysSchema.safeParse(raw);
-  if (!parsed.success) {
-    // Says nothing of the content: it may hold keys.
-    console.warn("Conductor Studio: the remembered keys are unreadable and were ignored.");
-    return { keys: {}, rememberKeys: false };
+  const v2 = StoredKeysSchema.safeParse(raw);
+  if (v2.success) {
+    const entries = Object.entries(v2.data.keys);
+    return {
+      keys: Object.fromEntries(entries.map(([id, e]) => [id, e.key])),
+      keyOrigins: Object.fromEntries(entries.map(([id, e]) => [id, e.origin])),
+      rememberKeys: true,
+    };
   }
-  return { keys: parsed.data.keys, rememberKeys: true };
+  const v1 = StoredKeysV1Schema.safeParse(raw);
+  if (v1.success) return { keys: v1.data.keys, keyOrigins: {}, rememberKeys: true };
+  // Says nothing of the content: it may hold keys.
+  console.warn("Conductor Studio: the remembered keys are unreadable and were ignored.");
+  return none;
 }
 
-/** The stored form of the keys. */
-export function keysToStore(keys: Record<string, string>): string {
-  const entries = Object.entries(keys).filter(([, v]) => v !== "");
-  return JSON.stringify({ version: 1, keys: Object.fromEntries(entries) });
+/** The stored form of the keys, each with the origin it was entered for. */
+export function keysToStore(
+  keys: Record<string, string>,
+  origins: Record<string, string> = {},
+): string {
+  const entries = Object.entries(keys)
+    .filter(([, v]) => v !== "")
+    .map(([id, key]) => [id, { key, origin: origins[id] ?? "" }] as const);
+  return JSON.stringify({ version: 2, keys: Object.fromEntries(entries) });
 }
 
 /** Writes the keys while the opt-in is on; removes them the moment it is off. */
-export function syncKeys(s: Pick<StudioState, "keys" | "rememberKeys">, storage: KeyStorage): void {
-  if (s.rememberKeys) storage.setItem(KEYS_KEY, keysToStore(s.keys));
+export function syncKeys(
+  s: Pick<StudioState, "keys" | "rememberKeys"> & Partial<Pick<StudioState, "keyOrigins">>,
+  storage: KeyStorage,
+): void {
+  if (s.rememberKeys) storage.setItem(KEYS_KEY, keysToStore(s.keys, s.keyOrigins));
   else storage.removeItem(KEYS_KEY);
 }
 
@@ -54,10 +80,68 @@ export function bootKeys(storage: KeyStorage): void {
   const loaded = loadKeys(storage);
   useStudio.setState(loaded);
   if (!loaded.rememberKeys) storage.removeItem(KEYS_KEY);
-  let last = { keys: loaded.keys, rememberKeys: loaded.rememberKeys };
+  let last = loaded;
   useStudio.subscribe((s) => {
-    if (s.keys === last.keys && s.rememberKeys === last.rememberKeys) return;
-    last = { keys: s.keys, rememberKeys: s.rememberKeys };
+    if (
+      s.keys === last.keys &&
+      s.keyOrigins === last.keyOrigins &&
+      s.rememberKeys === last.rememberKeys
+    )
+      return;
+    last = { keys: s.keys, keyOrigins: s.keyOrigins, rememberKeys: s.rememberKeys };
     syncKeys(s, storage);
   });
+}
+
+/** Forgets every secret of one owner (its key and its header values), e.g. when it leaves the pool. */
+export function forgetSecretsOf(ownerId: string): void {
+  const s = useStudio.getState();
+  for (const id of Object.keys(s.keys)) if (ownerOfSecret(id) === ownerId) s.setKey(id, "");
+}
+
+/**
+ * Sets a custom header of a worker. A secret one (the default) keeps its value here, with the keys
+ * and under the same opt-in, bound to the worker's origin; the pool holds only `[redacted]`. A plain
+ * one (marked not secret by the user) keeps its value on the worker, in files and storage.
+ */
+export function setHeader(workerId: string, name: string, value: string, secret: boolean): void {
+  const s = useStudio.getState();
+  const worker = s.pool.find((w) => w.id === workerId);
+  if (!worker || name === "") return;
+  const lower = name.toLowerCase();
+  const headers = Object.fromEntries(
+    Object.entries(worker.headers ?? {}).filter(([k]) => k.toLowerCase() !== lower),
+  );
+  const plain = (worker.plainHeaders ?? []).filter((n) => n.toLowerCase() !== lower);
+  headers[name] = secret ? REDACTED : value;
+  if (!secret) plain.push(name);
+  s.updateWorker(workerId, { headers, plainHeaders: plain.length ? plain : undefined });
+  s.setKey(headerSecretId(workerId, name), secret ? value : "");
+}
+
+/** Marks a header secret or not; its value moves between the key ring and the worker. */
+export function setHeaderSecret(workerId: string, name: string, secret: boolean): void {
+  const s = useStudio.getState();
+  const worker = s.pool.find((w) => w.id === workerId);
+  if (!worker?.headers || !(name in worker.headers)) return;
+  if (secret === !isPlainHeader(worker, name)) return;
+  // A secret entered for another origin is never revealed into the pool: it becomes blank.
+  const value = secret
+    ? (worker.headers[name] ?? "")
+    : (boundKey(s, headerSecretId(workerId, name)) ?? "");
+  setHeader(workerId, name, value, secret);
+}
+
+/** Removes a custom header and forgets its value. */
+export function removeHeader(workerId: string, name: string): void {
+  const s = useStudio.getState();
+  const worker = s.pool.find((w) => w.id === workerId);
+  if (!worker?.headers) return;
+  const headers = Object.fromEntries(Object.entries(worker.headers).filter(([k]) => k !== name));
+  const plain = (worker.plainHeaders ?? []).filter((n) => n !== name);
+  s.updateWorker(workerId, {
+    headers: Object.keys(headers).length ? headers : undefined,
+    plainHeaders: plain.length ? plain : undefined,
+  });
+  s.setKey(headerSecretId(workerId, name), "");
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { redactOwner } from "../engine/pool/headers.ts";
 import { PoolSchema } from "../engine/schema/worker.ts";
 import { DEFAULT_CONDUCTOR } from "./settings.ts";
 import type { StudioState } from "./store.ts";
@@ -52,8 +53,12 @@ export function loadSettings(storage: Pick<Storage, "getItem">): Partial<StudioS
   };
 }
 
-/** What is written: the pool and the Conductor settings, never keys. */
+/** What is written: the pool and the Conductor settings, never keys nor secret header values. */
 export function settingsToStore(s: StudioState): string {
-  const stored: Stored = { pool: s.pool, conductor: s.conductor, maxSteps: s.maxSteps };
+  const stored: Stored = {
+    pool: s.pool.map(redactOwner),
+    conductor: s.conductor,
+    maxSteps: s.maxSteps,
+  };
   return JSON.stringify(stored);
 }

@@ -3,7 +3,11 @@ import { CUSTOM_PRESET, presetById } from "../engine/pool/presets.ts";
 import { listPrice } from "../engine/pool/prices.ts";
 import { exportPool, importPool } from "../engine/pool/transfer.ts";
 import type { Worker } from "../engine/schema/worker.ts";
+import { currentOrigin, originOf } from "./keybinding.ts";
+import { forgetSecretsOf } from "./keyring.ts";
 import { useStudio } from "./store.ts";
+
+export { originOf };
 
 /** The pool editor's actions, over the settings slice. Order is the Model id the Conductor sees. */
 
@@ -53,21 +57,34 @@ export function moveWorker(index: number, by: -1 | 1): void {
   s.setPool(pool);
 }
 
-/** Removes a worker and forgets its key. */
+/** Removes a worker and forgets its key and header values. */
 export function removeWorker(id: string): void {
   const s = useStudio.getState();
   s.removeWorker(id);
-  s.setKey(id, "");
+  forgetSecretsOf(id);
 }
 
-/** Switches a worker to another provider: its base URL, headers and known price follow. */
+/**
+ * Switches a worker to another provider: its base URL, headers and known price follow. Its key
+ * stays bound to the old origin, so it is not sent to the new provider until the user confirms.
+ */
 export function changeProvider(worker: Worker, providerId: string): void {
   const preset = presetById(providerId) ?? CUSTOM_PRESET;
   const price = listPrice(preset.id, worker.model);
+  // The old provider's own headers go; the user's custom headers stay (their secrets, bound to the
+  // old origin, wait for a confirmation like the key); the new provider's headers come.
+  const oldPreset = Object.keys(presetById(worker.provider)?.headers ?? {});
+  const mine = Object.entries(worker.headers ?? {}).filter(([k]) => !oldPreset.includes(k));
+  const headers = { ...Object.fromEntries(mine), ...preset.headers };
+  const plain = [
+    ...(worker.plainHeaders ?? []).filter((k) => !oldPreset.includes(k) && k in headers),
+    ...Object.keys(preset.headers ?? {}),
+  ];
   useStudio.getState().updateWorker(worker.id, {
     provider: preset.id,
     baseURL: preset.baseURL || worker.baseURL,
-    headers: preset.headers ? { ...preset.headers } : undefined,
+    headers: Object.keys(headers).length ? headers : undefined,
+    plainHeaders: plain.length ? [...new Set(plain)] : undefined,
     ...(price ? { price: { input: price.input, output: price.output } } : {}),
   });
 }
@@ -97,26 +114,18 @@ export function shareKeyWithOrigin(worker: Worker): number {
   const s = useStudio.getState();
   const key = s.keys[worker.id];
   const origin = originOf(worker.baseURL);
-  if (!key || !origin) return 0;
+  if (!key || !origin || s.keyOrigins[worker.id] !== origin) return 0;
   const others = s.pool.filter((w) => w.id !== worker.id && originOf(w.baseURL) === origin);
-  for (const w of others) s.setKey(w.id, key);
+  for (const w of others) s.setKey(w.id, key, origin);
   return others.length;
-}
-
-/** The origin of a base URL, or null when it is not a URL. */
-export function originOf(baseURL: string): string | null {
-  try {
-    return new URL(baseURL).origin;
-  } catch {
-    return null;
-  }
 }
 
 /** Replaces the pool with the paper's seven workers (keys of removed workers are forgotten). */
 export function loadPaperPool(): void {
   const s = useStudio.getState();
   const next = paperPool();
-  for (const w of s.pool) if (!next.some((n) => n.id === w.id)) s.setKey(w.id, "");
+  const ids = new Set(next.map((w) => w.id));
+  for (const w of s.pool) if (!ids.has(w.id)) forgetSecretsOf(w.id);
   s.setPool(next);
 }
 
@@ -125,12 +134,66 @@ export function poolExportText(): string {
   return exportPool(useStudio.getState().pool);
 }
 
+/** What an imported pool did to the keys held: kept where the origin is the same, else held back. */
+export interface KeyReport {
+  /** Keys whose worker still points at the origin they were entered for: still sent there. */
+  kept: number;
+  /** Keys whose worker now points elsewhere: not sent until the user confirms or replaces them. */
+  heldBack: string[];
+}
+
+/** How the keys held fare once `pool` replaces the current one (keybinding.ts decides what is sent). */
+export function keyReport(pool: readonly Worker[]): KeyReport {
+  const s = useStudio.getState();
+  const next = { pool: [...pool], conductor: s.conductor };
+  const report: KeyReport = { kept: 0, heldBack: [] };
+  for (const w of pool) {
+    if (!s.keys[w.id]) continue;
+    const to = currentOrigin(next, w.id);
+    if (to !== null && s.keyOrigins[w.id] === to) report.kept++;
+    else report.heldBack.push(w.name);
+  }
+  return report;
+}
+
+/** The sentence an import shows about the keys it met. */
+export function describeKeyReport(r: KeyReport): string {
+  const parts: string[] = [];
+  if (r.kept) parts.push(`${r.kept} key${r.kept === 1 ? "" : "s"} kept for the same endpoint`);
+  if (r.heldBack.length)
+    parts.push(
+      `${r.heldBack.length} key${r.heldBack.length === 1 ? "" : "s"} not sent, because the file points ` +
+        `${r.heldBack.length === 1 ? "its worker" : "their workers"} elsewhere (${r.heldBack.slice(0, 3).join(", ")}${r.heldBack.length > 3 ? ", …" : ""}): enter a key or confirm it in each worker`,
+    );
+  return parts.length ? `${parts.join("; ")}.` : "Add the keys.";
+}
+
+/**
+ * Replaces the pool with a pool file's workers. Returns the failure message, or the sentence about
+ * the keys. A refused file changes nothing.
+ */
+export function importPoolFile(
+  text: string,
+): { ok: false; message: string } | { ok: true; keys: string } {
+  const result = importPool(text);
+  if (!result.ok) return { ok: false, message: result.message };
+  const before = useStudio.getState();
+  const report = keyReport(result.workers);
+  const ids = new Set(result.workers.map((w) => w.id));
+  try {
+    for (const w of before.pool) if (!ids.has(w.id)) forgetSecretsOf(w.id);
+    useStudio.getState().setPool(result.workers);
+  } catch (e: unknown) {
+    // All or nothing (storage full, say): the pool and keys are put back as they were.
+    useStudio.setState(before, true);
+    const detail = e instanceof Error ? e.message : String(e);
+    return { ok: false, message: `it could not be applied, and nothing was changed: ${detail}` };
+  }
+  return { ok: true, keys: describeKeyReport(report) };
+}
+
 /** Replaces the pool with a pool file's workers; returns the message to show on failure. */
 export function importPoolText(text: string): string | null {
-  const result = importPool(text);
-  if (!result.ok) return result.message;
-  const s = useStudio.getState();
-  for (const w of s.pool) if (!result.workers.some((n) => n.id === w.id)) s.setKey(w.id, "");
-  s.setPool(result.workers);
-  return null;
+  const result = importPoolFile(text);
+  return result.ok ? null : result.message;
 }

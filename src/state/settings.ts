@@ -1,6 +1,7 @@
 import type { StateCreator } from "zustand";
 import { DEFAULT_TEMPLATE } from "../engine/conductor/prompt.ts";
 import type { Worker } from "../engine/schema/worker.ts";
+import { currentOrigin } from "./keybinding.ts";
 import type { StudioState } from "./store.ts";
 
 export interface ConductorSettings {
@@ -44,6 +45,8 @@ export interface SettingsSlice {
   pool: Worker[];
   /** API keys by worker id ("conductor" for the Conductor). Memory only: never persisted here. */
   keys: Record<string, string>;
+  /** The origin each key was entered for (keybinding.ts): a key is sent only there. */
+  keyOrigins: Record<string, string>;
   /** The user's opt-in to keep keys in this browser (keyring.ts stores them only while it is on). */
   rememberKeys: boolean;
   maxSteps: number;
@@ -52,7 +55,10 @@ export interface SettingsSlice {
   updateWorker: (id: string, patch: Partial<Worker>) => void;
   addWorker: (worker: Worker) => void;
   removeWorker: (id: string) => void;
-  setKey: (id: string, key: string) => void;
+  /** Sets a key, bound to the origin its owner points at now (or `origin` when given). */
+  setKey: (id: string, key: string, origin?: string) => void;
+  /** Confirms that a held key applies where its owner points now: binds it to that origin. */
+  confirmKey: (id: string) => void;
   setRememberKeys: (on: boolean) => void;
   /** Clears every key from memory and turns remembering off, which removes them from storage. */
   forgetAllKeys: () => void;
@@ -62,6 +68,7 @@ export const createSettingsSlice: StateCreator<StudioState, [], [], SettingsSlic
   conductor: DEFAULT_CONDUCTOR,
   pool: [],
   keys: {},
+  keyOrigins: {},
   rememberKeys: false,
   maxSteps: 5,
   setConductor: (patch) => set((s) => ({ conductor: { ...s.conductor, ...patch } })),
@@ -70,13 +77,23 @@ export const createSettingsSlice: StateCreator<StudioState, [], [], SettingsSlic
     set((s) => ({ pool: s.pool.map((w) => (w.id === id ? { ...w, ...patch } : w)) })),
   addWorker: (worker) => set((s) => ({ pool: [...s.pool, worker] })),
   removeWorker: (id) => set((s) => ({ pool: s.pool.filter((w) => w.id !== id) })),
-  setKey: (id, key) =>
+  setKey: (id, key, origin) =>
     set((s) => {
       const keys = { ...s.keys };
-      if (key) keys[id] = key;
-      else delete keys[id];
-      return { keys };
+      const keyOrigins = { ...s.keyOrigins };
+      if (key) {
+        keys[id] = key;
+        keyOrigins[id] = origin ?? currentOrigin(s, id) ?? "";
+      } else {
+        delete keys[id];
+        delete keyOrigins[id];
+      }
+      return { keys, keyOrigins };
     }),
+  confirmKey: (id) =>
+    set((s) =>
+      s.keys[id] ? { keyOrigins: { ...s.keyOrigins, [id]: currentOrigin(s, id) ?? "" } } : {},
+    ),
   setRememberKeys: (rememberKeys) => set({ rememberKeys }),
-  forgetAllKeys: () => set({ keys: {}, rememberKeys: false }),
+  forgetAllKeys: () => set({ keys: {}, keyOrigins: {}, rememberKeys: false }),
 });

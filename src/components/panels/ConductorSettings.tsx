@@ -1,12 +1,19 @@
 import { DEFAULT_TEMPLATE, templateProblems } from "../../engine/conductor/prompt.ts";
+import { CONDUCTOR_KEY_ID, keyStatusAt, originOf } from "../../state/keybinding.ts";
 import { useStudio } from "../../state/store.ts";
+import { KeyMovedNote } from "../pool/KeyMovedNote.tsx";
 import { InBrowserSection } from "./InBrowserSection.tsx";
 import { RecursionSettings } from "./RecursionSettings.tsx";
 
 /** Which Conductor plans (in this browser or a remote endpoint), its generation and its prompt. */
 export function ConductorSettings() {
   const conductor = useStudio((s) => s.conductor);
-  const conductorKey = useStudio((s) => s.keys.conductor ?? "");
+  const origin = originOf(conductor.baseURL);
+  // A key entered for another origin is neither shown nor sent (keybinding.ts).
+  const keyState = useStudio((s) => keyStatusAt(s, CONDUCTOR_KEY_ID, origin).state);
+  const heldKey = useStudio((s) => s.keys[CONDUCTOR_KEY_ID] ?? "");
+  const keyFrom = useStudio((s) => s.keyOrigins[CONDUCTOR_KEY_ID] || null);
+  const conductorKey = keyState === "bound" ? heldKey : "";
   const st = useStudio.getState;
   const problems = templateProblems(conductor.template);
   return (
@@ -64,9 +71,16 @@ export function ConductorSettings() {
               type="password"
               autoComplete="off"
               data-testid="conductor-key"
+              data-key-state={keyState}
+              placeholder={
+                keyState === "moved" ? `enter a key for ${origin ?? "this endpoint"}` : ""
+              }
               value={conductorKey}
-              onChange={(e) => st().setKey("conductor", e.target.value)}
+              onChange={(e) => st().setKey(CONDUCTOR_KEY_ID, e.target.value, origin ?? "")}
             />
+            {keyState === "moved" && (
+              <KeyMovedNote id={CONDUCTOR_KEY_ID} from={keyFrom} to={origin} />
+            )}
           </label>
         </div>
       )}

@@ -2,19 +2,27 @@ import { useState } from "react";
 import type { ProbeOutcome } from "../../engine/pool/probe.ts";
 import { describeOutcome, testConnection } from "../../engine/pool/probe.ts";
 import type { Worker } from "../../engine/schema/worker.ts";
+import { credentialsFor, movedSecretMessage, originOf } from "../../state/keybinding.ts";
 import { useStudio } from "../../state/store.ts";
 
 /** "Test connection": the smallest chat request to this worker, and what came of it. */
 export function ConnectionTest({ worker }: { worker: Worker }) {
   const [outcome, setOutcome] = useState<ProbeOutcome | "running" | null>(null);
+  const [refused, setRefused] = useState<string | null>(null);
   const run = () => {
+    const s = useStudio.getState();
+    // A key entered for another origin is never sent: nothing is requested until it is settled.
+    const moved = movedSecretMessage(s, worker.id, worker.name, originOf(worker.baseURL));
+    setRefused(moved);
+    if (moved) {
+      setOutcome(null);
+      return;
+    }
     setOutcome("running");
-    const apiKey = useStudio.getState().keys[worker.id];
     void testConnection({
       baseURL: worker.baseURL,
       model: worker.model,
-      ...(apiKey ? { apiKey } : {}),
-      ...(worker.headers ? { headers: worker.headers } : {}),
+      ...credentialsFor(s, worker),
     }).then(setOutcome);
   };
   return (
@@ -28,6 +36,11 @@ export function ConnectionTest({ worker }: { worker: Worker }) {
       >
         {outcome === "running" ? "Testing…" : "Test connection"}
       </button>
+      {refused && (
+        <span className="connection-bad small" role="alert" data-testid="connection-refused">
+          {refused}
+        </span>
+      )}
       {outcome !== null && outcome !== "running" && (
         <span
           className={outcome.kind === "ok" ? "connection-ok small" : "connection-bad small"}

@@ -3,6 +3,7 @@ import type { Worker } from "../../engine/schema/worker.ts";
 import { changeProvider } from "../../state/pool.ts";
 import { useStudio } from "../../state/store.ts";
 import { BrowserStatusNote } from "./BrowserStatusNote.tsx";
+import { HeadersField } from "./HeadersField.tsx";
 import { KeyField } from "./KeyField.tsx";
 import { ModelField } from "./ModelField.tsx";
 
@@ -40,6 +41,7 @@ export function EndpointFields({ worker }: { worker: Worker }) {
       <ModelField worker={worker} />
       <KeyField worker={worker} />
       <BrowserStatusNote provider={worker.provider} />
+      <HeadersField worker={worker} />
     </div>
   );
 }

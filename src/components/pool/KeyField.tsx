@@ -1,17 +1,27 @@
 import { useState } from "react";
 import { presetById } from "../../engine/pool/presets.ts";
 import type { Worker } from "../../engine/schema/worker.ts";
-import { originOf, shareKeyWithOrigin } from "../../state/pool.ts";
+import { keyStatusAt, originOf, workersByOrigin } from "../../state/keybinding.ts";
+import { shareKeyWithOrigin } from "../../state/pool.ts";
 import { useStudio } from "../../state/store.ts";
+import { KeyMovedNote } from "./KeyMovedNote.tsx";
 
-/** A worker's API key (a password field), and handing it to other workers of the same endpoint. */
+/**
+ * A worker's API key (a password field), and handing it to other workers of the same endpoint. A
+ * key entered for another origin than the worker's base URL now has is not shown or sent: the
+ * field asks for a key for the new origin, or for confirmation that the same key applies.
+ */
 export function KeyField({ worker }: { worker: Worker }) {
-  const key = useStudio((s) => s.keys[worker.id] ?? "");
   const origin = originOf(worker.baseURL);
-  const sameOrigin = useStudio(
-    (s) =>
-      s.pool.filter((w) => w.id !== worker.id && origin !== null && originOf(w.baseURL) === origin)
-        .length,
+  // Each selector is constant-time: the pool editor has one of these per worker.
+  const state = useStudio((s) => keyStatusAt(s, worker.id, origin).state);
+  const held = useStudio((s) => s.keys[worker.id] ?? "");
+  const from = useStudio((s) => s.keyOrigins[worker.id] || null);
+  // Typed before the base URL was set: shown, sent nowhere, and bound only once the user confirms.
+  const early = state === "moved" && origin === null && from === null;
+  const key = state === "bound" || early ? held : "";
+  const sameOrigin = useStudio((s) =>
+    origin === null ? 0 : (workersByOrigin(s.pool).get(origin) ?? 1) - 1,
   );
   const [shared, setShared] = useState<number | null>(null);
   return (
@@ -21,18 +31,21 @@ export function KeyField({ worker }: { worker: Worker }) {
         <input
           aria-label="API key"
           data-testid="worker-key"
+          data-key-state={state}
           type="password"
           autoComplete="off"
           spellCheck={false}
           placeholder={
-            presetById(worker.provider)?.local
-              ? "usually not needed for a local server"
-              : "sent only to this base URL"
+            state === "moved"
+              ? `enter a key for ${origin ?? "this endpoint"}`
+              : presetById(worker.provider)?.local
+                ? "usually not needed for a local server"
+                : "sent only to this base URL"
           }
           value={key}
           onChange={(e) => {
             setShared(null);
-            useStudio.getState().setKey(worker.id, e.target.value.trim());
+            useStudio.getState().setKey(worker.id, e.target.value.trim(), origin ?? "");
           }}
         />
         {key && sameOrigin > 0 && (
@@ -46,6 +59,13 @@ export function KeyField({ worker }: { worker: Worker }) {
           </button>
         )}
       </span>
+      {early ? (
+        <span className="muted small" data-testid="key-needs-url">
+          Set the base URL: a key is sent only to the endpoint it was entered for.
+        </span>
+      ) : (
+        state === "moved" && <KeyMovedNote id={worker.id} from={from} to={origin} />
+      )}
       {shared !== null && (
         <span className="small" role="status">
           Key set on {shared} other worker{shared === 1 ? "" : "s"} at {origin}.

@@ -2,6 +2,7 @@ import { useState } from "react";
 import { fetchModels } from "../../engine/pool/probe.ts";
 import type { Worker } from "../../engine/schema/worker.ts";
 import { changeModel } from "../../state/pool.ts";
+import { credentialsFor, movedSecretMessage, originOf } from "../../state/keybinding.ts";
 import { useStudio } from "../../state/store.ts";
 
 type Listing =
@@ -14,14 +15,14 @@ type Listing =
 export function ModelField({ worker }: { worker: Worker }) {
   const [listing, setListing] = useState<Listing>({ state: "idle" });
   const fetchNow = () => {
-    setListing({ state: "loading" });
     const s = useStudio.getState();
-    const apiKey = s.keys[worker.id];
-    void fetchModels({
-      baseURL: worker.baseURL,
-      ...(apiKey ? { apiKey } : {}),
-      ...(worker.headers ? { headers: worker.headers } : {}),
-    }).then((result) =>
+    const moved = movedSecretMessage(s, worker.id, worker.name, originOf(worker.baseURL));
+    if (moved) {
+      setListing({ state: "failed", message: moved });
+      return;
+    }
+    setListing({ state: "loading" });
+    void fetchModels({ baseURL: worker.baseURL, ...credentialsFor(s, worker) }).then((result) =>
       setListing(
         result.ok
           ? { state: "done", models: result.models }

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { loadPaperPool } from "../../state/pool.ts";
 import { useStudio } from "../../state/store.ts";
 import { KeysPanel } from "./KeysPanel.tsx";
@@ -7,10 +7,28 @@ import { PresetMenu } from "./PresetMenu.tsx";
 import { WorkerCard } from "./WorkerCard.tsx";
 import "./pool.css";
 
+/** Cards rendered at once when Settings opens; the rest follow in batches of this size. */
+const BATCH = 40;
+
+/**
+ * How many cards to render: a first batch at once, then one more batch per task until the whole
+ * pool is there, so Settings opens at once however large the pool is, and stays responsive.
+ */
+function useProgressiveCount(total: number): number {
+  const [shown, setShown] = useState(BATCH);
+  useEffect(() => {
+    if (shown >= total) return;
+    const timer = setTimeout(() => setShown((n) => n + BATCH), 0);
+    return () => clearTimeout(timer);
+  }, [shown, total]);
+  return Math.min(shown, total);
+}
+
 /** The worker pool: add from presets, edit, reorder, test, import and export, and the keys. */
 export function PoolEditor() {
   const pool = useStudio((s) => s.pool);
   const size = pool.length;
+  const shown = useProgressiveCount(size);
   const [confirming, setConfirming] = useState(false);
   return (
     <section className="pool-editor" data-testid="pool-editor">
@@ -58,7 +76,7 @@ export function PoolEditor() {
         </p>
       )}
       <ol className="worker-list">
-        {pool.map((w, i) => (
+        {(shown < size ? pool.slice(0, shown) : pool).map((w, i) => (
           <WorkerCard key={w.id} worker={w} index={i} last={i === pool.length - 1} />
         ))}
       </ol>

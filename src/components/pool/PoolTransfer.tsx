@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { JsonFileButton } from "../ui/JsonFileButton.tsx";
 import { download } from "../../state/files.ts";
-import { importPoolText, poolExportText } from "../../state/pool.ts";
+import { importPoolFile, poolExportText } from "../../state/pool.ts";
 
 /** Export the pool as JSON (without keys) and import a pool file. */
 export function PoolTransfer() {
@@ -22,11 +22,11 @@ export function PoolTransfer() {
           void file
             .text()
             .then((text) => {
-              const error = importPoolText(text);
+              const result = importPoolFile(text);
               setMessage(
-                error
-                  ? { text: `Could not import ${file.name}: ${error}`, error: true }
-                  : { text: `Imported ${file.name}. Add the keys.`, error: false },
+                result.ok
+                  ? { text: `Imported ${file.name}. ${result.keys}`, error: false }
+                  : { text: `Could not import ${file.name}: ${result.message}`, error: true },
               );
             })
             .catch((err: unknown) =>

@@ -1,3 +1,4 @@
+import { memo } from "react";
 import type { Worker } from "../../engine/schema/worker.ts";
 import { moveWorker, removeWorker } from "../../state/pool.ts";
 import { useStudio } from "../../state/store.ts";
@@ -11,8 +12,11 @@ const KIND_LABEL: Readonly<Record<Worker["kind"], string>> = {
   conductor: "the Conductor",
 };
 
-/** One worker of the pool: its Model id, every field, reorder, remove, and a connection test. */
-export function WorkerCard({
+/**
+ * One worker of the pool: its Model id, every field, reorder, remove, and a connection test.
+ * Memoised: a keystroke replaces one worker object, so only that card renders again.
+ */
+export const WorkerCard = memo(function WorkerCard({
   worker,
   index,
   last,
@@ -69,4 +73,4 @@ export function WorkerCard({
       {worker.kind === "openai" && <ConnectionTest worker={worker} />}
     </li>
   );
-}
+});

@@ -29,7 +29,9 @@ export function workerFromPreset(
     maxTokens: options.maxTokens ?? 4096,
     ...(price ? { price: { input: price.input, output: price.output } } : {}),
     ...(options.note ? { note: options.note } : {}),
-    ...(preset.headers ? { headers: { ...preset.headers } } : {}),
+    ...(preset.headers
+      ? { headers: { ...preset.headers }, plainHeaders: Object.keys(preset.headers) }
+      : {}),
     prefill: false,
   };
 }

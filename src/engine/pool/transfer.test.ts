@@ -29,7 +29,16 @@ describe("pool export", () => {
       format: POOL_FORMAT,
       version: 1,
       exportedAt: "2026-01-01T00:00:00.000Z",
-      workers: [{ id: "w0", headers: { "anthropic-dangerous-direct-browser-access": "true" } }],
+      workers: [
+        {
+          id: "w0",
+          headers: {
+            "anthropic-dangerous-direct-browser-access": "true",
+            "x-api-key": "[redacted]",
+          },
+          plainHeaders: ["anthropic-dangerous-direct-browser-access"],
+        },
+      ],
     });
   });
 
@@ -81,7 +90,7 @@ describe("pool import", () => {
     }
   });
 
-  it("fills defaults and strips credential headers from an older hand-written file", () => {
+  it("fills defaults and redacts header values of an older hand-written file (all are secret)", () => {
     const result = importPool(
       envelope([
         { id: "a", name: "Local", headers: { Authorization: `Bearer ${KEY}`, "X-Title": "t" } },
@@ -94,8 +103,9 @@ describe("pool import", () => {
       baseURL: "",
       temperature: 0.2,
       maxTokens: 4096,
-      headers: { "X-Title": "t" },
+      headers: { Authorization: "[redacted]", "X-Title": "[redacted]" },
     });
+    expect(JSON.stringify(result)).not.toContain(KEY);
   });
 
   it("never throws, whatever the text", () => {

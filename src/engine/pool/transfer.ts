@@ -1,17 +1,17 @@
 import { z } from "zod";
-import { describeIssues, isObject } from "../schema/guards.ts";
+import { clip, describeIssues, isObject } from "../schema/guards.ts";
 import type { Result } from "../errors.ts";
 import { failure } from "../errors.ts";
 import type { Worker } from "../schema/worker.ts";
 import { WorkerSchema } from "../schema/worker.ts";
+import { redactOwner, withPresetPlainHeaders } from "./headers.ts";
+import { jsonDepthProblem } from "./depth.ts";
+import { poolProblem } from "./invariants.ts";
 
 /** The pool file's format name; a file without it is not a pool. */
 export const POOL_FORMAT = "conductor-studio/pool";
 /** The version this app writes and reads. */
 export const POOL_VERSION = 1;
-
-/** Header names that carry credentials: their values never reach a pool file. */
-const SECRET_HEADER = /authorization|api[-_]?key|token|secret|cookie/i;
 
 /**
  * A worker as a pool file holds it. `strictObject` refuses unknown fields on import, so a file that
@@ -27,18 +27,18 @@ export const PoolEnvelopeSchema = z.strictObject({
 });
 export type PoolEnvelope = z.infer<typeof PoolEnvelopeSchema>;
 
-function withoutSecrets(worker: Worker): Worker {
-  const headers = worker.headers
-    ? Object.fromEntries(Object.entries(worker.headers).filter(([k]) => !SECRET_HEADER.test(k)))
-    : undefined;
-  // Rebuilt field by field through the schema, so nothing outside it (a key set on the object by
-  // mistake) can be written.
-  return WorkerSchema.parse({ ...worker, headers });
+/**
+ * The worker as any file may hold it: every custom header keeps its name, and each value that is
+ * not marked plain is `[redacted]` (headers.ts). Rebuilt field by field through the schema, so
+ * nothing outside it (a key set on the object by mistake) can be written.
+ */
+export function withoutSecrets(worker: Worker): Worker {
+  return WorkerSchema.parse(redactOwner(withPresetPlainHeaders(worker)));
 }
 
 /**
- * The pool as a versioned JSON document without keys: credential-bearing headers are dropped and
- * only schema fields are written. Stable key order, two-space indent.
+ * The pool as a versioned JSON document without keys: secret header values are redacted and only
+ * schema fields are written. Stable key order, two-space indent.
  */
 export function exportPool(pool: readonly Worker[], exportedAt = new Date().toISOString()): string {
   const envelope: PoolEnvelope = {
@@ -51,16 +51,23 @@ export function exportPool(pool: readonly Worker[], exportedAt = new Date().toIS
 }
 
 /**
- * Reads a pool file. Checks the format, then the version (a newer one is refused), then validates.
- * Worker ids must be unique. Returns a result value and never throws on user data.
+ * Reads a pool file. Checks the format, then the version (a newer one is refused), then validates
+ * the schema and the pool's invariants (size cap, ids present and unique, http(s) base URLs).
+ * Header values of the file are kept only where the file marks them plain: an imported file never
+ * supplies a secret. Returns a result value and never throws on user data.
  */
 export function importPool(text: string): Result<{ workers: Worker[] }> {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch (e: unknown) {
-    return { ok: false, ...failure("bad_json", e instanceof Error ? e.message : undefined) };
+    return {
+      ok: false,
+      ...failure("bad_json", e instanceof Error ? clip(e.message, 120) : undefined),
+    };
   }
+  const deep = jsonDepthProblem(doc);
+  if (deep) return { ok: false, ...failure("invalid_file", deep) };
   if (!isObject(doc) || doc.format !== POOL_FORMAT)
     return { ok: false, ...failure("bad_format", `Expected "format": "${POOL_FORMAT}".`) };
   const version = doc.version;
@@ -74,11 +81,7 @@ export function importPool(text: string): Result<{ workers: Worker[] }> {
   const parsed = PoolEnvelopeSchema.safeParse(doc);
   if (!parsed.success)
     return { ok: false, ...failure("invalid_file", describeIssues(parsed.error)) };
-  const ids = new Set<string>();
-  for (const w of parsed.data.workers) {
-    if (ids.has(w.id))
-      return { ok: false, ...failure("invalid_file", `two workers share the id "${w.id}".`) };
-    ids.add(w.id);
-  }
+  const problem = poolProblem(parsed.data.workers);
+  if (problem) return { ok: false, ...failure("invalid_file", problem) };
   return { ok: true, workers: parsed.data.workers.map(withoutSecrets) };
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { describeIssues, isObject } from "../schema/guards.ts";
 import type { Result } from "../errors.ts";
+import { redactOwner, withPresetPlainHeaders } from "../pool/headers.ts";
 import { failure } from "../errors.ts";
 import type { RunRecord } from "../schema/record.ts";
 import { RunRecordSchema } from "../schema/record.ts";
@@ -37,27 +38,15 @@ export const MIGRATIONS: Readonly<Record<number, Migration>> = {
   },
 };
 
-/** Header names that carry credentials; their values never reach an export. */
-const SECRET_HEADER = /authorization|api[-_]?key|token|secret|cookie/i;
-
-function redactHeaders(
-  headers: Record<string, string> | undefined,
-): Record<string, string> | undefined {
-  if (!headers) return headers;
-  return Object.fromEntries(
-    Object.entries(headers).map(([k, v]) => [k, SECRET_HEADER.test(k) ? "[redacted]" : v]),
-  );
-}
-
-/** The record with credential-bearing headers of the pool and the Conductor redacted. */
+/**
+ * The record with every secret header value of the pool and the Conductor redacted: names are
+ * kept, values not marked plain become `[redacted]` (pool/headers.ts).
+ */
 function withoutSecrets(record: RunRecord): RunRecord {
   return {
     ...record,
-    pool: record.pool.map((w) => ({ ...w, headers: redactHeaders(w.headers) })),
-    conductor: record.conductor && {
-      ...record.conductor,
-      headers: redactHeaders(record.conductor.headers),
-    },
+    pool: record.pool.map((w) => redactOwner(withPresetPlainHeaders(w))),
+    conductor: record.conductor && redactOwner(record.conductor),
   };
 }
 

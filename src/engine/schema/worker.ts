@@ -26,6 +26,11 @@ export const WorkerSchema = z.object({
   price: PriceSchema.optional(),
   note: z.string().optional(),
   headers: z.record(z.string(), z.string()).optional(),
+  /**
+   * Header names whose values are not secret (a provider's browser-access flag, say). Every other
+   * header's value is a secret: it lives with the keys, and the pool holds only `[redacted]`.
+   */
+  plainHeaders: z.array(z.string()).optional(),
   /** Whether to append the step-by-step assistant prefill (off where an API rejects it). */
   prefill: z.boolean().default(false),
 });
@@ -44,5 +49,6 @@ export const ConductorConfigSchema = z.object({
   maxTokens: z.number().int().positive().default(1024),
   price: PriceSchema.optional(),
   headers: z.record(z.string(), z.string()).optional(),
+  plainHeaders: z.array(z.string()).optional(),
 });
 export type ConductorConfig = z.infer<typeof ConductorConfigSchema>;

@@ -1,0 +1,189 @@
+import type { Result } from "../errors.ts";
+import { failure } from "../errors.ts";
+import { jsonDepthProblem } from "../pool/depth.ts";
+import { redactOwner } from "../pool/headers.ts";
+import { poolProblem } from "../pool/invariants.ts";
+import { withoutSecrets } from "../pool/transfer.ts";
+import { clip, isObject } from "../schema/guards.ts";
+import type { RoundRecord, RunRecord } from "../schema/record.ts";
+import type { Access } from "../schema/workflow.ts";
+import type { Migration } from "./export.ts";
+import { MIGRATIONS, importRun } from "./export.ts";
+
+/**
+ * The protocol's invariants (SPEC 1.1, 1.6), checked on an imported run after its schema: what the
+ * schema alone lets through. A file that breaks one is refused with the exact problem.
+ */
+
+/** The deepest self-selection a file may hold; the app's settings offer far less. */
+export const MAX_NESTING = 8;
+/** How many problems a refusal lists. */
+const LISTED = 3;
+/** The longest refusal message. */
+const MESSAGE_CHARS = 400;
+
+/** What a run breaks (refused) and what is only worth telling (opened, with the note shown). */
+export interface RunCheck {
+  problems: string[];
+  notes: string[];
+}
+
+function sameAccess(a: Access | undefined, b: Access): boolean {
+  if (a === undefined) return false;
+  if (a === "all" || b === "all") return a === b;
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+function accessProblem(access: Access, index: number): string | null {
+  if (access === "all") return null;
+  const bad = access.find((i) => i >= index);
+  if (bad === undefined) return null;
+  return bad === index
+    ? `its access names the step itself (${bad}); a step sees only earlier steps.`
+    : `its access names a later step (${bad}); a step sees only earlier steps.`;
+}
+
+function checkRounds(
+  record: RunRecord,
+  rounds: readonly RoundRecord[],
+  where: string,
+  depth: number,
+  out: RunCheck,
+): void {
+  const poolSize = record.pool.length;
+  for (const [r, round] of rounds.entries()) {
+    const at = `${where}round ${r}`;
+    if (round.index !== r) out.problems.push(`${at} is numbered ${round.index}.`);
+    if (round.steps.length > record.maxSteps)
+      out.problems.push(
+        `${at} has ${round.steps.length} steps, more than the cap of ${record.maxSteps}.`,
+      );
+    const lists = round.lists;
+    if (lists) {
+      const n = lists.model_id.length;
+      if (lists.subtasks.length !== n || lists.access_list.length !== n)
+        out.problems.push(
+          `${at}: its three lists have different lengths (${n}, ${lists.subtasks.length}, ${lists.access_list.length}).`,
+        );
+      if (n > record.maxSteps)
+        out.problems.push(
+          `${at}: its lists have ${n} entries, more than the cap of ${record.maxSteps}.`,
+        );
+      lists.model_id.forEach((m, i) => {
+        if (m < 0 || m >= poolSize)
+          out.problems.push(
+            `${at}: model_id[${i}] is ${m}, not a worker of the ${poolSize} in the pool.`,
+          );
+      });
+      lists.access_list.forEach((a, i) => {
+        const p = accessProblem(a, i);
+        if (p) out.problems.push(`${at}: access_list[${i}]: ${p}`);
+      });
+      const differs = round.steps
+        .map((st, i) =>
+          lists.model_id[i] === st.worker &&
+          lists.subtasks[i] === st.subtask &&
+          sameAccess(lists.access_list[i], st.access)
+            ? -1
+            : i,
+        )
+        .filter((i) => i >= 0);
+      if (differs.length > 0 || (round.steps.length > 0 && n !== round.steps.length))
+        out.notes.push(
+          `${at}: the steps that ran differ from the Conductor's lists` +
+            (differs.length ? ` at step ${differs.join(", ")}` : "") +
+            " (edited after planning).",
+        );
+    }
+    for (const [s, step] of round.steps.entries()) {
+      const st = `${at}, step ${s}`;
+      if (step.index !== s) out.problems.push(`${st} is numbered ${step.index}.`);
+      if (step.worker >= poolSize)
+        out.problems.push(
+          `${st}: worker ${step.worker} is not one of the ${poolSize} in the pool.`,
+        );
+      const p = accessProblem(step.access, s);
+      if (p) out.problems.push(`${st}: ${p}`);
+      const nested = step.nested;
+      if (!nested) continue;
+      if (record.pool[step.worker]?.kind !== "conductor")
+        out.problems.push(`${st} holds a nested workflow, but its worker is not the Conductor.`);
+      if (nested.depth !== depth + 1)
+        out.problems.push(
+          `${st}: its nested workflow says depth ${nested.depth}, not ${depth + 1}.`,
+        );
+      if (depth + 1 > MAX_NESTING)
+        out.problems.push(`${st}: nested workflows go deeper than ${MAX_NESTING} levels.`);
+      else checkRounds(record, nested.rounds, `${st} › nested `, depth + 1, out);
+    }
+  }
+}
+
+/** Every invariant a valid run record breaks, and what merely deserves a note. */
+export function checkRun(record: RunRecord): RunCheck {
+  const out: RunCheck = { problems: [], notes: [] };
+  const pool = poolProblem(record.pool);
+  if (pool) out.problems.push(`the pool: ${pool}`);
+  checkRounds(record, record.rounds, "", 0, out);
+  return out;
+}
+
+/** A version 1 file cannot hold nested workflows: one that does is mislabelled, not migratable. */
+function shapeProblem(doc: Record<string, unknown>): string | null {
+  if (doc.version !== 1 || !isObject(doc.run) || !Array.isArray(doc.run.rounds)) return null;
+  for (const [r, round] of doc.run.rounds.entries()) {
+    if (!isObject(round) || !Array.isArray(round.steps)) continue;
+    for (const [s, step] of round.steps.entries())
+      if (isObject(step) && step.nested !== undefined && step.nested !== null)
+        return (
+          `it says version 1, but round ${r}, step ${s} holds a nested workflow, which version 1 ` +
+          "files cannot: it looks like a newer file with the wrong version. Nothing was migrated."
+        );
+  }
+  return null;
+}
+
+/**
+ * Reads an export strictly: bounded nesting before any validation, the format's schema and
+ * migrations (export.ts), then the protocol's invariants. The pool's secret header values are
+ * dropped (an imported file never supplies a secret). Never throws on user data; a refusal quotes
+ * at most a short piece of the file.
+ */
+export function importRunChecked(
+  text: string,
+  table: Readonly<Record<number, Migration>> = MIGRATIONS,
+): Result<{ record: RunRecord; migratedFrom: number | null; notes: string[] }> {
+  const refuse = (code: "invalid_file", detail: string) => ({
+    ok: false as const,
+    ...failure(code, clip(detail, MESSAGE_CHARS)),
+  });
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e: unknown) {
+    return {
+      ok: false,
+      ...failure("bad_json", e instanceof Error ? clip(e.message, 120) : undefined),
+    };
+  }
+  const deep = jsonDepthProblem(doc);
+  if (deep) return refuse("invalid_file", deep);
+  if (isObject(doc)) {
+    const shape = shapeProblem(doc);
+    if (shape) return refuse("invalid_file", shape);
+  }
+  const read = importRun(text, table);
+  if (!read.ok) return { ...read, message: clip(read.message, MESSAGE_CHARS) };
+  const check = checkRun(read.record);
+  if (check.problems.length > 0) {
+    const more = check.problems.length - LISTED;
+    const listed = check.problems.slice(0, LISTED).join(" ");
+    return refuse("invalid_file", more > 0 ? `${listed} (and ${more} more)` : listed);
+  }
+  const record: RunRecord = {
+    ...read.record,
+    pool: read.record.pool.map(withoutSecrets),
+    conductor: read.record.conductor && redactOwner(read.record.conductor),
+  };
+  return { ok: true, record, migratedFrom: read.migratedFrom, notes: check.notes };
+}
