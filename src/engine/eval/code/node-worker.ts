@@ -1,4 +1,4 @@
-/** The Node interpreter thread (started by node.ts through node-worker.mjs). */
+/** The Node interpreter thread, started by node.ts. */
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { parentPort } from "node:worker_threads";

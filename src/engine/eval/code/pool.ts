@@ -141,9 +141,12 @@ export function createInterpreterPool(opts: PoolOptions): Sandbox {
   async function acquire(signal?: AbortSignal): Promise<Slot | null> {
     for (;;) {
       if (signal?.aborted) return null;
-      const free = [...slots].find((s) => !s.busy);
-      if (free) return free;
-      if (slots.size < size) return spawn();
+      // Marked busy here, synchronously: a second run() in the same tick must not take it too.
+      const slot = [...slots].find((s) => !s.busy) ?? (slots.size < size ? spawn() : null);
+      if (slot) {
+        slot.busy = true;
+        return slot;
+      }
       await new Promise<void>((ok) => waiting.push(ok));
     }
   }
@@ -156,7 +159,6 @@ export function createInterpreterPool(opts: PoolOptions): Sandbox {
     const aborted: RunResult = { ok: false, code: "aborted", message: "Cancelled." };
     const slot = await acquire(signal);
     if (!slot) return aborted;
-    slot.busy = true;
     const notReady = await slot.ready;
     if (notReady) return notReady;
     if (signal?.aborted) {
