@@ -41,8 +41,9 @@ export interface Sandbox {
   run(request: RunRequest, limits: RunLimits, signal?: AbortSignal): Promise<RunResult>;
   /** Starts an interpreter now, so the first program does not wait for the download. */
   warm(): Promise<void>;
-  status(): SandboxStatus;
-  subscribe(cb: (s: SandboxStatus) => void): () => void;
+  /** Arrow-typed (no `this`), so React's useSyncExternalStore can take them as they are. */
+  status: () => SandboxStatus;
+  subscribe: (cb: (s: SandboxStatus) => void) => () => void;
   dispose(): void;
 }
 
