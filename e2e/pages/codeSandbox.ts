@@ -32,7 +32,8 @@ export class CodeSandboxPage {
 
   async done(key: string): Promise<boolean> {
     return this.page.evaluate(
-      (key) => (window as unknown as { __scores?: Record<string, unknown> }).__scores?.[key] !== undefined,
+      (key) =>
+        (window as unknown as { __scores?: Record<string, unknown> }).__scores?.[key] !== undefined,
       key,
     );
   }

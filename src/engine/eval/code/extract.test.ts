@@ -37,14 +37,19 @@ describe("extractProgram", () => {
   });
 
   it("prefers the <answer> tag's block, and falls back to the whole answer", () => {
-    const answer = "```python\nprint('draft')\n```\n<answer>\n```python\nprint('final')\n```\n</answer>";
+    const answer =
+      "```python\nprint('draft')\n```\n<answer>\n```python\nprint('final')\n```\n</answer>";
     expect(code(answer)).toBe("print('final')");
     expect(code("<answer>see above</answer>\n```python\nprint(3)\n```")).toBe("print(3)");
-    expect(code("<answer>\nn = int(input())\nprint(n * 2)\n</answer>")).toBe("n = int(input())\nprint(n * 2)");
+    expect(code("<answer>\nn = int(input())\nprint(n * 2)\n</answer>")).toBe(
+      "n = int(input())\nprint(n * 2)",
+    );
   });
 
   it("keeps a block left open by a truncated answer", () => {
-    expect(code("Here:\n```python\nfor i in range(3):\n    print(i)")).toBe("for i in range(3):\n    print(i)");
+    expect(code("Here:\n```python\nfor i in range(3):\n    print(i)")).toBe(
+      "for i in range(3):\n    print(i)",
+    );
   });
 
   it("accepts unfenced text only when it looks like a program", () => {
@@ -54,7 +59,12 @@ describe("extractProgram", () => {
       fenced: false,
     });
     expect(code("def add(a, b):\n    return a + b")).toBe("def add(a, b):\n    return a + b");
-    for (const prose of ["The answer is 3.", "", "Use a loop: iterate and sum.", "```cpp\nint main() {}\n```"])
+    for (const prose of [
+      "The answer is 3.",
+      "",
+      "Use a loop: iterate and sum.",
+      "```cpp\nint main() {}\n```",
+    ])
       expect(extractProgram(prose)).toEqual({ ok: false, reason: "no code found" });
   });
 });
@@ -66,7 +76,11 @@ describe("the tests column", () => {
       ok: true,
       tests: { style: "stdio", cases: [{ input: "1 2\n", output: "3\n" }] },
     });
-    const fn = parseCodeTests({ style: "function", name: "add", cases: [{ args: [1, 2], expected: 3 }] });
+    const fn = parseCodeTests({
+      style: "function",
+      name: "add",
+      cases: [{ args: [1, 2], expected: 3 }],
+    });
     expect(fn.ok && fn.tests.style).toBe("function");
     expect(parseCodeTests({ style: "stdio", cases: [{ output: "x" }] })).toMatchObject({
       ok: true,
@@ -76,9 +90,16 @@ describe("the tests column", () => {
 
   it("explains what is wrong instead of throwing", () => {
     expect(parseCodeTests(undefined)).toEqual({ ok: false, message: "the item has no tests" });
-    expect(parseCodeTests("{oops")).toEqual({ ok: false, message: "the tests column is not valid JSON" });
+    expect(parseCodeTests("{oops")).toEqual({
+      ok: false,
+      message: "the tests column is not valid JSON",
+    });
     expect(parseCodeTests({ style: "stdio", cases: [] })).toMatchObject({ ok: false });
-    const badName = parseCodeTests({ style: "function", name: "1x", cases: [{ args: [], expected: 1 }] });
+    const badName = parseCodeTests({
+      style: "function",
+      name: "1x",
+      cases: [{ args: [], expected: 1 }],
+    });
     expect(badName.ok === false && badName.message).toMatch(/^invalid tests at name/);
   });
 

@@ -12,8 +12,7 @@
  */
 
 export type Extraction =
-  | { ok: true; code: string; fenced: boolean }
-  | { ok: false; reason: "no code found" };
+  { ok: true; code: string; fenced: boolean } | { ok: false; reason: "no code found" };
 
 const PYTHON_TAGS = new Set(["", "python", "py", "python3", "py3"]);
 const FENCE = /^([ \t]*)(`{3,}|~{3,})[ \t]*([^\s`]*)[^\n]*$/;

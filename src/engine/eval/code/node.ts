@@ -12,7 +12,9 @@ import { createInterpreterPool } from "./pool.ts";
 // and then loads the TypeScript worker.
 // The ESM entry (the CommonJS one cannot load its own ESM half from an eval'd thread).
 const TSX = pathToFileURL(
-  createRequire(import.meta.url).resolve("tsx/esm/api").replace(/\.cjs$/, ".mjs"),
+  createRequire(import.meta.url)
+    .resolve("tsx/esm/api")
+    .replace(/\.cjs$/, ".mjs"),
 ).href;
 const WORKER = new URL("./node-worker.ts", import.meta.url).href;
 const BOOT = `import(${JSON.stringify(TSX)}).then((m) => { m.register(); return import(${JSON.stringify(WORKER)}); })`;

@@ -58,7 +58,10 @@ describe("interpreter pool", () => {
     const f = fakes((msg, w) => queueMicrotask(() => w.emit(ok(msg.id))));
     const pool = createInterpreterPool({ spawn: f.spawn });
     for (let i = 0; i < 5; i++)
-      expect(await pool.run(REQ, DEFAULT_LIMITS)).toMatchObject({ ok: true, outcome: { stdout: "hi\n" } });
+      expect(await pool.run(REQ, DEFAULT_LIMITS)).toMatchObject({
+        ok: true,
+        outcome: { stdout: "hi\n" },
+      });
     expect(f.workers).toHaveLength(1);
     expect(pool.status()).toMatchObject({ phase: "ready", starts: 1, lastLoadMs: 5 });
   });
@@ -70,7 +73,10 @@ describe("interpreter pool", () => {
     });
     const pool = createInterpreterPool({ spawn: f.spawn });
     const r = await pool.run(REQ, SHORT);
-    expect(r).toEqual({ ok: true, outcome: { status: "timeout", stdout: "", stderr: "", timeMs: 30 } });
+    expect(r).toEqual({
+      ok: true,
+      outcome: { status: "timeout", stdout: "", stderr: "", timeMs: 30 },
+    });
     expect(f.workers[0]?.terminated).toBe(true);
     hang = false;
     expect(await pool.run(REQ, SHORT)).toMatchObject({ ok: true, outcome: { status: "ok" } });
@@ -88,7 +94,13 @@ describe("interpreter pool", () => {
   });
 
   it("replaces an interpreter that is broken, too big, or has run maxRuns programs", async () => {
-    const replies = [ok("", { broken: true }), ok("", { heapBytes: 2 ** 31 }), ok(""), ok(""), ok("")];
+    const replies = [
+      ok("", { broken: true }),
+      ok("", { heapBytes: 2 ** 31 }),
+      ok(""),
+      ok(""),
+      ok(""),
+    ];
     const f = fakes((msg, w) => {
       const next = replies.shift();
       queueMicrotask(() => w.emit({ ...next, id: msg.id }));

@@ -182,7 +182,12 @@ export function createInterpreterPool(opts: PoolOptions): Sandbox {
       const onAbort = () => finish(aborted, false);
       const timer = setTimeout(() => {
         // The program is still running: only terminating its worker stops it.
-        const outcome: RunOutcome = { status: "timeout", stdout: "", stderr: "", timeMs: limits.timeMs };
+        const outcome: RunOutcome = {
+          status: "timeout",
+          stdout: "",
+          stderr: "",
+          timeMs: limits.timeMs,
+        };
         finish({ ok: true, outcome }, false);
       }, limits.timeMs);
       signal?.addEventListener("abort", onAbort, { once: true });

@@ -102,7 +102,11 @@ export function lockDownGlobals(scope: object): void {
     "BroadcastChannel",
     "Request",
   ];
-  for (let o: object | null = scope; o && o !== Object.prototype; o = Object.getPrototypeOf(o) as object | null) {
+  for (
+    let o: object | null = scope;
+    o && o !== Object.prototype;
+    o = Object.getPrototypeOf(o) as object | null
+  ) {
     for (const name of names) {
       const desc = Object.getOwnPropertyDescriptor(o, name);
       if (desc?.configurable) Reflect.deleteProperty(o, name);

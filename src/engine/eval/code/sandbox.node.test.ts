@@ -31,7 +31,8 @@ const ADD_FUNCTION = {
 const fence = (code: string) => `Here is my solution.\n\n\`\`\`python\n${code}\n\`\`\`\n`;
 const score = (answer: string, tests: unknown) =>
   scorer.score(answer, { question: "q", tests }, signal);
-const details = (r: { details?: Record<string, unknown> }) => r.details as unknown as CodeScoreDetails;
+const details = (r: { details?: Record<string, unknown> }) =>
+  r.details as unknown as CodeScoreDetails;
 
 beforeAll(() => sandbox.warm(), 120_000);
 afterAll(() => sandbox.dispose());
@@ -70,7 +71,11 @@ describe("code scorer in Pyodide (Node)", { timeout: 60_000 }, () => {
     expect(ok).toMatchObject({ correct: true });
     const wrong = await score(fence("def add(a, b):\n    return a * b"), ADD_FUNCTION);
     expect(details(wrong)).toMatchObject({ passed: 0, total: 2 });
-    expect(details(wrong).firstFailure).toMatchObject({ args: "[1,2]", expected: "3", actual: "2" });
+    expect(details(wrong).firstFailure).toMatchObject({
+      args: "[1,2]",
+      expected: "3",
+      actual: "2",
+    });
     const method = {
       style: "function",
       name: "Solution.twoSum",
@@ -96,7 +101,11 @@ describe("code scorer in Pyodide (Node)", { timeout: 60_000 }, () => {
   });
 
   it("answers with no code are wrong with 'no code found'", async () => {
-    for (const answer of ["The answer is 3.", "```cpp\nint main(){}\n```", "The result = 3 obviously"])
+    for (const answer of [
+      "The answer is 3.",
+      "```cpp\nint main(){}\n```",
+      "The result = 3 obviously",
+    ])
       expect(await score(answer, ADD_STDIO)).toMatchObject({
         correct: false,
         reason: "no code found",
@@ -108,7 +117,11 @@ describe("code scorer in Pyodide (Node)", { timeout: 60_000 }, () => {
     const starts = sandbox.status().starts;
     const hang = createCodeScorer({ sandbox, limits: { timeMs: 1000 } });
     const t0 = performance.now();
-    const r = await hang.score(fence("while True:\n    pass"), { question: "q", tests: ADD_STDIO }, signal);
+    const r = await hang.score(
+      fence("while True:\n    pass"),
+      { question: "q", tests: ADD_STDIO },
+      signal,
+    );
     expect(performance.now() - t0).toBeLessThan(2500);
     expect(r.correct).toBe(false);
     expect(details(r)).toMatchObject({ passed: 0, skipped: 1, timeMs: 1000 });
@@ -123,7 +136,9 @@ describe("code scorer in Pyodide (Node)", { timeout: 60_000 }, () => {
     expect(details(r).firstFailure).toMatchObject({ verdict: "output_limit" });
     expect(details(r).firstFailure?.actual.length).toBeLessThan(400);
     const caught = "try:\n    while True: print('y' * 100)\nexcept BaseException:\n    print(3)";
-    expect(details(await score(fence(caught), ADD_STDIO)).firstFailure?.verdict).toBe("output_limit");
+    expect(details(await score(fence(caught), ADD_STDIO)).firstFailure?.verdict).toBe(
+      "output_limit",
+    );
   });
 
   it("gives programs no way into JavaScript, the network or the host's environment", async () => {
@@ -138,7 +153,9 @@ describe("code scorer in Pyodide (Node)", { timeout: 60_000 }, () => {
     for (const code of probes) {
       const run = await sandbox.run({ mode: "stdio", code, stdin: "" }, DEFAULT_LIMITS);
       expect(run.ok && run.outcome).toMatchObject({ status: "runtime_error" });
-      expect(run.ok && run.outcome.error).toMatch(/ImportError: \S+ is not available in the code sandbox/);
+      expect(run.ok && run.outcome.error).toMatch(
+        /ImportError: \S+ is not available in the code sandbox/,
+      );
     }
     process.env.CS_SANDBOX_SECRET = "sk-should-not-leak";
     try {
@@ -165,7 +182,8 @@ describe("code scorer in Pyodide (Node)", { timeout: 60_000 }, () => {
       "open('left-behind.txt', 'w').write('x')",
     ].join("\n");
     await sandbox.run({ mode: "stdio", code: spoil, stdin: "" }, DEFAULT_LIMITS);
-    const check = "import sys, os, json\nprint(sys.getrecursionlimit() >= 1000, os.listdir('.'), hasattr(json, 'spoiled'))";
+    const check =
+      "import sys, os, json\nprint(sys.getrecursionlimit() >= 1000, os.listdir('.'), hasattr(json, 'spoiled'))";
     const run = await sandbox.run({ mode: "stdio", code: check, stdin: "" }, DEFAULT_LIMITS);
     expect(run.ok && run.outcome.stdout).toBe("True [] False\n");
   });

@@ -110,7 +110,13 @@ export function createCodeScorer(opts: CodeScorerOptions): Scorer {
       const { tests } = parsed;
       const limits = { ...base, timeMs: tests.timeLimitMs ?? base.timeMs };
       const total = tests.cases.length;
-      const details: CodeScoreDetails = { passed: 0, total, skipped: 0, timeMs: 0, firstFailure: null };
+      const details: CodeScoreDetails = {
+        passed: 0,
+        total,
+        skipped: 0,
+        timeMs: 0,
+        firstFailure: null,
+      };
       for (let i = 0; i < total; i++) {
         const r = await opts.sandbox.run(request(code, tests, i), limits, signal);
         if (!r.ok) {

@@ -17,12 +17,17 @@ export const stdioTestsSchema = z.object({
 export const functionTestsSchema = z.object({
   style: z.literal("function"),
   /** A function (`add`) or a method of a class built without arguments (`Solution.twoSum`). */
-  name: z.string().regex(/^[A-Za-z_]\w*(\.[A-Za-z_]\w*)?$/, "a Python name such as add or Solution.twoSum"),
+  name: z
+    .string()
+    .regex(/^[A-Za-z_]\w*(\.[A-Za-z_]\w*)?$/, "a Python name such as add or Solution.twoSum"),
   cases: z.array(z.object({ args: z.array(z.unknown()), expected: z.unknown() })).min(1),
   timeLimitMs,
 });
 
-export const codeTestsSchema = z.discriminatedUnion("style", [stdioTestsSchema, functionTestsSchema]);
+export const codeTestsSchema = z.discriminatedUnion("style", [
+  stdioTestsSchema,
+  functionTestsSchema,
+]);
 
 export type CodeTests = z.infer<typeof codeTestsSchema>;
 

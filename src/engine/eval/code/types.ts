@@ -57,13 +57,7 @@ export type RunRequest =
  * matched). The others are failures of the program itself, never of the sandbox.
  */
 export type RunStatus =
-  | "ok"
-  | "syntax_error"
-  | "runtime_error"
-  | "timeout"
-  | "output_limit"
-  | "memory_limit"
-  | "crashed";
+  "ok" | "syntax_error" | "runtime_error" | "timeout" | "output_limit" | "memory_limit" | "crashed";
 
 export interface RunOutcome {
   status: RunStatus;

@@ -30,8 +30,9 @@ const RESOLVED = "\0" + VIRTUAL;
 /** `emit: false` for the worker build, which only needs the virtual module. */
 export function pyodideAssets(opts: { emit?: boolean } = {}): Plugin {
   const dir = dirname(createRequire(import.meta.url).resolve("pyodide/package.json"));
-  const version = (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version: string })
-    .version;
+  const version = (
+    JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version: string }
+  ).version;
   const sizes = PYODIDE_FILES.map((name) => ({ name, bytes: statSync(join(dir, name)).size }));
   let base = "/";
   return {
@@ -50,14 +51,21 @@ export function pyodideAssets(opts: { emit?: boolean } = {}): Plugin {
       server.middlewares.use(`${base}pyodide/`, (req, res, next) => {
         const name = (req.url ?? "").split("?")[0]?.replace(/^\//, "") ?? "";
         if (!(PYODIDE_FILES as readonly string[]).includes(name)) return next();
-        res.setHeader("Content-Type", TYPES[name.split(".").pop() ?? ""] ?? "application/octet-stream");
+        res.setHeader(
+          "Content-Type",
+          TYPES[name.split(".").pop() ?? ""] ?? "application/octet-stream",
+        );
         createReadStream(join(dir, name)).pipe(res);
       });
     },
     generateBundle() {
       if (opts.emit === false) return;
       for (const name of PYODIDE_FILES)
-        this.emitFile({ type: "asset", fileName: `pyodide/${name}`, source: readFileSync(join(dir, name)) });
+        this.emitFile({
+          type: "asset",
+          fileName: `pyodide/${name}`,
+          source: readFileSync(join(dir, name)),
+        });
     },
   };
 }
