@@ -1,18 +1,9 @@
 import { expect, test } from "@playwright/test";
+import { CODE_ANSWERS, CODE_PASS_AT_1 } from "./fixtures/code-answers.ts";
 import { CodeSandboxPage } from "./pages/codeSandbox.ts";
 
 // The browser code sandbox (Pyodide in a Web Worker, served by the app itself) scoring five
 // scripted answers through the ?sandbox-test hook. The full Evaluate screen has its own spec.
-
-const ADD = {
-  style: "stdio",
-  cases: [
-    { input: "1 2\n", output: "3\n" },
-    { input: "40 2\n", output: "42\n" },
-  ],
-};
-const MUL = { style: "function", name: "mul", cases: [{ args: [6, 7], expected: 42 }] };
-const fence = (code: string) => `My solution:\n\`\`\`python\n${code}\n\`\`\``;
 
 let sandbox: CodeSandboxPage;
 test.beforeEach(async ({ page }) => {
@@ -34,8 +25,11 @@ test("scores right, wrong, hanging and escaping answers; the page stays responsi
   page.on("request", (r) => fetched.push(new URL(r.url()).pathname));
   expect(fetched.filter((p) => p.startsWith("/pyodide/"))).toEqual([]);
 
-  await sandbox.start("right", fence("a, b = map(int, input().split())\nprint(a + b)"), ADD);
-  expect(await sandbox.result("right")).toMatchObject({
+  const [right, wrong, hang, fn, escape] = CODE_ANSWERS;
+  if (!right || !wrong || !hang || !fn || !escape)
+    throw new Error("five scripted answers expected");
+  await sandbox.start(right);
+  expect(await sandbox.result(right.key)).toMatchObject({
     correct: true,
     details: { passed: 2, total: 2 },
   });
@@ -44,38 +38,34 @@ test("scores right, wrong, hanging and escaping answers; the page stays responsi
   expect(fetched).toContain("/pyodide/pyodide.asm.wasm");
   expect(fetched.some((p) => /cdn|jsdelivr/.test(p))).toBe(false);
 
-  await sandbox.start("wrong", fence("a, b = map(int, input().split())\nprint(a * b)"), ADD);
-  expect(await sandbox.result("wrong")).toMatchObject({
+  await sandbox.start(wrong);
+  expect(await sandbox.result(wrong.key)).toMatchObject({
     correct: false,
-    reason: "wrong answer on test 1 of 2",
     details: { passed: 0, firstFailure: { verdict: "wrong_answer" } },
   });
 
   // The hanging program: the page keeps drawing frames and answering clicks until it is stopped.
-  await sandbox.start("hang", fence("while True:\n    pass"), ADD, 3000);
+  await sandbox.start(hang);
   const worstGap = await sandbox.longestFrameGap(1000);
-  expect(await sandbox.done("hang")).toBe(false);
+  expect(await sandbox.done(hang.key)).toBe(false);
   expect(worstGap).toBeLessThan(250);
   await page.getByTestId("open-settings").click();
   await expect(page.getByTestId("settings")).toBeVisible();
-  expect(await sandbox.done("hang")).toBe(false);
-  expect(await sandbox.result("hang")).toMatchObject({
+  expect(await sandbox.done(hang.key)).toBe(false);
+  expect(await sandbox.result(hang.key)).toMatchObject({
     correct: false,
-    reason: "time limit exceeded on test 1 of 2",
     details: { passed: 0, firstFailure: { verdict: "timeout" } },
   });
 
   // A fresh interpreter takes the next answers.
-  await sandbox.start("function", "def mul(a, b):\n    return a * b", MUL);
-  expect(await sandbox.result("function")).toMatchObject({ correct: true });
-  await sandbox.start("escape", fence("import js\nprint(js.document.title)"), ADD);
-  const escape = await sandbox.result("escape");
-  expect(escape).toMatchObject({ correct: false, details: { passed: 0 } });
-  expect(escape.reason).toMatch(/ImportError: js is not available in the code sandbox/);
-
-  const results = await Promise.all(
-    ["right", "wrong", "hang", "function", "escape"].map((k) => sandbox.result(k)),
-  );
-  const pass1 = results.filter((r) => r.correct).length / results.length;
-  expect(pass1).toBe(0.4);
+  await sandbox.start(fn);
+  await sandbox.start(escape);
+  const results = [];
+  for (const a of CODE_ANSWERS) {
+    const r = await sandbox.result(a.key);
+    expect(r.correct, a.key).toBe(a.correct);
+    if (a.reason) expect(r.reason, a.key).toMatch(a.reason);
+    results.push(r);
+  }
+  expect(results.filter((r) => r.correct).length / results.length).toBe(CODE_PASS_AT_1);
 });

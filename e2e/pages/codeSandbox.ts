@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import type { ScriptedCodeAnswer } from "../fixtures/code-answers.ts";
 
 /** The code sandbox's test hook (`/?sandbox-test`, src/components/eval/SandboxTestHook.tsx). */
 export class CodeSandboxPage {
@@ -18,7 +19,7 @@ export class CodeSandboxPage {
   }
 
   /** Starts scoring in the page without waiting; `result(key)` waits for it. */
-  async start(key: string, answer: string, tests: unknown, timeMs?: number) {
+  async start({ key, answer, tests, timeMs }: ScriptedCodeAnswer) {
     await this.page.evaluate(
       ([key, answer, tests, timeMs]) => {
         const w = window as unknown as { __scores?: Record<string, unknown> };

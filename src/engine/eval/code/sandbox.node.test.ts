@@ -2,6 +2,7 @@
  * The code scorer against real Pyodide interpreters in Node worker threads. One sandbox serves the
  * whole file (an interpreter takes seconds to start); the hang test uses a 1 s limit.
  */
+import { CODE_ANSWERS, CODE_PASS_AT_1 } from "../../../../e2e/fixtures/code-answers.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createNodeSandbox } from "./node.ts";
 import type { CodeScoreDetails } from "./scorer.ts";
@@ -186,5 +187,17 @@ describe("code scorer in Pyodide (Node)", { timeout: 60_000 }, () => {
       "import sys, os, json\nprint(sys.getrecursionlimit() >= 1000, os.listdir('.'), hasattr(json, 'spoiled'))";
     const run = await sandbox.run({ mode: "stdio", code: check, stdin: "" }, DEFAULT_LIMITS);
     expect(run.ok && run.outcome.stdout).toBe("True [] False\n");
+  });
+
+  it("scores the five scripted answers as the browser does (e2e/code-sandbox.spec.ts)", async () => {
+    let correct = 0;
+    for (const a of CODE_ANSWERS) {
+      const scorer = createCodeScorer({ sandbox, limits: a.timeMs ? { timeMs: a.timeMs } : {} });
+      const r = await scorer.score(a.answer, { question: a.question, tests: a.tests }, signal);
+      expect(r.correct, a.key).toBe(a.correct);
+      if (a.reason) expect(r.reason, a.key).toMatch(a.reason);
+      if (r.correct) correct += 1;
+    }
+    expect(correct / CODE_ANSWERS.length).toBe(CODE_PASS_AT_1);
   });
 });
