@@ -1,6 +1,12 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { cpus, loadavg } from "node:os";
+import { dirname, join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { createNodeSandbox } from "../src/engine/eval/code/node.ts";
 import { createCodeScorer } from "../src/engine/eval/code/scorer.ts";
 import { DEFAULT_LIMITS } from "../src/engine/eval/code/types.ts";
+import { PYODIDE_FILES } from "../src/engine/eval/code/vite-plugin.ts";
 
 const TRIVIAL = { mode: "stdio" as const, code: "print(int(input()) + 1)", stdin: "41\n" };
 const ITEM = {
@@ -14,9 +20,26 @@ const ANSWER = "```python\na, b = map(int, input().split())\nprint(a + b)\n```";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
+/** What the app serves from pyodide/ (dist/pyodide/ after a build), raw and gzipped. */
+function printRuntimeSize(): void {
+  const dir = dirname(createRequire(import.meta.url).resolve("pyodide/package.json"));
+  let raw = 0;
+  let gz = 0;
+  for (const name of PYODIDE_FILES) {
+    const bytes = readFileSync(join(dir, name));
+    raw += bytes.length;
+    gz += gzipSync(bytes, { level: 6 }).length;
+  }
+  const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
+  console.log(
+    `  runtime served from pyodide/ (fetched on first use): ${mb(raw)} raw, ${mb(gz)} gzip`,
+  );
+}
+
 /** Prints the code sandbox's figures: cold start, trivial programs per second, restart after a kill. */
 export async function benchCode(): Promise<void> {
   console.log("\nCode sandbox (Pyodide in a Node worker thread)");
+  printRuntimeSize();
   const sandbox = createNodeSandbox();
   try {
     let t0 = performance.now();
@@ -58,4 +81,8 @@ export async function benchCode(): Promise<void> {
   } finally {
     sandbox.dispose();
   }
+  const load = loadavg()[0] ?? 0;
+  console.log(
+    `  machine: ${cpus().length} cores, load average ${load.toFixed(1)} (figures scale with it)`,
+  );
 }

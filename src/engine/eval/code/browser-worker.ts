@@ -6,7 +6,7 @@
 import { loadPyodide } from "pyodide";
 import { PYODIDE_ASSETS } from "virtual:pyodide-assets";
 import type { RunMessage, WorkerMessage } from "./protocol.ts";
-import { lockDownGlobals, prepareInterpreter, SANDBOX_LOAD_OPTIONS } from "./runtime.ts";
+import { lockDownWorker, prepareInterpreter, SANDBOX_LOAD_OPTIONS } from "./runtime.ts";
 
 const post = (m: WorkerMessage) => self.postMessage(m);
 const total = PYODIDE_ASSETS.totalBytes;
@@ -39,7 +39,7 @@ async function start() {
     const indexURL = new URL(PYODIDE_ASSETS.base, self.location.href).href;
     const py = await loadPyodide({ ...SANDBOX_LOAD_OPTIONS, indexURL });
     const runOne = prepareInterpreter(py);
-    lockDownGlobals(self);
+    lockDownWorker(self);
     self.onmessage = (e: MessageEvent<RunMessage>) => post(runOne(e.data));
     post({ type: "progress", loaded, total: Math.max(total, loaded) });
     post({ type: "ready", loadMs: performance.now() - t0 });

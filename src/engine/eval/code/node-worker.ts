@@ -4,7 +4,7 @@ import { dirname } from "node:path";
 import { parentPort } from "node:worker_threads";
 import { loadPyodide } from "pyodide";
 import type { RunMessage, WorkerMessage } from "./protocol.ts";
-import { prepareInterpreter, SANDBOX_LOAD_OPTIONS } from "./runtime.ts";
+import { lockDownWorker, prepareInterpreter, SANDBOX_LOAD_OPTIONS } from "./runtime.ts";
 
 const port = parentPort;
 if (!port) throw new Error("node-worker.ts runs only as a worker thread");
@@ -15,6 +15,7 @@ const t0 = performance.now();
 try {
   const py = await loadPyodide({ ...SANDBOX_LOAD_OPTIONS, indexURL });
   const runOne = prepareInterpreter(py);
+  lockDownWorker(globalThis);
   port.on("message", (msg: RunMessage) => post(runOne(msg)));
   post({ type: "ready", loadMs: performance.now() - t0 });
 } catch (e: unknown) {

@@ -85,8 +85,20 @@ del _k, _mod, _name
   };
 }
 
-/** Removes the worker's ways out (network, storage, nested workers) once Pyodide has loaded. */
-export function lockDownGlobals(scope: object): void {
+/**
+ * Cuts the last routes out of the interpreter once Pyodide has loaded. Python code that finds a
+ * JavaScript object despite the guard (Pyodide's converters stay reachable through module
+ * globals) could climb `obj.constructor.constructor` to `Function` and run any JavaScript in the
+ * worker's scope; the function constructors reached that way now throw. On top of that the scope
+ * loses its network, storage and worker APIs (the browser's; Node's `process` stays, it is needed).
+ */
+export function lockDownWorker(scope: object): void {
+  blockFunctionConstructors();
+  removeWorkerApis(scope);
+}
+
+/** Deletes the network, storage and worker APIs from `scope` and its prototype chain. */
+export function removeWorkerApis(scope: object): void {
   const names = [
     "fetch",
     "XMLHttpRequest",
@@ -112,5 +124,35 @@ export function lockDownGlobals(scope: object): void {
       if (desc?.configurable) Reflect.deleteProperty(o, name);
       else if (desc?.writable) Reflect.set(o, name, undefined);
     }
+  }
+}
+
+const FUNCTION_KINDS = [
+  function () {},
+  async function () {},
+  function* () {},
+  async function* () {},
+];
+
+let constructorsBlocked = false;
+
+/** Only ever called in an interpreter worker: it changes the realm's built-in prototypes. */
+function blockFunctionConstructors(): void {
+  if (constructorsBlocked) return;
+  constructorsBlocked = true;
+  for (const sample of FUNCTION_KINDS) {
+    const proto = Object.getPrototypeOf(sample) as { constructor: { name: string } };
+    const name = proto.constructor.name;
+    // Keeps its name, so `f.constructor.name === "AsyncFunction"` checks still work.
+    const blocked = {
+      [name]: function () {
+        throw new TypeError("Function constructors are disabled in the code sandbox.");
+      },
+    }[name];
+    Object.defineProperty(proto, "constructor", {
+      value: blocked,
+      writable: false,
+      configurable: false,
+    });
   }
 }
