@@ -1,5 +1,10 @@
 import { expect, test } from "@playwright/test";
-import { CODE_ANSWERS, CODE_PASS_AT_1 } from "./fixtures/code-answers.ts";
+import {
+  CODE_ANSWERS,
+  CODE_PASS_AT_1,
+  ESCAPE_OUTPUT,
+  ESCAPE_PROGRAM,
+} from "./fixtures/code-answers.ts";
 import { CodeSandboxPage } from "./pages/codeSandbox.ts";
 
 // The browser code sandbox (Pyodide in a Web Worker, served by the app itself) scoring five
@@ -68,4 +73,7 @@ test("scores right, wrong, hanging and escaping answers; the page stays responsi
     results.push(r);
   }
   expect(results.filter((r) => r.correct).length / results.length).toBe(CODE_PASS_AT_1);
+
+  // Digging past the import guard finds Pyodide's converters, but no way to run JavaScript.
+  expect(await sandbox.stdout(ESCAPE_PROGRAM)).toBe(ESCAPE_OUTPUT);
 });

@@ -52,6 +52,15 @@ export class CodeSandboxPage {
     };
   }
 
+  /** Runs one program in the page's sandbox and returns its stdout (or why it did not run). */
+  async stdout(code: string): Promise<string> {
+    return this.page.evaluate(async (code) => {
+      const r = await window.__codeSandbox?.run(code);
+      if (!r) return "no sandbox";
+      return r.ok ? r.outcome.stdout || `${r.outcome.status}: ${r.outcome.error ?? ""}` : r.message;
+    }, code);
+  }
+
   /** The longest gap between animation frames over `ms`: the main thread's worst stall. */
   async longestFrameGap(ms: number): Promise<number> {
     return this.page.evaluate(

@@ -7,11 +7,15 @@ import { createRoot } from "react-dom/client";
 import { PYODIDE_ASSETS } from "virtual:pyodide-assets";
 import { createBrowserSandbox } from "../../engine/eval/code/browser.ts";
 import { createCodeScorer } from "../../engine/eval/code/scorer.ts";
+import type { RunResult } from "../../engine/eval/code/pool.ts";
 import type { RunLimits, ScoreResult } from "../../engine/eval/code/types.ts";
+import { DEFAULT_LIMITS } from "../../engine/eval/code/types.ts";
 import { CodeRuntimeNote } from "./CodeRuntimeNote.tsx";
 
 export interface CodeSandboxHook {
   score(answer: string, tests: unknown, limits?: Partial<RunLimits>): Promise<ScoreResult>;
+  /** Runs one program on stdin and returns its outcome as the sandbox reports it. */
+  run(code: string, stdin?: string): Promise<RunResult>;
   warm(): Promise<void>;
 }
 
@@ -30,6 +34,7 @@ export function mountSandboxTestHook(): void {
         { question: "", tests },
         new AbortController().signal,
       ),
+    run: (code, stdin = "") => sandbox.run({ mode: "stdio", code, stdin }, DEFAULT_LIMITS),
     warm: () => sandbox.warm(),
   };
   const host = document.createElement("div");
