@@ -1,4 +1,5 @@
 import { builtApp } from "./app.ts";
+import { benchCode } from "./code.ts";
 import { benchPageLoad } from "./pageload.ts";
 import { benchPoolEditor } from "./pool-editor.ts";
 import { benchScheduling } from "./scheduling.ts";
@@ -8,6 +9,7 @@ import { benchUi } from "./ui.ts";
 /** `npm run bench`: prints the project's performance figures. Benchmarks print; tests assert. */
 await benchScheduling();
 await benchServe();
+await benchCode();
 const app = await builtApp();
 try {
   benchPageLoad(app.dir, app.source);

@@ -10,6 +10,9 @@ const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");
 bootStudio();
 void probeNow();
+// A test hook for the code sandbox (e2e/code-sandbox.spec.ts), loaded only with ?sandbox-test.
+if (new URLSearchParams(location.search).has("sandbox-test"))
+  void import("./components/eval/SandboxTestHook.tsx").then((m) => m.mountSandboxTestHook());
 createRoot(root).render(
   <StrictMode>
     <App />

@@ -1,0 +1,79 @@
+import { expect, test } from "@playwright/test";
+import {
+  CODE_ANSWERS,
+  CODE_PASS_AT_1,
+  ESCAPE_OUTPUT,
+  ESCAPE_PROGRAM,
+} from "./fixtures/code-answers.ts";
+import { CodeSandboxPage } from "./pages/codeSandbox.ts";
+
+// The browser code sandbox (Pyodide in a Web Worker, served by the app itself) scoring five
+// scripted answers through the ?sandbox-test hook. The full Evaluate screen has its own spec.
+
+let sandbox: CodeSandboxPage;
+test.beforeEach(async ({ page }) => {
+  sandbox = new CodeSandboxPage(page);
+  await sandbox.goto();
+});
+test.afterEach(() => {
+  expect(sandbox.errors).toEqual([]);
+});
+
+test("scores right, wrong, hanging and escaping answers; the page stays responsive during the hang", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await expect(sandbox.note()).toHaveAttribute("data-phase", "idle");
+  await expect(sandbox.note()).toContainText(/Pyodide [\d.]+\): 1\d\.\d MB, downloaded once/);
+  // Nothing of Pyodide is fetched until a code answer is scored.
+  const fetched: string[] = [];
+  page.on("request", (r) => fetched.push(new URL(r.url()).pathname));
+  expect(fetched.filter((p) => p.startsWith("/pyodide/"))).toEqual([]);
+
+  const [right, wrong, hang, fn, escape] = CODE_ANSWERS;
+  if (!right || !wrong || !hang || !fn || !escape)
+    throw new Error("five scripted answers expected");
+  await sandbox.start(right);
+  expect(await sandbox.result(right.key)).toMatchObject({
+    correct: true,
+    details: { passed: 2, total: 2 },
+  });
+  await expect(sandbox.note()).toHaveAttribute("data-phase", "ready");
+  await expect(sandbox.note()).toContainText("ready");
+  expect(fetched).toContain("/pyodide/pyodide.asm.wasm");
+  expect(fetched.some((p) => /cdn|jsdelivr/.test(p))).toBe(false);
+
+  await sandbox.start(wrong);
+  expect(await sandbox.result(wrong.key)).toMatchObject({
+    correct: false,
+    details: { passed: 0, firstFailure: { verdict: "wrong_answer" } },
+  });
+
+  // The hanging program: the page keeps drawing frames and answering clicks until it is stopped.
+  await sandbox.start(hang);
+  const worstGap = await sandbox.longestFrameGap(1000);
+  expect(await sandbox.done(hang.key)).toBe(false);
+  expect(worstGap).toBeLessThan(250);
+  await page.getByTestId("open-settings").click();
+  await expect(page.getByTestId("settings")).toBeVisible();
+  expect(await sandbox.done(hang.key)).toBe(false);
+  expect(await sandbox.result(hang.key)).toMatchObject({
+    correct: false,
+    details: { passed: 0, firstFailure: { verdict: "timeout" } },
+  });
+
+  // A fresh interpreter takes the next answers.
+  await sandbox.start(fn);
+  await sandbox.start(escape);
+  const results = [];
+  for (const a of CODE_ANSWERS) {
+    const r = await sandbox.result(a.key);
+    expect(r.correct, a.key).toBe(a.correct);
+    if (a.reason) expect(r.reason, a.key).toMatch(a.reason);
+    results.push(r);
+  }
+  expect(results.filter((r) => r.correct).length / results.length).toBe(CODE_PASS_AT_1);
+
+  // Digging past the import guard finds Pyodide's converters, but no way to run JavaScript.
+  expect(await sandbox.stdout(ESCAPE_PROGRAM)).toBe(ESCAPE_OUTPUT);
+});

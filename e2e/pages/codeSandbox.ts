@@ -1,0 +1,83 @@
+import type { Page } from "@playwright/test";
+import type { ScriptedCodeAnswer } from "../fixtures/code-answers.ts";
+
+/** The code sandbox's test hook (`/?sandbox-test`, src/components/eval/SandboxTestHook.tsx). */
+export class CodeSandboxPage {
+  readonly errors: string[] = [];
+
+  constructor(readonly page: Page) {
+    page.on("pageerror", (e) => this.errors.push(e.message));
+  }
+
+  async goto() {
+    await this.page.goto("/?sandbox-test");
+    await this.page.waitForFunction(() => window.__codeSandbox !== undefined);
+  }
+
+  note() {
+    return this.page.getByTestId("code-runtime-note");
+  }
+
+  /** Starts scoring in the page without waiting; `result(key)` waits for it. */
+  async start({ key, answer, tests, timeMs }: ScriptedCodeAnswer) {
+    await this.page.evaluate(
+      ([key, answer, tests, timeMs]) => {
+        const w = window as unknown as { __scores?: Record<string, unknown> };
+        const scores = (w.__scores ??= {});
+        const limits = timeMs ? { timeMs } : undefined;
+        void window.__codeSandbox?.score(answer, tests, limits).then((r) => (scores[key] = r));
+      },
+      [key, answer, tests, timeMs ?? 0] as const,
+    );
+  }
+
+  async done(key: string): Promise<boolean> {
+    return this.page.evaluate(
+      (key) =>
+        (window as unknown as { __scores?: Record<string, unknown> }).__scores?.[key] !== undefined,
+      key,
+    );
+  }
+
+  async result(key: string) {
+    const handle = await this.page.waitForFunction(
+      (key) => (window as unknown as { __scores?: Record<string, unknown> }).__scores?.[key],
+      key,
+      { timeout: 60_000 },
+    );
+    return (await handle.jsonValue()) as {
+      correct: boolean | null;
+      reason?: string;
+      details?: { passed: number; total: number; firstFailure: { verdict: string } | null };
+    };
+  }
+
+  /** Runs one program in the page's sandbox and returns its stdout (or why it did not run). */
+  async stdout(code: string): Promise<string> {
+    return this.page.evaluate(async (code) => {
+      const r = await window.__codeSandbox?.run(code);
+      if (!r) return "no sandbox";
+      return r.ok ? r.outcome.stdout || `${r.outcome.status}: ${r.outcome.error ?? ""}` : r.message;
+    }, code);
+  }
+
+  /** The longest gap between animation frames over `ms`: the main thread's worst stall. */
+  async longestFrameGap(ms: number): Promise<number> {
+    return this.page.evaluate(
+      (ms) =>
+        new Promise<number>((resolve) => {
+          const start = performance.now();
+          let last = start;
+          let worst = 0;
+          const tick = (now: number) => {
+            worst = Math.max(worst, now - last);
+            last = now;
+            if (now - start < ms) requestAnimationFrame(tick);
+            else resolve(worst);
+          };
+          requestAnimationFrame(tick);
+        }),
+      ms,
+    );
+  }
+}

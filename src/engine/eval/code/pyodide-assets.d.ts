@@ -1,0 +1,10 @@
+/** The virtual module from vite-plugin.ts: where the app serves Pyodide's files, and their size. */
+declare module "virtual:pyodide-assets" {
+  export const PYODIDE_ASSETS: {
+    /** e.g. "/pyodide/" */
+    base: string;
+    version: string;
+    files: { name: string; bytes: number }[];
+    totalBytes: number;
+  };
+}

@@ -1,0 +1,217 @@
+/**
+ * The code scorer against real Pyodide interpreters in Node worker threads. One sandbox serves the
+ * whole file (an interpreter takes seconds to start); the hang test uses a 1 s limit.
+ */
+import {
+  CODE_ANSWERS,
+  CODE_PASS_AT_1,
+  ESCAPE_OUTPUT,
+  ESCAPE_PROGRAM,
+} from "../../../../e2e/fixtures/code-answers.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createNodeSandbox } from "./node.ts";
+import type { CodeScoreDetails } from "./scorer.ts";
+import { createCodeScorer } from "./scorer.ts";
+import { DEFAULT_LIMITS } from "./types.ts";
+
+const sandbox = createNodeSandbox();
+const scorer = createCodeScorer({ sandbox, limits: { timeMs: 3000 } });
+const signal = new AbortController().signal;
+
+const ADD_STDIO = JSON.stringify({
+  style: "stdio",
+  cases: [
+    { input: "1 2\n", output: "3\n" },
+    { input: "10 -4\n", output: "6" },
+  ],
+});
+const ADD_FUNCTION = {
+  style: "function",
+  name: "add",
+  cases: [
+    { args: [1, 2], expected: 3 },
+    { args: [0.1, 0.2], expected: 0.3 },
+  ],
+};
+
+const fence = (code: string) => `Here is my solution.\n\n\`\`\`python\n${code}\n\`\`\`\n`;
+const score = (answer: string, tests: unknown) =>
+  scorer.score(answer, { question: "q", tests }, signal);
+const details = (r: { details?: Record<string, unknown> }) =>
+  r.details as unknown as CodeScoreDetails;
+
+beforeAll(() => sandbox.warm(), 120_000);
+afterAll(() => sandbox.dispose());
+
+describe("code scorer in Pyodide (Node)", { timeout: 60_000 }, () => {
+  it("passes a correct stdin/stdout program, fenced", async () => {
+    const r = await score(fence("a, b = map(int, input().split())\nprint(a + b)   "), ADD_STDIO);
+    expect(r).toMatchObject({ correct: true, score: 1 });
+    expect(details(r)).toMatchObject({ passed: 2, total: 2, firstFailure: null });
+    expect(r.extracted).toBe("a, b = map(int, input().split())\nprint(a + b)");
+  });
+
+  it("accepts an unfenced program and reads stdin through sys.stdin.buffer and open(0)", async () => {
+    const viaBuffer = "import sys\nprint(sum(map(int, sys.stdin.buffer.read().split())))";
+    expect((await score(viaBuffer, ADD_STDIO)).correct).toBe(true);
+    const viaFd = "print(sum(int(x) for x in open(0).read().split()))";
+    expect((await score(viaFd, ADD_STDIO)).correct).toBe(true);
+  });
+
+  it("reports a wrong answer with the first failing test's expected and actual output", async () => {
+    const r = await score(fence("a, b = map(int, input().split())\nprint(a - b)"), ADD_STDIO);
+    expect(r.correct).toBe(false);
+    expect(details(r)).toMatchObject({ passed: 0, total: 2 });
+    expect(details(r).firstFailure).toMatchObject({
+      index: 0,
+      verdict: "wrong_answer",
+      input: "1 2\n",
+      expected: "3\n",
+      actual: "-1\n",
+    });
+    expect(r.reason).toBe("wrong answer on test 1 of 2");
+  });
+
+  it("scores function cases, with float tolerance and a class method", async () => {
+    const ok = await score(fence("def add(a, b):\n    return a + b"), ADD_FUNCTION);
+    expect(ok).toMatchObject({ correct: true });
+    const wrong = await score(fence("def add(a, b):\n    return a * b"), ADD_FUNCTION);
+    expect(details(wrong)).toMatchObject({ passed: 0, total: 2 });
+    expect(details(wrong).firstFailure).toMatchObject({
+      args: "[1,2]",
+      expected: "3",
+      actual: "2",
+    });
+    const method = {
+      style: "function",
+      name: "Solution.twoSum",
+      cases: [{ args: [[2, 7, 11, 15], 9], expected: [0, 1] }],
+    };
+    const code = "class Solution:\n    def twoSum(self, nums, t):\n        return (0, 1)";
+    expect((await score(fence(code), method)).correct).toBe(true);
+  });
+
+  it("a syntax error fails without running the other tests", async () => {
+    const r = await score(fence("def f(:\n    pass"), ADD_STDIO);
+    expect(r.correct).toBe(false);
+    expect(details(r)).toMatchObject({ passed: 0, skipped: 1 });
+    expect(r.reason).toMatch(/^syntax error on test 1 of 2: SyntaxError/);
+  });
+
+  it("an exception is a runtime error with its message; the traceback names the program", async () => {
+    const r = await score(fence("print(1 // 0)"), ADD_STDIO);
+    expect(r.reason).toBe("runtime error on test 1 of 2: ZeroDivisionError: division by zero");
+    const run = await sandbox.run({ mode: "stdio", code: "1/0", stdin: "" }, DEFAULT_LIMITS);
+    expect(run.ok && run.outcome.stderr).toMatch(/File "<program>", line 1/);
+    expect(run.ok && run.outcome.stderr).not.toMatch(/<exec>/);
+  });
+
+  it("answers with no code are wrong with 'no code found'", async () => {
+    for (const answer of [
+      "The answer is 3.",
+      "```cpp\nint main(){}\n```",
+      "The result = 3 obviously",
+    ])
+      expect(await score(answer, ADD_STDIO)).toMatchObject({
+        correct: false,
+        reason: "no code found",
+        extracted: null,
+      });
+  });
+
+  it("stops an infinite loop at the limit, and the next program runs in a fresh interpreter", async () => {
+    const starts = sandbox.status().starts;
+    const hang = createCodeScorer({ sandbox, limits: { timeMs: 1000 } });
+    const t0 = performance.now();
+    const r = await hang.score(
+      fence("while True:\n    pass"),
+      { question: "q", tests: ADD_STDIO },
+      signal,
+    );
+    expect(performance.now() - t0).toBeLessThan(2500);
+    expect(r.correct).toBe(false);
+    expect(details(r)).toMatchObject({ passed: 0, skipped: 1, timeMs: 1000 });
+    expect(r.reason).toBe("time limit exceeded on test 1 of 2");
+    const next = await score(fence("print(sum(map(int, input().split())))"), ADD_STDIO);
+    expect(next.correct).toBe(true);
+    expect(sandbox.status().starts).toBe(starts + 1);
+  });
+
+  it("stops a program that prints without end at the output limit", async () => {
+    const r = await score(fence("while True:\n    print('x' * 100)"), ADD_STDIO);
+    expect(details(r).firstFailure).toMatchObject({ verdict: "output_limit" });
+    expect(details(r).firstFailure?.actual.length).toBeLessThan(400);
+    const caught = "try:\n    while True: print('y' * 100)\nexcept BaseException:\n    print(3)";
+    expect(details(await score(fence(caught), ADD_STDIO)).firstFailure?.verdict).toBe(
+      "output_limit",
+    );
+  });
+
+  it("gives programs no way into JavaScript, the network or the host's environment", async () => {
+    const probes = [
+      "import js",
+      "import pyodide_js",
+      "from pyodide.ffi import to_js",
+      "import socket\nsocket.socket().connect(('127.0.0.1', 80))",
+      "import urllib.request\nurllib.request.urlopen('http://127.0.0.1/')",
+      "import ctypes",
+    ];
+    for (const code of probes) {
+      const run = await sandbox.run({ mode: "stdio", code, stdin: "" }, DEFAULT_LIMITS);
+      expect(run.ok && run.outcome).toMatchObject({ status: "runtime_error" });
+      expect(run.ok && run.outcome.error).toMatch(
+        /ImportError: \S+ is not available in the code sandbox/,
+      );
+    }
+    process.env.CS_SANDBOX_SECRET = "sk-should-not-leak";
+    try {
+      const look = [
+        "import sys, os, gc",
+        "print(sorted(k for k in sys.modules if k.split('.')[0] in ('js', 'pyodide', 'pyodide_js', '_pyodide')))",
+        "print(hasattr(gc, 'get_objects'), hasattr(gc, 'get_referrers'))",
+        "print('CS_SANDBOX_SECRET' in os.environ, os.getcwd(), os.listdir('.'))",
+        "open('scratch.txt', 'w').write('hi')",
+      ].join("\n");
+      const run = await sandbox.run({ mode: "stdio", code: look, stdin: "" }, DEFAULT_LIMITS);
+      expect(run.ok && run.outcome.stdout).toBe("[]\nFalse False\nFalse /tmp/sandbox/work []\n");
+    } finally {
+      delete process.env.CS_SANDBOX_SECRET;
+    }
+  });
+
+  it("a program that finds Pyodide's converters still cannot run JavaScript", async () => {
+    const run = await sandbox.run(
+      { mode: "stdio", code: ESCAPE_PROGRAM, stdin: "" },
+      DEFAULT_LIMITS,
+    );
+    // Pyodide's converters can be found that way; what they make leads no further.
+    expect(run.ok && run.outcome.stdout).toBe(ESCAPE_OUTPUT);
+  });
+
+  it("puts the interpreter back as it was after each program", async () => {
+    const spoil = [
+      "import builtins, sys, json",
+      "builtins.print = None",
+      "sys.setrecursionlimit(50)",
+      "json.spoiled = True",
+      "open('left-behind.txt', 'w').write('x')",
+    ].join("\n");
+    await sandbox.run({ mode: "stdio", code: spoil, stdin: "" }, DEFAULT_LIMITS);
+    const check =
+      "import sys, os, json\nprint(sys.getrecursionlimit() >= 1000, os.listdir('.'), hasattr(json, 'spoiled'))";
+    const run = await sandbox.run({ mode: "stdio", code: check, stdin: "" }, DEFAULT_LIMITS);
+    expect(run.ok && run.outcome.stdout).toBe("True [] False\n");
+  });
+
+  it("scores the five scripted answers as the browser does (e2e/code-sandbox.spec.ts)", async () => {
+    let correct = 0;
+    for (const a of CODE_ANSWERS) {
+      const scorer = createCodeScorer({ sandbox, limits: a.timeMs ? { timeMs: a.timeMs } : {} });
+      const r = await scorer.score(a.answer, { question: a.question, tests: a.tests }, signal);
+      expect(r.correct, a.key).toBe(a.correct);
+      if (a.reason) expect(r.reason, a.key).toMatch(a.reason);
+      if (r.correct) correct += 1;
+    }
+    expect(correct / CODE_ANSWERS.length).toBe(CODE_PASS_AT_1);
+  });
+});

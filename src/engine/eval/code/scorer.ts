@@ -1,0 +1,151 @@
+/**
+ * The code scorer: extracts the program from an answer and runs it against the item's tests in a
+ * sandbox. pass@1: an item is correct only when every test passes. Runs the tests in order; after
+ * a syntax error or a time-out the remaining tests are not run (they count as failed), so an item
+ * costs at most about one time limit more than its passing tests.
+ */
+import { extractProgram } from "./extract.ts";
+import type { Sandbox } from "./pool.ts";
+import type { CodeTests } from "./tests-schema.ts";
+import { normaliseOutput, parseCodeTests } from "./tests-schema.ts";
+import type { RunLimits, RunOutcome, RunRequest, ScoreResult, Scorer } from "./types.ts";
+import { DEFAULT_LIMITS } from "./types.ts";
+
+export type Verdict = "pass" | "wrong_answer" | Exclude<RunOutcome["status"], "ok">;
+
+/** The first failing test, cut to a readable length. */
+export interface FailedTest {
+  index: number;
+  verdict: Exclude<Verdict, "pass">;
+  input?: string;
+  args?: string;
+  expected: string;
+  actual: string;
+  error?: string;
+}
+
+export interface CodeScoreDetails {
+  passed: number;
+  total: number;
+  /** Tests not run after a syntax error or a time-out. */
+  skipped: number;
+  /** Sum of the programs' run times (a timed-out test counts its limit). */
+  timeMs: number;
+  firstFailure: FailedTest | null;
+}
+
+export interface CodeScorerOptions {
+  sandbox: Sandbox;
+  limits?: Partial<RunLimits>;
+}
+
+const CUT = 300;
+export function cut(s: string, n = CUT): string {
+  return s.length <= n ? s : `${s.slice(0, n)}… (${s.length - n} more characters)`;
+}
+
+function request(code: string, tests: CodeTests, i: number): RunRequest {
+  if (tests.style === "stdio") return { mode: "stdio", code, stdin: tests.cases[i]?.input ?? "" };
+  const c = tests.cases[i];
+  return {
+    mode: "function",
+    code,
+    name: tests.name,
+    argsJson: JSON.stringify(c?.args ?? []),
+    expectedJson: JSON.stringify(c?.expected ?? null),
+  };
+}
+
+function judge(tests: CodeTests, i: number, o: RunOutcome): Verdict {
+  if (o.status !== "ok") return o.status;
+  if (tests.style === "function") return o.passed ? "pass" : "wrong_answer";
+  const expected = tests.cases[i]?.output ?? "";
+  return normaliseOutput(o.stdout) === normaliseOutput(expected) ? "pass" : "wrong_answer";
+}
+
+function failure(tests: CodeTests, i: number, verdict: Exclude<Verdict, "pass">, o: RunOutcome) {
+  const f: FailedTest = { index: i, verdict, expected: "", actual: "" };
+  if (tests.style === "stdio") {
+    const c = tests.cases[i];
+    f.input = cut(c?.input ?? "");
+    f.expected = cut(c?.output ?? "");
+    f.actual = cut(o.stdout);
+  } else {
+    const c = tests.cases[i];
+    f.args = cut(JSON.stringify(c?.args ?? []));
+    f.expected = cut(JSON.stringify(c?.expected ?? null));
+    f.actual = cut(o.actual ?? "");
+  }
+  if (o.error) f.error = cut(o.error);
+  return f;
+}
+
+const VERDICT_TEXT: Record<Exclude<Verdict, "pass">, string> = {
+  wrong_answer: "wrong answer",
+  syntax_error: "syntax error",
+  runtime_error: "runtime error",
+  timeout: "time limit exceeded",
+  output_limit: "output limit exceeded",
+  memory_limit: "memory limit exceeded",
+  crashed: "the interpreter crashed",
+};
+
+function describe(f: FailedTest, total: number): string {
+  const what = `${VERDICT_TEXT[f.verdict]} on test ${f.index + 1} of ${total}`;
+  return f.error ? `${what}: ${f.error}` : what;
+}
+
+/** A scorer that runs Python answers against the item's `tests` (see tests-schema.ts). */
+export function createCodeScorer(opts: CodeScorerOptions): Scorer {
+  const base: RunLimits = { ...DEFAULT_LIMITS, ...opts.limits };
+  return {
+    id: "code",
+    version: 1,
+    async score(answer, item, signal): Promise<ScoreResult> {
+      const found = extractProgram(answer);
+      if (!found.ok) return { correct: false, score: 0, extracted: null, reason: found.reason };
+      const { code } = found;
+      const parsed = parseCodeTests(item.tests);
+      if (!parsed.ok) return { correct: null, score: 0, extracted: code, reason: parsed.message };
+      const { tests } = parsed;
+      const limits = { ...base, timeMs: tests.timeLimitMs ?? base.timeMs };
+      const total = tests.cases.length;
+      const details: CodeScoreDetails = {
+        passed: 0,
+        total,
+        skipped: 0,
+        timeMs: 0,
+        firstFailure: null,
+      };
+      for (let i = 0; i < total; i++) {
+        const r = await opts.sandbox.run(request(code, tests, i), limits, signal);
+        if (!r.ok) {
+          const reason = r.code === "aborted" ? "cancelled" : r.message;
+          return { correct: null, score: 0, extracted: code, reason, details: { ...details } };
+        }
+        const verdict = judge(tests, i, r.outcome);
+        details.timeMs += r.outcome.timeMs;
+        if (verdict === "pass") {
+          details.passed += 1;
+          continue;
+        }
+        if (verdict === "syntax_error" && !found.fenced)
+          return { correct: false, score: 0, extracted: null, reason: "no code found" };
+        details.firstFailure ??= failure(tests, i, verdict, r.outcome);
+        if (verdict === "syntax_error" || verdict === "timeout") {
+          details.skipped = total - i - 1;
+          break;
+        }
+      }
+      const correct = details.passed === total;
+      const result: ScoreResult = {
+        correct,
+        score: correct ? 1 : 0,
+        extracted: code,
+        details: { ...details },
+      };
+      if (details.firstFailure) result.reason = describe(details.firstFailure, total);
+      return result;
+    },
+  };
+}
