@@ -102,7 +102,9 @@ describe("sample sets and the HF loader", () => {
   it("pages through the rows API with the injected fetch", async () => {
     const urls: string[] = [];
     const fake: typeof fetch = (input) => {
-      const url = new URL(String(input));
+      const url = new URL(
+        typeof input === "string" ? input : input instanceof URL ? input.href : input.url,
+      );
       urls.push(url.search);
       const offset = Number(url.searchParams.get("offset"));
       const length = Number(url.searchParams.get("length"));
