@@ -10,7 +10,7 @@ export function optionsOf(question: string): Map<string, string> {
 }
 
 function letterAtStart(text: string, valid: string): string | null {
-  const m = /^\s*[*_(\[]*\s*([A-J])\s*[*_)\].:,]*(?:\s|$)/.exec(text);
+  const m = /^\s*[*_([]*\s*([A-J])\s*[*_)\].:,]*(?:\s|$)/.exec(text);
   return m && valid.includes(m[1]!) ? m[1]! : null;
 }
 
