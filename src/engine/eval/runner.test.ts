@@ -146,8 +146,7 @@ describe("evaluation runner", () => {
   it("pauses, resumes and cancels without recording cancelled runs", async () => {
     const results: EvalResult[] = [];
     const stats = { active: 0, max: 0, calls: 0 };
-    let run!: EvalRun;
-    run = new EvalRun({
+    const run: EvalRun = new EvalRun({
       evaluation: evaluation({ concurrency: 1 }),
       items: ITEMS,
       scorer: mathScorer(),
