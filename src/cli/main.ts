@@ -8,6 +8,7 @@ import type { RunEvent } from "../engine/schema/events.ts";
 import { exportRun } from "../engine/run/export.ts";
 import { applyEvent, emptyRecord } from "../engine/run/record.ts";
 import { resolveConfig } from "./config.ts";
+import { EVAL_HELP, evalCommand } from "./eval.ts";
 
 const HELP = `conductor-studio: plan and run Conductor workflows from the command line
 
@@ -23,6 +24,7 @@ Usage:
       write the run record (versioned export JSON) to FILE or stdout.
       Exit 0 with a final answer, 1 when the run failed, 2 for an invalid config or plan.
 
+${EVAL_HELP}
   conductor-studio --help
 
 Config (JSON):
@@ -224,6 +226,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     }
     if (command === "parse") return await parseCommand(rest, io);
     if (command === "run") return await runCommand(rest, io);
+    if (command === "eval") return await evalCommand(rest, io);
     throw new UsageError(`Unknown command "${command}".`);
   } catch (e: unknown) {
     if (

@@ -79,10 +79,15 @@ export class EvalRun {
   private readonly costs = new Map<string, { sum: number; n: number }>();
   private stopReason: EvalStatus | null = null;
   private startedAt = 0;
-  private total = 0;
+  private totalCount = 0;
 
   constructor(private readonly o: EvalRunOptions) {
     this.limiter = o.limiter ?? new OriginLimiter(o.evaluation.concurrency);
+  }
+
+  /** Every (item, strategy, repeat) of the evaluation, finished ones included. */
+  get total(): number {
+    return this.totalCount;
   }
 
   get paused(): boolean {
@@ -113,12 +118,12 @@ export class EvalRun {
 
   private emit() {
     const now = (this.o.now ?? Date.now)();
-    const left = this.total - this.done;
+    const left = this.totalCount - this.done;
     const etaMs =
       this.doneThisSession > 0 ? ((now - this.startedAt) / this.doneThisSession) * left : null;
     this.o.onProgress?.({
       done: this.done,
-      total: this.total,
+      total: this.totalCount,
       running: this.running,
       cost: this.spent,
       etaMs,
@@ -157,7 +162,7 @@ export class EvalRun {
     }
     const queue = this.tasks();
     this.done = previous.length;
-    this.total = previous.length + queue.length;
+    this.totalCount = previous.length + queue.length;
     this.startedAt = (this.o.now ?? Date.now)();
     this.emit();
     const width = Math.max(1, this.o.taskConcurrency ?? this.o.evaluation.concurrency * 4);
@@ -188,7 +193,7 @@ export class EvalRun {
     return {
       status: this.stopReason ?? "finished",
       done: this.done,
-      total: this.total,
+      total: this.totalCount,
       cost: this.spent,
     };
   }
