@@ -267,7 +267,8 @@ export class EvalRun {
     const e = this.o.evaluation;
     const now = this.o.now ?? Date.now;
     const backendFor = (w: Worker) => this.limiter.wrap(this.o.backendFor(w), originOf(w));
-    const signal = this.controller.signal;
+    // A signal per run: each run's calls listen to their own, not all to one shared signal.
+    const signal = AbortSignal.any([this.controller.signal]);
     const common = {
       pool: e.pool,
       backendFor,
