@@ -78,6 +78,11 @@ function strategiesOf(names: string[]): Strategy[] | string {
   const s = useStudio.getState();
   const out: Strategy[] = [];
   for (const name of names) {
+    if (name === "conductor") {
+      // The studio's Conductor settings: its refinement rounds and step cap.
+      out.push({ kind: "conductor", rounds: s.conductor.rounds, maxSteps: s.maxSteps });
+      continue;
+    }
     if (name === "workflow") {
       const steps = stepsOf(s.history.present);
       if (steps.length === 0) return "The studio has no workflow to use as a template.";
@@ -150,6 +155,8 @@ async function runStored(
     backendFor: (w) => workerBackend(useStudio.getState(), w),
     conductorBackend: typeof conductor === "string" ? undefined : conductor,
     previous,
+    prompt: { template: s.conductor.template, namedWorkers: s.conductor.namedWorkers },
+    maxCallsPerRun: s.conductor.maxCalls || undefined,
     onResult: async (result, record) => {
       await evalStore().saveItem(ev.id, result, record);
       useEval.getState().addResult(result);
