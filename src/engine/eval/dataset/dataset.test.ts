@@ -146,3 +146,36 @@ describe("sample sets and the HF loader", () => {
     expect(net.ok || net.code).toBe("hf_network");
   });
 });
+
+describe("the HF loader over HTTP", () => {
+  it("reads a rows response from a local server with the Hub's response shape", async () => {
+    const { startTestServer } = await import("../../../../e2e/server/server.ts");
+    const server = await startTestServer();
+    try {
+      const body = {
+        features: [{ feature_idx: 0, name: "question", type: { dtype: "string" } }],
+        rows: [
+          { row_idx: 5, row: { question: "Q5", answer: "5" }, truncated_cells: [] },
+          { row_idx: 6, row: { question: "Q6", answer: "6" }, truncated_cells: [] },
+        ],
+        num_rows_total: 7,
+        num_rows_per_page: 100,
+        partial: false,
+      };
+      server.serveFile("/rows", { body: JSON.stringify(body), contentType: "application/json" });
+      const r = await loadHfRows(
+        { dataset: "me/set", config: "default", split: "test", offset: 5, length: 10 },
+        { fetch: (...a) => fetch(...a), base: server.url },
+      );
+      expect(r).toMatchObject({ ok: true, total: 7, columns: ["question"] });
+      expect(r.ok && mapRows(r.rows, DEFAULT_COLUMNS).items.map((i) => i.expected)).toEqual([
+        "5",
+        "6",
+      ]);
+      const query = new URL(`http://x${server.requests.at(-1)!.path}`);
+      expect(query.pathname).toBe("/rows");
+    } finally {
+      await server.close();
+    }
+  });
+});
