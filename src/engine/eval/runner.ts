@@ -111,6 +111,18 @@ export class EvalRun {
     this.wake?.();
   }
 
+  private readonly backends = new Map<string, ChatBackend>();
+
+  /** One gated backend per worker for the whole evaluation (clients are not free to create). */
+  private backendOf(w: Worker): ChatBackend {
+    let b = this.backends.get(w.id);
+    if (!b) {
+      b = this.limiter.wrap(this.o.backendFor(w), originOf(w));
+      this.backends.set(w.id, b);
+    }
+    return b;
+  }
+
   /** Gated backends for extra callers such as an LLM judge. */
   gated(worker: Worker, backend: ChatBackend): ChatBackend {
     return this.limiter.wrap(backend, originOf(worker));
@@ -266,7 +278,7 @@ export class EvalRun {
   private events(task: Task, posed: PosedItem, runId: string): AsyncGenerator<RunEvent, unknown> {
     const e = this.o.evaluation;
     const now = this.o.now ?? Date.now;
-    const backendFor = (w: Worker) => this.limiter.wrap(this.o.backendFor(w), originOf(w));
+    const backendFor = (w: Worker) => this.backendOf(w);
     // A signal per run: each run's calls listen to their own, not all to one shared signal.
     const signal = AbortSignal.any([this.controller.signal]);
     const common = {
