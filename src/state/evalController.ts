@@ -10,6 +10,7 @@ import { createScorer, defaultScorerId } from "../engine/eval/scorers/registry.t
 import type { Strategy } from "../engine/eval/strategy.ts";
 import { parseStrategyList, strategyName } from "../engine/eval/strategy.ts";
 import { exportRun } from "../engine/run/export.ts";
+import { conductorSample } from "../engine/eval/training/sample.ts";
 import { stepsOf } from "../engine/graph/document.ts";
 import { conductorBackend, conductorConfigOf, workerBackend } from "./backends.ts";
 import { useEval } from "./eval.ts";
@@ -231,4 +232,18 @@ export function strategyChoices(): string[] {
     "best-of-n",
     "workflow",
   ];
+}
+
+/** The Conductor samples of the evaluation on screen as JSON lines (the CLI's --training-data rows). */
+export async function trainingDataJsonl(): Promise<string> {
+  const { evaluation, results } = useEval.getState();
+  if (!evaluation) return "";
+  const lines: string[] = [];
+  for (const r of results) {
+    if (r.strategy !== "conductor") continue;
+    const record = await evalStore().loadRecord(evaluation.id, r.runId);
+    const sample = record && conductorSample(r, record);
+    if (sample) lines.push(JSON.stringify(sample));
+  }
+  return lines.length ? `${lines.join("\n")}\n` : "";
 }

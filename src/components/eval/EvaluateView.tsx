@@ -1,7 +1,7 @@
 import { useEffect, useMemo } from "react";
 import { evaluationJson, resultsCsv, summarise } from "../../engine/eval/report.ts";
 import { strategyName } from "../../engine/eval/strategy.ts";
-import { findResumable, resumeStored } from "../../state/evalController.ts";
+import { findResumable, resumeStored, trainingDataJsonl } from "../../state/evalController.ts";
 import { useEval } from "../../state/eval.ts";
 import { download } from "../../state/files.ts";
 import { EvalProgressBar } from "./EvalProgressBar.tsx";
@@ -39,6 +39,20 @@ function Report() {
         >
           Export JSON
         </button>
+        {names.includes("conductor") && (
+          <button
+            type="button"
+            data-testid="eval-export-training"
+            title="One row per Conductor sample, with its reward (see the README for trainer shapes)"
+            onClick={() =>
+              void trainingDataJsonl().then((text) =>
+                download(text, `conductor-samples-${stamp}.jsonl`),
+              )
+            }
+          >
+            Training data
+          </button>
+        )}
       </div>
       <p className="muted">
         Scorer {evaluation.scorer.id} v{evaluation.scorer.version} · dataset{" "}

@@ -7,6 +7,7 @@ const ms = (x: number | null) =>
 
 /** Per strategy: accuracy ± s.e., plan failures, tokens, cost and calls per question, latency p50/p95. */
 export function ReportTable({ rows }: { rows: StrategySummary[] }) {
+  const strict = rows.some((r) => r.strictAccuracy !== null);
   return (
     <table className="eval-table" data-testid="eval-report">
       <thead>
@@ -14,6 +15,7 @@ export function ReportTable({ rows }: { rows: StrategySummary[] }) {
           <th>Strategy</th>
           <th>Accuracy</th>
           <th>± s.e.</th>
+          {strict && <th title='Only an "Answer: X" line counts'>Strict</th>}
           <th>Scored</th>
           <th>Plan failures</th>
           <th>Tokens / q</th>
@@ -36,6 +38,7 @@ export function ReportTable({ rows }: { rows: StrategySummary[] }) {
             </th>
             <td data-testid="accuracy">{pct(r.accuracy)}</td>
             <td>{r.stderr === null ? "—" : `±${(r.stderr * 100).toFixed(1)}`}</td>
+            {strict && <td>{pct(r.strictAccuracy)}</td>}
             <td>
               {r.scored}/{r.n}
             </td>
