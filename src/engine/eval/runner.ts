@@ -2,12 +2,11 @@ import { estimateTokens } from "../llm/estimate.ts";
 import type { ChatBackend } from "../llm/types.ts";
 import type { RetryPolicy } from "../exec/retry.ts";
 import type { PromptSettings } from "../exec/run.ts";
-import { newRunId, runConductor, runWorkflow } from "../exec/run.ts";
+import { newRunId } from "../exec/run.ts";
 import { applyEvent, emptyRecord } from "../run/record.ts";
 import type { RunEvent } from "../schema/events.ts";
 import type { RunRecord } from "../schema/record.ts";
 import type { Worker } from "../schema/worker.ts";
-import { DEFAULT_MAX_STEPS } from "../schema/workflow.ts";
 import type { EvalItem } from "./dataset/schema.ts";
 import { priorCost } from "./estimate.ts";
 import { OriginLimiter, originOf } from "./limiter.ts";
@@ -17,7 +16,8 @@ import type { EvalResult, Evaluation } from "./schema.ts";
 import { resultKey } from "./schema.ts";
 import type { Scorer } from "./scorers/types.ts";
 import type { Strategy } from "./strategy.ts";
-import { formatInstruction, stepsFor, strategyName } from "./strategy.ts";
+import { strategyName } from "./strategy.ts";
+import { itemRunEvents } from "./item-run.ts";
 
 export interface EvalProgress {
   done: number;
@@ -276,90 +276,24 @@ export class EvalRun {
   }
 
   private events(task: Task, posed: PosedItem, runId: string): AsyncGenerator<RunEvent, unknown> {
-    const e = this.o.evaluation;
-    const now = this.o.now ?? Date.now;
-    const backendFor = (w: Worker) => this.backendOf(w);
-    // A signal per run: each run's calls listen to their own, not all to one shared signal.
-    const signal = AbortSignal.any([this.controller.signal]);
-    const common = {
-      pool: e.pool,
-      backendFor,
-      signal,
+    const conductor = this.o.evaluation.conductor;
+    const raw = this.o.conductorBackend;
+    return itemRunEvents({
+      evaluation: this.o.evaluation,
+      strategy: task.strategy,
+      question: posed.question,
+      runId,
+      backendFor: (w) => this.backendOf(w),
+      conductorBackend:
+        raw && conductor
+          ? this.limiter.wrap(raw, originOf({ kind: conductor.kind, baseURL: conductor.baseURL }))
+          : undefined,
+      // A signal per run: each run's calls listen to their own, not all to one shared signal.
+      signal: AbortSignal.any([this.controller.signal]),
       retry: this.o.retry,
       maxCalls: this.o.maxCallsPerRun,
-      runId,
-      now,
-    };
-    if (task.strategy.kind === "conductor") {
-      const conductor = e.conductor;
-      const raw = this.o.conductorBackend;
-      if (!conductor || !raw)
-        return failedRun(runId, posed.question, e, now(), "No Conductor is configured.");
-      const conductorBackend = this.limiter.wrap(
-        raw,
-        originOf({ kind: conductor.kind, baseURL: conductor.baseURL }),
-      );
-      return runConductor({
-        ...common,
-        question: posed.question,
-        conductor,
-        conductorBackend,
-        maxSteps: task.strategy.maxSteps ?? DEFAULT_MAX_STEPS,
-        maxRounds: task.strategy.rounds,
-        prompt: this.o.prompt,
-      });
-    }
-    const steps = stepsFor(task.strategy, e.pool, formatInstruction(e.scorer.id));
-    if (typeof steps === "string") return failedRun(runId, posed.question, e, now(), steps);
-    return withStart(
-      runId,
-      posed.question,
-      e,
-      now(),
-      runWorkflow({ ...common, question: posed.question, steps }),
-    );
+      prompt: this.o.prompt,
+      now: this.o.now ?? Date.now,
+    });
   }
-}
-
-function startEvent(runId: string, question: string, e: Evaluation, at: number): RunEvent {
-  return {
-    type: "run_start",
-    at,
-    runId,
-    question,
-    pool: e.pool,
-    maxSteps: DEFAULT_MAX_STEPS,
-    maxRounds: 0,
-  };
-}
-
-/** runWorkflow leaves the start to its caller's record: an evaluation item is a whole run. */
-async function* withStart(
-  runId: string,
-  question: string,
-  e: Evaluation,
-  at: number,
-  inner: AsyncGenerator<RunEvent, unknown>,
-): AsyncGenerator<RunEvent, unknown> {
-  yield startEvent(runId, question, e, at);
-  return yield* inner;
-}
-
-// eslint-disable-next-line @typescript-eslint/require-await -- an async generator for one interface
-async function* failedRun(
-  runId: string,
-  question: string,
-  e: Evaluation,
-  at: number,
-  message: string,
-) {
-  yield startEvent(runId, question, e, at);
-  yield {
-    type: "run_finish",
-    at,
-    status: "failed",
-    reason: "step_error",
-    answer: null,
-    message,
-  } satisfies RunEvent;
 }
