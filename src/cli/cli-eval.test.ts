@@ -5,6 +5,8 @@ import { readFile, writeFile } from "node:fs/promises";
 import { describe, it } from "vitest";
 import type { ChatBody, TestServer } from "../../e2e/server/server.ts";
 import { EvalResultSchema } from "../engine/eval/schema.ts";
+import { exportRun } from "../engine/run/export.ts";
+import { emptyRecord, stepRecord } from "../engine/run/record.ts";
 import { ConductorSampleSchema } from "../engine/eval/training/sample.ts";
 import { CLI_TIMEOUT_MS, chatRequests, harness, runCli, threeWorkerConfig } from "./cli-harness.ts";
 import type { Harness } from "./cli-harness.ts";
@@ -257,5 +259,72 @@ describe("conductor-studio eval", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
     const grpo = (await readFile(`${h.dir}/train.grpo.jsonl`, "utf8")).trim().split("\n");
     expect(grpo).toHaveLength(2);
     expect((await readFile(`${h.dir}/train.verl.parquet`)).subarray(0, 4).toString()).toBe("PAR1");
+  });
+
+  it("applies an exported workflow to every question and scores with an LLM judge; a failed judge leaves unscored", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const h = await harness(onTestFinished);
+    const { config, dataset, out } = await setup(h);
+    const step = { worker: 0, subtask: "Solve it carefully.", access: [] as number[] };
+    const base = { ...emptyRecord("wf"), pool: [] };
+    const workflow = await h.file(
+      "workflow.json",
+      exportRun({
+        ...base,
+        rounds: [
+          {
+            index: 0,
+            plan: null,
+            lists: null,
+            steps: [stepRecord(base, step, 0)],
+            answer: null,
+            accepted: false,
+          },
+        ],
+      }),
+    );
+    // The Checker judges: correct when the candidate holds the reference; it fails on "What is 20".
+    h.server.setDefault("checker", (b) => {
+      const text = JSON.stringify(b.messages);
+      if (text.includes("What is 20 plus one")) return { status: 500 };
+      const ref = /<reference>\\n(\d+)/.exec(text)?.[1];
+      const cand = /<candidate>\\n([\s\S]*?)\\n<\/candidate>/.exec(text)?.[1] ?? "";
+      return `Comparing.\nVERDICT: ${ref && cand.includes(`Answer: ${ref}`) ? "CORRECT" : "INCORRECT"}`;
+    });
+    const r = await runCli([
+      "eval",
+      "--config",
+      config,
+      "--dataset",
+      dataset,
+      "--out",
+      out,
+      "--strategies",
+      "workflow,single:Solver B",
+      "--workflow",
+      workflow,
+      "--scorer",
+      "judge",
+      "--judge",
+      "Checker",
+    ]);
+    expect(r.stderr).toContain("[8/8]");
+    expect(r.code).toBe(0);
+    const rows = await lines(out);
+    const verdicts = (s: string) =>
+      rows
+        .filter((x) => x.strategy === s)
+        .sort((a, b) => a.item.localeCompare(b.item))
+        .map((x) => x.correct);
+    expect(verdicts("workflow")).toEqual([true, true, null, true]);
+    expect(verdicts("single:Solver B")).toEqual([false, false, null, false]);
+    expect(chatRequests(h.server, "solver-a")[0]!.body.messages.at(-1)!.content).toEqual(
+      expect.stringContaining("Solve it carefully."),
+    );
+    expect(r.stdout.split("\n").find((l) => l.startsWith("workflow"))).toMatch(
+      /^workflow\s+100\.0\s+0\.0\s+4\s/,
+    );
   });
 });

@@ -12,6 +12,8 @@ import { createScorer, defaultScorerId } from "../engine/eval/scorers/registry.t
 import { parseStrategyList, strategyName } from "../engine/eval/strategy.ts";
 import { conductorSample } from "../engine/eval/training/sample.ts";
 import { createOpenAIBackend } from "../engine/llm/openai.ts";
+import { importRun } from "../engine/run/export.ts";
+import { OriginLimiter, originOf } from "../engine/eval/limiter.ts";
 import type { Worker } from "../engine/schema/worker.ts";
 import { resolveConfig } from "./config.ts";
 import { lineWriter, loadDataset, readResults, writeTrainerShapes } from "./eval-files.ts";
@@ -19,9 +21,10 @@ import { lineWriter, loadDataset, readResults, writeTrainerShapes } from "./eval
 export const EVAL_HELP = `  conductor-studio eval --config pool.json --dataset questions.jsonl --out results.jsonl
       [--strategies conductor,single,moa] [--repeats K] [--concurrency N] [--max-cost USD]
       [--columns question=q,answer=a] [--scorer mc|math|exact|contains|regex|judge] [--judge NAME]
-      [--seed S] [--skip-bad-rows] [--training-data FILE]
+      [--seed S] [--skip-bad-rows] [--training-data FILE] [--workflow FILE]
       Run a question set (JSONL, JSON or CSV) through each strategy: conductor, single (every
-      worker alone) or single:<name>, moa, chain, best-of-n. Each line of --out is one (item,
+      worker alone) or single:<name>, moa, chain, best-of-n, workflow (--workflow: an exported
+      workflow applied to every question). Each line of --out is one (item,
       strategy, repeat); running again with the same --out skips finished items. Progress on
       stderr, the summary table on stdout. --training-data writes Conductor samples (JSON lines)
       and, beside them, .grpo.jsonl, .sft.jsonl, .preference.jsonl and .verl.parquet.
@@ -63,6 +66,7 @@ export async function evalCommand(args: string[], io: EvalIo): Promise<number> {
       seed: { type: "string" },
       "skip-bad-rows": { type: "boolean", default: false },
       "training-data": { type: "string" },
+      workflow: { type: "string" },
     },
   });
   const usage = (m: string) => (io.stderr(`${m}\n`), 2);
@@ -93,8 +97,27 @@ export async function evalCommand(args: string[], io: EvalIo): Promise<number> {
     io.stderr,
   );
   if (!data.ok) return usage(data.message);
-  const strategies = parseStrategyList(values.strategies, pool);
-  if (!strategies.ok) return usage(strategies.message);
+  const names0 = values.strategies.split(",").map((x) => x.trim());
+  const strategies = parseStrategyList(names0.filter((n) => n !== "workflow").join(","), pool);
+  if (!strategies.ok && !(names0.length === 1 && names0[0] === "workflow"))
+    return usage(strategies.message);
+  const chosen = strategies.ok ? strategies.strategies : [];
+  if (names0.includes("workflow")) {
+    // The "this workflow" strategy: a workflow exported from the studio, applied to every question.
+    if (!values.workflow)
+      return usage("The workflow strategy needs --workflow FILE (an exported workflow).");
+    const text = await readFile(values.workflow, "utf8").catch(() => null);
+    const imported = text === null ? null : importRun(text);
+    if (!imported?.ok)
+      return usage(`Cannot use ${values.workflow}: ${imported?.message ?? "cannot read it"}`);
+    const steps = (imported.record.rounds[0]?.steps ?? []).map((st) => ({
+      worker: st.worker,
+      subtask: st.subtask,
+      access: st.access,
+    }));
+    if (steps.length === 0) return usage(`${values.workflow} has no steps.`);
+    chosen.push({ kind: "workflow", steps });
+  }
   const scorerId = values.scorer ?? defaultScorerId(data.value.items);
   const backendFor = (w: Pick<Worker, "id" | "baseURL" | "model" | "headers">) =>
     createOpenAIBackend({
@@ -107,11 +130,11 @@ export async function evalCommand(args: string[], io: EvalIo): Promise<number> {
   const judge = values.judge === undefined ? undefined : pool.find((w) => w.name === values.judge);
   if (values.judge !== undefined && !judge)
     return usage(`No worker named "${values.judge}" for --judge.`);
+  // The judge's calls share its endpoint's concurrency limit with the runs.
+  const limiter = new OriginLimiter(concurrency);
   const made = createScorer(
     { id: scorerId, options: judge ? { workerId: judge.id } : {} },
-    {
-      judgeBackend: judge && backendFor(judge),
-    },
+    { judgeBackend: judge && limiter.wrap(backendFor(judge), originOf(judge)) },
   );
   if (!made.ok) return usage(made.message);
 
@@ -127,7 +150,7 @@ export async function evalCommand(args: string[], io: EvalIo): Promise<number> {
       size: data.value.items.length,
       mapping: mapping.mapping,
     },
-    strategies: strategies.strategies,
+    strategies: chosen,
     repeats,
     seed,
     scorer: {
@@ -156,7 +179,7 @@ export async function evalCommand(args: string[], io: EvalIo): Promise<number> {
     );
   await writeFile(sidecar, `${JSON.stringify(evaluation, null, 2)}\n`);
 
-  const names = new Set(strategies.strategies.map(strategyName));
+  const names = new Set(chosen.map(strategyName));
   const ids = new Set(data.value.items.map((i) => i.id));
   const previous = (await readResults(values.out, io.stderr)).filter(
     (r) => names.has(r.strategy) && ids.has(r.item) && r.repeat < repeats,
@@ -180,6 +203,7 @@ export async function evalCommand(args: string[], io: EvalIo): Promise<number> {
       headers: conductor.headers,
     }),
     previous,
+    limiter,
     retry: { ...config.retry, ...(config.timeoutMs ? { timeoutMs: config.timeoutMs } : {}) },
     maxCallsPerRun: config.maxCalls,
     prompt: { namedWorkers: config.namedWorkers },

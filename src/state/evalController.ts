@@ -4,6 +4,7 @@ import type { ColumnMapping, EvalItem } from "../engine/eval/dataset/schema.ts";
 import { DEFAULT_COLUMNS } from "../engine/eval/dataset/schema.ts";
 import type { SampleSet } from "../engine/eval/dataset/samples.ts";
 import { EvalRun } from "../engine/eval/runner.ts";
+import { OriginLimiter, originOf } from "../engine/eval/limiter.ts";
 import type { Evaluation } from "../engine/eval/schema.ts";
 import { EvaluationSchema } from "../engine/eval/schema.ts";
 import { createScorer, defaultScorerId } from "../engine/eval/scorers/registry.ts";
@@ -143,8 +144,10 @@ async function runStored(
   const ui = useEval.getState();
   const s = useStudio.getState();
   const judgeWorker = s.pool.find((w) => w.name === evaluation.scorer.options.judge);
+  // The judge's calls share its endpoint's concurrency limit with the runs.
+  const limiter = new OriginLimiter(evaluation.concurrency);
   const made = createScorer(evaluation.scorer, {
-    judgeBackend: judgeWorker && workerBackend(s, judgeWorker),
+    judgeBackend: judgeWorker && limiter.wrap(workerBackend(s, judgeWorker), originOf(judgeWorker)),
   });
   if (!made.ok) return ui.patch({ message: made.message });
   const ev = { ...evaluation, scorer: { ...evaluation.scorer, version: made.scorer.version } };
@@ -156,6 +159,7 @@ async function runStored(
     backendFor: (w) => workerBackend(useStudio.getState(), w),
     conductorBackend: typeof conductor === "string" ? undefined : conductor,
     previous,
+    limiter,
     prompt: { template: s.conductor.template, namedWorkers: s.conductor.namedWorkers },
     maxCallsPerRun: s.conductor.maxCalls || undefined,
     onResult: async (result, record) => {
@@ -166,9 +170,17 @@ async function runStored(
   });
   current = run;
   ui.patch({ evaluation: ev, results: previous, phase: "running", message: null, resumable: null });
-  const outcome = await run.run();
-  if (current === run) current = null;
-  useEval.getState().patch({ phase: outcome.status });
+  try {
+    const outcome = await run.run();
+    useEval.getState().patch({ phase: outcome.status });
+  } catch (e: unknown) {
+    // Storage refused a write (quota, private mode): say so; the stored results stay valid.
+    const why = e instanceof Error ? e.message : String(e);
+    run.cancel();
+    useEval.getState().patch({ phase: "cancelled", message: `The evaluation stopped: ${why}` });
+  } finally {
+    if (current === run) current = null;
+  }
 }
 
 export function pauseEvaluation(): void {
