@@ -5,6 +5,7 @@ import { summarise } from "../src/engine/eval/report.ts";
 import { mathScorer } from "../src/engine/eval/scorers/math.ts";
 import type { Strategy } from "../src/engine/eval/strategy.ts";
 import { strategyName } from "../src/engine/eval/strategy.ts";
+import { createFakeBackend } from "../src/engine/llm/fake.ts";
 import { createOpenAIBackend } from "../src/engine/llm/openai.ts";
 import type { ChatBackend } from "../src/engine/llm/types.ts";
 import type { Pool } from "../src/engine/schema/worker.ts";
@@ -139,9 +140,37 @@ export async function benchEval(): Promise<void> {
     console.log(
       `  heap: ${(heapBefore / 2 ** 20).toFixed(1)} MiB before, peak ${(peakHeap / 2 ** 20).toFixed(1)} MiB (+${((peakHeap - heapBefore) / 2 ** 20).toFixed(1)} MiB); rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`,
     );
+    await schedulerAlone(evaluation, items);
   } finally {
     await server.close();
   }
+}
+
+/** The same evaluation over in-process scripted backends (50 ms each, no HTTP): the scheduler's own overhead. */
+async function schedulerAlone(
+  evaluation: Evaluation,
+  items: { id: string; question: string; expected: string }[],
+) {
+  let calls = 0;
+  const fake = (text: string) =>
+    createFakeBackend(() => {
+      calls++;
+      return { text, delayMs: LATENCY_MS };
+    });
+  const start = performance.now();
+  await new EvalRun({
+    evaluation,
+    items,
+    scorer: mathScorer(),
+    backendFor: () => fake("Answer: 7"),
+    conductorBackend: fake(PLAN),
+    onResult: () => undefined,
+  }).run();
+  const wall = performance.now() - start;
+  const ideal = (calls * LATENCY_MS) / CONCURRENCY;
+  console.log(
+    `  scheduler alone (scripted in-process backends, no HTTP): ${calls} calls, wall ${(wall / 1000).toFixed(2)} s, ideal ${(ideal / 1000).toFixed(2)} s, ratio ${(wall / ideal).toFixed(3)}`,
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await benchEval();
