@@ -1,5 +1,6 @@
 import { builtApp } from "./app.ts";
 import { benchCode } from "./code.ts";
+import { benchEval } from "./eval.ts";
 import { benchPageLoad } from "./pageload.ts";
 import { benchPoolEditor } from "./pool-editor.ts";
 import { benchScheduling } from "./scheduling.ts";
@@ -10,6 +11,7 @@ import { benchUi } from "./ui.ts";
 await benchScheduling();
 await benchServe();
 await benchCode();
+await benchEval();
 const app = await builtApp();
 try {
   benchPageLoad(app.dir, app.source);

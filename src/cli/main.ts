@@ -9,6 +9,7 @@ import { exportRun } from "../engine/run/export.ts";
 import { applyEvent, emptyRecord } from "../engine/run/record.ts";
 import { resolveConfig } from "./config.ts";
 import { serveCommand } from "./serve.ts";
+import { EVAL_HELP, evalCommand } from "./eval.ts";
 
 const HELP = `conductor-studio: plan and run Conductor workflows from the command line
 
@@ -38,6 +39,7 @@ Usage:
       runs in flight, then cancels them; a second Ctrl+C cancels at once. Exit 0 once stopped,
       1 when it cannot listen, 2 for invalid options or config.
 
+${EVAL_HELP}
   conductor-studio --help
 
 Config (JSON):
@@ -240,6 +242,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     if (command === "parse") return await parseCommand(rest, io);
     if (command === "run") return await runCommand(rest, io);
     if (command === "serve") return await serveCommand(rest, io);
+    if (command === "eval") return await evalCommand(rest, io);
     throw new UsageError(`Unknown command "${command}".`);
   } catch (e: unknown) {
     if (

@@ -1,6 +1,7 @@
 import { ReactFlowProvider } from "@xyflow/react";
 import { useCallback, useEffect, useState } from "react";
 import { Canvas } from "./canvas/Canvas.tsx";
+import { EvaluateMount } from "./eval/EvaluateMount.tsx";
 import type { Theme } from "./Header.tsx";
 import { Header } from "./Header.tsx";
 import { AnswerPanel } from "./panels/AnswerPanel.tsx";
@@ -63,6 +64,7 @@ export function App() {
         <aside className="column right">
           <Inspector />
         </aside>
+        <EvaluateMount />
       </div>
     </ReactFlowProvider>
   );

@@ -3,6 +3,7 @@ import { useStudio } from "../state/store.ts";
 import { useUi } from "../state/ui.ts";
 import { SettingsDialog } from "./panels/SettingsDialog.tsx";
 import { JsonFileButton } from "./ui/JsonFileButton.tsx";
+import { EvaluateButton } from "./eval/EvaluateMount.tsx";
 
 export type Theme = "light" | "dark";
 
@@ -38,6 +39,7 @@ export function Header({ theme, onToggleTheme }: { theme: Theme; onToggleTheme: 
         >
           Import…
         </JsonFileButton>
+        <EvaluateButton />
         <button type="button" data-testid="open-settings" onClick={openSettings}>
           Settings
         </button>

@@ -1,0 +1,176 @@
+import { startTestServer } from "../e2e/server/server.ts";
+import { EvalRun } from "../src/engine/eval/runner.ts";
+import type { EvalResult, Evaluation } from "../src/engine/eval/schema.ts";
+import { summarise } from "../src/engine/eval/report.ts";
+import { mathScorer } from "../src/engine/eval/scorers/math.ts";
+import type { Strategy } from "../src/engine/eval/strategy.ts";
+import { strategyName } from "../src/engine/eval/strategy.ts";
+import { createFakeBackend } from "../src/engine/llm/fake.ts";
+import { createOpenAIBackend } from "../src/engine/llm/openai.ts";
+import type { ChatBackend } from "../src/engine/llm/types.ts";
+import type { Pool } from "../src/engine/schema/worker.ts";
+
+const QUESTIONS = Number(process.env.EVAL_BENCH_QUESTIONS ?? 200);
+const LATENCY_MS = 50;
+const CONCURRENCY = 8;
+const PLAN =
+  'model_id = [0, 1]\nsubtasks = ["Solve it.", "Check and answer."]\naccess_list = [[], ["all"]]';
+
+/**
+ * 200 questions through 9 strategies against the local test server (50 ms per call) at a
+ * concurrency of 8 on its one origin: wall time over the ideal (calls x latency / concurrency),
+ * and the memory the evaluation used.
+ */
+export async function benchEval(): Promise<void> {
+  const server = await startTestServer();
+  try {
+    const names = ["w0", "w1", "w2", "w3"];
+    for (const m of names) server.setDefault(m, { content: "Answer: 7", latencyMs: LATENCY_MS });
+    server.setDefault("conductor", { content: PLAN, latencyMs: LATENCY_MS });
+    const pool: Pool = names.map((m) => ({
+      id: m,
+      name: m,
+      kind: "openai",
+      baseURL: server.baseURL,
+      model: m,
+      temperature: 0.2,
+      maxTokens: 64,
+      prefill: false,
+    }));
+    const strategies: Strategy[] = [
+      { kind: "conductor", rounds: 0 },
+      ...names.map((w): Strategy => ({ kind: "single", worker: w })),
+      { kind: "moa" },
+      { kind: "chain" },
+      { kind: "best-of-n", n: 3 },
+      {
+        kind: "workflow",
+        steps: [
+          { worker: 0, subtask: "Solve it.", access: [] },
+          { worker: 1, subtask: "Answer.", access: "all" },
+        ],
+      },
+    ];
+    const evaluation: Evaluation = {
+      format: "conductor-studio-eval",
+      version: 1,
+      id: "bench",
+      name: "bench",
+      createdAt: 0,
+      dataset: { name: "bench", hash: "-", size: QUESTIONS },
+      strategies,
+      repeats: 1,
+      seed: 0,
+      scorer: { id: "math", options: {}, version: 1 },
+      pool,
+      conductor: {
+        kind: "openai",
+        baseURL: server.baseURL,
+        model: "conductor",
+        temperature: 0.2,
+        maxTokens: 256,
+      },
+      concurrency: CONCURRENCY,
+      maxCost: null,
+    };
+    const items = Array.from({ length: QUESTIONS }, (_, i) => ({
+      id: `q${i}`,
+      question: `Question ${i}: what is 3 + 4?`,
+      expected: "7",
+    }));
+    // Each call's client-side duration, to tell the scheduler's overhead from HTTP's.
+    let callMs = 0;
+    let calls = 0;
+    const backend = (model: string): ChatBackend => {
+      const inner = createOpenAIBackend({ baseURL: server.baseURL, model });
+      return {
+        label: inner.label,
+        continuesAssistant: inner.continuesAssistant,
+        async *stream(request, signal) {
+          const t = performance.now();
+          calls++;
+          try {
+            yield* inner.stream(request, signal);
+          } finally {
+            callMs += performance.now() - t;
+          }
+        },
+      };
+    };
+    const results: EvalResult[] = [];
+    global.gc?.();
+    const heapBefore = process.memoryUsage().heapUsed;
+    let peakHeap = heapBefore;
+    const cpu0 = process.cpuUsage();
+    const start = performance.now();
+    const outcome = await new EvalRun({
+      evaluation,
+      items,
+      scorer: mathScorer(),
+      backendFor: (w) => backend(w.model),
+      conductorBackend: backend("conductor"),
+      onResult: (r) => {
+        results.push(r);
+        // The test server logs every request; that log is not the evaluation's memory.
+        server.requests.length = 0;
+        if (results.length % 100 === 0)
+          peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
+      },
+    }).run();
+    const wall = performance.now() - start;
+    const cpu = process.cpuUsage(cpu0);
+    const ideal = (calls * LATENCY_MS) / CONCURRENCY;
+    const measured = callMs / CONCURRENCY;
+    const right = summarise(results, strategies.map(strategyName)).every((s) => s.accuracy === 1);
+    console.log(
+      `\nEvaluation: ${QUESTIONS} questions x ${strategies.length} strategies, ${LATENCY_MS} ms per call, concurrency ${CONCURRENCY}`,
+    );
+    console.log(
+      `  ${outcome.done}/${outcome.total} results (${outcome.status}), all scored right: ${right}`,
+    );
+    console.log(
+      `  ${calls} calls; wall ${(wall / 1000).toFixed(2)} s; ideal ${(ideal / 1000).toFixed(2)} s; ratio ${(wall / ideal).toFixed(3)} (target <= 1.10)`,
+    );
+    console.log(
+      `  mean call ${(callMs / calls).toFixed(1)} ms as the client sees it; wall over (calls x mean call / concurrency): ${(wall / measured).toFixed(3)}`,
+    );
+    console.log(
+      `  CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s in this one process (test server and client share it)`,
+    );
+    console.log(
+      `  heap: ${(heapBefore / 2 ** 20).toFixed(1)} MiB before, peak ${(peakHeap / 2 ** 20).toFixed(1)} MiB (+${((peakHeap - heapBefore) / 2 ** 20).toFixed(1)} MiB); rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`,
+    );
+    await schedulerAlone(evaluation, items);
+  } finally {
+    await server.close();
+  }
+}
+
+/** The same evaluation over in-process scripted backends (50 ms each, no HTTP): the scheduler's own overhead. */
+async function schedulerAlone(
+  evaluation: Evaluation,
+  items: { id: string; question: string; expected: string }[],
+) {
+  let calls = 0;
+  const fake = (text: string) =>
+    createFakeBackend(() => {
+      calls++;
+      return { text, delayMs: LATENCY_MS };
+    });
+  const start = performance.now();
+  await new EvalRun({
+    evaluation,
+    items,
+    scorer: mathScorer(),
+    backendFor: () => fake("Answer: 7"),
+    conductorBackend: fake(PLAN),
+    onResult: () => undefined,
+  }).run();
+  const wall = performance.now() - start;
+  const ideal = (calls * LATENCY_MS) / CONCURRENCY;
+  console.log(
+    `  scheduler alone (scripted in-process backends, no HTTP): ${calls} calls, wall ${(wall / 1000).toFixed(2)} s, ideal ${(ideal / 1000).toFixed(2)} s, ratio ${(wall / ideal).toFixed(3)}`,
+  );
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchEval();

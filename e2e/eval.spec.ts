@@ -1,0 +1,98 @@
+import { expect, test } from "@playwright/test";
+import { SAMPLE_MATH } from "../src/engine/eval/dataset/sample-math.ts";
+import { EvaluatePage } from "./pages/evaluate.ts";
+import { StudioPage } from "./pages/studio.ts";
+import type { ChatBody, TestServer } from "./server/server.ts";
+import { withTestServer } from "./support/server.ts";
+import { WORKERS } from "./support/scenario.ts";
+
+let server: TestServer;
+withTestServer((s) => (server = s));
+
+const [SOLVER, CHECKER, JUDGE] = WORKERS;
+const textOf = (body: ChatBody) =>
+  body.messages
+    .map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)))
+    .join("\n");
+/** The sample item a request is about (every worker sees the question). */
+const itemOf = (body: ChatBody) => SAMPLE_MATH.findIndex((i) => textOf(body).includes(i.question));
+
+/**
+ * Scripted answers: the solver is always right, the checker right except on every fifth
+ * question (80%), the judge right on the first seven only (35%). Each call takes 150 ms.
+ */
+function script() {
+  const answer = (right: (i: number) => boolean) => (body: ChatBody) => {
+    const i = itemOf(body);
+    const value = i >= 0 && right(i) ? SAMPLE_MATH[i]!.expected! : "99999";
+    return {
+      content: `Working it through.\nAnswer: ${value}`,
+      latencyMs: 150,
+      usage: { prompt_tokens: 100, completion_tokens: 20 },
+    };
+  };
+  server.setDefault(
+    SOLVER.model,
+    answer(() => true),
+  );
+  server.setDefault(
+    CHECKER.model,
+    answer((i) => i % 5 !== 0),
+  );
+  server.setDefault(
+    JUDGE.model,
+    answer((i) => i < 7),
+  );
+}
+
+const chats = () =>
+  server.requests.filter((r) => r.method === "POST" && r.path === "/v1/chat/completions");
+
+test("a sample set through three strategies: exact accuracies, resume after a reload, open a cell's run", async ({
+  page,
+}) => {
+  script();
+  const studio = new StudioPage(page);
+  const evaluate = new EvaluatePage(page);
+  await studio.seed(server.baseURL);
+  await studio.goto();
+  await evaluate.open();
+  await evaluate.pickSample("math");
+  await expect(evaluate.byTestId("eval-count")).toHaveText("20 question(s)");
+  const single = (w: { name: string }) => `single:${w.name}`;
+  await evaluate.choose(single(SOLVER), single(CHECKER), "chain");
+  await evaluate.start();
+
+  // Pause part-way, wait for the runs in flight to finish, then reload the page.
+  await expect.poll(() => evaluate.done(), { timeout: 30_000 }).toBeGreaterThanOrEqual(8);
+  await evaluate.byTestId("eval-pause").click();
+  await expect(evaluate.progress()).toHaveAttribute("data-running", "0");
+  const before = await evaluate.done();
+  expect(before).toBeLessThan(60);
+  await page.reload();
+  await evaluate.open();
+  await expect(evaluate.byTestId("eval-resumable")).toContainText(`stopped at ${before}/60`);
+  await evaluate.byTestId("eval-resume-stored").click();
+  await expect(evaluate.byTestId("eval-done")).toHaveText("60/60", { timeout: 45_000 });
+  await expect(evaluate.progress()).toHaveAttribute("data-phase", "finished");
+
+  await expect(evaluate.accuracy(single(SOLVER))).toHaveText("100.0%");
+  await expect(evaluate.accuracy(single(CHECKER))).toHaveText("80.0%");
+  await expect(evaluate.accuracy("chain")).toHaveText("35.0%");
+
+  // Counted at the server: 20 + 20 single calls and 3 x 20 chain calls, none of them twice.
+  const seen = chats().map((r) => JSON.stringify(r.body));
+  expect(seen).toHaveLength(100);
+  expect(new Set(seen).size).toBe(100);
+
+  // A cell opens that item's run as the graph: the chain's three steps, as recorded.
+  await expect(evaluate.cell("math-03", "chain")).toHaveAttribute("data-result", "right");
+  await expect(evaluate.cell("math-10", "chain")).toHaveAttribute("data-result", "wrong");
+  await evaluate.cell("math-10", "chain").click();
+  await expect(evaluate.byTestId("evaluate-view")).toBeHidden();
+  await expect(studio.nodes()).toHaveCount(3);
+  for (const i of [0, 1, 2]) await expect(studio.status(i)).toHaveAttribute("data-status", "done");
+  await expect(studio.output(2)).toContainText("Answer: 99999");
+  await expect(studio.workerName(2)).toContainText(JUDGE.name);
+  expect(studio.errors).toEqual([]);
+});

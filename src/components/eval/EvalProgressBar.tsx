@@ -1,0 +1,66 @@
+import { formatCost } from "../../engine/cost.ts";
+import { cancelEvaluation, pauseEvaluation, resumeEvaluation } from "../../state/evalController.ts";
+import { useEval } from "../../state/eval.ts";
+
+const eta = (ms: number | null) =>
+  ms === null ? "—" : ms < 60_000 ? `${Math.ceil(ms / 1000)} s` : `${Math.ceil(ms / 60_000)} min`;
+
+const ENDED: Record<string, string> = {
+  finished: "Finished",
+  cancelled: "Cancelled",
+  cost_cap: "Stopped at the spending cap",
+};
+
+/** done/total, time left and cost so far, with pause, resume and cancel. */
+export function EvalProgressBar() {
+  const progress = useEval((s) => s.progress);
+  const phase = useEval((s) => s.phase);
+  if (!progress) return null;
+  const pct = progress.total ? (progress.done / progress.total) * 100 : 0;
+  const live = phase === "running" || phase === "paused";
+  const label =
+    phase === "paused"
+      ? progress.running
+        ? `Pausing (${progress.running} finishing)`
+        : "Paused"
+      : (ENDED[phase] ?? "Running");
+  return (
+    <div
+      className="eval-progress"
+      data-testid="eval-progress"
+      data-phase={phase}
+      data-running={progress.running}
+    >
+      <div
+        className="bar"
+        role="progressbar"
+        aria-valuemin={0}
+        aria-valuemax={progress.total}
+        aria-valuenow={progress.done}
+      >
+        <div style={{ width: `${pct}%` }} />
+      </div>
+      <span data-testid="eval-done">
+        {progress.done}/{progress.total}
+      </span>
+      <span>{label}</span>
+      {live && <span>time left {eta(progress.etaMs)}</span>}
+      <span data-testid="eval-cost">{formatCost(progress.cost)}</span>
+      {phase === "running" && (
+        <button type="button" data-testid="eval-pause" onClick={pauseEvaluation}>
+          Pause
+        </button>
+      )}
+      {phase === "paused" && (
+        <button type="button" data-testid="eval-resume" onClick={resumeEvaluation}>
+          Resume
+        </button>
+      )}
+      {live && (
+        <button type="button" data-testid="eval-cancel" onClick={cancelEvaluation}>
+          Cancel
+        </button>
+      )}
+    </div>
+  );
+}

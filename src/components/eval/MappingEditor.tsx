@@ -1,0 +1,93 @@
+import type { ColumnMapping } from "../../engine/eval/dataset/schema.ts";
+import { mappedItems } from "../../state/evalController.ts";
+import { useEval } from "../../state/eval.ts";
+
+const FIELDS: [keyof ColumnMapping, string][] = [
+  ["question", "Question"],
+  ["answer", "Reference answer"],
+  ["choices", "Choices"],
+  ["id", "Id"],
+  ["kind", "Kind"],
+  ["tests", "Tests"],
+];
+
+const cell = (v: unknown) =>
+  v === undefined || v === null ? "" : typeof v === "string" ? v : JSON.stringify(v);
+
+/** Maps the file's columns to fields, with the first rows and the bad rows shown before anything runs. */
+export function MappingEditor() {
+  const table = useEval((s) => s.setup.table);
+  const mapping = useEval((s) => s.setup.mapping);
+  const skipBad = useEval((s) => s.setup.skipBad);
+  const patchSetup = useEval((s) => s.patchSetup);
+  if (!table) return null;
+  const { items, bad } = mappedItems();
+  return (
+    <section className="eval-card" aria-label="Columns">
+      <h3>2. Columns</h3>
+      <div className="row wrap">
+        {FIELDS.map(([field, label]) => (
+          <label key={field}>
+            {label}
+            <select
+              data-testid={`map-${field}`}
+              value={mapping[field] ?? ""}
+              onChange={(e) =>
+                patchSetup({ mapping: { ...mapping, [field]: e.target.value || undefined } })
+              }
+            >
+              {field !== "question" && <option value="">(none)</option>}
+              {table.columns.map((c) => (
+                <option key={c} value={c}>
+                  {c}
+                </option>
+              ))}
+            </select>
+          </label>
+        ))}
+      </div>
+      <p className="muted" data-testid="eval-count">
+        {items.length} question(s){bad.length ? `, ${bad.length} bad row(s)` : ""}
+      </p>
+      <div className="preview">
+        <table>
+          <thead>
+            <tr>
+              {FIELDS.filter(([f]) => mapping[f]).map(([f, label]) => (
+                <th key={f}>{label}</th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {table.rows.slice(0, 5).map((r) => (
+              <tr key={r.line}>
+                {FIELDS.filter(([f]) => mapping[f]).map(([f]) => (
+                  <td key={f}>{cell(r.values[mapping[f]!]).slice(0, 120)}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {bad.length > 0 && (
+        <div className="bad-rows" data-testid="bad-rows">
+          <ul>
+            {bad.slice(0, 20).map((b) => (
+              <li key={`${b.line}-${b.message}`}>
+                line {b.line}: {b.message}
+              </li>
+            ))}
+          </ul>
+          <label>
+            <input
+              type="checkbox"
+              checked={skipBad}
+              onChange={(e) => patchSetup({ skipBad: e.target.checked })}
+            />{" "}
+            skip bad rows
+          </label>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,69 @@
+import { correctnessMatrix } from "../../engine/eval/report.ts";
+import type { EvalResult } from "../../engine/eval/schema.ts";
+import { openItemRun } from "../../state/evalController.ts";
+
+/** Which strategies got each question right; a cell opens that item's run as the graph. */
+export function QuestionMatrix({
+  results,
+  strategies,
+  items,
+}: {
+  results: EvalResult[];
+  strategies: string[];
+  items: string[];
+}) {
+  const m = correctnessMatrix(results);
+  return (
+    <div className="matrix-wrap">
+      <table className="eval-matrix" data-testid="eval-matrix">
+        <thead>
+          <tr>
+            <th>Question</th>
+            {strategies.map((s) => (
+              <th key={s}>{s}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((item) => (
+            <tr key={item}>
+              <th scope="row">{item}</th>
+              {strategies.map((s) => {
+                const c = m.get(item)?.get(s);
+                if (!c) return <td key={s} className="pending" />;
+                const cls =
+                  c.mean === null
+                    ? "unscored"
+                    : c.mean === 1
+                      ? "right"
+                      : c.mean === 0
+                        ? "wrong"
+                        : "mixed";
+                const runId = c.runIds[0]!;
+                return (
+                  <td key={s} className={cls}>
+                    <button
+                      type="button"
+                      data-testid={`cell-${item}-${s}`}
+                      data-result={cls}
+                      title={`Open the run of ${item} with ${s}`}
+                      onClick={() => void openItemRun(runId)}
+                    >
+                      {cls === "right"
+                        ? "✓"
+                        : cls === "wrong"
+                          ? "✗"
+                          : cls === "unscored"
+                            ? "?"
+                            : `${Math.round(c.mean! * 100)}%`}
+                    </button>
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,102 @@
+import { useState } from "react";
+import { SAMPLE_SETS } from "../../engine/eval/dataset/samples.ts";
+import { loadHfRows } from "../../engine/eval/dataset/hf.ts";
+import { loadQuestionText, loadSample } from "../../state/evalController.ts";
+import { useEval } from "../../state/eval.ts";
+
+/** Where the questions come from: a sample set, a file, or a Hugging Face dataset's rows. */
+export function SourcePicker() {
+  const sourceName = useEval((s) => s.setup.sourceName);
+  const [hf, setHf] = useState({
+    dataset: "",
+    config: "default",
+    split: "test",
+    offset: 0,
+    length: 50,
+  });
+  const [hfMessage, setHfMessage] = useState<string | null>(null);
+  const loadHf = async () => {
+    setHfMessage("Loading…");
+    const r = await loadHfRows(hf, { fetch: (...a) => fetch(...a) });
+    if (!r.ok) return setHfMessage(r.message);
+    setHfMessage(null);
+    loadQuestionText(
+      JSON.stringify(r.rows.map((row) => row.values)),
+      `${hf.dataset} (${hf.split})`,
+    );
+  };
+  return (
+    <section className="eval-card" aria-label="Question set">
+      <h3>1. Questions</h3>
+      <div className="row wrap">
+        {SAMPLE_SETS.map((set) => (
+          <button
+            key={set.id}
+            type="button"
+            data-testid={`sample-${set.id}`}
+            onClick={() => loadSample(set)}
+            title={set.description}
+          >
+            {set.name} <small>({set.items.length})</small>
+          </button>
+        ))}
+        <label className="file-button">
+          Import JSONL / JSON / CSV…
+          <input
+            type="file"
+            accept=".jsonl,.ndjson,.json,.csv,.tsv"
+            data-testid="eval-file"
+            onChange={(e) => {
+              const file = e.target.files?.[0];
+              if (file) void file.text().then((t) => loadQuestionText(t, file.name));
+              e.target.value = "";
+            }}
+          />
+        </label>
+      </div>
+      <details className="hf">
+        <summary>From the Hugging Face Hub</summary>
+        <div className="row wrap">
+          {(["dataset", "config", "split"] as const).map((k) => (
+            <label key={k}>
+              {k}
+              <input
+                value={hf[k]}
+                onChange={(e) => setHf({ ...hf, [k]: e.target.value })}
+                placeholder={k === "dataset" ? "owner/name" : ""}
+              />
+            </label>
+          ))}
+          <label>
+            first row
+            <input
+              type="number"
+              min={0}
+              value={hf.offset}
+              onChange={(e) => setHf({ ...hf, offset: Number(e.target.value) })}
+            />
+          </label>
+          <label>
+            rows
+            <input
+              type="number"
+              min={1}
+              max={1000}
+              value={hf.length}
+              onChange={(e) => setHf({ ...hf, length: Number(e.target.value) })}
+            />
+          </label>
+          <button type="button" disabled={!hf.dataset.trim()} onClick={() => void loadHf()}>
+            Load rows
+          </button>
+        </div>
+        {hfMessage && <p className="muted">{hfMessage}</p>}
+      </details>
+      {sourceName && (
+        <p className="muted" data-testid="eval-source">
+          Loaded: {sourceName}
+        </p>
+      )}
+    </section>
+  );
+}

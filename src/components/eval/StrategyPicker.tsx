@@ -1,0 +1,109 @@
+import { scorerIds } from "../../engine/eval/scorers/registry.ts";
+import { startEvaluation, strategyChoices } from "../../state/evalController.ts";
+import { useEval } from "../../state/eval.ts";
+import { useStudio } from "../../state/store.ts";
+
+/** Which strategies (the columns), the scorer, repeats, concurrency and spending cap; then Run. */
+export function StrategyPicker() {
+  const setup = useEval((s) => s.setup);
+  const patchSetup = useEval((s) => s.patchSetup);
+  const message = useEval((s) => s.message);
+  const pool = useStudio((s) => s.pool);
+  const choices = strategyChoices();
+  const toggle = (name: string) =>
+    patchSetup({
+      strategies: setup.strategies.includes(name)
+        ? setup.strategies.filter((n) => n !== name)
+        : [...setup.strategies, name],
+    });
+  return (
+    <section className="eval-card" aria-label="Strategies">
+      <h3>3. Strategies</h3>
+      <div className="row wrap">
+        {choices.map((name) => (
+          <label key={name} className="chip">
+            <input
+              type="checkbox"
+              data-testid={`strategy-${name}`}
+              checked={setup.strategies.includes(name)}
+              onChange={() => toggle(name)}
+            />
+            {name === "workflow" ? "this workflow" : name}
+          </label>
+        ))}
+      </div>
+      <div className="row wrap">
+        <label>
+          Scorer
+          <select
+            data-testid="eval-scorer"
+            value={setup.scorer}
+            onChange={(e) => patchSetup({ scorer: e.target.value })}
+          >
+            <option value="">(automatic)</option>
+            {scorerIds().map((id) => (
+              <option key={id} value={id}>
+                {id}
+              </option>
+            ))}
+          </select>
+        </label>
+        {setup.scorer === "judge" && (
+          <label>
+            Judge
+            <select value={setup.judge} onChange={(e) => patchSetup({ judge: e.target.value })}>
+              <option value="">(choose)</option>
+              {pool.map((w) => (
+                <option key={w.id}>{w.name}</option>
+              ))}
+            </select>
+          </label>
+        )}
+        <label>
+          Repeats
+          <input
+            type="number"
+            min={1}
+            max={20}
+            value={setup.repeats}
+            onChange={(e) => patchSetup({ repeats: Math.max(1, Number(e.target.value) || 1) })}
+          />
+        </label>
+        <label>
+          Concurrency per endpoint
+          <input
+            type="number"
+            min={1}
+            max={32}
+            value={setup.concurrency}
+            onChange={(e) => patchSetup({ concurrency: Math.max(1, Number(e.target.value) || 1) })}
+          />
+        </label>
+        <label>
+          Spending cap ($)
+          <input
+            data-testid="eval-max-cost"
+            inputMode="decimal"
+            placeholder="none"
+            value={setup.maxCost}
+            onChange={(e) => patchSetup({ maxCost: e.target.value })}
+          />
+        </label>
+      </div>
+      {message && (
+        <p className="problem" role="alert">
+          {message}
+        </p>
+      )}
+      <button
+        type="button"
+        className="primary"
+        data-testid="eval-start"
+        disabled={!setup.table}
+        onClick={() => void startEvaluation()}
+      >
+        Run evaluation
+      </button>
+    </section>
+  );
+}

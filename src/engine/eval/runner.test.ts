@@ -1,0 +1,195 @@
+import { describe, expect, it } from "vitest";
+import type { ChatBackend } from "../llm/types.ts";
+import { LlmError } from "../llm/types.ts";
+import type { RunRecord } from "../schema/record.ts";
+import type { Pool, Worker } from "../schema/worker.ts";
+import type { EvalItem } from "./dataset/schema.ts";
+import { OriginLimiter } from "./limiter.ts";
+import { EvalRun } from "./runner.ts";
+import type { EvalResult, Evaluation } from "./schema.ts";
+import { mathScorer } from "./scorers/math.ts";
+import { summarise } from "./report.ts";
+
+const worker = (name: string, price?: { input: number; output: number }): Worker => ({
+  id: name,
+  name,
+  kind: "openai",
+  baseURL: "http://models.test/v1",
+  model: name,
+  temperature: 0.2,
+  maxTokens: 256,
+  prefill: false,
+  price,
+});
+const POOL: Pool = [worker("right", { input: 1000, output: 1000 }), worker("wrong")];
+const ITEMS: EvalItem[] = Array.from({ length: 6 }, (_, i) => ({
+  id: `q${i}`,
+  question: `Question ${i}`,
+  expected: "7",
+}));
+
+function evaluation(over: Partial<Evaluation> = {}): Evaluation {
+  return {
+    format: "conductor-studio-eval",
+    version: 1,
+    id: "ev",
+    name: "t",
+    createdAt: 0,
+    dataset: { name: "d", hash: "h", size: ITEMS.length },
+    strategies: [
+      { kind: "single", worker: "right" },
+      { kind: "single", worker: "wrong" },
+      { kind: "moa", aggregator: "right" },
+    ],
+    repeats: 1,
+    seed: 1,
+    scorer: { id: "math", options: {}, version: 1 },
+    pool: POOL,
+    conductor: null,
+    concurrency: 2,
+    maxCost: null,
+    ...over,
+  };
+}
+
+/** Answers after a few microtasks, counting the calls open at once. */
+function counting(
+  answer: string,
+  stats: { active: number; max: number; calls: number },
+  fail?: () => LlmError | null,
+  usage = { promptTokens: 10, completionTokens: 5, estimated: false },
+): ChatBackend {
+  return {
+    label: answer,
+    continuesAssistant: false,
+    async *stream() {
+      stats.calls++;
+      stats.active++;
+      stats.max = Math.max(stats.max, stats.active);
+      try {
+        for (let i = 0; i < 5; i++) await Promise.resolve();
+        const err = fail?.();
+        if (err) throw err;
+        yield { type: "delta", text: answer };
+        yield { type: "usage", usage };
+      } finally {
+        stats.active--;
+      }
+    },
+  };
+}
+
+async function runAll(
+  ev: Evaluation,
+  previous: EvalResult[] = [],
+  stats = { active: 0, max: 0, calls: 0 },
+  usage?: { promptTokens: number; completionTokens: number; estimated: boolean },
+) {
+  const results: EvalResult[] = [];
+  const records: RunRecord[] = [];
+  const run = new EvalRun({
+    evaluation: ev,
+    items: ITEMS,
+    scorer: mathScorer(),
+    backendFor: (w) =>
+      counting(w.name === "right" ? "Answer: 7" : "Answer: 8", stats, undefined, usage),
+    previous,
+    onResult: (r, rec) => {
+      results.push(r);
+      records.push(rec);
+    },
+    retry: { maxAttempts: 1 },
+  });
+  const outcome = await run.run();
+  return { results, records, outcome, stats };
+}
+
+describe("evaluation runner", () => {
+  it("runs every (item, strategy) through the engine runner and scores it", async () => {
+    const { results, records, outcome, stats } = await runAll(evaluation());
+    expect(outcome).toMatchObject({ status: "finished", done: 18, total: 18 });
+    const table = summarise(results, ["single:right", "single:wrong", "moa"]);
+    expect(table.map((r) => r.accuracy)).toEqual([1, 0, 1]);
+    expect(table[2]!.callsPerQuestion).toBe(3);
+    expect(
+      records.every((r) => r.status === "done" && r.question.includes('"Answer: <value>"')),
+    ).toBe(true);
+    expect(new Set(results.map((r) => r.runId)).size).toBe(18);
+    expect(results.find((r) => r.strategy === "single:right")!.cost).toBeCloseTo(0.015);
+    // Concurrency per origin: both workers share one origin with a limit of 2.
+    expect(stats.max).toBe(2);
+  });
+
+  it("resumes: finished results are never run again", async () => {
+    const first = await runAll(evaluation());
+    const kept = first.results.filter((r) => r.item !== "q5");
+    const again = await runAll(evaluation(), kept);
+    expect(again.results.map((r) => r.item)).toEqual(["q5", "q5", "q5"]);
+    expect(again.outcome).toMatchObject({ done: 18, total: 18 });
+    expect(again.stats.calls).toBe(5);
+  });
+
+  it("starts nothing that the estimate says would pass the spending cap", async () => {
+    // A question costs $0.80 (800 tokens at $1000/M); the prior estimate is about $0.76.
+    const ev = evaluation({ strategies: [{ kind: "single", worker: "right" }], maxCost: 3 });
+    const usage = { promptTokens: 200, completionTokens: 600, estimated: false };
+    const { results, outcome } = await runAll(ev, [], undefined, usage);
+    expect(outcome.status).toBe("cost_cap");
+    expect(results).toHaveLength(3);
+    expect(outcome.cost).toBeCloseTo(2.4);
+    // Resumed with the spend so far, the next question would pass the cap: nothing starts.
+    const again = await runAll(ev, results, undefined, usage);
+    expect(again.results).toHaveLength(0);
+    expect(again.outcome.status).toBe("cost_cap");
+  });
+
+  it("pauses, resumes and cancels without recording cancelled runs", async () => {
+    const results: EvalResult[] = [];
+    const stats = { active: 0, max: 0, calls: 0 };
+    const run: EvalRun = new EvalRun({
+      evaluation: evaluation({ concurrency: 1 }),
+      items: ITEMS,
+      scorer: mathScorer(),
+      taskConcurrency: 1,
+      backendFor: () => counting("Answer: 7", stats),
+      onResult: (r) => {
+        results.push(r);
+        if (results.length === 2) run.pause();
+      },
+    });
+    const progress: boolean[] = [];
+    const done = run.run();
+    await new Promise<void>((resolve) => {
+      const check = () => (run.paused && stats.active === 0 ? resolve() : void setImmediate(check));
+      check();
+    });
+    expect(results).toHaveLength(2);
+    progress.push(run.paused);
+    run.resume();
+    run.cancel();
+    const outcome = await done;
+    expect(outcome.status).toBe("cancelled");
+    expect(results.length).toBeLessThan(18);
+    expect(progress).toEqual([true]);
+  });
+
+  it("halves an origin's limit on 429 and raises it back slowly", async () => {
+    const limiter = new OriginLimiter(4);
+    const stats = { active: 0, max: 0, calls: 0 };
+    let n = 0;
+    const backend = limiter.wrap(
+      counting("x", stats, () => (n++ === 0 ? new LlmError("rate_limited") : null)),
+      "http://a",
+    );
+    const signal = new AbortController().signal;
+    const drain = async () => {
+      for await (const _ of backend.stream({ messages: [], temperature: 0, maxTokens: 1 }, signal))
+        void _;
+    };
+    await expect(drain()).rejects.toThrow();
+    expect(limiter.limits()).toEqual({ "http://a": 2 });
+    for (let i = 0; i < 16; i++) await drain();
+    expect(limiter.limits()).toEqual({ "http://a": 3 });
+    expect(new OriginLimiter(4).gate("webllm").limit).toBe(1);
+  });
+});

@@ -1,0 +1,62 @@
+import { z } from "zod";
+import { ConductorConfigSchema, PoolSchema } from "../schema/worker.ts";
+import { ColumnMappingSchema } from "./dataset/schema.ts";
+import { ScorerSpecSchema } from "./scorers/registry.ts";
+import { StrategySchema } from "./strategy.ts";
+
+/** One (item, strategy, repeat) result: a line of the CLI's `--out` file. */
+export const EvalResultSchema = z.object({
+  item: z.string(),
+  strategy: z.string(),
+  repeat: z.number().int().nonnegative(),
+  /** true, false, or null when unscored (a failed judge, an item without a reference). */
+  correct: z.boolean().nullable(),
+  score: z.number(),
+  answer: z.string().nullable(),
+  expected: z.string().nullable(),
+  tokens: z.number().int().nonnegative(),
+  cost: z.number().nonnegative(),
+  latencyMs: z.number().nonnegative(),
+  runId: z.string(),
+  // Beyond the issue's fields: what the report needs.
+  calls: z.number().int().nonnegative().default(0),
+  extracted: z.string().nullable().default(null),
+  status: z.string().default("done"),
+  endReason: z.string().nullable().default(null),
+  planFailed: z.boolean().default(false),
+  reason: z.string().optional(),
+  /** The multiple-choice strict verdict, kept beside the lenient one. */
+  strict: z.boolean().nullable().optional(),
+  finishedAt: z.number().optional(),
+});
+export type EvalResult = z.infer<typeof EvalResultSchema>;
+
+/** The key of one (item, strategy, repeat): finished keys are never run again. */
+export function resultKey(r: Pick<EvalResult, "item" | "strategy" | "repeat">): string {
+  return JSON.stringify([r.item, r.strategy, r.repeat]);
+}
+
+/** An evaluation as stored and exported: everything needed to reproduce it, never a key. */
+export const EvaluationSchema = z.object({
+  format: z.literal("conductor-studio-eval"),
+  version: z.literal(1),
+  id: z.string(),
+  name: z.string(),
+  createdAt: z.number(),
+  dataset: z.object({
+    name: z.string(),
+    hash: z.string(),
+    size: z.number().int().nonnegative(),
+    mapping: ColumnMappingSchema.optional(),
+  }),
+  strategies: z.array(StrategySchema).min(1),
+  repeats: z.number().int().positive(),
+  /** The seed that shuffles multiple-choice options (per item, derived from it). */
+  seed: z.number().int(),
+  scorer: ScorerSpecSchema.extend({ version: z.number().int() }),
+  pool: PoolSchema,
+  conductor: ConductorConfigSchema.nullable(),
+  concurrency: z.number().int().positive(),
+  maxCost: z.number().positive().nullable(),
+});
+export type Evaluation = z.infer<typeof EvaluationSchema>;

@@ -1,0 +1,79 @@
+import { z } from "zod";
+import type { ChatBackend } from "../../llm/types.ts";
+import { judgeScorer } from "./judge.ts";
+import { mathScorer } from "./math.ts";
+import { multipleChoiceScorer } from "./mc.ts";
+import { containsScorer, exactScorer, regexScorer } from "./text.ts";
+import type { Scorer } from "./types.ts";
+
+/** A scorer as stored with an evaluation: its id and options (the judge names a worker). */
+export const ScorerSpecSchema = z.object({
+  id: z.string().min(1),
+  /** mc: "strict" | "lenient"; regex: pattern/flags; math: tolerances; judge: workerId, rubric. */
+  options: z.record(z.string(), z.unknown()).default({}),
+});
+export type ScorerSpec = z.infer<typeof ScorerSpecSchema>;
+
+export interface ScorerDeps {
+  /** The backend of the judge worker, for the "judge" scorer. */
+  judgeBackend?: ChatBackend;
+}
+
+export type ScorerFactory = (options: Record<string, unknown>, deps: ScorerDeps) => Scorer | string;
+
+const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+const num = (v: unknown): number | undefined => (typeof v === "number" ? v : undefined);
+
+const FACTORIES = new Map<string, ScorerFactory>([
+  ["mc", (o) => multipleChoiceScorer(o.mode === "strict" ? "strict" : "lenient")],
+  ["math", (o) => mathScorer({ relTol: num(o.relTol), absTol: num(o.absTol) })],
+  ["exact", () => exactScorer()],
+  ["contains", () => containsScorer()],
+  ["regex", (o) => regexScorer({ pattern: str(o.pattern), flags: str(o.flags) })],
+  [
+    "judge",
+    (o, deps) =>
+      deps.judgeBackend
+        ? judgeScorer({ backend: deps.judgeBackend, rubric: str(o.rubric) })
+        : "The LLM judge needs a judge worker.",
+  ],
+]);
+
+/** Adds a scorer kind (the code scorer of issue 14 registers as "code"). */
+export function registerScorer(id: string, factory: ScorerFactory): void {
+  FACTORIES.set(id, factory);
+}
+
+/** The scorer kinds known now. */
+export function scorerIds(): string[] {
+  return [...FACTORIES.keys()];
+}
+
+/** Builds a scorer from its spec; an unknown id or missing dependency is a message, not a throw. */
+export function createScorer(
+  spec: ScorerSpec,
+  deps: ScorerDeps = {},
+): { ok: true; scorer: Scorer } | { ok: false; message: string } {
+  const factory = FACTORIES.get(spec.id);
+  if (!factory)
+    return {
+      ok: false,
+      message: `Unknown scorer "${spec.id}" (known: ${scorerIds().join(", ")}).`,
+    };
+  const made = factory(spec.options, deps);
+  return typeof made === "string" ? { ok: false, message: made } : { ok: true, scorer: made };
+}
+
+/** The scorer that suits an item set: multiple choice when items have choices, else math for numbers. */
+export function defaultScorerId(
+  items: readonly { choices?: string[]; kind?: string; expected?: string }[],
+): string {
+  if (items.some((i) => i.choices && i.choices.length > 1)) return "mc";
+  if (
+    items.every(
+      (i) => i.kind === "math" || (i.expected !== undefined && /^[-\d.,/%\s$]+$/.test(i.expected)),
+    )
+  )
+    return "math";
+  return "contains";
+}

@@ -1,0 +1,97 @@
+import { finalAnswer, stripThinking } from "./extract.ts";
+import type { ScoreResult, Scorer, ScoredItem } from "./types.ts";
+import { verdict } from "./types.ts";
+
+/** Lower case, no accents, punctuation and articles dropped, whitespace collapsed. */
+export function normaliseText(s: string): string {
+  return s
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[*_`"'“”‘’]/g, "")
+    .replace(/[^\p{L}\p{N}\s]/gu, " ")
+    .replace(/\b(?:a|an|the)\b/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** The marked final answer, else the whole reply without reasoning blocks. */
+function answerText(answer: string): string {
+  return finalAnswer(answer) ?? stripThinking(answer).trim();
+}
+
+/** The reference with alternatives: `Ottawa|Ottawa, Ontario` accepts either. */
+function alternatives(expected: string): string[] {
+  return expected
+    .split("|")
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+function needReference(item: ScoredItem): ScoreResult | null {
+  return item.expected?.trim()
+    ? null
+    : verdict(null, null, { reason: "The item has no reference answer." });
+}
+
+/** Exact match of the final answer against the reference, after normalisation. */
+export function exactScorer(): Scorer {
+  return {
+    id: "exact",
+    version: 1,
+    score(answer, item) {
+      const missing = needReference(item);
+      if (missing) return Promise.resolve(missing);
+      const got = answerText(answer);
+      const ok = alternatives(item.expected!).some((e) => normaliseText(e) === normaliseText(got));
+      return Promise.resolve(verdict(ok, got));
+    },
+  };
+}
+
+/** The reference appears in the final answer as whole words, after normalisation. */
+export function containsScorer(): Scorer {
+  return {
+    id: "contains",
+    version: 1,
+    score(answer, item) {
+      const missing = needReference(item);
+      if (missing) return Promise.resolve(missing);
+      const got = answerText(answer);
+      const hay = ` ${normaliseText(got)} `;
+      const ok = alternatives(item.expected!).some((e) => {
+        const needle = normaliseText(e);
+        return needle !== "" && hay.includes(` ${needle} `);
+      });
+      return Promise.resolve(verdict(ok, got));
+    },
+  };
+}
+
+/**
+ * A regular expression: the scorer's own pattern, or the reference read as one. A pattern that does
+ * not compile leaves the item unscored. Matches against the final answer (or the whole reply).
+ */
+export function regexScorer(options: { pattern?: string; flags?: string } = {}): Scorer {
+  return {
+    id: "regex",
+    version: 1,
+    score(answer, item) {
+      const source = options.pattern ?? item.expected;
+      if (!source) return Promise.resolve(verdict(null, null, { reason: "No pattern." }));
+      let re: RegExp;
+      try {
+        re = new RegExp(source, options.flags ?? "i");
+      } catch (e: unknown) {
+        return Promise.resolve(
+          verdict(null, null, {
+            reason: `The pattern does not compile: ${e instanceof Error ? e.message : String(e)}`,
+          }),
+        );
+      }
+      const got = answerText(answer);
+      const m = re.exec(got);
+      return Promise.resolve(verdict(m !== null, m ? m[0] : got));
+    },
+  };
+}

@@ -1,0 +1,171 @@
+import { z } from "zod";
+import type { Pool } from "../schema/worker.ts";
+import type { Step } from "../schema/workflow.ts";
+import { StepSchema } from "../schema/workflow.ts";
+
+/**
+ * A strategy is a named, reproducible recipe stored with the results. Workers are named by their
+ * pool name, so a recipe survives a reordered pool.
+ */
+export const StrategySchema = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("conductor"),
+    /** Extra refinement rounds (SPEC 1.6); 0 by default. */
+    rounds: z.number().int().nonnegative().max(5).default(0),
+    maxSteps: z.number().int().positive().max(20).optional(),
+  }),
+  z.object({ kind: z.literal("single"), worker: z.string().min(1) }),
+  /** Mixture-of-Agents style: every listed worker attempts, then the aggregator combines. */
+  z.object({
+    kind: z.literal("moa"),
+    workers: z.array(z.string().min(1)).optional(),
+    aggregator: z.string().min(1).optional(),
+  }),
+  /** Attempt, check, final: a chain of three steps, each seeing all before it. */
+  z.object({ kind: z.literal("chain"), workers: z.array(z.string().min(1)).length(3).optional() }),
+  /** N attempts by one worker, then a judge worker picks and restates the best. */
+  z.object({
+    kind: z.literal("best-of-n"),
+    worker: z.string().min(1).optional(),
+    judge: z.string().min(1).optional(),
+    n: z.number().int().min(2).max(8).default(3),
+  }),
+  /** The user's graph as a template applied to every question. */
+  z.object({ kind: z.literal("workflow"), steps: z.array(StepSchema).min(1) }),
+]);
+export type Strategy = z.infer<typeof StrategySchema>;
+export type StrategyInput = z.input<typeof StrategySchema>;
+
+/** The strategy's column name: `conductor`, `single:<worker>`, `moa`, `chain`, `best-of-n`, `workflow`. */
+export function strategyName(s: Strategy): string {
+  return s.kind === "single" ? `single:${s.worker}` : s.kind;
+}
+
+/** Reads `--strategies conductor,single,moa`: `single` expands to every worker alone. */
+export function parseStrategyList(
+  text: string,
+  pool: Pool,
+): { ok: true; strategies: Strategy[] } | { ok: false; message: string } {
+  const out: Strategy[] = [];
+  for (const raw of text
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    if (raw === "conductor") out.push({ kind: "conductor", rounds: 0 });
+    else if (raw === "single") for (const w of pool) out.push({ kind: "single", worker: w.name });
+    else if (raw.startsWith("single:")) {
+      const name = raw.slice("single:".length);
+      if (!pool.some((w) => w.name === name))
+        return { ok: false, message: `No worker named "${name}" in the pool.` };
+      out.push({ kind: "single", worker: name });
+    } else if (raw === "moa") out.push({ kind: "moa" });
+    else if (raw === "chain") out.push({ kind: "chain" });
+    else if (raw === "best-of-n") out.push({ kind: "best-of-n", n: 3 });
+    else
+      return {
+        ok: false,
+        message: `Unknown strategy "${raw}" (conductor, single, single:<worker>, moa, chain, best-of-n).`,
+      };
+  }
+  if (out.length === 0) return { ok: false, message: "No strategy given." };
+  return { ok: true, strategies: out };
+}
+
+/**
+ * The answer-format instruction every strategy's final step gets, so that the scorer sees the same
+ * format whoever answered. It is appended to the posed question, which every worker reads.
+ */
+export function formatInstruction(scorerId: string): string {
+  if (scorerId === "mc")
+    return 'End your reply with a line "Answer: X", where X is the letter of your choice.';
+  if (scorerId === "math")
+    return 'End your reply with a line "Answer: <value>" giving only the final number or expression.';
+  if (scorerId === "code") return "Reply with the complete program in one fenced code block.";
+  return 'End your reply with a line "Answer: <your final answer>".';
+}
+
+function indexOf(pool: Pool, name: string | undefined, fallback: number): number | string {
+  if (name === undefined)
+    return pool.length ? Math.min(fallback, pool.length - 1) : "The pool is empty.";
+  const i = pool.findIndex((w) => w.name === name);
+  return i >= 0 ? i : `No worker named "${name}" in the pool.`;
+}
+
+const SOLVE = "Solve the task.";
+
+/**
+ * The workflow a fixed strategy runs for every question (the Conductor plans its own). A worker
+ * missing from the pool is a message, not a throw.
+ */
+export function stepsFor(s: Strategy, pool: Pool, instruction: string): Step[] | string {
+  const need = (...xs: (number | string)[]): number[] | string => {
+    const bad = xs.find((x) => typeof x === "string");
+    return typeof bad === "string" ? bad : (xs as number[]);
+  };
+  switch (s.kind) {
+    case "conductor":
+      return "The Conductor plans each question itself.";
+    case "single": {
+      const w = need(indexOf(pool, s.worker, 0));
+      return typeof w === "string"
+        ? w
+        : [{ worker: w[0]!, subtask: `${SOLVE} ${instruction}`, access: [] }];
+    }
+    case "moa": {
+      const ws = need(...(s.workers ?? pool.map((w) => w.name)).map((n) => indexOf(pool, n, 0)));
+      const agg = need(indexOf(pool, s.aggregator, 0));
+      if (typeof ws === "string") return ws;
+      if (typeof agg === "string") return agg;
+      return [
+        ...ws.map((worker) => ({ worker, subtask: SOLVE, access: [] as number[] })),
+        {
+          worker: agg[0]!,
+          subtask: `Several agents answered above. Check them for mistakes, combine the best of them and give one final answer. ${instruction}`,
+          access: "all" as const,
+        },
+      ];
+    }
+    case "chain": {
+      const names = s.workers ?? [undefined, undefined, undefined];
+      const ws = need(...names.map((n, k) => indexOf(pool, n, k)));
+      if (typeof ws === "string") return ws;
+      return [
+        { worker: ws[0]!, subtask: SOLVE, access: [] },
+        {
+          worker: ws[1]!,
+          subtask: "Check the previous answer step by step and correct any mistake.",
+          access: "all",
+        },
+        {
+          worker: ws[2]!,
+          subtask: `Give the final answer, taking the check into account. ${instruction}`,
+          access: "all",
+        },
+      ];
+    }
+    case "best-of-n": {
+      const w = need(indexOf(pool, s.worker, 0), indexOf(pool, s.judge, 1));
+      if (typeof w === "string") return w;
+      return [
+        ...Array.from({ length: s.n }, () => ({
+          worker: w[0]!,
+          subtask: SOLVE,
+          access: [] as number[],
+        })),
+        {
+          worker: w[1]!,
+          subtask: `Judge the candidate answers above, pick the best one and restate it. ${instruction}`,
+          access: "all" as const,
+        },
+      ];
+    }
+    case "workflow": {
+      if (s.steps.some((st) => st.worker >= pool.length))
+        return "The workflow names a worker the pool lacks.";
+      const last = s.steps.length - 1;
+      return s.steps.map((st, i) =>
+        i === last ? { ...st, subtask: `${st.subtask} ${instruction}` } : st,
+      );
+    }
+  }
+}

@@ -1,0 +1,67 @@
+import { create } from "zustand";
+import type { ParsedTable } from "../engine/eval/dataset/parse.ts";
+import type { ColumnMapping } from "../engine/eval/dataset/schema.ts";
+import type { EvalProgress, EvalStatus } from "../engine/eval/runner.ts";
+import type { EvalResult, Evaluation } from "../engine/eval/schema.ts";
+
+export type EvalPhase = "idle" | "running" | "paused" | EvalStatus;
+
+/** Strategy choices on the setup form, by strategy name (`conductor`, `single:<name>`, ...). */
+export interface EvalSetup {
+  sourceName: string;
+  table: ParsedTable | null;
+  mapping: ColumnMapping;
+  skipBad: boolean;
+  strategies: string[];
+  repeats: number;
+  scorer: string;
+  judge: string;
+  maxCost: string;
+  concurrency: number;
+}
+
+export interface EvalState {
+  open: boolean;
+  setup: EvalSetup;
+  /** The evaluation being run or shown, its results so far and its progress. */
+  evaluation: Evaluation | null;
+  results: EvalResult[];
+  progress: EvalProgress | null;
+  phase: EvalPhase;
+  message: string | null;
+  /** An unfinished evaluation found in storage after a reload. */
+  resumable: { evaluation: Evaluation; done: number; total: number } | null;
+  setOpen: (open: boolean) => void;
+  patchSetup: (patch: Partial<EvalSetup>) => void;
+  patch: (patch: Partial<Omit<EvalState, "setup">>) => void;
+  addResult: (r: EvalResult) => void;
+}
+
+export const INITIAL_SETUP: EvalSetup = {
+  sourceName: "",
+  table: null,
+  mapping: { question: "question", answer: "answer", choices: "choices", id: "id", kind: "kind" },
+  skipBad: false,
+  strategies: [],
+  repeats: 1,
+  scorer: "",
+  judge: "",
+  maxCost: "",
+  concurrency: 4,
+};
+
+/** The Evaluate view's state: ephemeral UI plus the evaluation on screen (storage holds the truth). */
+export const useEval = create<EvalState>()((set) => ({
+  open: false,
+  setup: INITIAL_SETUP,
+  evaluation: null,
+  results: [],
+  progress: null,
+  phase: "idle",
+  message: null,
+  resumable: null,
+  setOpen: (open) => set({ open }),
+  patchSetup: (patch) => set((s) => ({ setup: { ...s.setup, ...patch } })),
+  patch: (patch) => set(patch),
+  addResult: (r) => set((s) => ({ results: [...s.results, r] })),
+}));

@@ -1,0 +1,261 @@
+import { datasetHash } from "../engine/eval/dataset/hash.ts";
+import { detectFormat, mapRows, parseTable } from "../engine/eval/dataset/parse.ts";
+import type { ColumnMapping, EvalItem } from "../engine/eval/dataset/schema.ts";
+import { DEFAULT_COLUMNS } from "../engine/eval/dataset/schema.ts";
+import type { SampleSet } from "../engine/eval/dataset/samples.ts";
+import { EvalRun } from "../engine/eval/runner.ts";
+import { OriginLimiter, originOf } from "../engine/eval/limiter.ts";
+import type { Evaluation } from "../engine/eval/schema.ts";
+import { EvaluationSchema } from "../engine/eval/schema.ts";
+import { createScorer, defaultScorerId } from "../engine/eval/scorers/registry.ts";
+import type { Strategy } from "../engine/eval/strategy.ts";
+import { parseStrategyList, strategyName } from "../engine/eval/strategy.ts";
+import { exportRun } from "../engine/run/export.ts";
+import { conductorSample } from "../engine/eval/training/sample.ts";
+import { stepsOf } from "../engine/graph/document.ts";
+import { conductorBackend, conductorConfigOf, workerBackend } from "./backends.ts";
+import { useEval } from "./eval.ts";
+import type { EvalStore } from "./evalStore.ts";
+import { createDexieEvalStore } from "./evalStore.ts";
+import { openExport } from "./files.ts";
+import { useStudio } from "./store.ts";
+
+let store: EvalStore | null = null;
+let current: EvalRun | null = null;
+
+function evalStore(): EvalStore {
+  store ??= createDexieEvalStore();
+  return store;
+}
+
+/** Replaces the store (tests). */
+export function setEvalStore(s: EvalStore): void {
+  store = s;
+}
+
+function guessMapping(columns: string[]): ColumnMapping {
+  const find = (...names: string[]) => columns.find((c) => names.includes(c.toLowerCase()));
+  return {
+    question:
+      find("question", "problem", "prompt", "input", "q") ?? columns[0] ?? DEFAULT_COLUMNS.question,
+    answer: find("answer", "solution", "expected", "target", "label", "gold", "a"),
+    choices: find("choices", "options"),
+    id: find("id", "key", "uid", "question_id"),
+    kind: find("kind", "type", "category"),
+    tests: find("tests", "test_cases"),
+  };
+}
+
+/** Loads a question file's text into the setup form: rows, a guessed mapping, bad rows. */
+export function loadQuestionText(text: string, name: string): void {
+  const table = parseTable(text, detectFormat(text, name));
+  useEval
+    .getState()
+    .patchSetup({ sourceName: name, table, mapping: guessMapping(table.columns), skipBad: false });
+}
+
+/** Loads a sample set as if it were a JSONL file, with the scorer that suits it. */
+export function loadSample(set: SampleSet): void {
+  const text = set.items
+    .map((i) =>
+      JSON.stringify({ id: i.id, question: i.question, answer: i.expected, choices: i.choices }),
+    )
+    .join("\n");
+  loadQuestionText(text, `${set.name}.jsonl`);
+  useEval.getState().patchSetup({ scorer: set.scorer });
+}
+
+/** The items under the current mapping, and the bad rows (with lines) the user must see first. */
+export function mappedItems() {
+  const { table, mapping } = useEval.getState().setup;
+  if (!table) return { items: [] as EvalItem[], bad: [] };
+  const mapped = mapRows(table.rows, mapping);
+  return {
+    items: mapped.items,
+    bad: [...table.bad, ...mapped.bad].sort((a, b) => a.line - b.line),
+  };
+}
+
+function strategiesOf(names: string[]): Strategy[] | string {
+  const s = useStudio.getState();
+  const out: Strategy[] = [];
+  for (const name of names) {
+    if (name === "conductor") {
+      // The studio's Conductor settings: its refinement rounds and step cap.
+      out.push({ kind: "conductor", rounds: s.conductor.rounds, maxSteps: s.maxSteps });
+      continue;
+    }
+    if (name === "workflow") {
+      const steps = stepsOf(s.history.present);
+      if (steps.length === 0) return "The studio has no workflow to use as a template.";
+      out.push({ kind: "workflow", steps });
+      continue;
+    }
+    const parsed = parseStrategyList(name, s.pool);
+    if (!parsed.ok) return parsed.message;
+    out.push(...parsed.strategies);
+  }
+  return out;
+}
+
+/** Starts a new evaluation from the setup form. */
+export async function startEvaluation(): Promise<void> {
+  const ui = useEval.getState();
+  const { items, bad } = mappedItems();
+  if (bad.length && !ui.setup.skipBad)
+    return ui.patch({ message: `${bad.length} bad row(s): fix them or tick "skip bad rows".` });
+  if (items.length === 0) return ui.patch({ message: "No questions to run." });
+  const strategies = strategiesOf(ui.setup.strategies);
+  if (typeof strategies === "string") return ui.patch({ message: strategies });
+  if (strategies.length === 0) return ui.patch({ message: "Choose at least one strategy." });
+  const s = useStudio.getState();
+  const scorerId = ui.setup.scorer || defaultScorerId(items);
+  const maxCost = Number(ui.setup.maxCost);
+  const evaluation = EvaluationSchema.parse({
+    format: "conductor-studio-eval",
+    version: 1,
+    id: `eval-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`,
+    name: ui.setup.sourceName || "questions",
+    createdAt: Date.now(),
+    dataset: {
+      name: ui.setup.sourceName,
+      hash: datasetHash(items),
+      size: items.length,
+      mapping: ui.setup.mapping,
+    },
+    strategies,
+    repeats: ui.setup.repeats,
+    seed: Math.floor(Math.random() * 2 ** 31),
+    scorer: { id: scorerId, options: ui.setup.judge ? { judge: ui.setup.judge } : {}, version: 0 },
+    pool: s.pool.map((w) => ({ ...w, headers: undefined })),
+    conductor: conductorConfigOf(s),
+    concurrency: ui.setup.concurrency,
+    maxCost: ui.setup.maxCost.trim() && maxCost > 0 ? maxCost : null,
+  });
+  await evalStore().saveEvaluation(evaluation, items);
+  await runStored(evaluation, items, []);
+}
+
+async function runStored(
+  evaluation: Evaluation,
+  items: EvalItem[],
+  previous: Awaited<ReturnType<EvalStore["listItems"]>>,
+) {
+  const ui = useEval.getState();
+  const s = useStudio.getState();
+  const judgeWorker = s.pool.find((w) => w.name === evaluation.scorer.options.judge);
+  // The judge's calls share its endpoint's concurrency limit with the runs.
+  const limiter = new OriginLimiter(evaluation.concurrency);
+  const made = createScorer(evaluation.scorer, {
+    judgeBackend: judgeWorker && limiter.wrap(workerBackend(s, judgeWorker), originOf(judgeWorker)),
+  });
+  if (!made.ok) return ui.patch({ message: made.message });
+  const ev = { ...evaluation, scorer: { ...evaluation.scorer, version: made.scorer.version } };
+  const conductor = conductorBackend(s);
+  const run = new EvalRun({
+    evaluation: ev,
+    items,
+    scorer: made.scorer,
+    backendFor: (w) => workerBackend(useStudio.getState(), w),
+    conductorBackend: typeof conductor === "string" ? undefined : conductor,
+    previous,
+    limiter,
+    prompt: { template: s.conductor.template, namedWorkers: s.conductor.namedWorkers },
+    maxCallsPerRun: s.conductor.maxCalls || undefined,
+    onResult: async (result, record) => {
+      await evalStore().saveItem(ev.id, result, record);
+      useEval.getState().addResult(result);
+    },
+    onProgress: (progress) => useEval.getState().patch({ progress }),
+  });
+  current = run;
+  ui.patch({ evaluation: ev, results: previous, phase: "running", message: null, resumable: null });
+  try {
+    const outcome = await run.run();
+    useEval.getState().patch({ phase: outcome.status });
+  } catch (e: unknown) {
+    // Storage refused a write (quota, private mode): say so; the stored results stay valid.
+    const why = e instanceof Error ? e.message : String(e);
+    run.cancel();
+    useEval.getState().patch({ phase: "cancelled", message: `The evaluation stopped: ${why}` });
+  } finally {
+    if (current === run) current = null;
+  }
+}
+
+export function pauseEvaluation(): void {
+  current?.pause();
+  useEval.getState().patch({ phase: "paused" });
+}
+
+export function resumeEvaluation(): void {
+  current?.resume();
+  useEval.getState().patch({ phase: "running" });
+}
+
+export function cancelEvaluation(): void {
+  current?.cancel();
+}
+
+/** After a reload: the newest evaluation with items left, offered for resuming. */
+export async function findResumable(): Promise<void> {
+  if (current) return;
+  const [latest] = await evalStore().listEvaluations();
+  if (!latest) return;
+  const done = (await evalStore().listItems(latest.id)).length;
+  const total = latest.dataset.size * latest.strategies.length * latest.repeats;
+  const results = await evalStore().listItems(latest.id);
+  useEval.getState().patch({
+    evaluation: latest,
+    results,
+    phase: done < total ? "idle" : "finished",
+    resumable: done < total ? { evaluation: latest, done, total } : null,
+  });
+}
+
+/** Continues a stored evaluation: finished items are never run again. */
+export async function resumeStored(): Promise<void> {
+  const r = useEval.getState().resumable;
+  if (!r) return;
+  const items = await evalStore().loadQuestions(r.evaluation.id);
+  const previous = await evalStore().listItems(r.evaluation.id);
+  await runStored(r.evaluation, items, previous);
+}
+
+/** Opens an item's run in the studio as its graph, and closes the Evaluate view. */
+export async function openItemRun(runId: string): Promise<void> {
+  const ev = useEval.getState().evaluation;
+  if (!ev) return;
+  const record = await evalStore().loadRecord(ev.id, runId);
+  if (!record) return useEval.getState().patch({ message: "That run is not stored." });
+  const message = openExport(exportRun(record));
+  if (message) return useEval.getState().patch({ message });
+  useEval.getState().setOpen(false);
+}
+
+/** Strategy names offered on the setup form for the current pool. */
+export function strategyChoices(): string[] {
+  const pool = useStudio.getState().pool;
+  return [
+    "conductor",
+    ...pool.map((w) => strategyName({ kind: "single", worker: w.name })),
+    "moa",
+    "chain",
+    "best-of-n",
+    "workflow",
+  ];
+}
+
+/** The Conductor samples of the evaluation on screen as JSON lines (the CLI's --training-data rows). */
+export async function trainingDataJsonl(): Promise<string> {
+  const { evaluation, results } = useEval.getState();
+  if (!evaluation) return "";
+  const lines: string[] = [];
+  for (const r of results) {
+    if (r.strategy !== "conductor") continue;
+    const record = await evalStore().loadRecord(evaluation.id, r.runId);
+    const sample = record && conductorSample(r, record);
+    if (sample) lines.push(JSON.stringify(sample));
+  }
+  return lines.length ? `${lines.join("\n")}\n` : "";
+}

@@ -1,0 +1,65 @@
+import "fake-indexeddb/auto";
+import { describe, expect, it } from "vitest";
+import { SAMPLE_SETS } from "../engine/eval/dataset/samples.ts";
+import type { EvalResult, Evaluation } from "../engine/eval/schema.ts";
+import { emptyRecord } from "../engine/run/record.ts";
+import { createDexieEvalStore } from "./evalStore.ts";
+
+const evaluation = (id: string, createdAt: number): Evaluation => ({
+  format: "conductor-studio-eval",
+  version: 1,
+  id,
+  name: "n",
+  createdAt,
+  dataset: { name: "d", hash: "h", size: 2 },
+  strategies: [{ kind: "moa" }],
+  repeats: 1,
+  seed: 0,
+  scorer: { id: "math", options: {}, version: 1 },
+  pool: [],
+  conductor: null,
+  concurrency: 4,
+  maxCost: null,
+});
+const result = (item: string, runId: string, finishedAt: number): EvalResult => ({
+  item,
+  strategy: "moa",
+  repeat: 0,
+  correct: true,
+  score: 1,
+  answer: "7",
+  expected: "7",
+  tokens: 3,
+  cost: 0,
+  latencyMs: 5,
+  runId,
+  calls: 1,
+  extracted: "7",
+  status: "done",
+  endReason: "no_rounds",
+  planFailed: false,
+  finishedAt,
+});
+
+describe("IndexedDB evaluation store", () => {
+  it("keeps evaluations, questions, results and records across store instances", async () => {
+    const name = `eval-test-${Math.random()}`;
+    const a = createDexieEvalStore(name);
+    const items = SAMPLE_SETS[0]!.items.slice(0, 2);
+    await a.saveEvaluation(evaluation("e1", 1), items);
+    await a.saveEvaluation(evaluation("e2", 2), items);
+    await a.saveItem("e1", result("math-02", "r2", 20), { ...emptyRecord("r2"), question: "Q2" });
+    await a.saveItem("e1", result("math-01", "r1", 10), { ...emptyRecord("r1"), question: "Q1" });
+    // Saving the same key again replaces it: a finished item is stored once.
+    await a.saveItem("e1", result("math-01", "r1", 10), { ...emptyRecord("r1"), question: "Q1" });
+    const b = createDexieEvalStore(name);
+    expect((await b.listEvaluations()).map((e) => e.id)).toEqual(["e2", "e1"]);
+    expect(await b.loadQuestions("e1")).toEqual(items);
+    expect((await b.listItems("e1")).map((r) => r.item)).toEqual(["math-01", "math-02"]);
+    expect((await b.loadRecord("e1", "r2"))?.question).toBe("Q2");
+    expect(await b.loadRecord("e1", "nope")).toBeNull();
+    await b.deleteEvaluation("e1");
+    expect(await b.listItems("e1")).toEqual([]);
+    expect((await b.listEvaluations()).map((e) => e.id)).toEqual(["e2"]);
+  });
+});

@@ -1,0 +1,126 @@
+import Dexie from "dexie";
+import type { Table } from "dexie";
+import { z } from "zod";
+import { EvalItemSchema } from "../engine/eval/dataset/schema.ts";
+import type { EvalItem } from "../engine/eval/dataset/schema.ts";
+import type { EvalResult, Evaluation } from "../engine/eval/schema.ts";
+import { EvalResultSchema, EvaluationSchema, resultKey } from "../engine/eval/schema.ts";
+import type { RunRecord } from "../engine/schema/record.ts";
+import { RunRecordSchema } from "../engine/schema/record.ts";
+
+/**
+ * Where an evaluation lives between reloads: its definition and questions, each finished item's
+ * result and that item's run record. Kept behind this interface so the lead can route item records
+ * into the shared run store later.
+ */
+export interface EvalStore {
+  saveEvaluation(evaluation: Evaluation, items: readonly EvalItem[]): Promise<void>;
+  /** Evaluations, newest first. */
+  listEvaluations(): Promise<Evaluation[]>;
+  loadQuestions(evalId: string): Promise<EvalItem[]>;
+  saveItem(evalId: string, result: EvalResult, record: RunRecord): Promise<void>;
+  listItems(evalId: string): Promise<EvalResult[]>;
+  loadRecord(evalId: string, runId: string): Promise<RunRecord | null>;
+  deleteEvaluation(evalId: string): Promise<void>;
+}
+
+/** Rows carry a schema version, like every stored document. */
+const STORE_VERSION = 1;
+
+interface EvaluationRow {
+  id: string;
+  createdAt: number;
+  v: number;
+  evaluation: unknown;
+  questions: unknown;
+}
+interface ResultRow {
+  evalId: string;
+  key: string;
+  v: number;
+  runId: string;
+  result: unknown;
+}
+interface RecordRow {
+  evalId: string;
+  runId: string;
+  v: number;
+  record: unknown;
+}
+
+class EvalDb extends Dexie {
+  evaluations!: Table<EvaluationRow, string>;
+  results!: Table<ResultRow, [string, string]>;
+  records!: Table<RecordRow, [string, string]>;
+  constructor(name: string) {
+    super(name);
+    this.version(1).stores({
+      evaluations: "id, createdAt",
+      results: "[evalId+key], evalId",
+      records: "[evalId+runId], evalId",
+    });
+  }
+}
+
+export const EVAL_DB_NAME = "conductor-studio-eval";
+
+/** The IndexedDB store (Dexie, its own database). Rows that fail validation are skipped, not trusted. */
+export function createDexieEvalStore(name = EVAL_DB_NAME): EvalStore {
+  const db = new EvalDb(name);
+  return {
+    async saveEvaluation(evaluation, items) {
+      await db.evaluations.put({
+        id: evaluation.id,
+        createdAt: evaluation.createdAt,
+        v: STORE_VERSION,
+        evaluation,
+        questions: items,
+      });
+    },
+    async listEvaluations() {
+      const rows = await db.evaluations.orderBy("createdAt").reverse().toArray();
+      return rows.flatMap((r) => {
+        const parsed = EvaluationSchema.safeParse(r.evaluation);
+        return parsed.success ? [parsed.data] : [];
+      });
+    },
+    async loadQuestions(evalId) {
+      const row = await db.evaluations.get(evalId);
+      const parsed = z.array(EvalItemSchema).safeParse(row?.questions);
+      return parsed.success ? parsed.data : [];
+    },
+    async saveItem(evalId, result, record) {
+      await db.transaction("rw", db.results, db.records, async () => {
+        await db.records.put({ evalId, runId: result.runId, v: STORE_VERSION, record });
+        await db.results.put({
+          evalId,
+          key: resultKey(result),
+          v: STORE_VERSION,
+          runId: result.runId,
+          result,
+        });
+      });
+    },
+    async listItems(evalId) {
+      const rows = await db.results.where("evalId").equals(evalId).toArray();
+      return rows
+        .flatMap((r) => {
+          const parsed = EvalResultSchema.safeParse(r.result);
+          return parsed.success ? [parsed.data] : [];
+        })
+        .sort((a, b) => (a.finishedAt ?? 0) - (b.finishedAt ?? 0));
+    },
+    async loadRecord(evalId, runId) {
+      const row = await db.records.get([evalId, runId]);
+      const parsed = RunRecordSchema.safeParse(row?.record);
+      return parsed.success ? parsed.data : null;
+    },
+    async deleteEvaluation(evalId) {
+      await db.transaction("rw", db.evaluations, db.results, db.records, async () => {
+        await db.evaluations.delete(evalId);
+        await db.results.where("evalId").equals(evalId).delete();
+        await db.records.where("evalId").equals(evalId).delete();
+      });
+    },
+  };
+}
