@@ -44,6 +44,7 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
   const scope = o.parent ? { parent: o.parent } : {};
   yield { type: "plan_start", ...scope, at: now(), round, messages: o.messages };
   let raw = "";
+  let reasoning = "";
   // Streamed text flows through a queue; a retry starts the text over with a fresh plan_start.
   const stream = new AsyncQueue<RunEvent>();
   const call = callWithRetry(
@@ -59,6 +60,7 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
       mayCall: o.budget ? () => o.budget!.take() : undefined,
       onAttempt: (attempt) => {
         raw = "";
+        reasoning = "";
         if (attempt > 1)
           stream.push({ type: "plan_start", ...scope, at: now(), round, messages: o.messages });
       },
@@ -66,6 +68,23 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
         raw += text;
         stream.push({ type: "plan_delta", ...scope, round, text });
       },
+      onReasoning: (text) => {
+        reasoning += text;
+        stream.push({ type: "plan_reasoning", ...scope, round, text });
+      },
+      onRetry: (attempt, delayMs, e, of) =>
+        stream.push({
+          type: "plan_retry",
+          ...scope,
+          at: now(),
+          round,
+          attempt,
+          of,
+          delayMs,
+          code: e.code,
+          ...(e.status !== undefined ? { status: e.status } : {}),
+          message: e.message,
+        }),
     },
   ).finally(() => stream.close());
   // The call can fail while the consumer is between events, before the await below: handle the
@@ -74,11 +93,22 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
   yield* stream;
   try {
     const { text, usage } = await call;
+    const thought = reasoning ? { reasoning } : {};
     const cost = callCost(usage, o.conductor.price);
     const parsed = parseConductorOutput(text, { workers: o.workers, maxSteps: o.maxSteps, round });
     if (!parsed.ok) {
       const error = { code: parsed.code, message: parsed.message };
-      yield { type: "plan_finish", ...scope, at: now(), round, raw: text, usage, cost, error };
+      yield {
+        type: "plan_finish",
+        ...scope,
+        at: now(),
+        round,
+        raw: text,
+        ...thought,
+        usage,
+        cost,
+        error,
+      };
       return { ok: false, raw: text, cancelled: false, ...error };
     }
     yield {
@@ -87,6 +117,7 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
       at: now(),
       round,
       raw: text,
+      ...thought,
       usage,
       cost,
       steps: parsed.steps,
