@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { SseFrame } from "./sse.ts";
 import { readSse } from "./sse.ts";
 
 function body(parts: string[]): ReadableStream<Uint8Array> {
@@ -12,7 +13,7 @@ function body(parts: string[]): ReadableStream<Uint8Array> {
 }
 
 async function frames(parts: string[]) {
-  const out = [];
+  const out: SseFrame[] = [];
   for await (const f of readSse(body(parts))) out.push(f);
   return out;
 }

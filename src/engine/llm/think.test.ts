@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
+import type { ContentPiece } from "./think.ts";
 import { ThinkSplitter } from "./think.ts";
 
 /** Feeds `text` cut at the given positions and returns the answer and reasoning it produced. */
 function split(text: string, cuts: number[]) {
   const splitter = new ThinkSplitter();
-  const pieces = [];
+  const pieces: ContentPiece[] = [];
   let from = 0;
   for (const cut of [...cuts, text.length]) {
     pieces.push(...splitter.push(text.slice(from, cut)));
