@@ -3,6 +3,7 @@ import type { WorkflowDoc } from "../engine/graph/document.ts";
 import { edgesOf } from "../engine/graph/edges.ts";
 import type { Worker } from "../engine/schema/worker.ts";
 import type { StepStatus } from "../engine/schema/record.ts";
+import { describeRetry } from "../engine/exec/retry.ts";
 import type { StepResult } from "./run.ts";
 
 /** What a step node shows. */
@@ -18,6 +19,11 @@ export interface StepNodeData extends Record<string, unknown> {
   latencyMs: number | null;
   output: string;
   error: string | null;
+  /** The worker's reasoning (shown under "Thinking", never read by later steps). */
+  reasoning?: string;
+  /** "retrying 2 of 4 in 3 s after 429" while a retry waits; its error message in `retryMessage`. */
+  retry?: string | null;
+  retryMessage?: string;
   /** A step of a later round or a nested workflow: shown, not edited here. */
   readonly?: boolean;
   /** A self-selected step's nested workflow: its size and whether it is drawn (key: its group id). */
@@ -57,6 +63,9 @@ export function resultFields(result: StepResult | undefined) {
         : null,
     output: result?.output ?? "",
     error: result?.status === "failed" ? (result.error?.message ?? "failed") : null,
+    reasoning: result?.reasoning ?? "",
+    retry: result?.retry ? describeRetry(result.retry) : null,
+    retryMessage: result?.retry?.message ?? "",
   };
 }
 

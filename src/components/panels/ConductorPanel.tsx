@@ -1,7 +1,9 @@
 import { formatCost } from "../../engine/cost.ts";
+import { describeRetry } from "../../engine/exec/retry.ts";
 import { planNow } from "../../state/controller.ts";
 import { selectPhase, selectPlan } from "../../state/selectors.ts";
 import { useStudio } from "../../state/store.ts";
+import { RetryNote, Thinking } from "../ui/Thinking.tsx";
 import { RoundPlans } from "./RoundPlans.tsx";
 
 /** The Conductor's streamed reasoning, its raw output and whether the plan parsed. */
@@ -18,11 +20,18 @@ export function ConductorPanel() {
     );
   }
   const writing = phase === "planning" && plan.finishedAt === null;
+  // A reasoning Conductor thinks before it writes a word of its plan.
+  const thinking = writing && !plan.raw && !!plan.reasoning;
   const usage = plan.usage;
   return (
     <section className="panel conductor-panel" aria-label="Conductor">
       <div className="panel-title">
-        Conductor {writing && <span className="badge badge-running">writing…</span>}
+        Conductor{" "}
+        {writing && (
+          <span className="badge badge-running" data-testid="conductor-activity">
+            {plan.retry ? "waiting to retry…" : thinking ? "thinking…" : "writing…"}
+          </span>
+        )}
         {!writing && !plan.error && <span className="badge badge-done">plan parsed</span>}
         {!writing && plan.error && <span className="badge badge-failed">{plan.error.code}</span>}
       </div>
@@ -36,6 +45,16 @@ export function ConductorPanel() {
             Retry planning
           </button>
         </div>
+      )}
+      {plan.retry && (
+        <RetryNote
+          label={describeRetry(plan.retry)}
+          message={plan.retry.message}
+          testId="conductor-retry"
+        />
+      )}
+      {plan.reasoning && (
+        <Thinking text={plan.reasoning} streaming={thinking} testId="conductor-thinking" />
       )}
       <pre className="conductor-raw" data-testid="conductor-raw">
         {plan.raw || (writing ? "…" : "")}

@@ -19,12 +19,10 @@ export function extraBodyProblem(body: Record<string, unknown>): string | null {
 }
 
 /** Extra fields merged into a worker's request body, e.g. `{"reasoning_effort": "low"}`. */
-export const ExtraBodySchema = z
-  .record(z.string(), z.unknown())
-  .superRefine((body, ctx) => {
-    const problem = extraBodyProblem(body);
-    if (problem) ctx.addIssue({ code: "custom", message: problem });
-  });
+export const ExtraBodySchema = z.record(z.string(), z.unknown()).superRefine((body, ctx) => {
+  const problem = extraBodyProblem(body);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
 
 /**
  * A worker in the pool. Keys are never part of it: they live in a separate key ring so that a pool
@@ -67,3 +65,28 @@ export const ConductorConfigSchema = z.object({
   headers: z.record(z.string(), z.string()).optional(),
 });
 export type ConductorConfig = z.infer<typeof ConductorConfigSchema>;
+
+/**
+ * Reads extra request fields as a user types them: empty text means none; otherwise a JSON object
+ * that replaces none of the reserved fields. Returns the fields or a message saying what is wrong.
+ */
+export function readExtraBody(
+  text: string,
+): { ok: true; body: Record<string, unknown> | undefined } | { ok: false; message: string } {
+  if (!text.trim()) return { ok: true, body: undefined };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e: unknown) {
+    return { ok: false, message: `Not valid JSON: ${e instanceof Error ? e.message : String(e)}` };
+  }
+  const parsed = ExtraBodySchema.safeParse(value);
+  if (!parsed.success) {
+    const custom = parsed.error.issues.find((i) => i.code === "custom");
+    return {
+      ok: false,
+      message: custom?.message ?? 'Expected a JSON object, e.g. {"reasoning_effort": "low"}.',
+    };
+  }
+  return { ok: true, body: Object.keys(parsed.data).length ? parsed.data : undefined };
+}

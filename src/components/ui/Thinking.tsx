@@ -1,0 +1,52 @@
+import "./thinking.css";
+
+/**
+ * A model's reasoning, collapsed under "Thinking": shown apart from the answer, which is all that
+ * later steps read. While `streaming`, the summary says so; `tail` keeps only the latest characters
+ * (a canvas node stays cheap to render while five steps stream).
+ */
+export function Thinking({
+  text,
+  streaming,
+  tail,
+  testId = "thinking",
+}: {
+  text: string;
+  streaming: boolean;
+  tail?: number;
+  testId?: string;
+}) {
+  if (!text) return null;
+  const shown = tail !== undefined && text.length > tail ? `…${text.slice(-tail)}` : text;
+  const words = text.trim().split(/\s+/).length;
+  return (
+    <details className="thinking nodrag nowheel" data-testid={testId}>
+      <summary>
+        Thinking{streaming ? "…" : ""}{" "}
+        <span className="muted">
+          ({words.toLocaleString()} word{words === 1 ? "" : "s"})
+        </span>
+      </summary>
+      <pre className="thinking-text" data-testid={`${testId}-text`}>
+        {shown}
+      </pre>
+    </details>
+  );
+}
+
+/** A retry in progress, with the error that caused it in full as its tooltip. */
+export function RetryNote({
+  label,
+  message,
+  testId,
+}: {
+  label: string;
+  message: string;
+  testId: string;
+}) {
+  return (
+    <div className="retry-note" role="status" data-testid={testId} title={message}>
+      ↻ {label}
+    </div>
+  );
+}
