@@ -210,13 +210,14 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     const delta = (content: Record<string, string>, finish: string | null = null) =>
       event([{ index: 0, delta: content, finish_reason: finish }]);
 
+    // Read before any header goes out, so a bad fixture name is a 500, not a cut stream.
+    const raw = spec.fixture !== undefined ? loadFixture(spec.fixture) : spec.sse;
     res.writeHead(200, {
       "Content-Type": "text/event-stream",
       "Cache-Control": "no-cache",
       Connection: "keep-alive",
       ...corsHeaders(req),
     });
-    const raw = spec.fixture !== undefined ? loadFixture(spec.fixture) : spec.sse;
     if (raw !== undefined) {
       for (const [i, frame] of framesOf(raw).entries()) {
         if (i > 0 && spec.chunkDelayMs) await wait(spec.chunkDelayMs);

@@ -96,6 +96,34 @@ describe("content as an array of parts", () => {
   });
 });
 
+describe("a server that ignores stream: true", () => {
+  it("reads its one whole completion, reasoning and usage included", async () => {
+    const completion = {
+      choices: [
+        {
+          index: 0,
+          message: { role: "assistant", content: "Not prime.", reasoning_content: "17 × 23." },
+          finish_reason: "stop",
+        },
+      ],
+      usage: { prompt_tokens: 9, completion_tokens: 4 },
+    };
+    const json: typeof fetch = () =>
+      Promise.resolve(
+        new Response(JSON.stringify(completion), {
+          headers: { "Content-Type": "application/json" },
+        }),
+      );
+    const b = createOpenAIBackend({ baseURL: "http://127.0.0.1:9/v1", model: "m", fetch: json });
+    const result = await collect(b, request, new AbortController().signal);
+    expect(result).toEqual({
+      text: "Not prime.",
+      reasoning: "17 × 23.",
+      usage: { promptTokens: 9, completionTokens: 4, estimated: false },
+    });
+  });
+});
+
 describe("usage where providers put it", () => {
   it("takes x_groq.usage when there is no top-level usage", async () => {
     const { usage } = await replay("groq-reasoning-xgroq.sse");
