@@ -1,5 +1,6 @@
 // `conductor-studio run` against providers as they really answer: each worker replays a fixture
 // from e2e/server/fixtures/ (raw SSE written from that provider's documentation), over real HTTP.
+import type { ChildProcess } from "node:child_process";
 import { describe, it } from "vitest";
 import type { ReplySpec, TestServer } from "../../e2e/server/server.ts";
 import {
@@ -34,6 +35,7 @@ async function runWith(
   workers: Worker[],
   conductor: ReplySpec,
   extra: Record<string, unknown> = {},
+  onSpawn?: (child: ChildProcess) => void,
 ) {
   const server: TestServer = h.server;
   server.script("conductor-7b", conductor);
@@ -51,7 +53,7 @@ async function runWith(
     ...extra,
   };
   const path = await h.file("config.json", config);
-  return runCli(["run", "--config", path, "--question", QUESTION]);
+  return runCli(["run", "--config", path, "--question", QUESTION], { onSpawn });
 }
 
 describe("conductor-studio run against provider quirks", { timeout: CLI_TIMEOUT_MS }, () => {
@@ -193,5 +195,24 @@ describe("conductor-studio run against provider quirks", { timeout: CLI_TIMEOUT_
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/cannot override "model", "messages"/);
     expect(chatRequests(h.server, "bad")).toEqual([]);
+  });
+
+  it("stops the worker's HTTP request on Ctrl-C, while it waits for the first byte", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const h = await harness(onTestFinished);
+    const workers = [{ name: "slow", replies: [{ content: "never sent", latencyMs: 15_000 }] }];
+    let child: ChildProcess | undefined;
+    const running = runWith(h, workers, { content: planFor(1, false) }, {}, (c) => (child = c));
+    await expect.poll(() => chatRequests(h.server, "slow").length, { timeout: 10_000 }).toBe(1);
+    child?.kill("SIGINT");
+    const r = await running;
+    expect(r.stderr).toMatch(/^\[step 1\] cancelled$/m);
+    expect(r.stderr).toMatch(/^\[run\] cancelled/m);
+    expect(r.code).toBe(1);
+    await expect
+      .poll(() => h.server.disconnects)
+      .toEqual([expect.objectContaining({ model: "slow", phase: "waiting" })]);
   });
 });
