@@ -1,6 +1,7 @@
 import type { ChatBackend, ChatRequest } from "../llm/types.ts";
 import { LlmError } from "../llm/types.ts";
 import { estimateUsage } from "../llm/estimate.ts";
+import { splitUnopenedThink } from "../llm/think.ts";
 import type { Usage } from "../schema/usage.ts";
 import type { RetryPolicy } from "./retry.ts";
 import { attemptSignal, retryDelay, sleep, toLlmError } from "./retry.ts";
@@ -50,6 +51,12 @@ export async function callWithRetry(
       }
       // A backend that stops quietly on abort must not pass for a finished call.
       if (scoped.signal.aborted) throw new LlmError("aborted");
+      // Streamed as answer until its closing tag came; the finished call keeps them apart.
+      const unopened = splitUnopenedThink(text);
+      if (unopened) {
+        text = unopened.text;
+        reasoning += unopened.reasoning;
+      }
       return {
         text,
         reasoning,

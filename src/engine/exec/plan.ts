@@ -44,7 +44,6 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
   const scope = o.parent ? { parent: o.parent } : {};
   yield { type: "plan_start", ...scope, at: now(), round, messages: o.messages };
   let raw = "";
-  let reasoning = "";
   // Streamed text flows through a queue; a retry starts the text over with a fresh plan_start.
   const stream = new AsyncQueue<RunEvent>();
   const call = callWithRetry(
@@ -60,7 +59,6 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
       mayCall: o.budget ? () => o.budget!.take() : undefined,
       onAttempt: (attempt) => {
         raw = "";
-        reasoning = "";
         if (attempt > 1)
           stream.push({ type: "plan_start", ...scope, at: now(), round, messages: o.messages });
       },
@@ -68,10 +66,7 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
         raw += text;
         stream.push({ type: "plan_delta", ...scope, round, text });
       },
-      onReasoning: (text) => {
-        reasoning += text;
-        stream.push({ type: "plan_reasoning", ...scope, round, text });
-      },
+      onReasoning: (text) => stream.push({ type: "plan_reasoning", ...scope, round, text }),
       onRetry: (attempt, delayMs, e, of) =>
         stream.push({
           type: "plan_retry",
@@ -92,8 +87,10 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
   void call.catch(() => undefined);
   yield* stream;
   try {
-    const { text, usage } = await call;
-    const thought = reasoning ? { reasoning } : {};
+    // The call's own reasoning: it also holds a block only the finished answer revealed.
+    const result = await call;
+    const { text, usage } = result;
+    const thought = result.reasoning ? { reasoning: result.reasoning } : {};
     const cost = callCost(usage, o.conductor.price);
     const parsed = parseConductorOutput(text, { workers: o.workers, maxSteps: o.maxSteps, round });
     if (!parsed.ok) {

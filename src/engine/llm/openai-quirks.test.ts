@@ -5,6 +5,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { TestServer } from "../../../e2e/server/server.ts";
 import { startTestServer } from "../../../e2e/server/server.ts";
 import type { ErrorCode } from "../errors.ts";
+import { callWithRetry } from "../exec/call.ts";
+import { DEFAULT_RETRY } from "../exec/retry.ts";
 import { createOpenAIBackend } from "./openai.ts";
 import type { ChatChunk, ChatRequest } from "./types.ts";
 import { LlmError, collect } from "./types.ts";
@@ -75,6 +77,18 @@ describe("reasoning, kept apart from the answer", () => {
     expect(result.reasoning).toBe(reasoning);
     expect(result.usage?.estimated).toBe(false);
     expect(result.usage?.reasoningTokens).toBe(reasoningTokens);
+  });
+
+  it("deepseek-r1-unopened-think.sse: the finished call moves the unopened block to reasoning", async () => {
+    server.script("m", { fixture: "deepseek-r1-unopened-think.sse" });
+    const result = await callWithRetry(
+      backend(),
+      request,
+      new AbortController().signal,
+      DEFAULT_RETRY,
+    );
+    expect(result.text).toBe("No: 391 = 17 × 23.");
+    expect(result.reasoning).toBe("Okay, is 391 prime? 17 × 23 = 391.\n");
   });
 
   it("streams reasoning chunks before the answer's and never as answer text", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ContentPiece } from "./think.ts";
-import { ThinkSplitter } from "./think.ts";
+import { ThinkSplitter, splitUnopenedThink } from "./think.ts";
 
 /** Feeds `text` cut at the given positions and returns the answer and reasoning it produced. */
 function split(text: string, cuts: number[]) {
@@ -52,5 +52,19 @@ describe("ThinkSplitter", () => {
 
   it("passes a short answer that only looks like the start of a tag", () => {
     expect(split("<th", [])).toEqual({ answer: "<th", reasoning: "" });
+  });
+});
+
+describe("splitUnopenedThink", () => {
+  it("splits an answer whose block was opened by the prompt", () => {
+    expect(splitUnopenedThink("Okay, try 17.\n</think>\n\nNot prime.")).toEqual({
+      reasoning: "Okay, try 17.\n",
+      text: "Not prime.",
+    });
+  });
+
+  it("leaves an answer without a closing tag, or with a real block, alone", () => {
+    expect(splitUnopenedThink("Not prime.")).toBeNull();
+    expect(splitUnopenedThink("Write <think>x</think> tags.")).toBeNull();
   });
 });

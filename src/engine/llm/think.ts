@@ -81,3 +81,18 @@ export class ThinkSplitter {
     return [];
   }
 }
+
+/**
+ * A whole answer whose reasoning ends in a `</think>` that was never opened: DeepSeek-R1's chat
+ * template puts `<think>` into the prompt, so on a host without a reasoning parser the completion
+ * starts inside the block. Only a completed answer can be told apart (a stream cannot know until the
+ * tag arrives); anything else is returned unchanged.
+ */
+export function splitUnopenedThink(text: string): { text: string; reasoning: string } | null {
+  const close = text.indexOf(CLOSE);
+  if (close < 0 || text.lastIndexOf(OPEN, close) >= 0) return null;
+  return {
+    reasoning: text.slice(0, close).replace(/^\s+/, ""),
+    text: text.slice(close + CLOSE.length).replace(/^\s+/, ""),
+  };
+}
