@@ -56,7 +56,7 @@ export function ConductorPanel() {
       {plan.reasoning && (
         <Thinking text={plan.reasoning} streaming={thinking} testId="conductor-thinking" />
       )}
-      <pre className="conductor-raw" data-testid="conductor-raw">
+      <pre className={`conductor-raw${plan.retry ? " abandoned" : ""}`} data-testid="conductor-raw">
         {plan.raw || (writing ? "…" : "")}
       </pre>
       {usage && (

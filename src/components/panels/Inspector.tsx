@@ -141,7 +141,10 @@ export function Inspector() {
         />
       )}
       {result?.output && (
-        <div className="inspector-output" data-testid="inspector-output">
+        <div
+          className={`inspector-output${result.retry ? " abandoned" : ""}`}
+          data-testid="inspector-output"
+        >
           <div className="muted small">
             {result.usage &&
               `${result.usage.promptTokens} in + ${result.usage.completionTokens} out tokens${result.usage.estimated ? " (estimated)" : ""} · ${formatCost(result.cost ?? 0)}${result.usage.providerCost !== undefined ? " (provider's figure)" : ""}`}
