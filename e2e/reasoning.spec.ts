@@ -113,3 +113,24 @@ test("a 429 shows the visible retry state, then the retried answer", async ({ pa
   expect(callsTo(server, SOLVER)).toHaveLength(2);
   await studio.waitIdle();
 });
+
+test("cancel closes the worker's connection while it waits for the first byte", async ({
+  page,
+}) => {
+  scriptPlanAndAnswers(server, CHAIN);
+  server.setDefault(SOLVER, { content: "never sent", latencyMs: 20_000 });
+  studio = new StudioPage(page);
+  await studio.seed(server.baseURL);
+  await studio.goto();
+  await studio.ask(QUESTION);
+  await studio.plan(3);
+
+  await studio.run();
+  await expect.poll(() => callsTo(server, SOLVER).length).toBe(1);
+  await studio.cancel();
+  await expect(studio.status(0)).toHaveAttribute("data-status", "cancelled");
+  await expect
+    .poll(() => server.disconnects)
+    .toEqual([expect.objectContaining({ model: SOLVER, phase: "waiting" })]);
+  await studio.waitIdle();
+});
