@@ -2,8 +2,7 @@ import type { Edge, Node } from "@xyflow/react";
 import type { WorkflowDoc } from "../engine/graph/document.ts";
 import { edgesOf } from "../engine/graph/edges.ts";
 import type { Worker } from "../engine/schema/worker.ts";
-import type { StepStatus } from "../engine/schema/record.ts";
-import { describeRetry } from "../engine/exec/retry.ts";
+import type { RetryState, StepStatus } from "../engine/schema/record.ts";
 import type { StepResult } from "./run.ts";
 
 /** What a step node shows. */
@@ -21,9 +20,8 @@ export interface StepNodeData extends Record<string, unknown> {
   error: string | null;
   /** The worker's reasoning (shown under "Thinking", never read by later steps). */
   reasoning?: string;
-  /** "retrying 2 of 4 in 3 s after 429" while a retry waits; its error message in `retryMessage`. */
-  retry?: string | null;
-  retryMessage?: string;
+  /** Set while a retry waits (the record's object, so an unchanged retry keeps its identity). */
+  retry?: RetryState | null;
   /** A step of a later round or a nested workflow: shown, not edited here. */
   readonly?: boolean;
   /** A self-selected step's nested workflow: its size and whether it is drawn (key: its group id). */
@@ -64,8 +62,7 @@ export function resultFields(result: StepResult | undefined) {
     output: result?.output ?? "",
     error: result?.status === "failed" ? (result.error?.message ?? "failed") : null,
     reasoning: result?.reasoning ?? "",
-    retry: result?.retry ? describeRetry(result.retry) : null,
-    retryMessage: result?.retry?.message ?? "",
+    retry: result?.retry ?? null,
   };
 }
 

@@ -39,9 +39,7 @@ export const StepNode = memo(function StepNode({ data, selected }: NodeProps<Ste
           testId="step-thinking"
         />
       )}
-      {data.retry && (
-        <RetryNote label={data.retry} message={data.retryMessage ?? ""} testId="step-retry" />
-      )}
+      {data.retry && <RetryNote retry={data.retry} testId="step-retry" />}
       {(output || data.error) && (
         <div
           className={`step-output nowheel nodrag${data.retry ? " abandoned" : ""}`}

@@ -63,7 +63,7 @@ describe("ConductorPanel", () => {
     const retry = {
       attempt: 2,
       of: 4,
-      at: 0,
+      at: Date.now() + 60_000, // ahead of the clock: the countdown shows the full delay
       delayMs: 3_000,
       code: "server",
       status: 503,

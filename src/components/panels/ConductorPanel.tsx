@@ -1,5 +1,4 @@
 import { formatCost } from "../../engine/cost.ts";
-import { describeRetry } from "../../engine/exec/retry.ts";
 import { planNow } from "../../state/controller.ts";
 import { selectPhase, selectPlan } from "../../state/selectors.ts";
 import { useStudio } from "../../state/store.ts";
@@ -46,13 +45,7 @@ export function ConductorPanel() {
           </button>
         </div>
       )}
-      {plan.retry && (
-        <RetryNote
-          label={describeRetry(plan.retry)}
-          message={plan.retry.message}
-          testId="conductor-retry"
-        />
-      )}
+      {plan.retry && <RetryNote retry={plan.retry} testId="conductor-retry" />}
       {plan.reasoning && (
         <Thinking text={plan.reasoning} streaming={thinking} testId="conductor-thinking" />
       )}

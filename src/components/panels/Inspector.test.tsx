@@ -62,7 +62,7 @@ describe("Inspector", () => {
     const retry = {
       attempt: 2,
       of: 4,
-      at: 0,
+      at: Date.now() + 60_000, // ahead of the clock: the countdown shows the full delay
       delayMs: 2_000,
       code: "rate_limited",
       status: 429,

@@ -1,5 +1,4 @@
 import { formatCost } from "../../engine/cost.ts";
-import { describeRetry } from "../../engine/exec/retry.ts";
 import { runNow } from "../../state/controller.ts";
 import {
   selectDoc,
@@ -121,11 +120,7 @@ export function Inspector() {
           </div>
         )}
       {result?.retry ? (
-        <RetryNote
-          label={describeRetry(result.retry)}
-          message={result.retry.message}
-          testId="inspector-retry"
-        />
+        <RetryNote retry={result.retry} testId="inspector-retry" />
       ) : (
         result?.error && (
           <div className="error-box" role="alert">

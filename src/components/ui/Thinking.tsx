@@ -1,3 +1,6 @@
+import { useEffect, useState } from "react";
+import { describeRetry } from "../../engine/exec/retry.ts";
+import type { RetryState } from "../../engine/schema/record.ts";
 import "./thinking.css";
 
 /**
@@ -34,19 +37,21 @@ export function Thinking({
   );
 }
 
-/** A retry in progress, with the error that caused it in full as its tooltip. */
-export function RetryNote({
-  label,
-  message,
-  testId,
-}: {
-  label: string;
-  message: string;
-  testId: string;
-}) {
+/**
+ * A retry in progress, "retrying 2 of 4 in 3 s after 429", counting down to the next attempt; the
+ * error that caused it in full as its tooltip.
+ */
+export function RetryNote({ retry, testId }: { retry: RetryState; testId: string }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(timer);
+  }, []);
+  // Never more than the scripted delay, whatever the clocks say.
+  const left = Math.min(retry.delayMs, Math.max(0, retry.at + retry.delayMs - now));
   return (
-    <div className="retry-note" role="status" data-testid={testId} title={message}>
-      ↻ {label}
+    <div className="retry-note" role="status" data-testid={testId} title={retry.message}>
+      ↻ {describeRetry({ ...retry, delayMs: left })}
     </div>
   );
 }

@@ -91,7 +91,12 @@ export function describeRetry(retry: {
   status: number | null;
 }): string {
   const seconds = retry.delayMs / 1000;
-  const wait = seconds >= 1 ? `${Math.round(seconds)} s` : `${seconds.toFixed(1)} s`;
+  const wait =
+    seconds >= 1
+      ? `in ${Math.round(seconds)} s`
+      : seconds > 0
+        ? `in ${seconds.toFixed(1)} s`
+        : "now";
   const reason = retry.status ?? retry.code.replace(/_/g, " ");
-  return `retrying ${retry.attempt}${retry.of ? ` of ${retry.of}` : ""} in ${wait} after ${reason}`;
+  return `retrying ${retry.attempt}${retry.of ? ` of ${retry.of}` : ""} ${wait} after ${reason}`;
 }
