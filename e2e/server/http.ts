@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 export const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Resolves after `ms`, or as soon as the client goes away, so no timer outlives its request. */
-function waitWhileOpen(res: ServerResponse, ms: number): Promise<void> {
+export function waitWhileOpen(res: ServerResponse, ms: number): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);

@@ -22,8 +22,16 @@ export interface ReplySpec {
   content?: string;
   /** Explicit streamed chunking; joined, they are the content (overrides `content`). */
   chunks?: string[];
-  /** Delay between streamed chunks. */
+  /** Delay between streamed chunks (reasoning chunks and replayed frames too). */
   chunkDelayMs?: number;
+  /** Reasoning streamed before the answer, one delta per piece, in `reasoningField`. */
+  reasoning?: string[];
+  /** Which delta field carries `reasoning` (DeepSeek/vLLM vs OpenRouter/Groq); reasoning_content by default. */
+  reasoningField?: "reasoning_content" | "reasoning";
+  /** A raw SSE body to replay as is, frame by frame (to a streaming request). */
+  sse?: string;
+  /** Like `sse`, from a file in e2e/server/fixtures/ (e.g. "deepseek-reasoner.sse"). */
+  fixture?: string;
   /** Delay before the first byte (headers included). */
   latencyMs?: number;
   /** An HTTP error status (401, 404, 429, 500...) answered with an OpenAI-style error body. */
@@ -54,6 +62,10 @@ export const ReplyJsonSchema = z.union([
     content: z.string().optional(),
     chunks: z.array(z.string()).optional(),
     chunkDelayMs: z.number().nonnegative().optional(),
+    reasoning: z.array(z.string()).optional(),
+    reasoningField: z.enum(["reasoning_content", "reasoning"]).optional(),
+    sse: z.string().optional(),
+    fixture: z.string().optional(),
     latencyMs: z.number().nonnegative().optional(),
     status: z.number().int().min(100).max(599).optional(),
     errorMessage: z.string().optional(),

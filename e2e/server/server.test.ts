@@ -248,3 +248,45 @@ describe("models, CORS and recording", () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(35);
   });
 });
+
+describe("provider quirks", () => {
+  it("replays a fixture's frames as is, without its notes", async () => {
+    server.script("m", { fixture: "event-error-429.sse" });
+    const text = await (await chat({ model: "m", stream: true })).text();
+    expect(text.startsWith("data: ")).toBe(true);
+    expect(text).not.toContain("# ");
+    expect(text).toContain('event: error\ndata: {"message":"Rate limit exceeded');
+  });
+
+  it("refuses a fixture name that is a path", async () => {
+    server.script("m", { fixture: "../server.ts" });
+    expect((await chat({ model: "m", stream: true })).status).toBe(500);
+  });
+
+  it("streams scripted reasoning in the chosen field before the content", async () => {
+    server.script("m", { reasoning: ["a", "b"], reasoningField: "reasoning", content: "ok" });
+    const deltas = sseData(await (await chat({ model: "m", stream: true })).text())
+      .filter((d) => d !== "[DONE]")
+      .map((d) => (JSON.parse(d) as { choices: { delta?: unknown }[] }).choices[0]?.delta);
+    expect(deltas.slice(1, 4)).toEqual([{ reasoning: "a" }, { reasoning: "b" }, { content: "ok" }]);
+  });
+
+  it("records a client that leaves before the answer, but not a scripted drop", async () => {
+    server.script("m", { content: "late", latencyMs: 2_000 });
+    const controller = new AbortController();
+    const pending = fetch(`${server.baseURL}/chat/completions`, {
+      method: "POST",
+      body: JSON.stringify({ model: "m", messages: [] }),
+      signal: controller.signal,
+    }).catch(() => "aborted");
+    await expect.poll(() => server.requests.length).toBe(1);
+    controller.abort();
+    expect(await pending).toBe("aborted");
+    await expect
+      .poll(() => server.disconnects)
+      .toEqual([expect.objectContaining({ model: "m", phase: "waiting" })]);
+    server.script("m", { drop: "before" });
+    await chat({ model: "m" }).catch(() => undefined);
+    expect(server.disconnects).toHaveLength(1);
+  });
+});

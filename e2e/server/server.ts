@@ -3,7 +3,16 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ChatBody, Reply, ReplySpec } from "./reply.ts";
 import type { StaticFile } from "./http.ts";
-import { corsHeadersFor, flatHeaders, parseJson, readBody, sendFile, wait } from "./http.ts";
+import {
+  corsHeadersFor,
+  flatHeaders,
+  parseJson,
+  readBody,
+  sendFile,
+  wait,
+  waitWhileOpen,
+} from "./http.ts";
+import { framesOf, loadFixture, writeFlushed } from "./replay.ts";
 import {
   ChatBodySchema,
   accepts,
@@ -38,12 +47,22 @@ export interface RecordedRequest {
   time: number;
 }
 
+/** A client that went away before its answer was complete (an aborted call, say). */
+export interface RecordedDisconnect {
+  model: string;
+  /** `waiting`: before the first byte (headers included); `streaming`: part way through the body. */
+  phase: "waiting" | "streaming";
+  time: number;
+}
+
 export interface TestServer {
   /** e.g. `http://127.0.0.1:41234` */
   url: string;
   /** `${url}/v1`, what an OpenAI client takes as its base URL. */
   baseURL: string;
   requests: RecordedRequest[];
+  /** Chat calls whose client disconnected before the server finished answering, in order. */
+  disconnects: RecordedDisconnect[];
   /** Queues replies for a model, used in order (a reply with `match` only for requests it accepts). */
   script(model: string, ...replies: Reply[]): void;
   /** The reply for a model when its queue has nothing for a request. */
@@ -68,6 +87,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const defaults = new Map<string, Reply>();
   const known = new Set<string>();
   const requests: RecordedRequest[] = [];
+  const disconnects: RecordedDisconnect[] = [];
   const files = new Map<string, StaticFile>();
   let created = 1_700_000_000;
 
@@ -115,7 +135,19 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       return sendError(req, res, 404, `The model \`${body.model}\` does not exist.`);
     }
     const spec = resolveReply(reply, body);
-    if (spec.latencyMs) await wait(spec.latencyMs);
+    // A client that leaves before the answer is complete is recorded (a drop by the script is not).
+    let dropping = false;
+    res.on("close", () => {
+      if (!res.writableEnded && !dropping)
+        disconnects.push({
+          model: body.model,
+          phase: res.headersSent ? "streaming" : "waiting",
+          time: Date.now(),
+        });
+    });
+    if (spec.latencyMs) await waitWhileOpen(res, spec.latencyMs);
+    if (res.destroyed) return;
+    dropping = spec.drop !== undefined;
     if (spec.drop === "before") return void req.socket.destroy();
     if (spec.status !== undefined && spec.status >= 400) {
       const extra: Record<string, string> = spec.retryAfter
@@ -178,13 +210,28 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     const delta = (content: Record<string, string>, finish: string | null = null) =>
       event([{ index: 0, delta: content, finish_reason: finish }]);
 
+    // Read before any header goes out, so a bad fixture name is a 500, not a cut stream.
+    const raw = spec.fixture !== undefined ? loadFixture(spec.fixture) : spec.sse;
     res.writeHead(200, {
       "Content-Type": "text/event-stream",
       "Cache-Control": "no-cache",
       Connection: "keep-alive",
       ...corsHeaders(req),
     });
+    if (raw !== undefined) {
+      for (const [i, frame] of framesOf(raw).entries()) {
+        if (i > 0 && spec.chunkDelayMs) await wait(spec.chunkDelayMs);
+        if (closed) return;
+        await writeFlushed(res, frame);
+      }
+      return void res.end();
+    }
     res.write(delta({ role: "assistant", content: "" }));
+    for (const [i, piece] of (spec.reasoning ?? []).entries()) {
+      if (i > 0 && spec.chunkDelayMs) await wait(spec.chunkDelayMs);
+      if (closed) return;
+      await writeFlushed(res, delta({ [spec.reasoningField ?? "reasoning_content"]: piece }));
+    }
     const chunks = chunksOf(spec);
     // A mid-stream drop sends about half of the chunks (at least one) and then cuts the socket.
     const dropAfter = spec.drop === "mid" ? Math.max(1, Math.floor(chunks.length / 2)) : Infinity;
@@ -193,13 +240,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       if (i > 0 && spec.chunkDelayMs) await wait(spec.chunkDelayMs);
       if (closed) return;
       // Waiting for the flush keeps chunks apart on the wire and lets a drop follow what was sent.
-      await new Promise<void>((resolve) => {
-        res.once("close", resolve);
-        res.write(delta({ content: chunk }), () => {
-          res.off("close", resolve);
-          resolve();
-        });
-      });
+      await writeFlushed(res, delta({ content: chunk }));
     }
     if (spec.drop === "mid") return void req.socket.destroy();
     if (!spec.omitFinish) res.write(delta({}, "stop"));
@@ -262,6 +303,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     url,
     baseURL: `${url}/v1`,
     requests,
+    disconnects,
     script(model, ...replies) {
       known.add(model);
       queues.set(model, [...(queues.get(model) ?? []), ...replies]);
@@ -283,6 +325,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       defaults.clear();
       known.clear();
       requests.length = 0;
+      disconnects.length = 0;
     },
     close() {
       return new Promise<void>((resolve, reject) => {

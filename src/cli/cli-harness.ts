@@ -1,6 +1,7 @@
 // Test support for the CLI integration tests: runs the real `bin/conductor-studio.mjs` as a child
 // process against the local OpenAI-compatible test server. Not a test file itself.
 import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -29,7 +30,12 @@ export interface CliResult {
  */
 export function runCli(
   args: string[],
-  options: { env?: Record<string, string>; stdin?: string } = {},
+  options: {
+    env?: Record<string, string>;
+    stdin?: string;
+    /** Called with the child once spawned, e.g. to send it SIGINT part way. */
+    onSpawn?: (child: ChildProcess) => void;
+  } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
@@ -46,6 +52,7 @@ export function runCli(
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(options.stdin ?? "");
+    options.onSpawn?.(child);
   });
 }
 

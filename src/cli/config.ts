@@ -3,7 +3,7 @@ import type { Result } from "../engine/errors.ts";
 import { failure } from "../engine/errors.ts";
 import { describeIssues } from "../engine/schema/guards.ts";
 import type { ConductorConfig, Pool } from "../engine/schema/worker.ts";
-import { PriceSchema } from "../engine/schema/worker.ts";
+import { ExtraBodySchema, PriceSchema } from "../engine/schema/worker.ts";
 
 const EndpointSchema = z.object({
   // http(s) only: a bare `localhost:8000` parses as a URL with the scheme "localhost:".
@@ -15,6 +15,8 @@ const EndpointSchema = z.object({
   maxTokens: z.number().int().positive().optional(),
   price: PriceSchema.optional(),
   headers: z.record(z.string(), z.string()).optional(),
+  /** Extra request fields merged into every call's body (never model, messages or stream). */
+  extraBody: ExtraBodySchema.optional(),
 });
 
 export const CliConfigSchema = z.object({
@@ -92,6 +94,7 @@ export function resolveConfig(text: string, env: NodeJS.ProcessEnv): Result<Reso
       note: w.note,
       headers: w.headers,
       prefill: false,
+      ...(w.extraBody ? { extraBody: w.extraBody } : {}),
     };
   });
   if (missing.length)

@@ -130,6 +130,8 @@ function progressLine(e: RunEvent, starts: Map<string, number>, names: string[])
       return `[step ${e.step + 1}] ${names[e.step] ?? "worker"} started${e.attempt > 1 ? ` (attempt ${e.attempt})` : ""}`;
     case "step_retry":
       return `[step ${e.step + 1}] ${e.message} Retrying in ${seconds(e.delayMs)}`;
+    case "plan_retry":
+      return `[round ${e.round + 1}] ${e.message} Retrying the plan in ${seconds(e.delayMs)}`;
     case "step_finish": {
       const tokens = e.usage.promptTokens + e.usage.completionTokens;
       const took = seconds(e.at - (starts.get(`${e.round}.${e.step}`) ?? e.at));
@@ -144,6 +146,8 @@ function progressLine(e: RunEvent, starts: Map<string, number>, names: string[])
     case "round_start":
     case "run_start":
     case "plan_delta":
+    case "plan_reasoning":
+    case "step_reasoning":
     case "step_queued":
     case "step_delta":
     case "round_finish":

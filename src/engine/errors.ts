@@ -19,6 +19,8 @@ export const ERROR_MESSAGES = {
   rate_limited: "The endpoint is rate limiting requests (429). Wait a little or lower concurrency.",
   server: "The endpoint had a server error (5xx).",
   bad_request: "The endpoint rejected the request (400).",
+  request_too_large:
+    "The request is too large for the endpoint (413). Shorten the question or the step's inputs.",
   context_length:
     "The request is longer than the model's context window. Shorten the question or the step's inputs.",
   network: "The endpoint could not be reached (network error, CORS refusal or server down).",

@@ -2,7 +2,7 @@ import type { Edge, Node } from "@xyflow/react";
 import type { WorkflowDoc } from "../engine/graph/document.ts";
 import { edgesOf } from "../engine/graph/edges.ts";
 import type { Worker } from "../engine/schema/worker.ts";
-import type { StepStatus } from "../engine/schema/record.ts";
+import type { RetryState, StepStatus } from "../engine/schema/record.ts";
 import type { StepResult } from "./run.ts";
 
 /** What a step node shows. */
@@ -18,6 +18,10 @@ export interface StepNodeData extends Record<string, unknown> {
   latencyMs: number | null;
   output: string;
   error: string | null;
+  /** The worker's reasoning (shown under "Thinking", never read by later steps). */
+  reasoning?: string;
+  /** Set while a retry waits (the record's object, so an unchanged retry keeps its identity). */
+  retry?: RetryState | null;
   /** A step of a later round or a nested workflow: shown, not edited here. */
   readonly?: boolean;
   /** A self-selected step's nested workflow: its size and whether it is drawn (key: its group id). */
@@ -57,6 +61,8 @@ export function resultFields(result: StepResult | undefined) {
         : null,
     output: result?.output ?? "",
     error: result?.status === "failed" ? (result.error?.message ?? "failed") : null,
+    reasoning: result?.reasoning ?? "",
+    retry: result?.retry ?? null,
   };
 }
 

@@ -1,6 +1,6 @@
 import type { StateCreator } from "zustand";
 import type { ParentPath, RunEvent } from "../engine/schema/events.ts";
-import type { RunRecord, StepStatus } from "../engine/schema/record.ts";
+import type { RetryState, RunRecord, StepStatus } from "../engine/schema/record.ts";
 import type { ChatMessage, Usage } from "../engine/schema/usage.ts";
 import { applyEvent, emptyRecord } from "../engine/run/record.ts";
 import type { StudioState } from "./store.ts";
@@ -16,6 +16,10 @@ export interface StepResult {
   finishedAt: number | null;
   attempts: number;
   error: { code: string; message: string } | null;
+  /** The worker's reasoning, kept apart from `output`. */
+  reasoning?: string;
+  /** Set while the step waits to retry. */
+  retry?: RetryState | null;
 }
 
 export type Phase = "idle" | "planning" | "running";
@@ -81,6 +85,8 @@ export function resultFromRecord(s: RunRecord["rounds"][number]["steps"][number]
     finishedAt: s.finishedAt,
     attempts: s.attempts,
     error: s.error,
+    reasoning: s.reasoning,
+    retry: s.retry,
   };
 }
 

@@ -5,6 +5,7 @@ import { formatCost } from "../../engine/cost.ts";
 import type { StepFlowNode } from "../../state/flow.ts";
 import { useUi } from "../../state/ui.ts";
 import { StatusBadge } from "../ui/StatusBadge.tsx";
+import { RetryNote, Thinking } from "../ui/Thinking.tsx";
 
 const PREVIEW_CHARS = 600;
 
@@ -30,8 +31,25 @@ export const StepNode = memo(function StepNode({ data, selected }: NodeProps<Ste
       <div className="step-subtask" title={data.subtask}>
         {data.subtask || <em>No subtask yet</em>}
       </div>
+      {data.reasoning && (
+        <Thinking
+          text={data.reasoning}
+          streaming={data.status === "running" && !data.output}
+          tail={PREVIEW_CHARS}
+          testId="step-thinking"
+        />
+      )}
+      {data.retry && <RetryNote retry={data.retry} testId="step-retry" />}
       {(output || data.error) && (
-        <div className="step-output nowheel nodrag" data-testid="step-output">
+        <div
+          className={`step-output nowheel nodrag${data.retry ? " abandoned" : ""}`}
+          data-testid="step-output"
+          title={
+            data.retry
+              ? "The attempt that wrote this was dropped; the retry starts over."
+              : undefined
+          }
+        >
           {data.error ? <span className="step-error">{data.error}</span> : output}
         </div>
       )}

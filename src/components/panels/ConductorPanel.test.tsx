@@ -48,6 +48,35 @@ describe("ConductorPanel", () => {
     expect(screen.getByTestId("conductor-raw").textContent).toBe("Let me think about model_id");
   });
 
+  it("says thinking, and shows the reasoning apart, while a reasoning Conductor thinks", () => {
+    seedPlan(
+      { raw: "", reasoning: "Two steps will do.", finishedAt: null, usage: null },
+      "planning",
+    );
+    render(<ConductorPanel />);
+    expect(screen.getByTestId("conductor-activity").textContent).toBe("thinking…");
+    expect(screen.getByTestId("conductor-thinking-text").textContent).toBe("Two steps will do.");
+    expect(screen.getByTestId("conductor-raw").textContent).toBe("…");
+  });
+
+  it("shows a plan retry with its attempt, total and reason", () => {
+    const retry = {
+      attempt: 2,
+      of: 4,
+      at: Date.now() + 60_000, // ahead of the clock: the countdown shows the full delay
+      delayMs: 3_000,
+      code: "server",
+      status: 503,
+      message: "down",
+    };
+    seedPlan({ raw: "", finishedAt: null, usage: null, retry }, "planning");
+    render(<ConductorPanel />);
+    expect(screen.getByTestId("conductor-retry").textContent).toContain(
+      "retrying 2 of 4 in 3 s after 503",
+    );
+    expect(screen.getByTestId("conductor-activity").textContent).toBe("waiting to retry…");
+  });
+
   it("shows the writing badge only while planning", () => {
     seedPlan({ raw: "model_id = [0", finishedAt: null, usage: null }, "idle");
     render(<ConductorPanel />);

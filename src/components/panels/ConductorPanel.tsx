@@ -2,6 +2,7 @@ import { formatCost } from "../../engine/cost.ts";
 import { planNow } from "../../state/controller.ts";
 import { selectPhase, selectPlan } from "../../state/selectors.ts";
 import { useStudio } from "../../state/store.ts";
+import { RetryNote, Thinking } from "../ui/Thinking.tsx";
 import { RoundPlans } from "./RoundPlans.tsx";
 
 /** The Conductor's streamed reasoning, its raw output and whether the plan parsed. */
@@ -18,11 +19,18 @@ export function ConductorPanel() {
     );
   }
   const writing = phase === "planning" && plan.finishedAt === null;
+  // A reasoning Conductor thinks before it writes a word of its plan.
+  const thinking = writing && !plan.raw && !!plan.reasoning;
   const usage = plan.usage;
   return (
     <section className="panel conductor-panel" aria-label="Conductor">
       <div className="panel-title">
-        Conductor {writing && <span className="badge badge-running">writing…</span>}
+        Conductor{" "}
+        {writing && (
+          <span className="badge badge-running" data-testid="conductor-activity">
+            {plan.retry ? "waiting to retry…" : thinking ? "thinking…" : "writing…"}
+          </span>
+        )}
         {!writing && !plan.error && <span className="badge badge-done">plan parsed</span>}
         {!writing && plan.error && <span className="badge badge-failed">{plan.error.code}</span>}
       </div>
@@ -37,7 +45,11 @@ export function ConductorPanel() {
           </button>
         </div>
       )}
-      <pre className="conductor-raw" data-testid="conductor-raw">
+      {plan.retry && <RetryNote retry={plan.retry} testId="conductor-retry" />}
+      {plan.reasoning && (
+        <Thinking text={plan.reasoning} streaming={thinking} testId="conductor-thinking" />
+      )}
+      <pre className={`conductor-raw${plan.retry ? " abandoned" : ""}`} data-testid="conductor-raw">
         {plan.raw || (writing ? "…" : "")}
       </pre>
       {usage && (

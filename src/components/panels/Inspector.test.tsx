@@ -57,6 +57,36 @@ beforeEach(() => seed("b"));
 afterEach(cleanup);
 
 describe("Inspector", () => {
+  it("shows a step's reasoning under Thinking, apart from its answer, and a waiting retry", () => {
+    const usage = { promptTokens: 10, completionTokens: 50, estimated: false, reasoningTokens: 40 };
+    const retry = {
+      attempt: 2,
+      of: 4,
+      at: Date.now() + 60_000, // ahead of the clock: the countdown shows the full delay
+      delayMs: 2_000,
+      code: "rate_limited",
+      status: 429,
+      message: "The endpoint is rate limiting requests (429).",
+    };
+    useStudio.setState({
+      results: {
+        b: result({ output: "Rayleigh.", reasoning: "Short waves scatter more.", usage }),
+      },
+    });
+    const { unmount } = render(<Inspector />);
+    expect(screen.getByTestId("inspector-thinking-text").textContent).toBe(
+      "Short waves scatter more.",
+    );
+    expect(screen.getByTestId("inspector-output").textContent).not.toContain("Short waves");
+    expect(screen.getByTestId("inspector-output").textContent).toContain("40 of them reasoning");
+    unmount();
+    useStudio.setState({ results: { b: result({ status: "running", retry }) } });
+    render(<Inspector />);
+    expect(screen.getByTestId("inspector-retry").textContent).toContain(
+      "retrying 2 of 4 in 2 s after 429",
+    );
+  });
+
   it("shows a hint when nothing is selected", () => {
     seed(null);
     render(<Inspector />);

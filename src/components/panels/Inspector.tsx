@@ -10,6 +10,7 @@ import {
 import { useStudio } from "../../state/store.ts";
 import { Markdown } from "../ui/Markdown.tsx";
 import { StatusBadge } from "../ui/StatusBadge.tsx";
+import { RetryNote, Thinking } from "../ui/Thinking.tsx";
 import { AccessEditor } from "./AccessEditor.tsx";
 import { WorkerPreview } from "./WorkerPreview.tsx";
 
@@ -118,16 +119,32 @@ export function Inspector() {
             </button>
           </div>
         )}
-      {result?.error && (
-        <div className="error-box" role="alert">
-          {result.error.message}
-        </div>
+      {result?.retry ? (
+        <RetryNote retry={result.retry} testId="inspector-retry" />
+      ) : (
+        result?.error && (
+          <div className="error-box" role="alert">
+            {result.error.message}
+          </div>
+        )
+      )}
+      {result?.reasoning && (
+        <Thinking
+          text={result.reasoning}
+          streaming={status === "running" && !result.output}
+          testId="inspector-thinking"
+        />
       )}
       {result?.output && (
-        <div className="inspector-output" data-testid="inspector-output">
+        <div
+          className={`inspector-output${result.retry ? " abandoned" : ""}`}
+          data-testid="inspector-output"
+        >
           <div className="muted small">
             {result.usage &&
               `${result.usage.promptTokens} in + ${result.usage.completionTokens} out tokens${result.usage.estimated ? " (estimated)" : ""} · ${formatCost(result.cost ?? 0)}${result.usage.providerCost !== undefined ? " (provider's figure)" : ""}`}
+            {result.usage?.reasoningTokens !== undefined &&
+              ` · ${result.usage.reasoningTokens} of them reasoning`}
             {result.attempts > 1 && ` · ${result.attempts} attempts`}
           </div>
           {/* Parsing Markdown on every streamed frame is the costliest render: plain text until done. */}

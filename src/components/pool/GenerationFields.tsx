@@ -1,6 +1,7 @@
 import { listPrice } from "../../engine/pool/prices.ts";
 import type { Worker } from "../../engine/schema/worker.ts";
 import { useStudio } from "../../state/store.ts";
+import { ExtraBodyField } from "./ExtraBodyField.tsx";
 import { PriceField } from "./PriceField.tsx";
 
 /** Temperature, max tokens, prices and the note a prompted Conductor reads. */
@@ -54,6 +55,7 @@ export function GenerationFields({ worker }: { worker: Worker }) {
                 ? "Your price."
                 : "Price unknown: cost estimates leave this worker out until you enter one."}
           </p>
+          <ExtraBodyField worker={worker} />
         </>
       )}
       <label className="field span2">

@@ -1,6 +1,7 @@
 import type { ChatBackend, ChatRequest } from "../llm/types.ts";
 import { LlmError } from "../llm/types.ts";
 import { estimateUsage } from "../llm/estimate.ts";
+import { splitUnopenedThink } from "../llm/think.ts";
 import type { Usage } from "../schema/usage.ts";
 import type { RetryPolicy } from "./retry.ts";
 import { attemptSignal, retryDelay, sleep, toLlmError } from "./retry.ts";
@@ -9,7 +10,10 @@ export interface CallHooks {
   /** Before each attempt (1-based); a retry starts the text over. */
   onAttempt?: (attempt: number) => void;
   onDelta?: (text: string) => void;
-  onRetry?: (attempt: number, delayMs: number, error: LlmError) => void;
+  /** Reasoning streamed apart from the answer; a retry starts it over too. */
+  onReasoning?: (text: string) => void;
+  /** Before waiting `delayMs` for attempt `attempt` of `of` in all, after `error`. */
+  onRetry?: (attempt: number, delayMs: number, error: LlmError, of: number) => void;
   /** Asked before every attempt; returning false stops with a `budget` error (SPEC 1.6 call cap). */
   mayCall?: () => boolean;
 }
@@ -25,13 +29,14 @@ export async function callWithRetry(
   signal: AbortSignal,
   policy: RetryPolicy,
   hooks: CallHooks = {},
-): Promise<{ text: string; usage: Usage; attempts: number }> {
+): Promise<{ text: string; reasoning: string; usage: Usage; attempts: number }> {
   for (let attempt = 1; ; attempt++) {
     if (signal.aborted) throw new LlmError("aborted");
     if (hooks.mayCall && !hooks.mayCall()) throw new LlmError("budget");
     hooks.onAttempt?.(attempt);
     const scoped = attemptSignal(signal, policy.timeoutMs);
     let text = "";
+    let reasoning = "";
     let usage: Usage | undefined;
     try {
       for await (const chunk of backend.stream(request, scoped.signal)) {
@@ -39,17 +44,31 @@ export async function callWithRetry(
         if (chunk.type === "delta") {
           text += chunk.text;
           hooks.onDelta?.(chunk.text);
+        } else if (chunk.type === "reasoning") {
+          reasoning += chunk.text;
+          hooks.onReasoning?.(chunk.text);
         } else usage = chunk.usage;
       }
       // A backend that stops quietly on abort must not pass for a finished call.
       if (scoped.signal.aborted) throw new LlmError("aborted");
-      return { text, usage: usage ?? estimateUsage(request.messages, text), attempts: attempt };
+      // Streamed as answer until its closing tag came; the finished call keeps them apart.
+      const unopened = splitUnopenedThink(text);
+      if (unopened) {
+        text = unopened.text;
+        reasoning += unopened.reasoning;
+      }
+      return {
+        text,
+        reasoning,
+        usage: usage ?? estimateUsage(request.messages, text + reasoning),
+        attempts: attempt,
+      };
     } catch (e: unknown) {
       const error = toLlmError(e, signal, scoped.timedOut());
       if (error.code === "aborted" || !error.retryable || attempt >= policy.maxAttempts)
         throw error;
       const delay = retryDelay(policy, attempt, error);
-      hooks.onRetry?.(attempt + 1, delay, error);
+      hooks.onRetry?.(attempt + 1, delay, error, policy.maxAttempts);
       await sleep(delay, signal);
     } finally {
       scoped.dispose();

@@ -129,7 +129,12 @@ export async function* executeWorkflow(
     try {
       const result = await callWithRetry(
         o.backendFor(worker),
-        { messages, temperature: worker.temperature, maxTokens: worker.maxTokens },
+        {
+          messages,
+          temperature: worker.temperature,
+          maxTokens: worker.maxTokens,
+          ...(worker.extraBody ? { extraBody: worker.extraBody } : {}),
+        },
         o.signal,
         policy,
         {
@@ -137,15 +142,18 @@ export async function* executeWorkflow(
           onAttempt: (attempt) =>
             emit({ type: "step_start", at: now(), round, step: index, attempt, messages }),
           onDelta: (text) => emit({ type: "step_delta", round, step: index, text }),
-          onRetry: (attempt, delayMs, e) =>
+          onReasoning: (text) => emit({ type: "step_reasoning", round, step: index, text }),
+          onRetry: (attempt, delayMs, e, of) =>
             emit({
               type: "step_retry",
               at: now(),
               round,
               step: index,
               attempt,
+              of,
               delayMs,
               code: e.code,
+              ...(e.status !== undefined ? { status: e.status } : {}),
               message: e.message,
             }),
         },
@@ -158,6 +166,7 @@ export async function* executeWorkflow(
         round,
         step: index,
         output: result.text,
+        ...(result.reasoning ? { reasoning: result.reasoning } : {}),
         usage: result.usage,
         cost,
       });

@@ -66,6 +66,20 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
         raw += text;
         stream.push({ type: "plan_delta", ...scope, round, text });
       },
+      onReasoning: (text) => stream.push({ type: "plan_reasoning", ...scope, round, text }),
+      onRetry: (attempt, delayMs, e, of) =>
+        stream.push({
+          type: "plan_retry",
+          ...scope,
+          at: now(),
+          round,
+          attempt,
+          of,
+          delayMs,
+          code: e.code,
+          ...(e.status !== undefined ? { status: e.status } : {}),
+          message: e.message,
+        }),
     },
   ).finally(() => stream.close());
   // The call can fail while the consumer is between events, before the await below: handle the
@@ -73,12 +87,25 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
   void call.catch(() => undefined);
   yield* stream;
   try {
-    const { text, usage } = await call;
+    // The call's own reasoning: it also holds a block only the finished answer revealed.
+    const result = await call;
+    const { text, usage } = result;
+    const thought = result.reasoning ? { reasoning: result.reasoning } : {};
     const cost = callCost(usage, o.conductor.price);
     const parsed = parseConductorOutput(text, { workers: o.workers, maxSteps: o.maxSteps, round });
     if (!parsed.ok) {
       const error = { code: parsed.code, message: parsed.message };
-      yield { type: "plan_finish", ...scope, at: now(), round, raw: text, usage, cost, error };
+      yield {
+        type: "plan_finish",
+        ...scope,
+        at: now(),
+        round,
+        raw: text,
+        ...thought,
+        usage,
+        cost,
+        error,
+      };
       return { ok: false, raw: text, cancelled: false, ...error };
     }
     yield {
@@ -87,6 +114,7 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
       at: now(),
       round,
       raw: text,
+      ...thought,
       usage,
       cost,
       steps: parsed.steps,

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { LlmError } from "../llm/types.ts";
 import type { RetryPolicy } from "./retry.ts";
-import { attemptSignal, retryDelay, sleep, toLlmError } from "./retry.ts";
+import { attemptSignal, describeRetry, retryDelay, sleep, toLlmError } from "./retry.ts";
 
 /** Resolves with the error a promise rejects with; fails the test if it resolves. */
 async function rejection(promise: Promise<unknown>): Promise<LlmError> {
@@ -139,5 +139,16 @@ describe("toLlmError", () => {
     expect(toLlmError(e, live, false)).toBe(e);
     expect(toLlmError(new Error("socket hang up"), live, false)).toMatchObject({ code: "unknown" });
     expect(toLlmError("weird", live, false).message).toContain("weird");
+  });
+});
+
+describe("describeRetry", () => {
+  const base = { attempt: 2, of: 4, delayMs: 3_000, code: "rate_limited", status: 429 };
+  it("says which attempt, how long, and after what", () => {
+    expect(describeRetry(base)).toBe("retrying 2 of 4 in 3 s after 429");
+    expect(describeRetry({ ...base, status: null, code: "dropped", delayMs: 400 })).toBe(
+      "retrying 2 of 4 in 0.4 s after dropped",
+    );
+    expect(describeRetry({ ...base, of: null, delayMs: 0 })).toBe("retrying 2 now after 429");
   });
 });

@@ -81,3 +81,22 @@ export function toLlmError(e: unknown, parent: AbortSignal, timedOut: boolean): 
   const detail = e instanceof Error ? e.message : String(e);
   return new LlmError("unknown", detail);
 }
+
+/** What a waiting retry shows: "retrying 2 of 4 in 3 s after 429" (or after the error's code). */
+export function describeRetry(retry: {
+  attempt: number;
+  of: number | null;
+  delayMs: number;
+  code: string;
+  status: number | null;
+}): string {
+  const seconds = retry.delayMs / 1000;
+  const wait =
+    seconds >= 1
+      ? `in ${Math.round(seconds)} s`
+      : seconds > 0
+        ? `in ${seconds.toFixed(1)} s`
+        : "now";
+  const reason = retry.status ?? retry.code.replace(/_/g, " ");
+  return `retrying ${retry.attempt}${retry.of ? ` of ${retry.of}` : ""} ${wait} after ${reason}`;
+}

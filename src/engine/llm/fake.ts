@@ -8,6 +8,8 @@ export interface FakeReply {
   text?: string;
   /** Explicit chunking of the streamed text; defaults to one chunk per word. */
   chunks?: string[];
+  /** Reasoning streamed before the text, one chunk each (kept apart from the answer). */
+  reasoning?: string[];
   /** Thrown instead of answering, or after `failAfterChunks` chunks (a dropped stream). */
   error?: LlmError;
   failAfterChunks?: number;
@@ -58,6 +60,10 @@ export function createFakeBackend(
       if (reply.gate) await untilAborted(reply.gate, signal);
       if (reply.delayMs) await sleep(reply.delayMs, signal);
       if (reply.error && reply.failAfterChunks === undefined) throw reply.error;
+      for (const piece of reply.reasoning ?? []) {
+        if (signal.aborted) throw new LlmError("aborted");
+        yield { type: "reasoning", text: piece };
+      }
       const text = reply.text ?? "";
       const chunks = reply.chunks ?? text.split(/(?<= )/);
       for (const [i, chunk] of chunks.entries()) {

@@ -1,9 +1,10 @@
 import OpenAI from "openai";
 import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
-import { z } from "zod";
-import type { Usage } from "../schema/usage.ts";
+import { extraBodyProblem } from "../schema/worker.ts";
 import { estimateUsage } from "./estimate.ts";
 import { toLlmError } from "./openai-errors.ts";
+import { StreamReader } from "./openai-stream.ts";
+import { readSse } from "./sse.ts";
 import type { ChatBackend, ChatChunk, ChatRequest } from "./types.ts";
 import { LlmError } from "./types.ts";
 
@@ -51,13 +52,6 @@ const NO_STAINLESS_HEADERS: Record<string, null> = Object.fromEntries(
 /** The OpenAI client insists on some key; this one never leaves because Authorization is unset. */
 const PLACEHOLDER_KEY = "not-needed";
 
-/** Usage as the wire carries it; `cost` is OpenRouter's figure in dollars. */
-const WireUsageSchema = z.object({
-  prompt_tokens: z.number().int().nonnegative(),
-  completion_tokens: z.number().int().nonnegative(),
-  cost: z.number().nonnegative().optional(),
-});
-
 function hostOf(baseURL: string): string {
   try {
     return new URL(baseURL).host;
@@ -67,35 +61,10 @@ function hostOf(baseURL: string): string {
 }
 
 /**
- * Wraps fetch so the caller learns when a `data: [DONE]` line went by: the openai stream swallows
- * it, and without it (or a finish_reason) a stream that simply stops cannot be told from a cut one.
- */
-function watchForDone(fetchImpl: typeof fetch, onDone: () => void): typeof fetch {
-  return async (input, init) => {
-    const response = await fetchImpl(input, init);
-    if (!response.ok || !response.body) return response;
-    const decoder = new TextDecoder();
-    let tail = "";
-    const watcher = new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        const text = tail + decoder.decode(chunk, { stream: true });
-        if (/data: ?\[DONE\]/.test(text)) onDone();
-        tail = text.slice(-16);
-        controller.enqueue(chunk);
-      },
-    });
-    return new Response(response.body.pipeThrough(watcher), {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
-  };
-}
-
-/**
  * A chat backend for any OpenAI-compatible endpoint, over the `openai` package. It streams with usage
- * requested, falls back to an estimate (marked `estimated`) when the server sends none, never lets
- * the client retry (the executor does), and maps every failure to a coded `LlmError`.
+ * requested, keeps reasoning apart from the answer, falls back to an estimate (marked `estimated`)
+ * when the server sends no usage, never lets the client retry (the executor does), and maps every
+ * failure, errors sent inside a 200 stream included, to a coded `LlmError`.
  */
 export function createOpenAIBackend(options: OpenAIBackendOptions): ChatBackend {
   const host = hostOf(options.baseURL);
@@ -110,7 +79,8 @@ export function createOpenAIBackend(options: OpenAIBackendOptions): ChatBackend 
   };
 
   async function* stream(request: ChatRequest, signal: AbortSignal): AsyncGenerator<ChatChunk> {
-    let sawDone = false;
+    const refused = request.extraBody && extraBodyProblem(request.extraBody);
+    if (refused) throw new LlmError("bad_request", refused);
     const client = new OpenAI({
       baseURL: options.baseURL,
       apiKey: apiKey ?? PLACEHOLDER_KEY,
@@ -121,9 +91,7 @@ export function createOpenAIBackend(options: OpenAIBackendOptions): ChatBackend 
       defaultHeaders,
       maxRetries: 0,
       timeout: options.timeoutMs ?? 120_000,
-      fetch: watchForDone(options.fetch ?? globalThis.fetch.bind(globalThis), () => {
-        sawDone = true;
-      }),
+      fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
       dangerouslyAllowBrowser: options.dangerouslyAllowBrowser ?? true,
     });
     const params: ChatCompletionCreateParamsStreaming = {
@@ -133,43 +101,50 @@ export function createOpenAIBackend(options: OpenAIBackendOptions): ChatBackend 
       stream: true,
       stream_options: { include_usage: true },
       ...(request.maxTokens > 0 ? { [maxTokensField]: request.maxTokens } : {}),
+      ...request.extraBody,
     };
 
-    let streaming = false;
-    let text = "";
-    let finished = false;
-    let usage: Usage | undefined;
+    let response: Response;
     try {
-      const chunks = await client.chat.completions.create(params, { signal });
-      streaming = true;
-      for await (const chunk of chunks) {
-        for (const choice of chunk.choices) {
-          const delta = choice.delta?.content;
-          if (delta) {
-            text += delta;
-            yield { type: "delta", text: delta };
+      // The raw response: providers put reasoning, usage and errors where the typed stream does
+      // not look (see openai-wire.ts), and `event: error` frames must not pass unnoticed.
+      response = await client.chat.completions.create(params, { signal }).asResponse();
+    } catch (e: unknown) {
+      throw toLlmError(e, signal, apiKey, false);
+    }
+    const reader = new StreamReader(apiKey);
+    try {
+      const body = response.body;
+      if (!body) throw new LlmError("server", "The response had no body.");
+      if (/json/i.test(response.headers.get("content-type") ?? "")) {
+        // A server that ignored `stream: true` answers with one whole completion.
+        yield* reader.payload(JSON.parse(await response.text()) as unknown);
+        reader.finished = true;
+      } else {
+        for await (const frame of readSse(body)) {
+          if (frame.data.startsWith("[DONE]")) {
+            reader.sawDone = true;
+            break;
           }
-          if (choice.finish_reason) finished = true;
-        }
-        const wire = WireUsageSchema.safeParse(chunk.usage);
-        if (wire.success) {
-          usage = {
-            promptTokens: wire.data.prompt_tokens,
-            completionTokens: wire.data.completion_tokens,
-            estimated: false,
-            ...(wire.data.cost !== undefined ? { providerCost: wire.data.cost } : {}),
-          };
+          yield* reader.frame(frame);
         }
       }
     } catch (e: unknown) {
-      throw toLlmError(e, signal, apiKey, streaming);
+      throw toLlmError(e, signal, apiKey, true);
     }
-    // The openai stream ends quietly when aborted; a cancelled call must not pass for a finished one.
+    yield* reader.end();
+    // A stream cut by an abort must not pass for a finished one.
     if (signal.aborted) throw new LlmError("aborted");
-    if (!finished && !sawDone && usage === undefined) {
+    if (!reader.finished && !reader.sawDone && reader.usage === undefined) {
       throw new LlmError("dropped", "The stream ended without a finish reason or [DONE].");
     }
-    yield { type: "usage", usage: usage ?? estimateUsage(request.messages, text) };
+    yield {
+      type: "usage",
+      usage:
+        reader.usage ??
+        reader.timingsUsage ??
+        estimateUsage(request.messages, reader.text + reader.reasoning),
+    };
   }
 
   return {

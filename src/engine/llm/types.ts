@@ -6,13 +6,27 @@ export interface ChatRequest {
   messages: ChatMessage[];
   temperature: number;
   maxTokens: number;
+  /**
+   * Extra fields merged into the request body (a worker's `reasoning_effort`,
+   * `chat_template_kwargs`, provider routing; a Conductor's grammar). They cannot replace `model`,
+   * `messages` or `stream`: a backend refuses such a request with a `bad_request` error.
+   */
+  extraBody?: Record<string, unknown>;
 }
 
-export type ChatChunk = { type: "delta"; text: string } | { type: "usage"; usage: Usage };
+/**
+ * What a backend streams: answer text (`delta`), reasoning kept apart from the answer
+ * (`reasoning`: reasoning fields, thinking parts, a leading `<think>` block) and, last, usage.
+ */
+export type ChatChunk =
+  | { type: "delta"; text: string }
+  | { type: "reasoning"; text: string }
+  | { type: "usage"; usage: Usage };
 
 /**
  * The small interface every chat model sits behind: the OpenAI-compatible adapter, the in-browser
- * WebLLM worker and the scripted test fake. `stream` yields text deltas and, last, one usage chunk;
+ * WebLLM worker and the scripted test fake. `stream` yields text deltas (and reasoning deltas, never
+ * mixed into the text) and, last, one usage chunk;
  * it throws an `LlmError` on failure and stops promptly when `signal` aborts.
  */
 export interface ChatBackend {
@@ -53,25 +67,28 @@ export function codeForStatus(status: number): ErrorCode {
   if (status === 404) return "not_found";
   if (status === 429) return "rate_limited";
   if (status === 408) return "timeout";
-  if (status === 400 || status === 413 || status === 422) return "bad_request";
+  if (status === 413) return "request_too_large";
+  if (status === 400 || status === 422) return "bad_request";
   if (status >= 500) return "server";
   return "unknown";
 }
 
-/** Drains a stream into its full text and usage. */
+/** Drains a stream into its full text, its reasoning (kept apart) and usage. */
 export async function collect(
   backend: ChatBackend,
   request: ChatRequest,
   signal: AbortSignal,
   onDelta?: (text: string) => void,
-): Promise<{ text: string; usage: Usage | undefined }> {
+): Promise<{ text: string; reasoning: string; usage: Usage | undefined }> {
   let text = "";
+  let reasoning = "";
   let usage: Usage | undefined;
   for await (const chunk of backend.stream(request, signal)) {
     if (chunk.type === "delta") {
       text += chunk.text;
       onDelta?.(chunk.text);
-    } else usage = chunk.usage;
+    } else if (chunk.type === "reasoning") reasoning += chunk.text;
+    else usage = chunk.usage;
   }
-  return { text, usage };
+  return { text, reasoning, usage };
 }

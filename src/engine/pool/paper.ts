@@ -41,7 +41,18 @@ interface PaperWorker {
   provider: string;
   model: string;
   note: string;
+  /** Extra request fields, e.g. the thinking switch that makes one model two workers. */
+  extraBody?: Record<string, unknown>;
 }
+
+/**
+ * Qwen3's thinking switch, in both dialects: OpenRouter's unified `reasoning` parameter, and
+ * `chat_template_kwargs` for vLLM and SGLang (an endpoint ignores the one it does not know).
+ */
+const qwenThinking = (on: boolean) => ({
+  reasoning: { enabled: on },
+  chat_template_kwargs: { enable_thinking: on },
+});
 
 /**
  * The Conductor paper's seven workers in the paper's id order (SPEC intro). Providers are chosen for
@@ -71,15 +82,15 @@ const PAPER_WORKERS: readonly PaperWorker[] = [
     name: "Qwen3-32B (direct)",
     provider: "openrouter",
     model: "qwen/qwen3-32b",
-    note:
-      "Open 32B model answering without thinking; cheap and fast. The studio sends no " +
-      "thinking switch: turn thinking off at the provider or with Qwen's /no_think.",
+    note: "Open 32B model answering without thinking; cheap and fast.",
+    extraBody: qwenThinking(false),
   },
   {
     name: "Qwen3-32B (thinking)",
     provider: "openrouter",
     model: "qwen/qwen3-32b",
     note: "Open 32B model with thinking on; slower, better at multi-step problems.",
+    extraBody: qwenThinking(true),
   },
   {
     name: "Gemma-3-27B",
@@ -100,11 +111,12 @@ export function paperPool(): Worker[] {
   return PAPER_WORKERS.map((w, i) => {
     const preset = presetById(w.provider);
     if (!preset) throw new Error(`Unknown preset ${w.provider}`); // a bug in the table above
-    return workerFromPreset(preset, {
+    const worker = workerFromPreset(preset, {
       id: `paper-${i}`,
       name: w.name,
       model: w.model,
       note: w.note,
     });
+    return w.extraBody ? { ...worker, extraBody: structuredClone(w.extraBody) } : worker;
   });
 }

@@ -1,3 +1,4 @@
+import { WorkerSchema } from "../schema/worker.ts";
 import { describe, expect, it } from "vitest";
 import { paperPool, workerFromPreset } from "./paper.ts";
 import { PROVIDER_PRESETS, presetById } from "./presets.ts";
@@ -107,5 +108,13 @@ describe("paper pool", () => {
       expect(w.baseURL).toBe(presetById(w.provider)?.baseURL);
     }
     expect(pool[1]?.headers).toEqual({ "anthropic-dangerous-direct-browser-access": "true" });
+  });
+
+  it("makes Qwen3-32B two workers, thinking off and on, through extra request fields", () => {
+    const [direct, thinking] = paperPool().slice(3, 5);
+    expect(direct?.model).toBe(thinking?.model);
+    expect(direct?.extraBody).toMatchObject({ chat_template_kwargs: { enable_thinking: false } });
+    expect(thinking?.extraBody).toMatchObject({ chat_template_kwargs: { enable_thinking: true } });
+    expect(WorkerSchema.safeParse(direct).success).toBe(true);
   });
 });

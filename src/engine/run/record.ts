@@ -1,8 +1,9 @@
-import type { RunEvent } from "../schema/events.ts";
+import type { EventOf, RunEvent } from "../schema/events.ts";
 import type { ParentPath } from "../schema/events.ts";
 import type {
   NestedRecord,
   PlanRecord,
+  RetryState,
   RoundRecord,
   RunRecord,
   StepRecord,
@@ -149,6 +150,23 @@ function withPlan(
   }));
 }
 
+/** Appends streamed reasoning; an empty record keeps no `reasoning` field at all. */
+function more(reasoning: string | undefined, text: string): string | undefined {
+  return (reasoning ?? "") + text || undefined;
+}
+
+function retryState(e: EventOf<"step_retry"> | EventOf<"plan_retry">): RetryState {
+  return {
+    attempt: e.attempt,
+    of: e.of ?? null,
+    at: e.at,
+    delayMs: e.delayMs,
+    code: e.code,
+    status: e.status ?? null,
+    message: e.message,
+  };
+}
+
 function addUsage(r: RunRecord, usage: Usage, cost: number): RunRecord {
   const t = r.totals;
   return {
@@ -184,6 +202,8 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
       return withPlan(e.parent ? r : { ...r, status: "planning" }, e.parent, e.round, () => ({
         messages: e.messages,
         raw: "",
+        reasoning: undefined,
+        retry: undefined,
         startedAt: e.at,
         finishedAt: null,
         usage: null,
@@ -192,10 +212,19 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
       }));
     case "plan_delta":
       return withPlan(r, e.parent, e.round, (p) => ({ ...p, raw: p.raw + e.text }));
+    case "plan_reasoning":
+      return withPlan(r, e.parent, e.round, (p) => ({
+        ...p,
+        reasoning: more(p.reasoning, e.text),
+      }));
+    case "plan_retry":
+      return withPlan(r, e.parent, e.round, (p) => ({ ...p, retry: retryState(e) }));
     case "plan_finish": {
       const next = withPlan(addUsage(r, e.usage, e.cost), e.parent, e.round, (p) => ({
         ...p,
         raw: e.raw,
+        reasoning: e.reasoning || p.reasoning,
+        retry: undefined,
         finishedAt: e.at,
         usage: e.usage,
         cost: e.cost,
@@ -224,6 +253,8 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
         ...s,
         status: "queued",
         output: "",
+        reasoning: undefined,
+        retry: undefined,
         error: null,
         usage: null,
         cost: null,
@@ -236,17 +267,26 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
         ...s,
         status: "running",
         messages: e.messages,
+        // A new attempt starts over: the dropped attempt's partial text and reasoning are gone.
         output: "",
+        reasoning: undefined,
+        retry: undefined,
         error: null,
         startedAt: s.startedAt ?? e.at,
         attempts: e.attempt,
       }));
     case "step_delta":
       return withStep(r, e.parent, e.round, e.step, (s) => ({ ...s, output: s.output + e.text }));
+    case "step_reasoning":
+      return withStep(r, e.parent, e.round, e.step, (s) => ({
+        ...s,
+        reasoning: more(s.reasoning, e.text),
+      }));
     case "step_retry":
       return withStep(r, e.parent, e.round, e.step, (s) => ({
         ...s,
         error: { code: e.code, message: e.message },
+        retry: retryState(e),
       }));
     case "step_finish":
       return withStep(
@@ -258,6 +298,8 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
           ...s,
           status: "done",
           output: e.output,
+          reasoning: e.reasoning || s.reasoning,
+          retry: undefined,
           error: null,
           finishedAt: e.at,
           usage: e.usage,
@@ -270,6 +312,7 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
         ...s,
         status: "failed",
         finishedAt: e.at,
+        retry: undefined,
         error: { code: e.code, message: e.message },
       }));
     case "step_cancel":
@@ -277,6 +320,7 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
         ...s,
         status: "cancelled",
         finishedAt: e.at,
+        retry: undefined,
       }));
     case "round_finish":
       return withRound(r, e.parent, e.round, (rd) => ({ ...rd, answer: e.answer }));

@@ -15,6 +15,19 @@ export const ParentPathSchema = z.array(z.object(ref));
 export type ParentPath = z.infer<typeof ParentPathSchema>;
 const scoped = { parent: ParentPathSchema.optional() };
 
+/**
+ * A retry about to happen: attempt `attempt` of `of` starts after `delayMs`, because of the error
+ * `code` (`status` when it carried an HTTP status). The dropped attempt's partial text is abandoned.
+ */
+const retry = {
+  attempt: z.number().int().positive(),
+  of: z.number().int().positive().optional(),
+  delayMs: z.number().nonnegative(),
+  code: ErrorCodeSchema,
+  status: z.number().int().optional(),
+  message: z.string(),
+};
+
 /** The typed events a run emits, in order; the recorder folds them into a run record. */
 export const RunEventSchema = z.discriminatedUnion("type", [
   z.object({
@@ -35,12 +48,23 @@ export const RunEventSchema = z.discriminatedUnion("type", [
     messages: z.array(ChatMessageSchema),
   }),
   z.object({ type: z.literal("plan_delta"), ...scoped, round: ref.round, text: z.string() }),
+  /** The Conductor's reasoning, streamed apart from its output (reasoning fields, `<think>`). */
+  z.object({ type: z.literal("plan_reasoning"), ...scoped, round: ref.round, text: z.string() }),
+  z.object({
+    type: z.literal("plan_retry"),
+    ...scoped,
+    at,
+    round: ref.round,
+    ...retry,
+  }),
   z.object({
     type: z.literal("plan_finish"),
     ...scoped,
     at,
     round: ref.round,
     raw: z.string(),
+    /** The whole reasoning of the call that produced `raw`, when the Conductor reasoned. */
+    reasoning: z.string().optional(),
     usage: UsageSchema,
     cost: z.number().nonnegative(),
     steps: z.array(StepSchema).optional(),
@@ -65,22 +89,17 @@ export const RunEventSchema = z.discriminatedUnion("type", [
     messages: z.array(ChatMessageSchema),
   }),
   z.object({ type: z.literal("step_delta"), ...scoped, ...ref, text: z.string() }),
-  z.object({
-    type: z.literal("step_retry"),
-    ...scoped,
-    at,
-    ...ref,
-    attempt: z.number().int().positive(),
-    delayMs: z.number().nonnegative(),
-    code: ErrorCodeSchema,
-    message: z.string(),
-  }),
+  /** A worker's reasoning, streamed apart from its answer; later steps never read it. */
+  z.object({ type: z.literal("step_reasoning"), ...scoped, ...ref, text: z.string() }),
+  z.object({ type: z.literal("step_retry"), ...scoped, at, ...ref, ...retry }),
   z.object({
     type: z.literal("step_finish"),
     ...scoped,
     at,
     ...ref,
     output: z.string(),
+    /** The whole reasoning of the attempt that produced `output`, when the worker reasoned. */
+    reasoning: z.string().optional(),
     usage: UsageSchema,
     cost: z.number().nonnegative(),
     /** Usage and cost summed over a nested workflow whose calls were already counted. */

@@ -16,6 +16,18 @@ export type StepStatus = z.infer<typeof StepStatusSchema>;
 
 export const FailureSchema = z.object({ code: z.string(), message: z.string() });
 
+/** A retry in progress: attempt `attempt` of `of` starts at `at + delayMs`, after `code`/`status`. */
+export const RetryStateSchema = z.object({
+  attempt: z.number().int().positive(),
+  of: z.number().int().positive().nullable(),
+  at: z.number(),
+  delayMs: z.number().nonnegative(),
+  code: z.string(),
+  status: z.number().int().nullable(),
+  message: z.string(),
+});
+export type RetryState = z.infer<typeof RetryStateSchema>;
+
 export const StepRecordSchema = z.object({
   index: z.number().int().nonnegative(),
   worker: z.number().int().nonnegative(),
@@ -25,6 +37,10 @@ export const StepRecordSchema = z.object({
   status: StepStatusSchema,
   messages: z.array(ChatMessageSchema),
   output: z.string(),
+  /** The worker's reasoning, kept apart from `output` (absent in older records). */
+  reasoning: z.string().optional(),
+  /** Set while the step waits to retry; cleared when the next attempt starts. */
+  retry: RetryStateSchema.nullable().optional(),
   startedAt: z.number().nullable(),
   finishedAt: z.number().nullable(),
   attempts: z.number().int().nonnegative(),
@@ -41,6 +57,10 @@ export type StepRecord = z.infer<typeof StepRecordSchema>;
 export const PlanRecordSchema = z.object({
   messages: z.array(ChatMessageSchema),
   raw: z.string(),
+  /** The Conductor's reasoning, kept apart from `raw` (absent in older records). */
+  reasoning: z.string().optional(),
+  /** Set while the plan waits to retry; cleared when the next attempt starts. */
+  retry: RetryStateSchema.nullable().optional(),
   startedAt: z.number().nullable(),
   finishedAt: z.number().nullable(),
   usage: UsageSchema.nullable(),

@@ -7,6 +7,8 @@ export const UsageSchema = z.object({
   estimated: z.boolean().default(false),
   /** The provider's own cost figure in dollars, where it gives one (e.g. OpenRouter). */
   providerCost: z.number().nonnegative().optional(),
+  /** Of the completion tokens, those spent reasoning, where the provider reports them. */
+  reasoningTokens: z.number().int().nonnegative().optional(),
 });
 export type Usage = z.infer<typeof UsageSchema>;
 

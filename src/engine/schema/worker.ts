@@ -7,6 +7,23 @@ export const PriceSchema = z.object({
 });
 export type Price = z.infer<typeof PriceSchema>;
 
+/** Request fields that extra body fields may not replace: they are the call itself. */
+export const RESERVED_BODY_FIELDS = ["model", "messages", "stream"] as const;
+
+/** Why extra request fields are refused (they would replace a reserved field), or null. */
+export function extraBodyProblem(body: Record<string, unknown>): string | null {
+  const clash = RESERVED_BODY_FIELDS.filter((k) => Object.hasOwn(body, k));
+  return clash.length
+    ? `Extra request fields cannot override ${clash.map((k) => `"${k}"`).join(", ")}; remove ${clash.length > 1 ? "them" : "it"}.`
+    : null;
+}
+
+/** Extra fields merged into a worker's request body, e.g. `{"reasoning_effort": "low"}`. */
+export const ExtraBodySchema = z.record(z.string(), z.unknown()).superRefine((body, ctx) => {
+  const problem = extraBodyProblem(body);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
+
 /**
  * A worker in the pool. Keys are never part of it: they live in a separate key ring so that a pool
  * can be exported, logged and recorded without them.
@@ -33,6 +50,8 @@ export const WorkerSchema = z.object({
   plainHeaders: z.array(z.string()).optional(),
   /** Whether to append the step-by-step assistant prefill (off where an API rejects it). */
   prefill: z.boolean().default(false),
+  /** Extra request fields (reasoning effort, `chat_template_kwargs`, provider routing). */
+  extraBody: ExtraBodySchema.optional(),
 });
 export type Worker = z.infer<typeof WorkerSchema>;
 export type WorkerInput = z.input<typeof WorkerSchema>;
@@ -52,3 +71,28 @@ export const ConductorConfigSchema = z.object({
   plainHeaders: z.array(z.string()).optional(),
 });
 export type ConductorConfig = z.infer<typeof ConductorConfigSchema>;
+
+/**
+ * Reads extra request fields as a user types them: empty text means none; otherwise a JSON object
+ * that replaces none of the reserved fields. Returns the fields or a message saying what is wrong.
+ */
+export function readExtraBody(
+  text: string,
+): { ok: true; body: Record<string, unknown> | undefined } | { ok: false; message: string } {
+  if (!text.trim()) return { ok: true, body: undefined };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e: unknown) {
+    return { ok: false, message: `Not valid JSON: ${e instanceof Error ? e.message : String(e)}` };
+  }
+  const parsed = ExtraBodySchema.safeParse(value);
+  if (!parsed.success) {
+    const custom = parsed.error.issues.find((i) => i.code === "custom");
+    return {
+      ok: false,
+      message: custom?.message ?? 'Expected a JSON object, e.g. {"reasoning_effort": "low"}.',
+    };
+  }
+  return { ok: true, body: Object.keys(parsed.data).length ? parsed.data : undefined };
+}
