@@ -40,8 +40,11 @@ export class AnswerStream {
       case "run_start":
       case "plan_start":
       case "plan_delta":
+      case "plan_reasoning":
+      case "plan_retry":
       case "plan_finish":
       case "step_queued":
+      case "step_reasoning":
       case "step_retry":
       case "step_error":
       case "step_cancel":
