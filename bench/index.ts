@@ -1,10 +1,12 @@
 import { builtApp } from "./app.ts";
 import { benchPageLoad } from "./pageload.ts";
+import { benchParser } from "./parser.ts";
 import { benchScheduling } from "./scheduling.ts";
 import { benchUi } from "./ui.ts";
 
 /** `npm run bench`: prints the project's performance figures. Benchmarks print; tests assert. */
 await benchScheduling();
+benchParser();
 const app = await builtApp();
 try {
   benchPageLoad(app.dir, app.source);
