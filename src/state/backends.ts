@@ -2,6 +2,7 @@ import { createOpenAIBackend } from "../engine/llm/openai.ts";
 import type { ChatBackend } from "../engine/llm/types.ts";
 import { LlmError } from "../engine/llm/types.ts";
 import type { ConductorConfig, Worker } from "../engine/schema/worker.ts";
+import { planGrammarOf } from "./settings.ts";
 import type { StudioState } from "./store.ts";
 
 let inBrowser: ChatBackend | null = null;
@@ -39,6 +40,7 @@ export function conductorConfigOf(s: StudioState): ConductorConfig {
         model: c.webllmModelId,
         temperature: c.temperature,
         maxTokens: c.maxTokens,
+        planGrammar: planGrammarOf(c),
       }
     : {
         kind: "openai",
@@ -46,6 +48,7 @@ export function conductorConfigOf(s: StudioState): ConductorConfig {
         model: c.model,
         temperature: c.temperature,
         maxTokens: c.maxTokens,
+        planGrammar: planGrammarOf(c),
       };
 }
 

@@ -2,6 +2,7 @@ import { DEFAULT_TEMPLATE, templateProblems } from "../../engine/conductor/promp
 import { useStudio } from "../../state/store.ts";
 import { InBrowserSection } from "./InBrowserSection.tsx";
 import { RecursionSettings } from "./RecursionSettings.tsx";
+import { RemoteGrammarField } from "./RemoteGrammarField.tsx";
 
 /** Which Conductor plans (in this browser or a remote endpoint), its generation and its prompt. */
 export function ConductorSettings() {
@@ -68,6 +69,7 @@ export function ConductorSettings() {
               onChange={(e) => st().setKey("conductor", e.target.value)}
             />
           </label>
+          <RemoteGrammarField />
         </div>
       )}
       <div className="grid2">

@@ -133,6 +133,7 @@ export function createOpenAIBackend(options: OpenAIBackendOptions): ChatBackend 
       stream: true,
       stream_options: { include_usage: true },
       ...(request.maxTokens > 0 ? { [maxTokensField]: request.maxTokens } : {}),
+      ...request.extraBody,
     };
 
     let streaming = false;

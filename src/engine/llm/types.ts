@@ -6,6 +6,13 @@ export interface ChatRequest {
   messages: ChatMessage[];
   temperature: number;
   maxTokens: number;
+  /** Extra top-level fields for the request body (OpenAI-compatible endpoints). */
+  extraBody?: Record<string, unknown>;
+  /**
+   * An EBNF grammar (xgrammar's dialect) the output must follow, for backends that constrain
+   * decoding themselves (the in-browser model); others ignore it.
+   */
+  grammar?: string;
 }
 
 export type ChatChunk = { type: "delta"; text: string } | { type: "usage"; usage: Usage };
@@ -21,6 +28,10 @@ export interface ChatBackend {
   /** Whether a trailing assistant message is continued (true) or must be folded into the user turn. */
   readonly continuesAssistant: boolean;
   stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatChunk>;
+  /** The context window in tokens, where the backend knows it (the in-browser model). */
+  readonly contextWindow?: number;
+  /** Counts the prompt tokens of `messages` as the model will see them, where it can. */
+  countTokens?(messages: ChatMessage[]): number | Promise<number>;
 }
 
 const RETRYABLE: ReadonlySet<ErrorCode> = new Set([

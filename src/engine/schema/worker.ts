@@ -44,5 +44,7 @@ export const ConductorConfigSchema = z.object({
   maxTokens: z.number().int().positive().default(1024),
   price: PriceSchema.optional(),
   headers: z.record(z.string(), z.string()).optional(),
+  /** How the plan is constrained by a grammar (conductor/constrain.ts); absent means off. */
+  planGrammar: z.enum(["off", "webllm", "vllm", "vllm-guided", "sglang"]).optional(),
 });
 export type ConductorConfig = z.infer<typeof ConductorConfigSchema>;
