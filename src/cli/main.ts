@@ -1,6 +1,8 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
+import { buildPlanGrammar } from "../engine/conductor/grammar.ts";
 import { parseConductorOutput } from "../engine/conductor/parse.ts";
+import { DEFAULT_OPENING } from "../engine/conductor/prompt.ts";
 import { formatCost } from "../engine/cost.ts";
 import { runConductor } from "../engine/exec/run.ts";
 import { createOpenAIBackend } from "../engine/llm/openai.ts";
@@ -22,6 +24,11 @@ Usage:
       Plan with the configured Conductor, run the workflow, print progress to stderr and
       write the run record (versioned export JSON) to FILE or stdout.
       Exit 0 with a final answer, 1 when the run failed, 2 for an invalid config or plan.
+
+  conductor-studio grammar --workers N --max-steps K [--round R] [--opening TEXT]
+      Print the plan grammar (EBNF as xgrammar, vLLM and SGLang take it) for a pool of N
+      workers and at most K steps; --round 1 or more also allows the three empty lists.
+      The output starts with --opening (default: the prompt's opening; "" for none).
 
   conductor-studio --help
 
@@ -92,6 +99,26 @@ async function parseCommand(args: string[], io: Io): Promise<number> {
     : { ok: false, code: result.code, message: result.message };
   io.stdout(`${JSON.stringify(out)}\n`);
   return result.ok ? 0 : 1;
+}
+
+function grammarCommand(args: string[], io: Io): number {
+  const { values } = parseArgs({
+    args,
+    options: {
+      workers: { type: "string" },
+      "max-steps": { type: "string" },
+      round: { type: "string" },
+      opening: { type: "string" },
+    },
+  });
+  const workers = intOption(values.workers, "workers");
+  if (workers < 1) throw new UsageError("--workers must be at least 1.");
+  const maxSteps = intOption(values["max-steps"], "max-steps");
+  if (maxSteps < 1) throw new UsageError("--max-steps must be at least 1.");
+  const round = intOption(values.round, "round", 0);
+  const opening = values.opening ?? DEFAULT_OPENING;
+  io.stdout(buildPlanGrammar({ workers, maxSteps, round, opening }));
+  return 0;
 }
 
 function seconds(ms: number): string {
@@ -224,6 +251,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     }
     if (command === "parse") return await parseCommand(rest, io);
     if (command === "run") return await runCommand(rest, io);
+    if (command === "grammar") return grammarCommand(rest, io);
     throw new UsageError(`Unknown command "${command}".`);
   } catch (e: unknown) {
     if (

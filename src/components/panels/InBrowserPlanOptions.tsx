@@ -1,4 +1,8 @@
-import { contextWindowFor, CONTEXT_WINDOWS, vramAtContext } from "../../engine/llm/webllm/catalogue.ts";
+import {
+  contextWindowFor,
+  CONTEXT_WINDOWS,
+  vramAtContext,
+} from "../../engine/llm/webllm/catalogue.ts";
 import { CATALOGUE } from "../../state/inbrowserController.ts";
 import { useStudio } from "../../state/store.ts";
 
