@@ -33,7 +33,8 @@ Usage:
   conductor-studio --help
 
 Config (JSON):
-  {"conductor":{"baseURL":"...","model":"...","apiKeyEnv":"ENV_NAME"},
+  {"conductor":{"baseURL":"...","model":"...","apiKeyEnv":"ENV_NAME",
+                "planGrammar":"off|vllm|vllm-guided|sglang"},
    "workers":[{"name":"...","baseURL":"...","model":"...","apiKeyEnv":"ENV_NAME",
                "temperature":0.2,"maxTokens":4096,"price":{"input":1.25,"output":10}}],
    "maxSteps":5,"rounds":0}
