@@ -168,7 +168,7 @@ class Reader {
       this.pos = this.src.length;
       return this.fail("a string is not closed");
     }
-    if (!triple && this.src.charAt(stop) === "\n" && !this.closes(open, family, stop)) {
+    if (!triple && !this.lenient && this.src.charAt(stop) === "\n") {
       this.pos = stop;
       return this.fail(
         `a string is not closed before the end of line ${this.index.lineOf(this.pos)}`,
@@ -201,14 +201,21 @@ class Reader {
     return out;
   }
 
-  /** The next unescaped closing quote for `open` at or after pos (or, strict, a newline); -1 if none. */
+  /**
+   * The next unescaped closing quote for `open` at or after pos, or -1. Lenient: a quote of the
+   * family closes only when `,` `]` or `)` (or the end) follows, so `'the model's answer'` reads.
+   * Strict: a straight quote closes only its own kind, a smart one on either smart twin (so an
+   * apostrophe inside "the model's answer" or “the model’s answer” is just text), and a newline
+   * ends the string (as an error).
+   */
   private stopOf(open: string, family: string): number {
-    const key = this.lenient ? `lenient${open}` : open;
-    return this.index.nextStop(key, this.pos, () => (i) => {
-      const c = this.src.charAt(i);
-      if (!this.lenient && c === "\n") return true;
-      return this.closes(open, family, i);
-    });
+    if (this.lenient) {
+      return this.index.nextStop(`lenient${open}`, this.pos, family, (i) =>
+        this.index.closerFollows(i),
+      );
+    }
+    const closers = SMART_QUOTES.includes(open) ? family.replace(/["']/, "") : open;
+    return this.index.nextStop(open, this.pos, `${closers}\n`);
   }
 
   private tripleEnd(open: string): number {
@@ -217,16 +224,6 @@ class Reader {
       if (!this.index.escaped(i)) return i;
     }
     return -1;
-  }
-
-  /** Whether the (unescaped) character at `i` closes a string opened with `open`. */
-  private closes(open: string, family: string, i: number): boolean {
-    const c = this.src.charAt(i);
-    if (this.lenient) return family.includes(c) && this.index.closerFollows(i);
-    // Strict: a straight quote closes only its own kind; a smart quote closes on either smart twin,
-    // so an apostrophe inside "the model's answer" or “the model’s answer” is just text.
-    if (SMART_QUOTES.includes(open)) return SMART_QUOTES.includes(c) && family.includes(c);
-    return c === open;
   }
 
   private escape(): string | undefined {
@@ -277,7 +274,7 @@ function attempt(index: TextIndex, open: number, lenient: boolean): ListRead {
   if (value !== undefined) return { ok: true, value, end: reader.pos };
   const error = reader.error ?? { reason: "unreadable list", truncated: false };
   const failures = index.failures[lenient ? "lenient" : "strict"];
-  for (const start of reader.entryStarts) failures.set(start, error);
+  failures.setAll(reader.entryStarts, error, index.src.length);
   return { ok: false, ...error, items: reader.topItems };
 }
 

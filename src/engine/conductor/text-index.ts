@@ -15,10 +15,7 @@ export class TextIndex {
    * Failed list reads by mode: from each position where a read stood at the start of a top-level
    * entry, the rest of that read is the same for any read that gets there, so it fails the same way.
    */
-  readonly failures = {
-    strict: new Map<number, { reason: string; truncated: boolean }>(),
-    lenient: new Map<number, { reason: string; truncated: boolean }>(),
-  };
+  readonly failures = { strict: new FailureMap(), lenient: new FailureMap() };
 
   constructor(readonly src: string) {}
 
@@ -36,22 +33,30 @@ export class TextIndex {
   }
 
   /**
-   * The first position >= `from` of an unescaped character for which the predicate holds, or -1.
-   * One table per `key`, built on first use from the predicate that `predicate` returns.
+   * The first position >= `from` of an unescaped character in `chars` for which `accept` (if
+   * given) holds, or -1. One table per `key`, built on first use.
    */
   nextStop(
     key: string,
     from: number,
-    predicate: () => (i: number) => boolean,
+    chars: string,
+    accept?: (i: number) => boolean,
     escapedToo = false,
   ): number {
     let next = this.nextStops.get(key);
     if (!next) {
-      const isStop = predicate();
-      const n = this.src.length;
+      const src = this.src;
+      const n = src.length;
+      const codes = [...chars].map((c) => c.charCodeAt(0));
       next = new Int32Array(n + 1);
       next[n] = -1;
-      for (let i = n - 1; i >= 0; i--) next[i] = (escapedToo || !this.escaped(i)) && isStop(i) ? i : next[i + 1]!;
+      for (let i = n - 1; i >= 0; i--) {
+        const stop =
+          codes.includes(src.charCodeAt(i)) &&
+          (escapedToo || !this.escaped(i)) &&
+          (!accept || accept(i));
+        next[i] = stop ? i : next[i + 1]!;
+      }
       this.nextStops.set(key, next);
     }
     return from >= this.src.length ? -1 : next[from]!;
@@ -59,7 +64,7 @@ export class TextIndex {
 
   /** The first backslash at or after `from`, or -1. */
   nextBackslash(from: number): number {
-    return this.nextStop("\\", from, () => (i) => this.src.charCodeAt(i) === 92, true);
+    return this.nextStop("\\", from, "\\", undefined, true);
   }
 
   /** Whether the text after `i` (spaces skipped) starts with `,`, `]` or `)`, or is empty. */
@@ -88,5 +93,28 @@ export class TextIndex {
       else hi = mid - 1;
     }
     return lo + 1;
+  }
+}
+
+/** Read errors by text position, for `TextIndex.failures` (a typed array: cheap for many entries). */
+export class FailureMap {
+  private at: Int32Array | undefined;
+  private readonly errors: { reason: string; truncated: boolean }[] = [];
+
+  get(pos: number): { reason: string; truncated: boolean } | undefined {
+    const i = this.at?.[pos] ?? 0;
+    return i > 0 ? this.errors[i - 1] : undefined;
+  }
+
+  /** Records `error` at every position of `positions` (all within a text of `length`). */
+  setAll(
+    positions: readonly number[],
+    error: { reason: string; truncated: boolean },
+    length: number,
+  ) {
+    if (positions.length === 0) return;
+    this.at ??= new Int32Array(length + 1);
+    const id = this.errors.push(error);
+    for (const pos of positions) this.at[pos] = id;
   }
 }
