@@ -100,7 +100,8 @@ That is my plan.`;
 });
 
 describe("parser under pathological output", () => {
-  // Quadratic before (300,000 characters of this took over 30 s); linear now, well under a second.
+  // Quadratic before (300,000 characters of this took over 30 s); linear now: about 30 ms on an idle
+  // machine. The bound is loose so that a busy CI machine cannot fail it, yet a quadratic parser would.
   it.each([
     ["repeated model_id = ['", "model_id = ['"],
     ["a quote-comma loop", "a', 'model_id = ['"],
@@ -110,7 +111,7 @@ describe("parser under pathological output", () => {
     const start = performance.now();
     const result = parseConductorOutput(text, { workers: 7 });
     expect(result.ok).toBe(false);
-    expect(performance.now() - start).toBeLessThan(5_000);
+    expect(performance.now() - start).toBeLessThan(10_000);
   });
 
   it("the streaming reader gives the same steps as parsing the prefix, re-parsing sparingly", () => {
