@@ -61,9 +61,13 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
   if (fitted.notice) notices.push(fitted.notice);
   yield { type: "plan_start", ...scope, at: now(), round, messages: request.messages };
   let raw = "";
-  // A repetition loop stops the call through its own signal; the caller's stays untouched.
+  // A repetition loop stops the call through a signal of its own that also follows the caller's
+  // (which stays untouched); AbortSignal.any is missing from some WebGPU-capable browsers.
   const stopLoop = new AbortController();
-  const signal = AbortSignal.any([o.signal, stopLoop.signal]);
+  const follow = () => stopLoop.abort();
+  if (o.signal.aborted) follow();
+  else o.signal.addEventListener("abort", follow, { once: true });
+  const signal = stopLoop.signal;
   let looped: RepetitionLoop | undefined;
   let checkedAt = 0;
   // Streamed text flows through a queue; a retry starts the text over with a fresh plan_start.
@@ -103,7 +107,10 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
       stream.push({ type: "plan_start", ...scope, at: now(), round, messages: plain.messages });
       return await attempt(plain);
     }
-  })().finally(() => stream.close());
+  })().finally(() => {
+    o.signal.removeEventListener("abort", follow);
+    stream.close();
+  });
   // The call can fail while the consumer is between events, before the await below: handle the
   // rejection now (it is still awaited and reported below) so it never counts as unhandled.
   void call.catch(() => undefined);
