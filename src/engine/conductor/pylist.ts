@@ -274,7 +274,7 @@ function attempt(index: TextIndex, open: number, lenient: boolean): ListRead {
   if (value !== undefined) return { ok: true, value, end: reader.pos };
   const error = reader.error ?? { reason: "unreadable list", truncated: false };
   const failures = index.failures[lenient ? "lenient" : "strict"];
-  failures.setAll(reader.entryStarts, error, index.src.length);
+  failures.setAll(reader.entryStarts, error);
   return { ok: false, ...error, items: reader.topItems };
 }
 

@@ -1,15 +1,17 @@
 /**
- * Lookups over one Conductor output that the list reader needs many times, each built once in
- * linear time on first use. They keep parsing linear in the output's length even when a repetition
- * loop puts thousands of labels in it and every list read would otherwise scan to the end.
+ * Lookups over one Conductor output that the list reader needs many times. They keep parsing linear
+ * in the output's length even when a repetition loop puts thousands of labels in it and every list
+ * read would otherwise scan to the end: each search remembers the span it crossed, and reads move
+ * forward through the text, so no stretch is searched twice in a row. Nothing is allocated per
+ * character (large typed arrays cost more in garbage collection than they save).
  *
  * Whether a character is escaped does not depend on where a string started: a string opens at a
  * quote, which is never a backslash, so the run of backslashes before any later character lies
  * inside the string and its parity is the same for every reader.
  */
 export class TextIndex {
-  private escapedAt: Uint8Array | undefined;
-  private readonly nextStops = new Map<string, Int32Array>();
+  /** Per search key: the last span searched, [from, stop], in which the next stop is `stop`. */
+  private readonly spans = new Map<string, { from: number; stop: number }>();
   private lineStarts: number[] | undefined;
   /**
    * Failed list reads by mode: from each position where a read stood at the start of a top-level
@@ -19,22 +21,17 @@ export class TextIndex {
 
   constructor(readonly src: string) {}
 
-  /** Whether the character at `i` follows an unescaped backslash. */
+  /** Whether the character at `i` follows an unescaped backslash (an odd run of backslashes). */
   escaped(i: number): boolean {
-    if (!this.escapedAt) {
-      const src = this.src;
-      const out = new Uint8Array(src.length + 1);
-      for (let j = 1; j <= src.length; j++) {
-        out[j] = src.charCodeAt(j - 1) === 92 && out[j - 1] === 0 ? 1 : 0;
-      }
-      this.escapedAt = out;
-    }
-    return this.escapedAt[i] === 1;
+    let j = i - 1;
+    while (j >= 0 && this.src.charCodeAt(j) === 92) j--;
+    return (i - 1 - j) % 2 === 1;
   }
 
   /**
-   * The first position >= `from` of an unescaped character in `chars` for which `accept` (if
-   * given) holds, or -1. One table per `key`, built on first use.
+   * The first position >= `from` of an unescaped character in `chars` (at most four, each one
+   * UTF-16 unit) for which `accept` (if given) holds, or -1. `key` names the search (same chars
+   * and accept each time).
    */
   nextStop(
     key: string,
@@ -43,23 +40,30 @@ export class TextIndex {
     accept?: (i: number) => boolean,
     escapedToo = false,
   ): number {
-    let next = this.nextStops.get(key);
-    if (!next) {
-      const src = this.src;
-      const n = src.length;
-      const codes = [...chars].map((c) => c.charCodeAt(0));
-      next = new Int32Array(n + 1);
-      next[n] = -1;
-      for (let i = n - 1; i >= 0; i--) {
-        const stop =
-          codes.includes(src.charCodeAt(i)) &&
-          (escapedToo || !this.escaped(i)) &&
-          (!accept || accept(i));
-        next[i] = stop ? i : next[i + 1]!;
+    const src = this.src;
+    if (from >= src.length) return -1;
+    const span = this.spans.get(key);
+    if (span && from >= span.from && (span.stop < 0 || from <= span.stop)) return span.stop;
+    let stop = -1;
+    const a = chars.charCodeAt(0);
+    const b = chars.length > 1 ? chars.charCodeAt(1) : a;
+    const c = chars.length > 2 ? chars.charCodeAt(2) : a;
+    const d = chars.length > 3 ? chars.charCodeAt(3) : a;
+    for (let i = from; i < src.length; i++) {
+      const code = src.charCodeAt(i);
+      if (code !== a && code !== b && code !== c && code !== d) continue;
+      if (
+        chars.includes(src.charAt(i)) &&
+        (escapedToo || !this.escaped(i)) &&
+        (!accept || accept(i))
+      ) {
+        stop = i;
+        break;
       }
-      this.nextStops.set(key, next);
     }
-    return from >= this.src.length ? -1 : next[from]!;
+    const joined = span && span.stop === stop && span.from < from;
+    this.spans.set(key, { from: joined ? span.from : from, stop });
+    return stop;
   }
 
   /** The first backslash at or after `from`, or -1. */
@@ -96,25 +100,16 @@ export class TextIndex {
   }
 }
 
-/** Read errors by text position, for `TextIndex.failures` (a typed array: cheap for many entries). */
+/** Read errors by text position, for `TextIndex.failures`. */
 export class FailureMap {
-  private at: Int32Array | undefined;
-  private readonly errors: { reason: string; truncated: boolean }[] = [];
+  private readonly at = new Map<number, { reason: string; truncated: boolean }>();
 
   get(pos: number): { reason: string; truncated: boolean } | undefined {
-    const i = this.at?.[pos] ?? 0;
-    return i > 0 ? this.errors[i - 1] : undefined;
+    return this.at.get(pos);
   }
 
-  /** Records `error` at every position of `positions` (all within a text of `length`). */
-  setAll(
-    positions: readonly number[],
-    error: { reason: string; truncated: boolean },
-    length: number,
-  ) {
-    if (positions.length === 0) return;
-    this.at ??= new Int32Array(length + 1);
-    const id = this.errors.push(error);
-    for (const pos of positions) this.at[pos] = id;
+  /** Records `error` at every position of `positions`. */
+  setAll(positions: readonly number[], error: { reason: string; truncated: boolean }) {
+    for (const pos of positions) this.at.set(pos, error);
   }
 }
