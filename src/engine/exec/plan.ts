@@ -94,6 +94,15 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
         }
       },
     });
+  // The unconstrained request, fitted to the context window like the constrained one.
+  const fitPlain = async (req: ChatRequest): Promise<ChatRequest> => {
+    const window = o.backend.contextWindow;
+    const count = o.backend.countTokens?.bind(o.backend);
+    if (!window || !count) return req;
+    const fit = await fitPrompt(req.messages, { window, reserve: req.maxTokens, count });
+    if (!fit.ok) throw new LlmError("prompt_too_long", fit.message.replace(/^[^:]*: /, ""));
+    return { ...req, messages: fit.messages };
+  };
   const call = (async () => {
     try {
       return await attempt(request);
@@ -102,10 +111,10 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
       const problem = grammarProblem(e, request);
       if (!problem) throw e;
       notices.push(problem);
-      request = plain;
+      request = await fitPlain(plain);
       raw = "";
-      stream.push({ type: "plan_start", ...scope, at: now(), round, messages: plain.messages });
-      return await attempt(plain);
+      stream.push({ type: "plan_start", ...scope, at: now(), round, messages: request.messages });
+      return await attempt(request);
     }
   })().finally(() => {
     o.signal.removeEventListener("abort", follow);
