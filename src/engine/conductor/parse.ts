@@ -291,22 +291,27 @@ export interface PartialPlanReader {
 }
 
 /**
- * For a streaming view that reads every prefix of a completion: `parsePartialSteps`, re-run on
- * every change while the text is short (a few thousand characters parse in well under a
- * millisecond), then only once it has grown by an eighth of what was last parsed, so the work over
- * the whole stream stays linear in its length however small the deltas are. Steps of an ordinary
- * plan appear at once; in a runaway output they lag by at most an eighth of it.
+ * For a streaming view that reads every prefix of a completion: `parsePartialSteps`, re-run while
+ * the text is short whenever an entry may have completed (a `,`, `]`, `)` or `>` arrived), then
+ * only once it has grown by an eighth of what was last parsed, so the work over the whole stream
+ * stays linear in its length however small the deltas are. Steps of an ordinary plan appear at
+ * once; in a runaway output they lag by at most an eighth of it.
  */
 export function createPartialPlanReader(options: ParseOptions): PartialPlanReader {
   let parsedLength = -1;
+  let checkedLength = 0;
   let steps: Step[] = [];
   return {
     read(text) {
-      if (text.length < parsedLength) parsedLength = -1; // a retry started the text over
-      const step = parsedLength < 4096 ? 1 : parsedLength / 8;
-      if (parsedLength >= 0 && text.length - parsedLength < step) {
-        return steps;
+      if (text.length < checkedLength) parsedLength = -1; // a retry started the text over
+      if (parsedLength >= 0) {
+        // Short: only once an entry may have completed (a separator or a closing tag arrived).
+        const fresh = text.slice(checkedLength);
+        checkedLength = text.length;
+        if (parsedLength < 4096 && !/[,\])>]/.test(fresh)) return steps;
+        if (parsedLength >= 4096 && text.length - parsedLength < parsedLength / 8) return steps;
       }
+      checkedLength = text.length;
       parsedLength = text.length;
       steps = parsePartialSteps(text, options);
       return steps;
