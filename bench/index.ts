@@ -3,6 +3,7 @@ import { benchCode } from "./code.ts";
 import { benchEval } from "./eval.ts";
 import { benchPageLoad } from "./pageload.ts";
 import { benchPoolEditor } from "./pool-editor.ts";
+import { benchParser } from "./parser.ts";
 import { benchScheduling } from "./scheduling.ts";
 import { benchServe } from "./serve.ts";
 import { benchUi } from "./ui.ts";
@@ -12,6 +13,7 @@ await benchScheduling();
 await benchServe();
 await benchCode();
 await benchEval();
+benchParser();
 const app = await builtApp();
 try {
   benchPageLoad(app.dir, app.source);

@@ -1,6 +1,8 @@
 // The real CLI as a child process: usage, `parse`, and config errors of `run`. The runs themselves
 // are in cli-run.test.ts.
 import { describe, it } from "vitest";
+import { buildPlanGrammar } from "../engine/conductor/grammar.ts";
+import { DEFAULT_OPENING } from "../engine/conductor/prompt.ts";
 import type { Harness } from "./cli-harness.ts";
 import { CLI_TIMEOUT_MS, QUESTION, harness, runCli, threeWorkerConfig } from "./cli-harness.ts";
 
@@ -158,5 +160,46 @@ describe("conductor-studio run: invalid config", { timeout: CLI_TIMEOUT_MS }, ()
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("Cannot read the config file /nonexistent/conductor.json");
     expect(r.stdout).toBe("");
+  });
+});
+
+describe("conductor-studio grammar", { timeout: CLI_TIMEOUT_MS }, () => {
+  it("prints the plan grammar for the pool and the step cap, the opening as its prefix", async ({
+    expect,
+  }) => {
+    const r = await runCli(["grammar", "--workers", "3", "--max-steps", "2"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      buildPlanGrammar({ workers: 3, maxSteps: 2, round: 0, opening: DEFAULT_OPENING }),
+    );
+    expect(r.stdout).toContain(`root ::= "${DEFAULT_OPENING}" reasoning`);
+    expect(r.stdout).toContain('id ::= "0" | "1" | "2"\n');
+    expect(r.stdout).not.toContain("plan_3");
+    expect(r.stdout).not.toMatch(/^plans ::= .*keep/m);
+  });
+
+  it("--round 1 allows the empty lists and an empty --opening drops the prefix", async ({
+    expect,
+  }) => {
+    const r = await runCli([
+      "grammar",
+      "--workers",
+      "1",
+      "--max-steps",
+      "1",
+      "--round",
+      "1",
+      "--opening",
+      "",
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^root ::= reasoning /m);
+    expect(r.stdout).toMatch(/^plans ::= plan_1 \| keep$/m);
+  });
+
+  it("without --max-steps exits 2 with a message", async ({ expect }) => {
+    const r = await runCli(["grammar", "--workers", "3"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--max-steps is required");
   });
 });

@@ -20,7 +20,10 @@ const EndpointSchema = z.object({
 });
 
 export const CliConfigSchema = z.object({
-  conductor: EndpointSchema,
+  conductor: EndpointSchema.extend({
+    /** "Constrain the plan": which grammar field the Conductor's server takes (off by default). */
+    planGrammar: z.enum(["off", "vllm", "vllm-guided", "sglang"]).optional(),
+  }),
   workers: z
     .array(EndpointSchema.extend({ name: z.string().min(1), note: z.string().optional() }))
     .min(1),
@@ -108,6 +111,7 @@ export function resolveConfig(text: string, env: NodeJS.ProcessEnv): Result<Reso
     maxTokens: c.maxTokens ?? 1024,
     price: c.price,
     headers: c.headers,
+    ...(c.planGrammar ? { planGrammar: c.planGrammar } : {}),
   };
   return { ok: true, config, conductor, pool, keys };
 }

@@ -1,6 +1,8 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
+import { buildPlanGrammar } from "../engine/conductor/grammar.ts";
 import { parseConductorOutput } from "../engine/conductor/parse.ts";
+import { DEFAULT_OPENING } from "../engine/conductor/prompt.ts";
 import { formatCost } from "../engine/cost.ts";
 import { runConductor } from "../engine/exec/run.ts";
 import { createOpenAIBackend } from "../engine/llm/openai.ts";
@@ -40,10 +42,16 @@ Usage:
       1 when it cannot listen, 2 for invalid options or config.
 
 ${EVAL_HELP}
+  conductor-studio grammar --workers N --max-steps K [--round R] [--opening TEXT]
+      Print the plan grammar (EBNF as xgrammar, vLLM and SGLang take it) for a pool of N
+      workers and at most K steps; --round 1 or more also allows the three empty lists.
+      The output starts with --opening (default: the prompt's opening; "" for none).
+
   conductor-studio --help
 
 Config (JSON):
-  {"conductor":{"baseURL":"...","model":"...","apiKeyEnv":"ENV_NAME"},
+  {"conductor":{"baseURL":"...","model":"...","apiKeyEnv":"ENV_NAME",
+                "planGrammar":"off|vllm|vllm-guided|sglang"},
    "workers":[{"name":"...","baseURL":"...","model":"...","apiKeyEnv":"ENV_NAME",
                "temperature":0.2,"maxTokens":4096,"price":{"input":1.25,"output":10}}],
    "maxSteps":5,"rounds":0}
@@ -109,6 +117,26 @@ async function parseCommand(args: string[], io: Io): Promise<number> {
     : { ok: false, code: result.code, message: result.message };
   io.stdout(`${JSON.stringify(out)}\n`);
   return result.ok ? 0 : 1;
+}
+
+function grammarCommand(args: string[], io: Io): number {
+  const { values } = parseArgs({
+    args,
+    options: {
+      workers: { type: "string" },
+      "max-steps": { type: "string" },
+      round: { type: "string" },
+      opening: { type: "string" },
+    },
+  });
+  const workers = intOption(values.workers, "workers");
+  if (workers < 1) throw new UsageError("--workers must be at least 1.");
+  const maxSteps = intOption(values["max-steps"], "max-steps");
+  if (maxSteps < 1) throw new UsageError("--max-steps must be at least 1.");
+  const round = intOption(values.round, "round", 0);
+  const opening = values.opening ?? DEFAULT_OPENING;
+  io.stdout(buildPlanGrammar({ workers, maxSteps, round, opening }));
+  return 0;
 }
 
 function seconds(ms: number): string {
@@ -247,6 +275,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     if (command === "run") return await runCommand(rest, io);
     if (command === "serve") return await serveCommand(rest, io);
     if (command === "eval") return await evalCommand(rest, io);
+    if (command === "grammar") return grammarCommand(rest, io);
     throw new UsageError(`Unknown command "${command}".`);
   } catch (e: unknown) {
     if (

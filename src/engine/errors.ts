@@ -12,6 +12,8 @@ export const ERROR_MESSAGES = {
   bad_worker: "A model id is not a worker in the pool:",
   bad_access: 'An access entry must be "all", [] or a list of earlier step indices:',
   empty_subtask: "A subtask is empty:",
+  repetition_loop:
+    "The Conductor's output fell into a repetition loop, so it was stopped. Retry (perhaps with a higher temperature) or build the workflow by hand:",
   // Model calls
   auth: "The endpoint refused the API key (401/403). Check the key for this worker.",
   not_found:
@@ -29,6 +31,9 @@ export const ERROR_MESSAGES = {
   aborted: "Cancelled.",
   empty_response: "The model returned an empty response.",
   budget: "The run reached its budget of model calls.",
+  grammar_refused: "The Conductor's server refused the plan grammar:",
+  grammar_failed: "The plan grammar could not be compiled, so the plan was written unconstrained:",
+  prompt_too_long: "The Conductor's prompt does not fit its context window:",
   upstream_failed: "This step was not run because a step it reads failed:",
   unknown: "An unexpected error occurred.",
   // Graph editing

@@ -9,6 +9,7 @@ import {
   movedSecretMessage,
   originOf,
 } from "./keybinding.ts";
+import { planGrammarOf } from "./settings.ts";
 import type { StudioState } from "./store.ts";
 
 let inBrowser: ChatBackend | null = null;
@@ -46,6 +47,7 @@ export function conductorConfigOf(s: StudioState): ConductorConfig {
         model: c.webllmModelId,
         temperature: c.temperature,
         maxTokens: c.maxTokens,
+        planGrammar: planGrammarOf(c),
       }
     : {
         kind: "openai",
@@ -53,6 +55,7 @@ export function conductorConfigOf(s: StudioState): ConductorConfig {
         model: c.model,
         temperature: c.temperature,
         maxTokens: c.maxTokens,
+        planGrammar: planGrammarOf(c),
       };
 }
 

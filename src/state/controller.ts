@@ -1,4 +1,4 @@
-import { parsePartialSteps } from "../engine/conductor/parse.ts";
+import { createPartialPlanReader } from "../engine/conductor/parse.ts";
 import { buildConductorMessages } from "../engine/conductor/prompt.ts";
 import type { WorkflowDoc } from "../engine/graph/document.ts";
 import { docFromSteps, emptyDoc, indexOfStep, stepsOf } from "../engine/graph/document.ts";
@@ -77,10 +77,11 @@ export async function planNow(): Promise<void> {
   s.replaceDoc(emptyDoc(), true);
   s.applyEvents([runStart(s)]);
   const options = { workers: s.pool.length, maxSteps: s.maxSteps, round: 0 };
+  const partial = createPartialPlanReader(options);
   const showPartial = () => {
     const st = useStudio.getState();
     const raw = st.record.rounds[0]?.plan?.raw ?? "";
-    const steps = parsePartialSteps(raw, options);
+    const steps = partial.read(raw);
     if (steps.length > st.history.present.steps.length)
       st.replaceDoc(docKeepingIds(st.history.present, steps), false);
   };
@@ -88,7 +89,7 @@ export async function planNow(): Promise<void> {
     const outcome = await pump(
       planRound({
         backend,
-        conductor: { temperature: s.conductor.temperature, maxTokens: s.conductor.maxTokens },
+        conductor: conductorConfigOf(s),
         messages: buildConductorMessages({
           question: s.question,
           pool: s.pool,

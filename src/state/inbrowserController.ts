@@ -1,6 +1,6 @@
 import type { WebLLMBackend } from "../engine/llm/webllm/backend.ts";
 import { createWebLLMBackend } from "../engine/llm/webllm/backend.ts";
-import { buildCatalogue, chooseModel } from "../engine/llm/webllm/catalogue.ts";
+import { buildCatalogue, chooseModel, contextWindowFor } from "../engine/llm/webllm/catalogue.ts";
 import { classifyWebLLMError } from "../engine/llm/webllm/errors.ts";
 import {
   deleteCachedModel,
@@ -62,9 +62,11 @@ export async function loadModel(id: string): Promise<void> {
     persistence,
   });
   unloadModel(false);
+  const contextWindow = contextWindowFor(id, s.conductor.webllmContextWindow, s.customRecords);
   const result = await loadEngine({
     modelId: id,
     customRecords: s.customRecords,
+    chatOpts: { context_window_size: contextWindow },
     expectedMB: downloadSizeMB(id),
     signal: controller.signal,
     onProgress: (ibProgress) => useStudio.getState().setInBrowser({ ibProgress }),
@@ -81,6 +83,7 @@ export async function loadModel(id: string): Promise<void> {
   }
   const backend = createWebLLMBackend(result.engine, {
     modelId: id,
+    contextWindow,
     onStats: (ibStats) => useStudio.getState().setInBrowser({ ibStats }),
   });
   current = { backend, terminate: result.terminate };

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { redactOwner } from "../engine/pool/headers.ts";
+import { PLAN_GRAMMAR_MODES } from "../engine/conductor/constrain.ts";
 import { PoolSchema } from "../engine/schema/worker.ts";
 import { DEFAULT_CONDUCTOR } from "./settings.ts";
 import type { StudioState } from "./store.ts";
@@ -22,6 +23,9 @@ const StoredSettingsSchema = z.object({
       rounds: z.number().int().min(0).max(3),
       maxDepth: z.number().int().min(0).max(2),
       maxCalls: z.number().int().min(0),
+      webllmGrammar: z.boolean(),
+      webllmContextWindow: z.number().int().min(512).nullable(),
+      remoteGrammar: z.record(z.string(), z.enum(PLAN_GRAMMAR_MODES)),
     })
     .partial(),
   maxSteps: z.number().int().positive().max(20).optional(),

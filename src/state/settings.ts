@@ -1,4 +1,5 @@
 import type { StateCreator } from "zustand";
+import type { PlanGrammarMode } from "../engine/conductor/constrain.ts";
 import { DEFAULT_TEMPLATE } from "../engine/conductor/prompt.ts";
 import type { Worker } from "../engine/schema/worker.ts";
 import { currentOrigin } from "./keybinding.ts";
@@ -20,6 +21,12 @@ export interface ConductorSettings {
   maxDepth: number;
   /** Cap on model calls in a run (0: none). */
   maxCalls: number;
+  /** Decode the in-browser Conductor's plan under the plan grammar (on by default). */
+  webllmGrammar: boolean;
+  /** The in-browser model's context window in tokens; null for the model's default (7B: 8,192). */
+  webllmContextWindow: number | null;
+  /** "Constrain the plan" for remote endpoints, by base URL: which grammar field the server takes. */
+  remoteGrammar: Record<string, PlanGrammarMode>;
 }
 
 /** The most refinement rounds and nesting levels the settings offer. */
@@ -38,7 +45,16 @@ export const DEFAULT_CONDUCTOR: ConductorSettings = {
   rounds: 0,
   maxDepth: 1,
   maxCalls: 0,
+  webllmGrammar: true,
+  webllmContextWindow: null,
+  remoteGrammar: {},
 };
+
+/** The grammar mode the Conductor's plans are decoded under with these settings. */
+export function planGrammarOf(c: ConductorSettings): PlanGrammarMode {
+  if (c.backend === "webllm") return c.webllmGrammar ? "webllm" : "off";
+  return c.remoteGrammar[c.baseURL.trim()] ?? "off";
+}
 
 export interface SettingsSlice {
   conductor: ConductorSettings;

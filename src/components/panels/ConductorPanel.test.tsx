@@ -40,6 +40,15 @@ describe("ConductorPanel", () => {
     expect(screen.queryByTestId("conductor-raw")).toBeNull();
   });
 
+  it("says why a plan was written unconstrained, next to the parsed plan", () => {
+    const notice =
+      "The plan grammar could not be compiled, so the plan was written unconstrained: EBNF error.";
+    seedPlan({ raw: "model_id = [0]", notice });
+    render(<ConductorPanel />);
+    expect(screen.getByTestId("plan-notice").textContent).toBe(notice);
+    expect(screen.getByText("plan parsed")).toBeTruthy();
+  });
+
   it("shows a writing badge and the text so far while planning", () => {
     seedPlan({ raw: "Let me think about model_id", finishedAt: null, usage: null }, "planning");
     render(<ConductorPanel />);

@@ -34,6 +34,11 @@ export function ConductorPanel() {
         {!writing && !plan.error && <span className="badge badge-done">plan parsed</span>}
         {!writing && plan.error && <span className="badge badge-failed">{plan.error.code}</span>}
       </div>
+      {plan.notice && (
+        <p className="warning" data-testid="plan-notice">
+          {plan.notice}
+        </p>
+      )}
       {plan.error && (
         <div className="error-box" role="alert" data-testid="plan-error">
           <p>{plan.error.message}</p>

@@ -4,6 +4,7 @@ import { useStudio } from "../../state/store.ts";
 import { KeyMovedNote } from "../pool/KeyMovedNote.tsx";
 import { InBrowserSection } from "./InBrowserSection.tsx";
 import { RecursionSettings } from "./RecursionSettings.tsx";
+import { RemoteGrammarField } from "./RemoteGrammarField.tsx";
 
 /** Which Conductor plans (in this browser or a remote endpoint), its generation and its prompt. */
 export function ConductorSettings() {
@@ -82,6 +83,7 @@ export function ConductorSettings() {
               <KeyMovedNote id={CONDUCTOR_KEY_ID} from={keyFrom} to={origin} />
             )}
           </label>
+          <RemoteGrammarField />
         </div>
       )}
       <div className="grid2">

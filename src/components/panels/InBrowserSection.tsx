@@ -7,8 +7,10 @@ import {
   needsDownload,
   unloadModel,
 } from "../../state/inbrowserController.ts";
+import { vramAtContext } from "../../engine/llm/webllm/catalogue.ts";
 import { useStudio } from "../../state/store.ts";
 import { CustomModelForm } from "./CustomModelForm.tsx";
+import { InBrowserPlanOptions } from "./InBrowserPlanOptions.tsx";
 import { LoadProgressBar } from "./LoadProgressBar.tsx";
 import { ProblemBox } from "./ProblemBox.tsx";
 
@@ -53,7 +55,11 @@ export function InBrowserSection() {
         >
           {CATALOGUE.map((m) => (
             <option key={m.id} value={m.id}>
-              {m.label} · download {mb(m.downloadMB)} · GPU memory {mb(m.vramMB)}
+              {m.label} · download {mb(m.downloadMB)} · GPU memory{" "}
+              {mb(vramAtContext(m, m.defaultContextWindow))}
+              {m.defaultContextWindow > m.contextWindow
+                ? ` (${m.defaultContextWindow / 1024}k context: +${mb(vramAtContext(m, m.defaultContextWindow) - m.vramMB)})`
+                : ""}
               {m.isDefault ? " · the Conductor's base model" : ""}
             </option>
           ))}
@@ -64,6 +70,7 @@ export function InBrowserSection() {
           ))}
         </select>
       </label>
+      <InBrowserPlanOptions />
       {probe?.ok && !probe.f16 && modelId.includes("q4f16") && (
         <p className="warning">This GPU lacks shader-f16: choose a q4f32 build.</p>
       )}

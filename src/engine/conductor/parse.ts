@@ -4,6 +4,7 @@ import type { ErrorCode, Failure, Result } from "../errors.ts";
 import { failure } from "../errors.ts";
 import type { ListRead, PyValue } from "./pylist.ts";
 import { readPyList } from "./pylist.ts";
+import { TextIndex } from "./text-index.ts";
 
 export interface ParseOptions {
   /** Size of the worker pool as shown to the Conductor; valid ids are 0 .. workers - 1. */
@@ -70,13 +71,14 @@ function cleanConductorText(text: string): string {
 function scanLists(text: string, stopAtTruncation: boolean): Occurrence[] {
   const found: Occurrence[] = [];
   const re = new RegExp(LABEL_RE.source, LABEL_RE.flags);
+  const index = new TextIndex(text);
   let from = 0;
   for (;;) {
     re.lastIndex = from;
     const match = re.exec(text);
     if (!match?.[1]) return found;
     const open = match.index + match[0].length;
-    const read = readPyList(text, open);
+    const read = readPyList(index, open);
     found.push({ name: listName(match[1]), read });
     if (!read.ok && read.truncated && stopAtTruncation) return found;
     from = read.ok ? read.end : open + 1;
@@ -86,10 +88,20 @@ function scanLists(text: string, stopAtTruncation: boolean): Occurrence[] {
 /** Triples in writing order (model_id, then subtasks, then access_list), the last one first. */
 function candidateGroups(found: Occurrence[]): Group[] {
   const groups: Group[] = [];
+  // next[name][k]: the first occurrence of `name` after position k (linear, however many labels).
+  const next = (name: ListName): number[] => {
+    const out = Array<number>(found.length + 1).fill(-1);
+    for (let k = found.length - 1; k >= 0; k--) {
+      out[k] = found[k + 1]?.name === name ? k + 1 : (out[k + 1] ?? -1);
+    }
+    return out;
+  };
+  const nextSubtasks = next("subtasks");
+  const nextAccess = next("access_list");
   for (let i = found.length - 1; i >= 0; i--) {
     if (found[i]?.name !== "model_id") continue;
-    const s = found.findIndex((o, k) => k > i && o.name === "subtasks");
-    const a = found.findIndex((o, k) => k > s && o.name === "access_list");
+    const s = nextSubtasks[i] ?? -1;
+    const a = s >= 0 ? (nextAccess[s] ?? -1) : -1;
     const [m, sub, acc] = [found[i], found[s], found[a]];
     if (s >= 0 && a >= 0 && m && sub && acc) {
       groups.push({ model_id: m.read, subtasks: sub.read, access_list: acc.read });
@@ -270,4 +282,39 @@ export function parsePartialSteps(text: string, options: ParseOptions): Step[] {
     steps.push(step.step);
   }
   return steps;
+}
+
+/** A streaming view's reader of a growing completion (see `createPartialPlanReader`). */
+export interface PartialPlanReader {
+  /** The steps complete so far in `text`, the whole completion up to now. */
+  read(text: string): Step[];
+}
+
+/**
+ * For a streaming view that reads every prefix of a completion: `parsePartialSteps`, re-run while
+ * the text is short whenever an entry may have completed (a `,`, `]`, `)` or `>` arrived), then
+ * only once it has grown by an eighth of what was last parsed, so the work over the whole stream
+ * stays linear in its length however small the deltas are. Steps of an ordinary plan appear at
+ * once; in a runaway output they lag by at most an eighth of it.
+ */
+export function createPartialPlanReader(options: ParseOptions): PartialPlanReader {
+  let parsedLength = -1;
+  let checkedLength = 0;
+  let steps: Step[] = [];
+  return {
+    read(text) {
+      if (text.length < checkedLength) parsedLength = -1; // a retry started the text over
+      if (parsedLength >= 0) {
+        // Short: only once an entry may have completed (a separator or a closing tag arrived).
+        const fresh = text.slice(checkedLength);
+        checkedLength = text.length;
+        if (parsedLength < 4096 && !/[,\])>]/.test(fresh)) return steps;
+        if (parsedLength >= 4096 && text.length - parsedLength < parsedLength / 8) return steps;
+      }
+      checkedLength = text.length;
+      parsedLength = text.length;
+      steps = parsePartialSteps(text, options);
+      return steps;
+    },
+  };
 }

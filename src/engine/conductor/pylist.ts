@@ -5,6 +5,8 @@
  * and never throws on model output.
  */
 
+import { TextIndex } from "./text-index.ts";
+
 export type PyValue = string | number | boolean | null | PyValue[];
 
 export type ListRead =
@@ -57,13 +59,18 @@ class Reader {
   error: ReadError | undefined;
   /** Entries of the outermost list that are complete, kept even when reading fails later. */
   readonly topItems: PyValue[] = [];
+  /** Where this read stood at the start of a top-level entry (see TextIndex.failures). */
+  readonly entryStarts: number[] = [];
+
+  private readonly src: string;
 
   constructor(
-    private readonly src: string,
+    private readonly index: TextIndex,
     start: number,
     /** Lenient: a quote closes a string only when `,` `]` or `)` follows, so `'the model's answer'` reads. */
     private readonly lenient: boolean,
   ) {
+    this.src = index.src;
     this.pos = start;
   }
 
@@ -93,8 +100,17 @@ class Reader {
     const items = depth === 0 ? this.topItems : [];
     if (depth > MAX_DEPTH) return this.fail("the lists are nested too deeply");
     this.pos++;
+    const failures = this.index.failures[this.lenient ? "lenient" : "strict"];
     for (;;) {
       this.skipSpace();
+      if (depth === 0) {
+        const known = failures.get(this.pos);
+        if (known) {
+          this.error = known;
+          return undefined;
+        }
+        this.entryStarts.push(this.pos);
+      }
       if (this.pos >= this.src.length) return this.fail(`the list has no closing '${close}'`);
       if (this.peek() === close) {
         this.pos++;
@@ -145,8 +161,31 @@ class Reader {
     const family = DOUBLE_QUOTES.includes(open) ? DOUBLE_QUOTES : SINGLE_QUOTES;
     const triple = !SMART_QUOTES.includes(open) && this.src.startsWith(open.repeat(3), this.pos);
     this.pos += triple ? 3 : 1;
+    // Where the string ends (its closing quote, or a newline that a strict string may not cross),
+    // found in the shared index rather than by scanning: many reads may start in the same text.
+    const stop = triple ? this.tripleEnd(open) : this.stopOf(open, family);
+    if (stop < 0) {
+      this.pos = this.src.length;
+      return this.fail("a string is not closed");
+    }
+    if (!triple && !this.lenient && this.src.charAt(stop) === "\n") {
+      this.pos = stop;
+      return this.fail(
+        `a string is not closed before the end of line ${this.index.lineOf(this.pos)}`,
+      );
+    }
+    const content = this.decode(stop);
+    if (content === undefined) return undefined;
+    this.pos = stop + (triple ? 3 : 1);
+    return content;
+  }
+
+  /** The characters up to `stop` with escapes applied; fails on a bad escape. */
+  private decode(stop: number): string | undefined {
+    const slash = this.index.nextBackslash(this.pos);
+    if (slash < 0 || slash >= stop) return this.src.slice(this.pos, stop);
     let out = "";
-    while (this.pos < this.src.length) {
+    while (this.pos < stop) {
       const c = this.peek();
       if (c === "\\") {
         const escaped = this.escape();
@@ -154,33 +193,37 @@ class Reader {
         out += escaped;
         continue;
       }
-      if (triple) {
-        if (this.src.startsWith(open.repeat(3), this.pos)) {
-          this.pos += 3;
-          return out;
-        }
-      } else if (this.closes(open, family, c)) {
-        this.pos++;
-        return out;
-      } else if (c === "\n" && !this.lenient) {
-        return this.fail(`a string is not closed before the end of line ${this.lineOf(this.pos)}`);
-      }
       out += c;
       this.pos++;
     }
-    return this.fail("a string is not closed");
+    // An escape such as \u may not run past the closing quote.
+    if (this.pos > stop) return this.fail(`a bad escape near offset ${stop}`);
+    return out;
   }
 
-  private closes(open: string, family: string, c: string): boolean {
+  /**
+   * The next unescaped closing quote for `open` at or after pos, or -1. Lenient: a quote of the
+   * family closes only when `,` `]` or `)` (or the end) follows, so `'the model's answer'` reads.
+   * Strict: a straight quote closes only its own kind, a smart one on either smart twin (so an
+   * apostrophe inside "the model's answer" or “the model’s answer” is just text), and a newline
+   * ends the string (as an error).
+   */
+  private stopOf(open: string, family: string): number {
     if (this.lenient) {
-      if (!family.includes(c)) return false;
-      const rest = this.src.slice(this.pos + 1).trimStart();
-      return rest === "" || /^[,\])]/.test(rest);
+      return this.index.nextStop(`lenient${open}`, this.pos, family, (i) =>
+        this.index.closerFollows(i),
+      );
     }
-    // Strict: a straight quote closes only its own kind; a smart quote closes on either smart twin,
-    // so an apostrophe inside "the model's answer" or “the model’s answer” is just text.
-    if (SMART_QUOTES.includes(open)) return SMART_QUOTES.includes(c) && family.includes(c);
-    return c === open;
+    const closers = SMART_QUOTES.includes(open) ? family.replace(/["']/, "") : open;
+    return this.index.nextStop(open, this.pos, `${closers}\n`);
+  }
+
+  private tripleEnd(open: string): number {
+    const quotes = open.repeat(3);
+    for (let i = this.src.indexOf(quotes, this.pos); i >= 0; i = this.src.indexOf(quotes, i + 1)) {
+      if (!this.index.escaped(i)) return i;
+    }
+    return -1;
   }
 
   private escape(): string | undefined {
@@ -223,17 +266,15 @@ class Reader {
     const value = WORDS[word.toLowerCase()];
     return value === undefined ? this.fail(`unexpected word '${word}'`) : value;
   }
-
-  private lineOf(offset: number): number {
-    return this.src.slice(0, offset).split("\n").length;
-  }
 }
 
-function attempt(src: string, open: number, lenient: boolean): ListRead {
-  const reader = new Reader(src, open, lenient);
+function attempt(index: TextIndex, open: number, lenient: boolean): ListRead {
+  const reader = new Reader(index, open, lenient);
   const value = reader.list(0);
   if (value !== undefined) return { ok: true, value, end: reader.pos };
   const error = reader.error ?? { reason: "unreadable list", truncated: false };
+  const failures = index.failures[lenient ? "lenient" : "strict"];
+  failures.setAll(reader.entryStarts, error);
   return { ok: false, ...error, items: reader.topItems };
 }
 
@@ -241,12 +282,13 @@ function attempt(src: string, open: number, lenient: boolean): ListRead {
  * Reads the list literal whose `[` is at `open` in `src`: strict Python rules first, then lenient
  * quotes (unescaped apostrophes). JSON arrays are Python literals too (with true/false/null and JSON
  * escapes accepted), so this is also the JSON fallback. On failure, `items` holds the complete
- * top-level entries.
+ * top-level entries. Pass one `TextIndex` for many reads in the same text: that keeps them linear.
  */
-export function readPyList(src: string, open: number): ListRead {
-  const strict = attempt(src, open, false);
+export function readPyList(src: string | TextIndex, open: number): ListRead {
+  const index = typeof src === "string" ? new TextIndex(src) : src;
+  const strict = attempt(index, open, false);
   if (strict.ok) return strict;
-  const lenient = attempt(src, open, true);
+  const lenient = attempt(index, open, true);
   if (lenient.ok) return lenient;
   // A strict read that ran off the end is the clearest story (truncation); otherwise prefer whichever
   // attempt saw the input ending, then the strict reason.

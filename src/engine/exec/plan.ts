@@ -1,22 +1,27 @@
 import { callCost } from "../cost.ts";
 import type { Failure } from "../errors.ts";
 import { failure } from "../errors.ts";
+import { fitPrompt } from "../conductor/context.ts";
 import { parseConductorOutput } from "../conductor/parse.ts";
-import type { ChatBackend } from "../llm/types.ts";
+import { describeLoop, repetitionLoop } from "../conductor/loop.ts";
+import type { RepetitionLoop } from "../conductor/loop.ts";
+import type { ChatBackend, ChatRequest } from "../llm/types.ts";
 import { LlmError } from "../llm/types.ts";
 import type { ParentPath, RunEvent } from "../schema/events.ts";
 import type { ChatMessage } from "../schema/usage.ts";
 import type { ConductorConfig } from "../schema/worker.ts";
 import type { Step } from "../schema/workflow.ts";
 import type { CallBudget } from "./execute.ts";
+import { refusedGrammar } from "../conductor/constrain.ts";
 import { callWithRetry } from "./call.ts";
+import { constrainedRequest, grammarProblem } from "./plan-grammar.ts";
 import { AsyncQueue } from "./queue.ts";
 import type { RetryPolicy } from "./retry.ts";
 import { DEFAULT_RETRY } from "./retry.ts";
 
 export interface PlanOptions {
   backend: ChatBackend;
-  conductor: Pick<ConductorConfig, "temperature" | "maxTokens" | "price">;
+  conductor: Pick<ConductorConfig, "temperature" | "maxTokens" | "price" | "planGrammar">;
   messages: ChatMessage[];
   workers: number;
   maxSteps: number;
@@ -42,29 +47,51 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
   const now = o.now ?? Date.now;
   const { round } = o;
   const scope = o.parent ? { parent: o.parent } : {};
-  yield { type: "plan_start", ...scope, at: now(), round, messages: o.messages };
+  const mode = o.conductor.planGrammar ?? "off";
+  const plain: ChatRequest = {
+    messages: o.messages,
+    temperature: o.conductor.temperature,
+    maxTokens: o.conductor.maxTokens,
+  };
+  let request = constrainedRequest(plain, mode, o);
+  const notices: string[] = [];
+  const fitted = yield* fitContext(o, request, scope, now);
+  if (!fitted.ok) return fitted;
+  request = fitted.request;
+  if (fitted.notice) notices.push(fitted.notice);
+  yield { type: "plan_start", ...scope, at: now(), round, messages: request.messages };
   let raw = "";
+  // A repetition loop stops the call through a signal of its own that also follows the caller's
+  // (which stays untouched); AbortSignal.any is missing from some WebGPU-capable browsers.
+  const stopLoop = new AbortController();
+  const follow = () => stopLoop.abort();
+  if (o.signal.aborted) follow();
+  else o.signal.addEventListener("abort", follow, { once: true });
+  const signal = stopLoop.signal;
+  let looped: RepetitionLoop | undefined;
+  let checkedAt = 0;
   // Streamed text flows through a queue; a retry starts the text over with a fresh plan_start.
   const stream = new AsyncQueue<RunEvent>();
-  const call = callWithRetry(
-    o.backend,
-    {
-      messages: o.messages,
-      temperature: o.conductor.temperature,
-      maxTokens: o.conductor.maxTokens,
-    },
-    o.signal,
-    { ...DEFAULT_RETRY, ...o.retry },
-    {
+  const attempt = (req: ChatRequest) =>
+    callWithRetry(o.backend, req, signal, { ...DEFAULT_RETRY, ...o.retry }, {
       mayCall: o.budget ? () => o.budget!.take() : undefined,
-      onAttempt: (attempt) => {
+      onAttempt: (n) => {
         raw = "";
-        if (attempt > 1)
-          stream.push({ type: "plan_start", ...scope, at: now(), round, messages: o.messages });
+        checkedAt = 0;
+        if (n > 1)
+          stream.push({ type: "plan_start", ...scope, at: now(), round, messages: req.messages });
       },
       onDelta: (text) => {
         raw += text;
         stream.push({ type: "plan_delta", ...scope, round, text });
+        if (raw.length - checkedAt >= 256) {
+          checkedAt = raw.length;
+          const loop = looped ? undefined : repetitionLoop(raw);
+          if (loop) {
+            looped = loop;
+            stopLoop.abort();
+          }
+        }
       },
       onReasoning: (text) => stream.push({ type: "plan_reasoning", ...scope, round, text }),
       onRetry: (attempt, delayMs, e, of) =>
@@ -80,12 +107,38 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
           ...(e.status !== undefined ? { status: e.status } : {}),
           message: e.message,
         }),
-    },
-  ).finally(() => stream.close());
+    });
+  // The unconstrained request, fitted to the context window like the constrained one.
+  const fitPlain = async (req: ChatRequest): Promise<ChatRequest> => {
+    const window = o.backend.contextWindow;
+    const count = o.backend.countTokens?.bind(o.backend);
+    if (!window || !count) return req;
+    const fit = await fitPrompt(req.messages, { window, reserve: req.maxTokens, count });
+    if (!fit.ok) throw new LlmError("prompt_too_long", fit.message.replace(/^[^:]*: /, ""));
+    return { ...req, messages: fit.messages };
+  };
+  const call = (async () => {
+    try {
+      return await attempt(request);
+    } catch (e: unknown) {
+      // The in-browser grammar did not compile: plan unconstrained rather than not at all.
+      const problem = grammarProblem(e, request);
+      if (!problem) throw e;
+      notices.push(problem);
+      request = await fitPlain(plain);
+      raw = "";
+      stream.push({ type: "plan_start", ...scope, at: now(), round, messages: request.messages });
+      return await attempt(request);
+    }
+  })().finally(() => {
+    o.signal.removeEventListener("abort", follow);
+    stream.close();
+  });
   // The call can fail while the consumer is between events, before the await below: handle the
   // rejection now (it is still awaited and reported below) so it never counts as unhandled.
   void call.catch(() => undefined);
   yield* stream;
+  const notice = notices.length > 0 ? { notice: notices.join(" ") } : {};
   try {
     // The call's own reasoning: it also holds a block only the finished answer revealed.
     const result = await call;
@@ -94,7 +147,9 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
     const cost = callCost(usage, o.conductor.price);
     const parsed = parseConductorOutput(text, { workers: o.workers, maxSteps: o.maxSteps, round });
     if (!parsed.ok) {
-      const error = { code: parsed.code, message: parsed.message };
+      const loop = repetitionLoop(text);
+      const f = loop ? failure("repetition_loop", describeLoop(loop)) : parsed;
+      const error = { code: f.code, message: f.message };
       yield {
         type: "plan_finish",
         ...scope,
@@ -105,6 +160,7 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
         usage,
         cost,
         error,
+        ...notice,
       };
       return { ok: false, raw: text, cancelled: false, ...error };
     }
@@ -118,15 +174,60 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
       usage,
       cost,
       steps: parsed.steps,
+      ...notice,
     };
     return { ok: true, raw: text, steps: parsed.steps };
   } catch (e: unknown) {
-    const err = e instanceof LlmError ? e : new LlmError("unknown", String(e));
-    const f = failure(err.code === "aborted" ? "aborted" : err.code);
-    const error = { code: err.code, message: err.code === "aborted" ? f.message : err.message };
+    const err = failureOf(e, looped, o.signal, mode);
     // Nothing was counted, so nothing is estimated: marking it would flag the run's totals.
     const usage = { promptTokens: 0, completionTokens: 0, estimated: false };
-    yield { type: "plan_finish", ...scope, at: now(), round, raw, usage, cost: 0, error };
+    const error = { code: err.code, message: err.message };
+    yield { type: "plan_finish", ...scope, at: now(), round, raw, usage, cost: 0, error, ...notice };
     return { ok: false, raw, cancelled: err.code === "aborted", ...error };
   }
+}
+
+/** The failure a Conductor call ended in: a loop it was stopped for, a refused grammar, or its own. */
+function failureOf(
+  e: unknown,
+  looped: RepetitionLoop | undefined,
+  signal: AbortSignal,
+  mode: NonNullable<ConductorConfig["planGrammar"]>,
+): Failure {
+  if (looped && !signal.aborted) return failure("repetition_loop", describeLoop(looped));
+  const err = refusedGrammar(e instanceof LlmError ? e : new LlmError("unknown", String(e)), mode);
+  if (err.code === "aborted") return failure("aborted");
+  return { code: err.code, message: err.message };
+}
+
+/**
+ * Checks that the prompt fits the backend's context window where it has one, shortening a carried
+ * answer if that is enough; a prompt that cannot fit ends the plan before any call.
+ */
+async function* fitContext(
+  o: PlanOptions,
+  request: ChatRequest,
+  scope: { parent?: ParentPath },
+  now: () => number,
+): AsyncGenerator<
+  RunEvent,
+  { ok: true; request: ChatRequest; notice?: string } | ({ ok: false; raw: string; cancelled: false } & Failure)
+> {
+  const window = o.backend.contextWindow;
+  const count = o.backend.countTokens?.bind(o.backend);
+  if (!window || !count) return { ok: true, request };
+  const fit = await fitPrompt(request.messages, { window, reserve: request.maxTokens, count });
+  if (fit.ok) {
+    const notice =
+      fit.shortened > 0
+        ? `The carried answer was shortened by ${fit.shortened.toLocaleString("en-US")} characters (marked in the prompt) to fit the ${window.toLocaleString("en-US")}-token context window.`
+        : undefined;
+    return { ok: true, request: { ...request, messages: fit.messages }, notice };
+  }
+  const error = { code: fit.code, message: fit.message };
+  const usage = { promptTokens: 0, completionTokens: 0, estimated: false };
+  const round = o.round;
+  yield { type: "plan_start", ...scope, at: now(), round, messages: request.messages };
+  yield { type: "plan_finish", ...scope, at: now(), round, raw: "", usage, cost: 0, error };
+  return { ok: false, raw: "", cancelled: false, ...error };
 }

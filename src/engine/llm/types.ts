@@ -12,6 +12,11 @@ export interface ChatRequest {
    * `messages` or `stream`: a backend refuses such a request with a `bad_request` error.
    */
   extraBody?: Record<string, unknown>;
+  /**
+   * An EBNF grammar (xgrammar's dialect) the output must follow, for backends that constrain
+   * decoding themselves (the in-browser model); others ignore it.
+   */
+  grammar?: string;
 }
 
 /**
@@ -35,6 +40,10 @@ export interface ChatBackend {
   /** Whether a trailing assistant message is continued (true) or must be folded into the user turn. */
   readonly continuesAssistant: boolean;
   stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatChunk>;
+  /** The context window in tokens, where the backend knows it (the in-browser model). */
+  readonly contextWindow?: number;
+  /** Counts the prompt tokens of `messages` as the model will see them, where it can. */
+  countTokens?(messages: ChatMessage[]): number | Promise<number>;
 }
 
 const RETRYABLE: ReadonlySet<ErrorCode> = new Set([

@@ -229,6 +229,7 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
         usage: e.usage,
         cost: e.cost,
         error: e.error ?? null,
+        ...(e.notice ? { notice: e.notice } : {}),
       }));
       if (!e.steps) return next;
       const steps = e.steps;

@@ -69,6 +69,8 @@ export const RunEventSchema = z.discriminatedUnion("type", [
     cost: z.number().nonnegative(),
     steps: z.array(StepSchema).optional(),
     error: z.object({ code: ErrorCodeSchema, message: z.string() }).optional(),
+    /** Something the user should know about how the plan was made (e.g. the grammar was dropped). */
+    notice: z.string().optional(),
   }),
   z.object({
     type: z.literal("round_start"),

@@ -66,6 +66,8 @@ export const PlanRecordSchema = z.object({
   usage: UsageSchema.nullable(),
   cost: z.number().nonnegative().nullable(),
   error: FailureSchema.nullable(),
+  /** See the plan_finish event's `notice`. */
+  notice: z.string().optional(),
 });
 export type PlanRecord = z.infer<typeof PlanRecordSchema>;
 

@@ -69,6 +69,8 @@ export const ConductorConfigSchema = z.object({
   price: PriceSchema.optional(),
   headers: z.record(z.string(), z.string()).optional(),
   plainHeaders: z.array(z.string()).optional(),
+  /** How the plan is constrained by a grammar (conductor/constrain.ts); absent means off. */
+  planGrammar: z.enum(["off", "webllm", "vllm", "vllm-guided", "sglang"]).optional(),
 });
 export type ConductorConfig = z.infer<typeof ConductorConfigSchema>;
 

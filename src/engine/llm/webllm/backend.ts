@@ -8,6 +8,7 @@ import { estimateUsage } from "../estimate.ts";
 import type { ChatBackend, ChatChunk, ChatRequest } from "../types.ts";
 import { LlmError } from "../types.ts";
 import { toWebLLMError } from "./errors.ts";
+import { createTokenCounter } from "./tokens.ts";
 import { TurnQueue } from "./turns.ts";
 
 /** The request the backend sends: always streaming, always with usage. */
@@ -17,6 +18,8 @@ export interface SmallChatRequest {
   stream_options: { include_usage: true };
   temperature: number;
   max_tokens?: number;
+  /** xgrammar-constrained decoding (the plan grammar). */
+  response_format?: { type: "grammar"; grammar: string };
 }
 
 /** WebLLM's `CompletionUsage` as far as it is read; `extra` holds its speed figures. */
@@ -65,6 +68,8 @@ export interface WebLLMBackendOptions {
   label?: string;
   /** Called after each generation that reported WebLLM's speed figures. */
   onStats?: (stats: WebLLMStats) => void;
+  /** The context window the model was loaded with (chatOpts.context_window_size or the record's). */
+  contextWindow?: number;
 }
 
 /** The in-browser backend: a `ChatBackend` that can also switch or unload its model. */
@@ -121,6 +126,17 @@ function statsOf(usage: SmallUsage): WebLLMStats | undefined {
 }
 
 /**
+ * A failure to compile the request's grammar (xgrammar reports EBNF errors and aborts), as a
+ * `grammar_failed` error the planner answers by planning unconstrained; undefined for others.
+ */
+function grammarError(e: unknown, request: ChatRequest, signal: AbortSignal): LlmError | undefined {
+  if (request.grammar === undefined || signal.aborted || e instanceof LlmError) return undefined;
+  const text = e instanceof Error ? e.message : String(e);
+  if (!/grammar|EBNF|xgrammar|Aborted\(\)/i.test(text)) return undefined;
+  return new LlmError("grammar_failed", text.slice(0, 300));
+}
+
+/**
  * Lets an abandoned generation finish inside the engine before the next turn starts: waits for
  * the call in flight, then closes the stream (WebLLM's worker iterator then ends its generator and
  * releases the model). Never throws.
@@ -151,6 +167,8 @@ export function createWebLLMBackend(
   const turns = new TurnQueue();
   let modelId: string | undefined = opts.modelId;
   let lastStats: WebLLMStats | undefined;
+  let contextWindow = opts.contextWindow;
+  const tokens = createTokenCounter();
 
   const interrupt = () => {
     try {
@@ -177,6 +195,9 @@ export function createWebLLMBackend(
         stream_options: { include_usage: true },
         temperature: request.temperature,
         ...(request.maxTokens > 0 ? { max_tokens: request.maxTokens } : {}),
+        ...(request.grammar !== undefined
+          ? { response_format: { type: "grammar", grammar: request.grammar } }
+          : {}),
       });
       inFlight = created;
       const chunks = await unlessAborted(created, signal);
@@ -208,6 +229,7 @@ export function createWebLLMBackend(
             completionTokens: wire.completion_tokens,
             estimated: false,
           };
+          tokens.observe(request.messages, wire.prompt_tokens);
           const stats = statsOf(wire);
           if (stats) {
             lastStats = stats;
@@ -220,7 +242,7 @@ export function createWebLLMBackend(
       if (interrupted) throw new LlmError("aborted", "The generation was interrupted.");
       yield { type: "usage", usage: usage ?? estimateUsage(request.messages, text) };
     } catch (e: unknown) {
-      throw toWebLLMError(e, signal);
+      throw grammarError(e, request, signal) ?? toWebLLMError(e, signal);
     } finally {
       signal.removeEventListener("abort", onAbort);
       if (finished) release();
@@ -246,6 +268,7 @@ export function createWebLLMBackend(
       await engine.reload(id, chatOpts);
       if (signal?.aborted) throw new LlmError("aborted");
       modelId = id;
+      contextWindow = chatOpts?.context_window_size ?? contextWindow;
     } catch (e: unknown) {
       throw toWebLLMError(e, signal);
     } finally {
@@ -273,6 +296,10 @@ export function createWebLLMBackend(
       return opts.label ?? `${modelId ?? opts.modelId} (in this browser)`;
     },
     continuesAssistant: false,
+    get contextWindow() {
+      return contextWindow;
+    },
+    countTokens: (messages) => tokens.count(messages),
     get modelId() {
       return modelId;
     },

@@ -8,8 +8,10 @@ import {
   WEBLLM_LIB_VERSION,
   buildCatalogue,
   chooseModel,
+  contextWindowFor,
   quantisationOf,
   twinOf,
+  vramAtContext,
 } from "./catalogue.ts";
 import { cleanModelUrl, customModelRecord, defaultModelLib } from "./custom.ts";
 import type { WebGpuProbe } from "./probe.ts";
@@ -257,5 +259,33 @@ describe("customModelRecord", () => {
       quantisation: undefined,
       record: { model_lib: "https://x.org/libs/conductor-webgpu.wasm", vram_required_MB: 6000 },
     });
+  });
+});
+
+describe("context windows", () => {
+  const seven = buildCatalogue().find((m) => m.id === DEFAULT_MODEL_ID)!;
+
+  it("loads the 7B with 8,192 tokens by default, the others with their record's 4,096", () => {
+    expect(seven.contextWindow).toBe(4096);
+    expect(contextWindowFor(DEFAULT_MODEL_ID, null)).toBe(8192);
+    expect(contextWindowFor("Qwen2.5-0.5B-Instruct-q4f16_1-MLC", null)).toBe(4096);
+    expect(contextWindowFor(DEFAULT_MODEL_ID, 16_384)).toBe(16_384);
+    const custom = [
+      {
+        model: "u",
+        model_id: "Mine-q4f16_1-MLC",
+        model_lib: "l",
+        overrides: { context_window_size: 2048 },
+      },
+    ];
+    expect(contextWindowFor("Mine-q4f16_1-MLC", null, custom)).toBe(2048);
+  });
+
+  it("shows the extra GPU memory of a larger window: 56 KB a token for the 7B in q4f16", () => {
+    expect(seven.kvKBPerToken).toBe(56);
+    expect(vramAtContext(seven, 4096)).toBe(Math.round(seven.vramMB));
+    expect(vramAtContext(seven, 8192) - seven.vramMB).toBeCloseTo(224, 0);
+    const f32 = buildCatalogue().find((m) => m.id === "Qwen2.5-7B-Instruct-q4f32_1-MLC")!;
+    expect(vramAtContext(f32, 8192) - f32.vramMB).toBeCloseTo(448, 0);
   });
 });

@@ -37,7 +37,12 @@ export interface CatalogueModel {
   vramMB: number;
   /** Approximate download size in MB (see DOWNLOAD_MB). */
   downloadMB: number;
+  /** The context window of WebLLM's record (what `vramMB` is measured at). */
   contextWindow: number;
+  /** The window the studio loads it with by default: 8,192 for the 7B, the record's otherwise. */
+  defaultContextWindow: number;
+  /** GPU memory the KV cache takes per token, in KB (grows with the window). */
+  kvKBPerToken: number;
   modelUrl: string;
   modelLib: string;
   lowResource: boolean;
@@ -52,12 +57,25 @@ const HF = "https://huggingface.co/mlc-ai/";
 /** The Conductor's base model (the paper's Conductor is a GRPO fine-tune of it). */
 export const DEFAULT_MODEL_ID = "Qwen2.5-7B-Instruct-q4f16_1-MLC";
 
+/**
+ * `kv` is the model's KV-cache values per token (2 x layers x KV heads x head size, from the
+ * Qwen2.5 configs: 7B 28 x 4 x 128, 3B 36 x 2 x 128, 1.5B 28 x 2 x 128, 0.5B 24 x 2 x 64); each
+ * takes 2 bytes in q4f16 builds and 4 in q4f32 ones.
+ */
 const SIZES = [
-  { params: "7B", paramsB: 7.6, lib: "Qwen2-7B" },
-  { params: "3B", paramsB: 3.1, lib: "Qwen2.5-3B" },
-  { params: "1.5B", paramsB: 1.5, lib: "Qwen2-1.5B" },
-  { params: "0.5B", paramsB: 0.5, lib: "Qwen2-0.5B" },
+  { params: "7B", paramsB: 7.6, lib: "Qwen2-7B", kv: 28_672, context: 8192 },
+  { params: "3B", paramsB: 3.1, lib: "Qwen2.5-3B", kv: 18_432, context: 4096 },
+  { params: "1.5B", paramsB: 1.5, lib: "Qwen2-1.5B", kv: 14_336, context: 4096 },
+  { params: "0.5B", paramsB: 0.5, lib: "Qwen2-0.5B", kv: 6_144, context: 4096 },
 ] as const;
+
+/** The context windows the settings offer. */
+export const CONTEXT_WINDOWS = [4096, 8192, 16_384, 32_768] as const;
+
+/** GPU memory in MB for `model` loaded with a `window`-token context (the KV cache scales with it). */
+export function vramAtContext(model: CatalogueModel, window: number): number {
+  return Math.round(model.vramMB + ((window - model.contextWindow) * model.kvKBPerToken) / 1024);
+}
 
 /**
  * Approximate download sizes in MB: parameters times about 4.5 bits per weight for q4f16_1 (4-bit
@@ -158,6 +176,8 @@ export function buildCatalogue(prebuilt?: AppConfigLike): CatalogueModel[] {
         vramMB: Math.round(record.vram_required_MB ?? SNAPSHOT_VRAM[id] ?? 0),
         downloadMB: DOWNLOAD_MB[id] ?? 0,
         contextWindow: record.overrides?.context_window_size ?? 4096,
+        defaultContextWindow: size.context,
+        kvKBPerToken: (size.kv * (quantisation === "q4f32_1" ? 4 : 2)) / 1024,
         modelUrl: record.model,
         modelLib: record.model_lib,
         lowResource: record.low_resource_required ?? false,
@@ -212,4 +232,19 @@ export function chooseModel(
   }
   const why = q === "q4f16_1" ? "this GPU supports shader-f16" : "it needs no shader-f16";
   return { id: preferredId, changed: false, reason: `${preferredId} is used: ${why}.${slow}` };
+}
+
+/**
+ * The context window to load `id` with: the user's choice, else the catalogue default (8,192 for
+ * the 7B), else the record's own (a custom conversion), else WebLLM's usual 4,096.
+ */
+export function contextWindowFor(
+  id: string,
+  chosen: number | null | undefined,
+  records: readonly ModelRecordLike[] = [],
+): number {
+  if (chosen) return chosen;
+  const model = buildCatalogue().find((m) => m.id === id);
+  if (model) return model.defaultContextWindow;
+  return records.find((r) => r.model_id === id)?.overrides?.context_window_size ?? 4096;
 }

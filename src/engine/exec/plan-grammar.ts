@@ -1,0 +1,33 @@
+import { buildPlanGrammar } from "../conductor/grammar.ts";
+import type { PlanGrammarMode } from "../conductor/constrain.ts";
+import { constrainedPrompt, grammarFields } from "../conductor/constrain.ts";
+import type { ChatRequest } from "../llm/types.ts";
+import { LlmError } from "../llm/types.ts";
+
+/**
+ * The Conductor request under the plan grammar for `mode`: the grammar built from the pool size,
+ * the step cap and the round, with the opening as its fixed prefix (and no longer asked for in the
+ * prompt), in the fields the backend reads. Unchanged when `mode` is off.
+ */
+export function constrainedRequest(
+  request: ChatRequest,
+  mode: PlanGrammarMode,
+  o: { workers: number; maxSteps: number; round: number },
+): ChatRequest {
+  if (mode === "off") return request;
+  const prompt = constrainedPrompt(request.messages);
+  const grammar = buildPlanGrammar({
+    workers: o.workers,
+    maxSteps: o.maxSteps,
+    round: o.round,
+    opening: prompt.prefix,
+  });
+  return { ...request, messages: prompt.messages, ...grammarFields(mode, grammar) };
+}
+
+/** The message to show when a grammar the backend compiles itself failed; undefined otherwise. */
+export function grammarProblem(e: unknown, request: ChatRequest): string | undefined {
+  if (request.grammar === undefined || !(e instanceof LlmError) || e.code !== "grammar_failed")
+    return undefined;
+  return e.message;
+}
