@@ -1,13 +1,18 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createHistory } from "../../engine/graph/history.ts";
 import { makeDoc } from "../../engine/graph/testing.ts";
 import type { Worker } from "../../engine/schema/worker.ts";
 import { runNow } from "../../state/controller.ts";
 import type { StepResult } from "../../state/run.ts";
 import { useStudio } from "../../state/store.ts";
+import { loadMarkdown } from "../ui/Markdown.tsx";
 import { Inspector } from "./Inspector.tsx";
+
+beforeAll(async () => {
+  await loadMarkdown();
+});
 
 vi.mock("../../state/controller.ts", () => ({ runNow: vi.fn(() => Promise.resolve()) }));
 

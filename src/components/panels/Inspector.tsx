@@ -8,6 +8,7 @@ import {
   selectSelectedIds,
 } from "../../state/selectors.ts";
 import { useStudio } from "../../state/store.ts";
+import { CopyButton } from "../ui/CopyButton.tsx";
 import { Markdown } from "../ui/Markdown.tsx";
 import { StatusBadge } from "../ui/StatusBadge.tsx";
 import { AccessEditor } from "./AccessEditor.tsx";
@@ -125,7 +126,8 @@ export function Inspector() {
       )}
       {result?.output && (
         <div className="inspector-output" data-testid="inspector-output">
-          <div className="muted small">
+          <div className="muted small row">
+            <CopyButton text={result.output} label="Copy this output" testId="copy-output" />
             {result.usage &&
               `${result.usage.promptTokens} in + ${result.usage.completionTokens} out tokens${result.usage.estimated ? " (estimated)" : ""} · ${formatCost(result.cost ?? 0)}${result.usage.providerCost !== undefined ? " (provider's figure)" : ""}`}
             {result.attempts > 1 && ` · ${result.attempts} attempts`}

@@ -1,0 +1,2 @@
+import { benchContent } from "./content.ts";
+await benchContent("/work/wt/polish/dist");
