@@ -1,7 +1,15 @@
 import { useEffect, useState } from "react";
 
 /** Copies a text to the clipboard and says so for a moment. */
-export function CopyButton({ text, label, testId }: { text: string; label: string; testId?: string }) {
+export function CopyButton({
+  text,
+  label,
+  testId,
+}: {
+  text: string;
+  label: string;
+  testId?: string;
+}) {
   const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
   useEffect(() => {
     if (state === "idle") return;

@@ -7,7 +7,7 @@ export function safeHref(url: string | null | undefined): string | null {
   if (!url) return null;
   const trimmed = url.trim();
   // Control characters and whitespace inside a scheme are how "java\tscript:" slips past a check.
-  if (/[\u0000-\u001f\u007f]/.test(trimmed)) return null;
+  if ([...trimmed].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) return null;
   if (!/^(https?:\/\/|mailto:)/i.test(trimmed)) return null;
   try {
     const parsed = new URL(trimmed);

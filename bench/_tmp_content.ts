@@ -1,2 +1,0 @@
-import { benchContent } from "./content.ts";
-await benchContent("/work/wt/polish/dist");
