@@ -2,6 +2,7 @@ import { formatCost } from "../../engine/cost.ts";
 import { planNow } from "../../state/controller.ts";
 import { selectPhase, selectPlan } from "../../state/selectors.ts";
 import { useStudio } from "../../state/store.ts";
+import { ErrorBadge } from "../ui/ErrorBadge.tsx";
 import { RoundPlans } from "./RoundPlans.tsx";
 
 /** The Conductor's streamed reasoning, its raw output and whether the plan parsed. */
@@ -24,7 +25,7 @@ export function ConductorPanel() {
       <div className="panel-title">
         Conductor {writing && <span className="badge badge-running">writing…</span>}
         {!writing && !plan.error && <span className="badge badge-done">plan parsed</span>}
-        {!writing && plan.error && <span className="badge badge-failed">{plan.error.code}</span>}
+        {!writing && plan.error && <ErrorBadge code={plan.error.code} testId="plan-badge" />}
       </div>
       {plan.error && (
         <div className="error-box" role="alert" data-testid="plan-error">

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createHistory } from "../../engine/graph/history.ts";
 import { makeDoc } from "../../engine/graph/testing.ts";
@@ -67,6 +67,15 @@ describe("Inspector", () => {
     render(<Inspector />);
     expect(screen.getByText(/Select a step on the canvas/)).toBeTruthy();
     expect(screen.queryByTestId("inspector")).toBeNull();
+  });
+
+  it("shows the step clicked after a deleted one, whose id lingers in the selection", () => {
+    render(<Inspector />);
+    fireEvent.click(screen.getByRole("button", { name: "Delete" }));
+    expect(screen.queryByTestId("inspector")).toBeNull();
+    // React Flow reports the newly clicked node selected, never the deleted one deselected.
+    act(() => useStudio.getState().select([...useStudio.getState().selectedIds, "c"]));
+    expect(screen.getByText(/Step 2 of 2/)).toBeTruthy();
   });
 
   it("shows the step number and the pool in the worker select", () => {

@@ -21,7 +21,10 @@ export function Inspector() {
   const results = useStudio(selectResults);
   const selectedIds = useStudio(selectSelectedIds);
   const phase = useStudio(selectPhase);
-  const index = doc.steps.findIndex((s) => s.id === selectedIds[0]);
+  // The first selected id that is still a step: a deleted step's id may linger in the selection
+  // (React Flow never reports it deselected), and must not hide the step clicked after it.
+  const index =
+    selectedIds.map((id) => doc.steps.findIndex((s) => s.id === id)).find((i) => i >= 0) ?? -1;
   const step = doc.steps[index];
   if (!step) {
     return (

@@ -166,4 +166,15 @@ describe("planRound", () => {
     });
     expect(recordOf(events).totals.estimated).toBe(false);
   });
+
+  it("names the Conductor, not a worker, when its endpoint refuses the key", async () => {
+    const { outcome, events } = await drain(
+      plan0([{ error: new LlmError("auth", "Check the key for this worker.", 401) }]),
+    );
+    expect(outcome).toMatchObject({ ok: false, code: "auth" });
+    const message = outcome.ok ? "" : outcome.message;
+    expect(message).toMatch(/Conductor's endpoint refused the API key/);
+    expect(message).not.toMatch(/worker/);
+    expect(ofType(events, "plan_finish")[0]?.error?.message).toBe(message);
+  });
 });

@@ -14,6 +14,10 @@ import { AsyncQueue } from "./queue.ts";
 import type { RetryPolicy } from "./retry.ts";
 import { DEFAULT_RETRY } from "./retry.ts";
 
+/** A 401/403 from the Conductor's endpoint names the Conductor, not a worker. */
+export const CONDUCTOR_AUTH =
+  "The Conductor's endpoint refused the API key (401/403). Check the Conductor's key in Settings → Conductor.";
+
 export interface PlanOptions {
   backend: ChatBackend;
   conductor: Pick<ConductorConfig, "temperature" | "maxTokens" | "price">;
@@ -95,7 +99,14 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
   } catch (e: unknown) {
     const err = e instanceof LlmError ? e : new LlmError("unknown", String(e));
     const f = failure(err.code === "aborted" ? "aborted" : err.code);
-    const error = { code: err.code, message: err.code === "aborted" ? f.message : err.message };
+    // The adapters' messages speak of "this worker"; here the endpoint is the Conductor's.
+    const message =
+      err.code === "aborted"
+        ? f.message
+        : err.code === "auth"
+          ? CONDUCTOR_AUTH
+          : err.message;
+    const error = { code: err.code, message };
     // Nothing was counted, so nothing is estimated: marking it would flag the run's totals.
     const usage = { promptTokens: 0, completionTokens: 0, estimated: false };
     yield { type: "plan_finish", ...scope, at: now(), round, raw, usage, cost: 0, error };
