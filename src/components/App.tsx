@@ -54,12 +54,24 @@ export function App() {
           <ConductorPanel />
           <AnswerPanel />
         </aside>
-        <Splitter onResize={resizeLeft} label="Resize the left panel" />
+        <Splitter
+          onResize={resizeLeft}
+          label="Resize the left panel"
+          value={left}
+          min={240}
+          max={560}
+        />
         <main className="column center">
           <RunBar />
           <Canvas />
         </main>
-        <Splitter onResize={resizeRight} label="Resize the right panel" />
+        <Splitter
+          onResize={resizeRight}
+          label="Resize the right panel"
+          value={right}
+          min={280}
+          max={640}
+        />
         <aside className="column right">
           <Inspector />
         </aside>

@@ -11,6 +11,7 @@ import {
   selectRecord,
 } from "../../state/selectors.ts";
 import { useStudio } from "../../state/store.ts";
+import { useUi } from "../../state/ui.ts";
 import { FocusBanner } from "./FocusBanner.tsx";
 import { RunEstimate } from "./RunEstimate.tsx";
 
@@ -73,7 +74,10 @@ export function RunBar() {
         </button>
         <button
           type="button"
-          onClick={() => st().replaceDoc(tidy(st().history.present), true)}
+          onClick={() => {
+            st().replaceDoc(tidy(st().history.present), true);
+            useUi.getState().relayout();
+          }}
           title="Lay the graph out again"
         >
           Tidy up

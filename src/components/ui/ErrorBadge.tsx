@@ -27,7 +27,12 @@ export const errorWords = (code: string) => WORDS[code] ?? "failed";
 /** A failure badge: words, with the error code in its tooltip. */
 export function ErrorBadge({ code, testId }: { code: string; testId?: string }) {
   return (
-    <span className="badge badge-failed" title={`Error code: ${code}`} data-testid={testId} data-code={code}>
+    <span
+      className="badge badge-failed"
+      title={`Error code: ${code}`}
+      data-testid={testId}
+      data-code={code}
+    >
       {errorWords(code)}
     </span>
   );

@@ -101,11 +101,7 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
     const f = failure(err.code === "aborted" ? "aborted" : err.code);
     // The adapters' messages speak of "this worker"; here the endpoint is the Conductor's.
     const message =
-      err.code === "aborted"
-        ? f.message
-        : err.code === "auth"
-          ? CONDUCTOR_AUTH
-          : err.message;
+      err.code === "aborted" ? f.message : err.code === "auth" ? CONDUCTOR_AUTH : err.message;
     const error = { code: err.code, message };
     // Nothing was counted, so nothing is estimated: marking it would flag the run's totals.
     const usage = { promptTokens: 0, completionTokens: 0, estimated: false };
