@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { LlmError } from "../llm/types.ts";
 import type { RetryPolicy } from "./retry.ts";
-import { attemptSignal, retryDelay, sleep, toLlmError } from "./retry.ts";
+import { DEFAULT_RETRY, attemptSignal, retryDelay, sleep, toLlmError } from "./retry.ts";
 
 /** Resolves with the error a promise rejects with; fails the test if it resolves. */
 async function rejection(promise: Promise<unknown>): Promise<LlmError> {
@@ -139,5 +139,20 @@ describe("toLlmError", () => {
     expect(toLlmError(e, live, false)).toBe(e);
     expect(toLlmError(new Error("socket hang up"), live, false)).toMatchObject({ code: "unknown" });
     expect(toLlmError("weird", live, false).message).toContain("weird");
+  });
+});
+
+describe("DEFAULT_RETRY", () => {
+  it("is four attempts, backoff from 1 s capped at 30 s, and a 3-minute timeout per attempt", () => {
+    expect(DEFAULT_RETRY).toEqual({
+      maxAttempts: 4,
+      baseDelayMs: 1000,
+      maxDelayMs: 30_000,
+      timeoutMs: 180_000,
+    });
+    // The backoff it gives: 1 s, 2 s, 4 s (equal jitter: between half and all of each).
+    const mid = { ...DEFAULT_RETRY, random: () => 1 };
+    const err = new LlmError("server", undefined, 500);
+    expect([1, 2, 3, 10].map((a) => retryDelay(mid, a, err))).toEqual([1000, 2000, 4000, 30_000]);
   });
 });
