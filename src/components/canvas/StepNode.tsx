@@ -31,7 +31,12 @@ export const StepNode = memo(function StepNode({ data, selected }: NodeProps<Ste
         {data.subtask || <em>No subtask yet</em>}
       </div>
       {(output || data.error) && (
-        <div className="step-output nowheel nodrag" data-testid="step-output">
+        <div
+          className="step-output nowheel nodrag"
+          data-testid="step-output"
+          tabIndex={0}
+          aria-label={`Output of step ${data.index + 1}`}
+        >
           {data.error ? <span className="step-error">{data.error}</span> : output}
         </div>
       )}

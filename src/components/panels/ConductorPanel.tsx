@@ -38,7 +38,7 @@ export function ConductorPanel() {
           </button>
         </div>
       )}
-      <pre className="conductor-raw" data-testid="conductor-raw">
+      <pre className="conductor-raw" data-testid="conductor-raw" tabIndex={0}>
         {plan.raw || (writing ? "…" : "")}
       </pre>
       {usage && (

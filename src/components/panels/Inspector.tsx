@@ -137,7 +137,9 @@ export function Inspector() {
           </div>
           {/* Parsing Markdown on every streamed frame is the costliest render: plain text until done. */}
           {status === "running" ? (
-            <pre className="streaming-output">{result.output}</pre>
+            <pre className="streaming-output" tabIndex={0}>
+              {result.output}
+            </pre>
           ) : (
             <Markdown text={result.output} />
           )}

@@ -64,6 +64,8 @@ const COMPONENTS: Components = {
       <span className="image-link">[{label}]</span>
     );
   },
+  // Code blocks scroll sideways: keyboard users reach them too.
+  pre: ({ children }) => <pre tabIndex={0}>{children}</pre>,
   table: ({ children }) => (
     <div className="table-scroll">
       <table>{children}</table>
