@@ -2,6 +2,7 @@ import { ReactFlowProvider } from "@xyflow/react";
 import { useCallback, useEffect, useState } from "react";
 import { Canvas } from "./canvas/Canvas.tsx";
 import type { Theme } from "./Header.tsx";
+import { FileOfferBar } from "./files/FileOfferBar.tsx";
 import { Header } from "./Header.tsx";
 import { AnswerPanel } from "./panels/AnswerPanel.tsx";
 import { ConductorPanel } from "./panels/ConductorPanel.tsx";
@@ -62,6 +63,7 @@ export function App() {
           max={560}
         />
         <main className="column center">
+          <FileOfferBar />
           <RunBar />
           <Canvas />
         </main>

@@ -1,8 +1,9 @@
 import { Suspense, lazy } from "react";
-import { download, exportText, openFile } from "../state/files.ts";
+import { download, exportText } from "../state/files.ts";
 import type { StudioState } from "../state/store.ts";
 import { useStudio } from "../state/store.ts";
 import { useUi } from "../state/ui.ts";
+import { openUserFile } from "./files/openFile.ts";
 import { JsonFileButton } from "./ui/JsonFileButton.tsx";
 
 // Not needed for the first paint: loaded when Settings is first opened.
@@ -49,15 +50,7 @@ export function Header({ theme, onToggleTheme }: { theme: Theme; onToggleTheme: 
         >
           Export workflow
         </button>
-        <JsonFileButton
-          testId="import"
-          onFile={(file) =>
-            void openFile(file).then((message) => {
-              if (message)
-                useStudio.getState().setNotice(`Could not open ${file.name}: ${message}`);
-            })
-          }
-        >
+        <JsonFileButton testId="import" onFile={openUserFile}>
           Import…
         </JsonFileButton>
         <button type="button" data-testid="open-settings" onClick={openSettings}>

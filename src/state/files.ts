@@ -60,7 +60,12 @@ export function download(text: string, name: string): void {
 export function openExport(text: string): string | null {
   const result = importRun(text);
   if (!result.ok) return result.message;
-  const record = result.record;
+  openRecord(result.record);
+  return null;
+}
+
+/** Opens a run record already read and validated (e.g. by `importRun` in a Web Worker). */
+export function openRecord(record: RunRecord): void {
   // The first round is the editable workflow, as during a live run; later rounds and nested
   // workflows are drawn from the record around it.
   const round = record.rounds[0];
@@ -81,7 +86,6 @@ export function openExport(text: string): string | null {
   s.setRecord(record, results);
   s.replaceDoc(doc, true);
   s.setNotice(null);
-  return null;
 }
 
 /** Reads a File and opens it; the message to show when it fails. */
