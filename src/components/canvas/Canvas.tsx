@@ -29,6 +29,7 @@ import { GroupNode } from "./GroupNode.tsx";
 import { StepNode } from "./StepNode.tsx";
 import { useRecordLayer } from "./useRecordLayer.ts";
 import { useFileDrop } from "./useFileDrop.ts";
+import { Welcome } from "./Welcome.tsx";
 import { useStickyLayout } from "./useStickyLayout.ts";
 
 const nodeTypes: NodeTypes = { step: StepNode, "group-box": GroupNode };
@@ -177,12 +178,7 @@ export function Canvas() {
         <Controls />
         {stepCount > 0 && <MiniMap pannable zoomable ariaLabel="Mini map of the workflow" />}
       </ReactFlow>
-      {stepCount === 0 && (
-        <div className="canvas-empty">
-          <p>No workflow yet.</p>
-          <p>Ask the Conductor to plan one, add a step, or drop an exported run here.</p>
-        </div>
-      )}
+      {stepCount === 0 && <Welcome />}
       {stepCount > 1 && <EdgeLegend />}
       {drop.active && <div className="drop-overlay">Drop a Conductor Studio export to open it</div>}
     </div>

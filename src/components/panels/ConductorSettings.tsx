@@ -7,6 +7,7 @@ import { RecursionSettings } from "./RecursionSettings.tsx";
 export function ConductorSettings() {
   const conductor = useStudio((s) => s.conductor);
   const conductorKey = useStudio((s) => s.keys.conductor ?? "");
+  const rememberKeys = useStudio((s) => s.rememberKeys);
   const st = useStudio.getState;
   const problems = templateProblems(conductor.template);
   return (
@@ -59,7 +60,9 @@ export function ConductorSettings() {
             />
           </label>
           <label className="field">
-            API key (kept in memory only)
+            {rememberKeys
+              ? "API key (remembered in this browser)"
+              : "API key (kept in memory only)"}
             <input
               type="password"
               autoComplete="off"

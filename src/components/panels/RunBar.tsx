@@ -25,7 +25,11 @@ export function RunBar() {
   const phase = useStudio(selectPhase);
   const doc = useStudio(selectDoc);
   const record = useStudio(selectRecord);
-  const notice = useStudio(selectNotice);
+  // The "add a worker first" notice goes once there are workers.
+  const notice = useStudio((s) => {
+    const n = selectNotice(s);
+    return n?.startsWith("Add at least one worker") && s.pool.length > 0 ? null : n;
+  });
   const canUndo = useStudio(selectCanUndo);
   const canRedo = useStudio(selectCanRedo);
   const st = useStudio.getState;

@@ -3,6 +3,7 @@ import type { ProbeOutcome } from "../../engine/pool/probe.ts";
 import { describeOutcome, testConnection } from "../../engine/pool/probe.ts";
 import type { Worker } from "../../engine/schema/worker.ts";
 import { useStudio } from "../../state/store.ts";
+import { markTested } from "./tested.ts";
 
 /** "Test connection": the smallest chat request to this worker, and what came of it. */
 export function ConnectionTest({ worker }: { worker: Worker }) {
@@ -15,7 +16,10 @@ export function ConnectionTest({ worker }: { worker: Worker }) {
       model: worker.model,
       ...(apiKey ? { apiKey } : {}),
       ...(worker.headers ? { headers: worker.headers } : {}),
-    }).then(setOutcome);
+    }).then((result) => {
+      setOutcome(result);
+      markTested(worker.id, result.kind === "ok");
+    });
   };
   return (
     <div className="row connection-test">

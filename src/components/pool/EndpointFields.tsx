@@ -39,7 +39,7 @@ export function EndpointFields({ worker }: { worker: Worker }) {
       </label>
       <ModelField worker={worker} />
       <KeyField worker={worker} />
-      <BrowserStatusNote provider={worker.provider} />
+      <BrowserStatusNote provider={worker.provider} workerId={worker.id} />
     </div>
   );
 }

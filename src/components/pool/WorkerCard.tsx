@@ -1,4 +1,5 @@
 import type { Worker } from "../../engine/schema/worker.ts";
+import { newWorkerId } from "../../engine/pool/paper.ts";
 import { moveWorker, removeWorker } from "../../state/pool.ts";
 import { useStudio } from "../../state/store.ts";
 import { ConnectionTest } from "./ConnectionTest.tsx";
@@ -10,6 +11,18 @@ const KIND_LABEL: Readonly<Record<Worker["kind"], string>> = {
   webllm: "in this browser",
   conductor: "the Conductor",
 };
+
+/**
+ * Adds a copy of a worker at the end of the pool (so no step's Model id shifts), with its key: the
+ * copy calls the same endpoint.
+ */
+function duplicateWorker(worker: Worker): void {
+  const s = useStudio.getState();
+  const id = newWorkerId();
+  s.addWorker({ ...worker, id, name: `${worker.name} (copy)` });
+  const key = s.keys[worker.id];
+  if (key) s.setKey(id, key);
+}
 
 /** One worker of the pool: its Model id, every field, reorder, remove, and a connection test. */
 export function WorkerCard({
@@ -52,6 +65,15 @@ export function WorkerCard({
             onClick={() => moveWorker(index, 1)}
           >
             ↓
+          </button>
+          <button
+            type="button"
+            aria-label="Duplicate"
+            title="Add a copy of this worker at the end of the pool"
+            data-testid="duplicate-worker"
+            onClick={() => duplicateWorker(worker)}
+          >
+            ⧉
           </button>
           <button
             type="button"
