@@ -108,6 +108,7 @@ export function Inspector() {
       <AccessEditor id={step.id} index={index} access={step.access} />
       {result &&
         (status === "failed" ||
+          status === "skipped" ||
           status === "done" ||
           status === "stale" ||
           status === "cancelled") && (
