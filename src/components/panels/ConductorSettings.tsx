@@ -1,6 +1,7 @@
 import { DEFAULT_TEMPLATE, templateProblems } from "../../engine/conductor/prompt.ts";
 import { useStudio } from "../../state/store.ts";
 import { InBrowserSection } from "./InBrowserSection.tsx";
+import { chooseConductor, namedWorkersAdvice } from "./namedWorkers.ts";
 import { RecursionSettings } from "./RecursionSettings.tsx";
 
 /** Which Conductor plans (in this browser or a remote endpoint), its generation and its prompt. */
@@ -8,6 +9,8 @@ export function ConductorSettings() {
   const conductor = useStudio((s) => s.conductor);
   const conductorKey = useStudio((s) => s.keys.conductor ?? "");
   const rememberKeys = useStudio((s) => s.rememberKeys);
+  const customRecords = useStudio((s) => s.customRecords);
+  const advice = namedWorkersAdvice(conductor, customRecords);
   const st = useStudio.getState;
   const problems = templateProblems(conductor.template);
   return (
@@ -20,7 +23,7 @@ export function ConductorSettings() {
             name="conductor-backend"
             data-testid="backend-webllm"
             checked={conductor.backend === "webllm"}
-            onChange={() => st().setConductor({ backend: "webllm" })}
+            onChange={() => chooseConductor({ backend: "webllm" })}
           />
           In this browser (WebGPU, free and private)
         </label>
@@ -30,7 +33,7 @@ export function ConductorSettings() {
             name="conductor-backend"
             data-testid="backend-remote"
             checked={conductor.backend === "remote"}
-            onChange={() => st().setConductor({ backend: "remote" })}
+            onChange={() => chooseConductor({ backend: "remote" })}
           />
           Remote endpoint (OpenAI-compatible)
         </label>
@@ -56,7 +59,7 @@ export function ConductorSettings() {
             <input
               data-testid="conductor-model"
               value={conductor.model}
-              onChange={(e) => st().setConductor({ model: e.target.value })}
+              onChange={(e) => chooseConductor({ model: e.target.value })}
             />
           </label>
           <label className="field">
@@ -113,9 +116,11 @@ export function ConductorSettings() {
             checked={conductor.namedWorkers}
             onChange={(e) => st().setConductor({ namedWorkers: e.target.checked })}
           />
-          Show worker names and notes to the Conductor (best for a prompted general model; the
-          trained Conductor saw anonymous ids)
+          Show worker names and notes to the Conductor
         </label>
+        <p className="muted small" data-testid="named-workers-hint">
+          {advice.reason}
+        </p>
       </div>
       <details className="template-editor">
         <summary>Prompt template</summary>
