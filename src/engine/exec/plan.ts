@@ -1,6 +1,6 @@
 import { callCost } from "../cost.ts";
 import type { Failure } from "../errors.ts";
-import { failure } from "../errors.ts";
+import { ERROR_MESSAGES, failure } from "../errors.ts";
 import { parseConductorOutput } from "../conductor/parse.ts";
 import type { ChatBackend } from "../llm/types.ts";
 import { LlmError } from "../llm/types.ts";
@@ -101,7 +101,11 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
     const f = failure(err.code === "aborted" ? "aborted" : err.code);
     // The adapters' messages speak of "this worker"; here the endpoint is the Conductor's.
     const message =
-      err.code === "aborted" ? f.message : err.code === "auth" ? CONDUCTOR_AUTH : err.message;
+      err.code === "aborted"
+        ? f.message
+        : err.code === "auth"
+          ? err.message.replace(ERROR_MESSAGES.auth, CONDUCTOR_AUTH)
+          : err.message;
     const error = { code: err.code, message };
     // Nothing was counted, so nothing is estimated: marking it would flag the run's totals.
     const usage = { promptTokens: 0, completionTokens: 0, estimated: false };
