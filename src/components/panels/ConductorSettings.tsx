@@ -1,5 +1,6 @@
 import { DEFAULT_TEMPLATE, templateProblems } from "../../engine/conductor/prompt.ts";
 import { useStudio } from "../../state/store.ts";
+import { ConductorPreview } from "./ConductorPreview.tsx";
 import { InBrowserSection } from "./InBrowserSection.tsx";
 import { chooseConductor, namedWorkersAdvice } from "./namedWorkers.ts";
 import { RecursionSettings } from "./RecursionSettings.tsx";
@@ -122,6 +123,7 @@ export function ConductorSettings() {
           {advice.reason}
         </p>
       </div>
+      <ConductorPreview />
       <details className="template-editor">
         <summary>Prompt template</summary>
         <p className="muted small">

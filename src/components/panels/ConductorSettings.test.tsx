@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { useStudio } from "../../state/store.ts";
 import { ConductorSettings } from "./ConductorSettings.tsx";
 import { namedWorkersAdvice } from "./namedWorkers.ts";
+import { DEFAULT_OPENING } from "../../engine/conductor/prompt.ts";
 
 const initial = useStudio.getState();
 beforeEach(() => useStudio.setState(initial, true));
@@ -37,5 +38,31 @@ describe("worker names for the Conductor", () => {
     fireEvent.change(screen.getByTestId("conductor-model"), { target: { value: "gpt-5" } });
     expect(screen.getByTestId<HTMLInputElement>("named-workers").checked).toBe(true);
     expect(screen.getByTestId("named-workers-hint").textContent).toMatch(/prompted general model/);
+  });
+});
+
+describe("ConductorPreview", () => {
+  it("shows what the Conductor will read, the opening sentence and the worker lines included", () => {
+    useStudio.setState({
+      question: "Is 391 prime?",
+      pool: [
+        {
+          id: "w0",
+          name: "Solver",
+          kind: "openai",
+          baseURL: "",
+          model: "m",
+          temperature: 0.2,
+          maxTokens: 64,
+          prefill: false,
+        },
+      ],
+    });
+    render(<ConductorSettings />);
+    const text = screen.getByTestId("conductor-preview").textContent ?? "";
+    expect(text).toContain("[system]");
+    expect(text).toContain("USER QUESTION:\nIs 391 prime?");
+    expect(text).toContain("Model id 0");
+    expect(text).toContain(DEFAULT_OPENING);
   });
 });
