@@ -1,6 +1,7 @@
 import { builtApp } from "./app.ts";
 import { benchCode } from "./code.ts";
 import { benchEval } from "./eval.ts";
+import { benchContent } from "./content.ts";
 import { benchPageLoad } from "./pageload.ts";
 import { benchPoolEditor } from "./pool-editor.ts";
 import { benchParser } from "./parser.ts";
@@ -19,6 +20,7 @@ try {
   benchPageLoad(app.dir, app.source);
   await benchUi(app.dir);
   await benchPoolEditor(app.dir);
+  await benchContent(app.dir);
 } finally {
   app.dispose();
 }

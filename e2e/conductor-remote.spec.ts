@@ -117,9 +117,12 @@ test("a Conductor endpoint that refuses the key gives a clear plan error and no 
   await expect(error).toBeVisible();
   await expect(error).toContainText("401");
   await expect(error).toContainText("Incorrect API key");
-  await expect(
-    conductor.page.getByRole("region", { name: "Conductor" }).locator(".badge-failed"),
-  ).toHaveText("auth");
+  const badge = conductor.page.getByRole("region", { name: "Conductor" }).locator(".badge-failed");
+  await expect(badge).toHaveText("key refused");
+  await expect(badge).toHaveAttribute("title", "Error code: auth");
+  // It names the Conductor, not "this worker".
+  await expect(error).toContainText("The Conductor's endpoint refused the API key");
+  await expect(error).not.toContainText("this worker");
   await expect(conductor.byTestId("notice")).toContainText(
     "The Conductor's plan could not be used",
   );

@@ -77,13 +77,20 @@ test("an unparseable plan shows its error code and keeps the raw text, with no n
   const error = studio.byTestId("plan-error");
   await expect(error).toBeVisible();
   await expect(error).toContainText("could not be read");
-  await expect(page.getByRole("region", { name: "Conductor" }).locator(".badge-failed")).toHaveText(
-    "unparseable_list",
-  );
+  // The badge says it in words; the code is in its tooltip.
+  const badge = page.getByRole("region", { name: "Conductor" }).locator(".badge-failed");
+  await expect(badge).toHaveText("could not read the plan");
+  await expect(badge).toHaveAttribute("title", "Error code: unparseable_list");
   expect(await studio.byTestId("conductor-raw").textContent()).toBe(truncated);
   await expect(studio.byTestId("notice")).toContainText("plan could not be used");
   await expect(studio.nodes()).toHaveCount(0);
   await expect(studio.byTestId("run")).toBeDisabled();
+  // The step that streamed in before the failure was fitted to the view; the empty canvas is back
+  // at the natural zoom, not left zoomed in on nothing.
+  await expect(page.locator(".react-flow__viewport")).toHaveCSS(
+    "transform",
+    "matrix(1, 0, 0, 1, 0, 0)",
+  );
 });
 
 test("dragging a node moves it; undo and redo move it back and forth, one step per drag", async ({

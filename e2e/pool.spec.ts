@@ -176,6 +176,14 @@ test("the paper pool loads the paper's seven workers, and the pool exports and i
 
   const two = { ...json, workers: json.workers.slice(2, 4) };
   await pool.importPool("two.json", JSON.stringify(two));
+  // Importing over a non-empty pool asks first, as loading the paper pool does.
+  await expect(pool.byTestId("confirm-import-pool")).toContainText(
+    "Replace the 7 workers with the 2 in two.json?",
+  );
+  await pool.page.getByRole("button", { name: "Keep mine" }).click();
+  await expect(pool.workers()).toHaveCount(7);
+  await pool.importPool("two.json", JSON.stringify(two));
+  await pool.byTestId("confirm-import-pool-yes").click();
   await expect(pool.byTestId("pool-transfer-message")).toContainText("Imported two.json");
   expect(await pool.names()).toEqual(["GPT-5", "Qwen3-32B (direct)"]);
 });

@@ -171,7 +171,10 @@ test("a step that fails shows why; once fixed, Retry this step finishes the run"
   await studio.waitIdle();
   await expect(studio.output(1)).toContainText("refused the API key");
   await expect(studio.status(0)).toHaveAttribute("data-status", "done");
-  await expect(studio.status(2)).not.toHaveAttribute("data-status", "done");
+  // The judge never ran: it reads the failed step. It is skipped, not failed.
+  await expect(studio.status(2)).toHaveAttribute("data-status", "skipped");
+  await expect(studio.status(2)).toHaveText("skipped");
+  await expect(studio.status(2)).toHaveAttribute("title", "Not run: a step it reads failed");
   await expect(studio.byTestId("final-answer")).toHaveCount(0);
   // An auth error is not retried.
   expect([calls(SOLVER)(), calls(CHECKER)(), calls(JUDGE)()]).toEqual([1, 1, 0]);

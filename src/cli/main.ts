@@ -169,6 +169,8 @@ function progressLine(e: RunEvent, starts: Map<string, number>, names: string[])
       return `[step ${e.step + 1}] failed: ${e.message}`;
     case "step_cancel":
       return `[step ${e.step + 1}] cancelled`;
+    case "step_skip":
+      return `[step ${e.step + 1}] skipped: ${e.message}`;
     case "run_finish":
       return `[run] ${e.status} (${e.reason})${e.message ? `: ${e.message}` : ""}`;
     case "round_start":

@@ -48,6 +48,7 @@ export class AnswerStream {
       case "step_retry":
       case "step_error":
       case "step_cancel":
+      case "step_skip":
       case "round_finish":
         return "";
     }

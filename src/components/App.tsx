@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState } from "react";
 import { Canvas } from "./canvas/Canvas.tsx";
 import { EvaluateMount } from "./eval/EvaluateMount.tsx";
 import type { Theme } from "./Header.tsx";
+import { FileOfferBar } from "./files/FileOfferBar.tsx";
 import { Header } from "./Header.tsx";
 import { AnswerPanel } from "./panels/AnswerPanel.tsx";
 import { ConductorPanel } from "./panels/ConductorPanel.tsx";
@@ -55,12 +56,25 @@ export function App() {
           <ConductorPanel />
           <AnswerPanel />
         </aside>
-        <Splitter onResize={resizeLeft} label="Resize the left panel" />
+        <Splitter
+          onResize={resizeLeft}
+          label="Resize the left panel"
+          value={left}
+          min={240}
+          max={560}
+        />
         <main className="column center">
+          <FileOfferBar />
           <RunBar />
           <Canvas />
         </main>
-        <Splitter onResize={resizeRight} label="Resize the right panel" />
+        <Splitter
+          onResize={resizeRight}
+          label="Resize the right panel"
+          value={right}
+          min={280}
+          max={640}
+        />
         <aside className="column right">
           <Inspector />
         </aside>

@@ -1,15 +1,27 @@
-import { download, exportText, openFile } from "../state/files.ts";
+import { Suspense, lazy } from "react";
+import { download, exportText } from "../state/files.ts";
+import type { StudioState } from "../state/store.ts";
 import { useStudio } from "../state/store.ts";
 import { useUi } from "../state/ui.ts";
-import { SettingsDialog } from "./panels/SettingsDialog.tsx";
+import { openUserFile } from "./files/openFile.ts";
 import { JsonFileButton } from "./ui/JsonFileButton.tsx";
 import { EvaluateButton } from "./eval/EvaluateMount.tsx";
+
+// Not needed for the first paint: loaded when Settings is first opened.
+const SettingsDialog = lazy(() => import("./panels/SettingsDialog.tsx"));
+
+/** Whether there is a run to export (a run that started steps), and a workflow (any step). */
+const selectHasRun = (s: StudioState) =>
+  s.record.status !== "draft" && s.record.rounds.some((r) => r.steps.length > 0);
+const selectHasSteps = (s: StudioState) => s.history.present.steps.length > 0;
 
 export type Theme = "light" | "dark";
 
 /** Title, import and export, settings and the theme toggle. */
 export function Header({ theme, onToggleTheme }: { theme: Theme; onToggleTheme: () => void }) {
   const settingsOpen = useUi((s) => s.settingsOpen);
+  const hasRun = useStudio(selectHasRun);
+  const hasSteps = useStudio(selectHasSteps);
   const { openSettings, closeSettings } = useUi.getState();
   const save = (what: "run" | "workflow") => {
     const s = useStudio.getState();
@@ -22,21 +34,24 @@ export function Header({ theme, onToggleTheme }: { theme: Theme; onToggleTheme: 
     <header className="app-header">
       <h1>Conductor Studio</h1>
       <div className="row">
-        <button type="button" data-testid="export-run" onClick={() => save("run")}>
+        <button
+          type="button"
+          data-testid="export-run"
+          disabled={!hasRun && !hasSteps}
+          title={hasRun ? undefined : "No run yet: this exports the workflow"}
+          onClick={() => save("run")}
+        >
           Export run
         </button>
-        <button type="button" data-testid="export-workflow" onClick={() => save("workflow")}>
+        <button
+          type="button"
+          data-testid="export-workflow"
+          disabled={!hasSteps}
+          onClick={() => save("workflow")}
+        >
           Export workflow
         </button>
-        <JsonFileButton
-          testId="import"
-          onFile={(file) =>
-            void openFile(file).then((message) => {
-              if (message)
-                useStudio.getState().setNotice(`Could not open ${file.name}: ${message}`);
-            })
-          }
-        >
+        <JsonFileButton testId="import" onFile={openUserFile}>
           Import…
         </JsonFileButton>
         <EvaluateButton />
@@ -52,7 +67,11 @@ export function Header({ theme, onToggleTheme }: { theme: Theme; onToggleTheme: 
           {theme === "dark" ? "☀ Light" : "☾ Dark"}
         </button>
       </div>
-      {settingsOpen && <SettingsDialog onClose={closeSettings} />}
+      {settingsOpen && (
+        <Suspense fallback={null}>
+          <SettingsDialog onClose={closeSettings} />
+        </Suspense>
+      )}
     </header>
   );
 }

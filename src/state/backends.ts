@@ -1,6 +1,7 @@
-import { createOpenAIBackend } from "../engine/llm/openai.ts";
+import type { OpenAIBackendOptions } from "../engine/llm/openai.ts";
 import type { ChatBackend } from "../engine/llm/types.ts";
 import { LlmError } from "../engine/llm/types.ts";
+import type { ErrorCode } from "../engine/errors.ts";
 import type { ConductorConfig, Worker } from "../engine/schema/worker.ts";
 import {
   CONDUCTOR_KEY_ID,
@@ -22,15 +23,41 @@ export function setInBrowserBackend(backend: ChatBackend | null): void {
   inBrowser = backend;
 }
 
+/**
+ * An OpenAI-compatible backend whose client (the `openai` package) loads with the first call, not
+ * with the page: the first paint does not need it.
+ */
+function createOpenAIBackend(options: OpenAIBackendOptions): ChatBackend {
+  let real: Promise<ChatBackend> | null = null;
+  let host = options.baseURL;
+  try {
+    host = new URL(options.baseURL).host;
+  } catch {
+    // Not a URL: the label shows it as typed.
+  }
+  return {
+    label: options.label ?? `${options.model} @ ${host}`,
+    continuesAssistant: options.continuesAssistant ?? false,
+    async *stream(request, signal) {
+      real ??= import("../engine/llm/openai.ts").then((m) => m.createOpenAIBackend(options));
+      yield* (await real).stream(request, signal);
+    },
+  };
+}
+
+/** What a step on an in-browser worker says when no model is loaded. */
+export const LOAD_IN_BROWSER_MODEL =
+  "Load one in Settings → Conductor (in-browser model), then run this step again.";
+
 /** A backend whose every call fails with `message`: a step shows it as its error. */
-function unavailable(label: string, message: string): ChatBackend {
+function unavailable(label: string, message: string, code: ErrorCode = "unknown"): ChatBackend {
   return {
     label,
     continuesAssistant: false,
     stream() {
       return {
         [Symbol.asyncIterator]: () => ({
-          next: () => Promise.reject(new LlmError("unknown", message)),
+          next: () => Promise.reject(new LlmError(code, message)),
         }),
       };
     },
@@ -97,10 +124,14 @@ export function workerBackend(s: StudioState, worker: Worker): ChatBackend {
       });
     }
     case "webllm":
+      // The loaded model serves in-browser workers and the Conductor through one backend, whose
+      // queue runs one generation at a time.
+      return inBrowser ?? unavailable(worker.name, LOAD_IN_BROWSER_MODEL, "model_not_loaded");
     case "conductor":
+      // The runner serves self-selected steps with the Conductor's own backend (SPEC 1.6).
       return unavailable(
         worker.name,
-        "In-browser workers are not available yet: load the in-browser model first.",
+        "The Conductor as a worker runs only inside a run (self-selection).",
       );
   }
 }

@@ -66,7 +66,15 @@ export function download(text: string, name: string): void {
 export function openExport(text: string): string | null {
   const result = importRunChecked(text);
   if (!result.ok) return result.message;
-  const record = result.record;
+  return openRecord(result.record, result.notes);
+}
+
+/** Opens a run record already read and validated (e.g. by `importRun` in a Web Worker). */
+/**
+ * Opens a checked run record (see openExport); `notes` are the checker's remarks to show. Returns
+ * null, or the message to show when applying failed and nothing was changed.
+ */
+export function openRecord(record: RunRecord, notes: readonly string[] = []): string | null {
   // The first round is the editable workflow, as during a live run; later rounds and nested
   // workflows are drawn from the record around it.
   const round = record.rounds[0];
@@ -80,9 +88,9 @@ export function openExport(text: string): string | null {
     if (id && st.status !== "idle") results[id] = resultFromRecord(st);
   });
   const keys = keyReport(record.pool);
-  const notes = [
+  const shown = [
     ...(keys.kept || keys.heldBack.length ? [describeKeyReport(keys)] : []),
-    ...result.notes.slice(0, 2),
+    ...notes.slice(0, 2),
   ];
   const before = useStudio.getState();
   try {
@@ -93,7 +101,7 @@ export function openExport(text: string): string | null {
     s.setRunStepIds(doc.steps.map((st) => st.id));
     s.setRecord(record, results);
     s.replaceDoc(doc, true);
-    s.setNotice(notes.length ? notes.join(" ") : null);
+    s.setNotice(shown.length ? shown.join(" ") : null);
   } catch (e: unknown) {
     // All or nothing: whatever was applied is undone.
     useStudio.setState(before, true);

@@ -8,6 +8,9 @@ export interface UiState {
   /** Nested workflows drawn expanded, by group key. */
   expanded: ReadonlySet<string>;
   toggleExpanded: (key: string) => void;
+  /** Bumped by "Tidy up": the canvas forgets the positions it kept and lays the graph out anew. */
+  layoutEpoch: number;
+  relayout: () => void;
 }
 
 export const useUi = create<UiState>()((set) => ({
@@ -15,6 +18,8 @@ export const useUi = create<UiState>()((set) => ({
   openSettings: () => set({ settingsOpen: true }),
   closeSettings: () => set({ settingsOpen: false }),
   expanded: new Set(),
+  layoutEpoch: 0,
+  relayout: () => set((s) => ({ layoutEpoch: s.layoutEpoch + 1 })),
   toggleExpanded: (key) =>
     set((s) => {
       const expanded = new Set(s.expanded);

@@ -13,16 +13,24 @@ import {
 } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { layoutDoc } from "../../engine/graph/layout.ts";
 import { useStudio } from "../../state/store.ts";
 import type { CanvasNode } from "../../state/extras.ts";
 import type { StepFlowNode } from "../../state/flow.ts";
 import { toFlowEdges, toFlowNodes } from "../../state/flow.ts";
-import { selectDoc, selectPool, selectResults, selectSelectedIds } from "../../state/selectors.ts";
+import {
+  selectDoc,
+  selectPhase,
+  selectPool,
+  selectResults,
+  selectSelectedIds,
+} from "../../state/selectors.ts";
+import { EdgeLegend } from "./EdgeLegend.tsx";
 import { GroupNode } from "./GroupNode.tsx";
 import { StepNode } from "./StepNode.tsx";
 import { useRecordLayer } from "./useRecordLayer.ts";
 import { useFileDrop } from "./useFileDrop.ts";
+import { Welcome } from "./Welcome.tsx";
+import { useStickyLayout } from "./useStickyLayout.ts";
 
 const nodeTypes: NodeTypes = { step: StepNode, "group-box": GroupNode };
 const DELETE_KEYS = ["Delete", "Backspace"];
@@ -35,9 +43,10 @@ export function Canvas() {
   const selectedIds = useStudio(selectSelectedIds);
   const [nodes, setNodes] = useState<CanvasNode[]>([]);
   const flow = useRef<ReactFlowInstance<CanvasNode, Edge> | null>(null);
+  const planning = useStudio(selectPhase) === "planning";
   const stepCount = doc.steps.length;
 
-  const positions = useMemo(() => layoutDoc(doc), [doc]);
+  const positions = useStickyLayout(doc, planning);
   const layer = useRecordLayer(doc, positions);
   useEffect(() => {
     setNodes((prev) => {
@@ -60,15 +69,18 @@ export function Canvas() {
   // Edge selection is React Flow ephemera, kept here: without it a clicked edge never becomes
   // selected (the edges are controlled), so Delete/Backspace could not remove it.
   const [selectedEdgeIds, setSelectedEdgeIds] = useState<ReadonlySet<string>>(() => new Set());
-  const edges = useMemo(
-    () => [
-      ...toFlowEdges(doc, running).map((e) =>
-        selectedEdgeIds.has(e.id) ? { ...e, selected: true } : e,
-      ),
+  const edges = useMemo(() => {
+    // Screen readers hear which steps an edge joins, not internal ids.
+    const number = new Map(doc.steps.map((st, i) => [st.id, i + 1]));
+    return [
+      ...toFlowEdges(doc, running).map((e) => ({
+        ...e,
+        ariaLabel: `step ${number.get(e.source)} to step ${number.get(e.target)}`,
+        ...(selectedEdgeIds.has(e.id) && { selected: true }),
+      })),
       ...layer.edges,
-    ],
-    [doc, running, selectedEdgeIds, layer],
-  );
+    ];
+  }, [doc, running, selectedEdgeIds, layer]);
   const onEdgesChange = useCallback((changes: EdgeChange[]) => {
     if (!changes.some((c) => c.type === "select" || c.type === "remove")) return;
     setSelectedEdgeIds((prev) => {
@@ -81,12 +93,18 @@ export function Canvas() {
     });
   }, []);
 
-  // Fit the view when the graph's shape changes (a plan arrives, steps are added, removed or
-  // reordered, an edge moves the layout, a round or nested workflow appears), not on a drag.
-  const shapeKey = `${doc.steps.map((st) => `${st.id}:${JSON.stringify(st.access)}`).join("|")}#${layer.nodes.length}`;
+  // Fit the view when steps come or go (a plan arrives, steps are added or removed, a round or
+  // nested workflow appears), not on a drag or a new edge, which keep the view where the user
+  // left it. An empty canvas goes back to the natural zoom (not a lone streamed step's zoom).
+  const shapeKey = `${doc.steps
+    .map((st) => st.id)
+    .sort()
+    .join("|")}#${layer.nodes.length}`;
   useEffect(() => {
-    if (stepCount)
-      requestAnimationFrame(() => void flow.current?.fitView({ padding: 0.2, duration: 0 }));
+    requestAnimationFrame(() => {
+      if (stepCount) void flow.current?.fitView({ padding: 0.2, duration: 0, maxZoom: 1 });
+      else void flow.current?.setViewport({ x: 0, y: 0, zoom: 1 });
+    });
   }, [shapeKey, stepCount]);
 
   const onNodesChange = useCallback((changes: NodeChange<CanvasNode>[]) => {
@@ -158,14 +176,10 @@ export function Canvas() {
       >
         <Background gap={20} />
         <Controls />
-        {stepCount > 0 && <MiniMap pannable zoomable />}
+        {stepCount > 0 && <MiniMap pannable zoomable ariaLabel="Mini map of the workflow" />}
       </ReactFlow>
-      {stepCount === 0 && (
-        <div className="canvas-empty">
-          <p>No workflow yet.</p>
-          <p>Ask the Conductor to plan one, add a step, or drop an exported run here.</p>
-        </div>
-      )}
+      {stepCount === 0 && <Welcome />}
+      {stepCount > 1 && <EdgeLegend />}
       {drop.active && <div className="drop-overlay">Drop a Conductor Studio export to open it</div>}
     </div>
   );

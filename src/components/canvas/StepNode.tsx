@@ -49,6 +49,8 @@ export const StepNode = memo(function StepNode({ data, selected }: NodeProps<Ste
               ? "The attempt that wrote this was dropped; the retry starts over."
               : undefined
           }
+          tabIndex={0}
+          aria-label={`Output of step ${data.index + 1}`}
         >
           {data.error ? <span className="step-error">{data.error}</span> : output}
         </div>

@@ -1,9 +1,8 @@
 import { useMemo, useState } from "react";
 import type { DragEvent } from "react";
-import { openFile } from "../../state/files.ts";
-import { useStudio } from "../../state/store.ts";
+import { openUserFile } from "../files/openFile.ts";
 
-/** Dropping an exported run on the canvas opens it; a bad file shows why and changes nothing. */
+/** Dropping an exported run (or a pool file) on the canvas opens it; a bad file shows why and changes nothing. */
 export function useFileDrop() {
   const [active, setActive] = useState(false);
   const handlers = useMemo(
@@ -19,9 +18,7 @@ export function useFileDrop() {
         setActive(false);
         if (!file) return;
         e.preventDefault();
-        void openFile(file).then((message) => {
-          if (message) useStudio.getState().setNotice(`Could not open ${file.name}: ${message}`);
-        });
+        openUserFile(file);
       },
     }),
     [],

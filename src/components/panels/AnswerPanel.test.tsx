@@ -1,15 +1,19 @@
 // @vitest-environment jsdom
-import { cleanup, render, screen } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { act, cleanup, render, screen } from "@testing-library/react";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { emptyRecord, stepRecord } from "../../engine/run/record.ts";
 import type { RunRecord } from "../../engine/schema/record.ts";
 import { useStudio } from "../../state/store.ts";
+import { loadMarkdown } from "../ui/Markdown.tsx";
 import { AnswerPanel } from "./AnswerPanel.tsx";
 
 const initial = useStudio.getState();
 const seed = (patch: Partial<RunRecord>) =>
   useStudio.setState({ record: { ...emptyRecord(), ...patch } });
 
+beforeAll(async () => {
+  await loadMarkdown();
+});
 beforeEach(() => useStudio.setState(initial, true));
 afterEach(cleanup);
 
@@ -59,6 +63,7 @@ describe("AnswerPanel", () => {
         {
           ...stepRecord({ pool: [] }, { worker: 0, subtask: "s", access: [] }, 0),
           status: "done" as const,
+          output: `Round ${index + 1}'s answer.`,
         },
       ],
       answer: "a",
@@ -95,5 +100,54 @@ describe("AnswerPanel", () => {
     seed({ status: "failed", endReason: "step_error" });
     render(<AnswerPanel />);
     expect(screen.getByTestId("no-answer").textContent).toMatch(/A step failed/);
+  });
+
+  it("shows the answer the steps give, not a file's answer field that disagrees", () => {
+    const step = (output: string, status: "done" | "failed") => ({
+      ...stepRecord({ pool: [] }, { worker: 0, subtask: "s", access: [] }, 0),
+      status,
+      output,
+    });
+    const round = (steps: ReturnType<typeof step>[]) => ({
+      index: 0,
+      plan: null,
+      lists: null,
+      steps,
+      answer: null,
+      accepted: false,
+    });
+    seed({
+      status: "done",
+      answer: "A forged answer.",
+      rounds: [round([step("First.", "done"), step("The real answer.", "done")])],
+    });
+    render(<AnswerPanel />);
+    expect(screen.getByTestId("final-answer").textContent).toBe("The real answer.");
+    cleanup();
+    seed({
+      status: "done",
+      answer: "A forged answer.",
+      rounds: [round([step("First.", "done"), step("", "failed")])],
+    });
+    render(<AnswerPanel />);
+    expect(screen.queryByTestId("final-answer")).toBeNull();
+  });
+
+  it("marks the previous answer stale while a new run is under way, and copies it", () => {
+    seed({ status: "done", answer: "Old answer." });
+    render(<AnswerPanel />);
+    expect(screen.queryByTestId("answer-stale")).toBeNull();
+    act(() => {
+      useStudio.setState({ phase: "running", record: { ...emptyRecord(), status: "running" } });
+    });
+    expect(screen.getByTestId("final-answer").textContent).toBe("Old answer.");
+    expect(screen.getByTestId("final-answer").dataset.stale).toBe("true");
+    expect(screen.getByTestId("answer-stale").textContent).toMatch(/previous run/);
+    act(() => {
+      useStudio.setState({ phase: "idle", record: { ...emptyRecord(), answer: "New answer." } });
+    });
+    expect(screen.queryByTestId("answer-stale")).toBeNull();
+    expect(screen.getByTestId("final-answer").textContent).toBe("New answer.");
+    expect(screen.getByTestId("copy-answer")).toBeTruthy();
   });
 });

@@ -1,6 +1,9 @@
+import { useState } from "react";
+import { workflowAnswer } from "../../engine/exec/execute.ts";
 import type { RunRecord } from "../../engine/schema/record.ts";
-import { selectRecord } from "../../state/selectors.ts";
+import { selectPhase, selectRecord } from "../../state/selectors.ts";
 import { useStudio } from "../../state/store.ts";
+import { CopyButton } from "../ui/CopyButton.tsx";
 import { Markdown } from "../ui/Markdown.tsx";
 
 const REASONS: Record<string, string> = {
@@ -21,20 +24,54 @@ function endNote(record: RunRecord): string | null {
   return null;
 }
 
+/**
+ * The answer the record's steps give (SPEC 1.1: the last step's output, or the last non-empty
+ * one, of the last round that ran), not what a file's `answer` field claims; the field only where
+ * no round has steps.
+ */
+export function answerOf(record: RunRecord): string | null {
+  const round = record.rounds.findLast((r) => r.steps.length > 0);
+  if (!round) return record.answer;
+  return workflowAnswer(
+    round.steps.map((s) =>
+      s.status === "done" ? { status: "done", output: s.output } : { status: "failed" },
+    ),
+  );
+}
+
 /** The workflow's answer: the last step's output (SPEC 1.1), and why the run ended. */
 export function AnswerPanel() {
   const record = useStudio(selectRecord);
+  const phase = useStudio(selectPhase);
+  const answer = answerOf(record);
+  // The last answer shown stays, marked stale, while a new plan or run is under way.
+  const [previous, setPrevious] = useState(answer);
+  if (answer && answer !== previous) setPrevious(answer);
+  const stale = !answer && phase !== "idle" ? previous : null;
   const reason = record.endReason ? REASONS[record.endReason] : undefined;
   const note = endNote(record);
+  const shown = answer ?? stale;
   return (
     <section className="panel answer-panel" aria-label="Answer">
-      <div className="panel-title">Answer</div>
-      {record.answer ? (
+      <div className="panel-title row">
+        <span>Answer</span>
+        {shown && <CopyButton text={shown} label="Copy the answer" testId="copy-answer" />}
+      </div>
+      {shown ? (
         <>
-          <div data-testid="final-answer">
-            <Markdown text={record.answer} />
+          {stale && (
+            <p className="stale-note small" data-testid="answer-stale">
+              From the previous run: a new {phase === "planning" ? "plan" : "run"} is under way.
+            </p>
+          )}
+          <div
+            data-testid="final-answer"
+            data-stale={stale ? "true" : undefined}
+            className={stale ? "stale-answer" : undefined}
+          >
+            <Markdown text={shown} />
           </div>
-          {note && (
+          {note && !stale && (
             <p className="muted small" data-testid="end-reason">
               {note}
             </p>

@@ -111,7 +111,10 @@ describe("ConductorPanel", () => {
     expect(screen.getByTestId("plan-error").textContent).toContain(
       "The Conductor wrote no subtasks list.",
     );
-    expect(screen.getByText("missing_list")).toBeTruthy();
+    // The badge says it in words; the code is in its tooltip.
+    expect(screen.getByTestId("plan-badge").textContent).toBe("could not read the plan");
+    expect(screen.getByTestId("plan-badge").getAttribute("title")).toBe("Error code: missing_list");
+    expect(screen.queryByText("missing_list")).toBeNull();
     expect(screen.queryByText("plan parsed")).toBeNull();
     expect(screen.getByTestId("conductor-raw").textContent).toBe(raw);
     fireEvent.click(screen.getByRole("button", { name: "Retry planning" }));

@@ -3,6 +3,7 @@ import { planNow } from "../../state/controller.ts";
 import { selectPhase, selectPlan } from "../../state/selectors.ts";
 import { useStudio } from "../../state/store.ts";
 import { RetryNote, Thinking } from "../ui/Thinking.tsx";
+import { ErrorBadge } from "../ui/ErrorBadge.tsx";
 import { RoundPlans } from "./RoundPlans.tsx";
 
 /** The Conductor's streamed reasoning, its raw output and whether the plan parsed. */
@@ -32,7 +33,7 @@ export function ConductorPanel() {
           </span>
         )}
         {!writing && !plan.error && <span className="badge badge-done">plan parsed</span>}
-        {!writing && plan.error && <span className="badge badge-failed">{plan.error.code}</span>}
+        {!writing && plan.error && <ErrorBadge code={plan.error.code} testId="plan-badge" />}
       </div>
       {plan.notice && (
         <p className="warning" data-testid="plan-notice">
@@ -54,7 +55,11 @@ export function ConductorPanel() {
       {plan.reasoning && (
         <Thinking text={plan.reasoning} streaming={thinking} testId="conductor-thinking" />
       )}
-      <pre className={`conductor-raw${plan.retry ? " abandoned" : ""}`} data-testid="conductor-raw">
+      <pre
+        className={`conductor-raw${plan.retry ? " abandoned" : ""}`}
+        data-testid="conductor-raw"
+        tabIndex={0}
+      >
         {plan.raw || (writing ? "…" : "")}
       </pre>
       {usage && (

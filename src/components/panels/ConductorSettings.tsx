@@ -2,7 +2,9 @@ import { DEFAULT_TEMPLATE, templateProblems } from "../../engine/conductor/promp
 import { CONDUCTOR_KEY_ID, keyStatusAt, originOf } from "../../state/keybinding.ts";
 import { useStudio } from "../../state/store.ts";
 import { KeyMovedNote } from "../pool/KeyMovedNote.tsx";
+import { ConductorPreview } from "./ConductorPreview.tsx";
 import { InBrowserSection } from "./InBrowserSection.tsx";
+import { chooseConductor, namedWorkersAdvice } from "./namedWorkers.ts";
 import { RecursionSettings } from "./RecursionSettings.tsx";
 import { RemoteGrammarField } from "./RemoteGrammarField.tsx";
 
@@ -15,6 +17,9 @@ export function ConductorSettings() {
   const heldKey = useStudio((s) => s.keys[CONDUCTOR_KEY_ID] ?? "");
   const keyFrom = useStudio((s) => s.keyOrigins[CONDUCTOR_KEY_ID] || null);
   const conductorKey = keyState === "bound" ? heldKey : "";
+  const rememberKeys = useStudio((s) => s.rememberKeys);
+  const customRecords = useStudio((s) => s.customRecords);
+  const advice = namedWorkersAdvice(conductor, customRecords);
   const st = useStudio.getState;
   const problems = templateProblems(conductor.template);
   return (
@@ -27,7 +32,7 @@ export function ConductorSettings() {
             name="conductor-backend"
             data-testid="backend-webllm"
             checked={conductor.backend === "webllm"}
-            onChange={() => st().setConductor({ backend: "webllm" })}
+            onChange={() => chooseConductor({ backend: "webllm" })}
           />
           In this browser (WebGPU, free and private)
         </label>
@@ -37,7 +42,7 @@ export function ConductorSettings() {
             name="conductor-backend"
             data-testid="backend-remote"
             checked={conductor.backend === "remote"}
-            onChange={() => st().setConductor({ backend: "remote" })}
+            onChange={() => chooseConductor({ backend: "remote" })}
           />
           Remote endpoint (OpenAI-compatible)
         </label>
@@ -63,11 +68,13 @@ export function ConductorSettings() {
             <input
               data-testid="conductor-model"
               value={conductor.model}
-              onChange={(e) => st().setConductor({ model: e.target.value })}
+              onChange={(e) => chooseConductor({ model: e.target.value })}
             />
           </label>
           <label className="field">
-            API key (kept in memory only)
+            {rememberKeys
+              ? "API key (remembered in this browser)"
+              : "API key (kept in memory only)"}
             <input
               type="password"
               autoComplete="off"
@@ -126,10 +133,13 @@ export function ConductorSettings() {
             checked={conductor.namedWorkers}
             onChange={(e) => st().setConductor({ namedWorkers: e.target.checked })}
           />
-          Show worker names and notes to the Conductor (best for a prompted general model; the
-          trained Conductor saw anonymous ids)
+          Show worker names and notes to the Conductor
         </label>
+        <p className="muted small" data-testid="named-workers-hint">
+          {advice.reason}
+        </p>
       </div>
+      <ConductorPreview />
       <details className="template-editor">
         <summary>Prompt template</summary>
         <p className="muted small">

@@ -1,3 +1,4 @@
+import { chooseConductor } from "./namedWorkers.ts";
 import { useState } from "react";
 import { customModelRecord } from "../../engine/llm/webllm/custom.ts";
 import { useStudio } from "../../state/store.ts";
@@ -14,7 +15,7 @@ export function CustomModelForm() {
     const st = useStudio.getState();
     const others = st.customRecords.filter((r) => r.model_id !== result.record.model_id);
     st.setInBrowser({ customRecords: [...others, result.record] });
-    st.setConductor({ webllmModelId: result.record.model_id });
+    chooseConductor({ webllmModelId: result.record.model_id });
     setMessage({ ok: true, text: ["Added.", ...result.notes].join(" ") });
   };
   return (

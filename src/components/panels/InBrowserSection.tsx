@@ -1,3 +1,4 @@
+import { chooseConductor } from "./namedWorkers.ts";
 import { useState } from "react";
 import {
   CATALOGUE,
@@ -27,7 +28,6 @@ export function InBrowserSection() {
   const custom = useStudio((s) => s.customRecords);
   const persistence = useStudio((s) => s.persistence);
   const [confirming, setConfirming] = useState(false);
-  const st = useStudio.getState;
   const size = downloadSizeMB(modelId);
   const start = () => {
     setConfirming(false);
@@ -51,7 +51,7 @@ export function InBrowserSection() {
           data-testid="webllm-model"
           value={modelId}
           disabled={status === "loading"}
-          onChange={(e) => st().setConductor({ webllmModelId: e.target.value })}
+          onChange={(e) => chooseConductor({ webllmModelId: e.target.value })}
         >
           {CATALOGUE.map((m) => (
             <option key={m.id} value={m.id}>

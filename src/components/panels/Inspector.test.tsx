@@ -1,13 +1,18 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createHistory } from "../../engine/graph/history.ts";
 import { makeDoc } from "../../engine/graph/testing.ts";
 import type { Worker } from "../../engine/schema/worker.ts";
 import { runNow } from "../../state/controller.ts";
 import type { StepResult } from "../../state/run.ts";
 import { useStudio } from "../../state/store.ts";
+import { loadMarkdown } from "../ui/Markdown.tsx";
 import { Inspector } from "./Inspector.tsx";
+
+beforeAll(async () => {
+  await loadMarkdown();
+});
 
 vi.mock("../../state/controller.ts", () => ({ runNow: vi.fn(() => Promise.resolve()) }));
 
@@ -92,6 +97,15 @@ describe("Inspector", () => {
     render(<Inspector />);
     expect(screen.getByText(/Select a step on the canvas/)).toBeTruthy();
     expect(screen.queryByTestId("inspector")).toBeNull();
+  });
+
+  it("shows the step clicked after a deleted one, whose id lingers in the selection", () => {
+    render(<Inspector />);
+    fireEvent.click(screen.getByRole("button", { name: "Delete" }));
+    expect(screen.queryByTestId("inspector")).toBeNull();
+    // React Flow reports the newly clicked node selected, never the deleted one deselected.
+    act(() => useStudio.getState().select([...useStudio.getState().selectedIds, "c"]));
+    expect(screen.getByText(/Step 2 of 2/)).toBeTruthy();
   });
 
   it("shows the step number and the pool in the worker select", () => {

@@ -8,6 +8,7 @@ import {
   selectSelectedIds,
 } from "../../state/selectors.ts";
 import { useStudio } from "../../state/store.ts";
+import { CopyButton } from "../ui/CopyButton.tsx";
 import { Markdown } from "../ui/Markdown.tsx";
 import { StatusBadge } from "../ui/StatusBadge.tsx";
 import { RetryNote, Thinking } from "../ui/Thinking.tsx";
@@ -21,7 +22,10 @@ export function Inspector() {
   const results = useStudio(selectResults);
   const selectedIds = useStudio(selectSelectedIds);
   const phase = useStudio(selectPhase);
-  const index = doc.steps.findIndex((s) => s.id === selectedIds[0]);
+  // The first selected id that is still a step: a deleted step's id may linger in the selection
+  // (React Flow never reports it deselected), and must not hide the step clicked after it.
+  const index =
+    selectedIds.map((id) => doc.steps.findIndex((s) => s.id === id)).find((i) => i >= 0) ?? -1;
   const step = doc.steps[index];
   if (!step) {
     return (
@@ -105,6 +109,7 @@ export function Inspector() {
       <AccessEditor id={step.id} index={index} access={step.access} />
       {result &&
         (status === "failed" ||
+          status === "skipped" ||
           status === "done" ||
           status === "stale" ||
           status === "cancelled") && (
@@ -140,7 +145,8 @@ export function Inspector() {
           className={`inspector-output${result.retry ? " abandoned" : ""}`}
           data-testid="inspector-output"
         >
-          <div className="muted small">
+          <div className="muted small row">
+            <CopyButton text={result.output} label="Copy this output" testId="copy-output" />
             {result.usage &&
               `${result.usage.promptTokens} in + ${result.usage.completionTokens} out tokens${result.usage.estimated ? " (estimated)" : ""} · ${formatCost(result.cost ?? 0)}${result.usage.providerCost !== undefined ? " (provider's figure)" : ""}`}
             {result.usage?.reasoningTokens !== undefined &&
@@ -149,7 +155,9 @@ export function Inspector() {
           </div>
           {/* Parsing Markdown on every streamed frame is the costliest render: plain text until done. */}
           {status === "running" ? (
-            <pre className="streaming-output">{result.output}</pre>
+            <pre className="streaming-output" tabIndex={0}>
+              {result.output}
+            </pre>
           ) : (
             <Markdown text={result.output} />
           )}

@@ -23,7 +23,9 @@ export function RoundPlans() {
             <summary>
               Round {r.index + 1}: <span className="muted">{verdict}</span>
             </summary>
-            <pre className="conductor-raw">{r.plan?.raw}</pre>
+            <pre className="conductor-raw" tabIndex={0}>
+              {r.plan?.raw}
+            </pre>
           </details>
         );
       })}

@@ -11,6 +11,7 @@ import {
   selectRecord,
 } from "../../state/selectors.ts";
 import { useStudio } from "../../state/store.ts";
+import { useUi } from "../../state/ui.ts";
 import { FocusBanner } from "./FocusBanner.tsx";
 import { RunEstimate } from "./RunEstimate.tsx";
 
@@ -24,7 +25,11 @@ export function RunBar() {
   const phase = useStudio(selectPhase);
   const doc = useStudio(selectDoc);
   const record = useStudio(selectRecord);
-  const notice = useStudio(selectNotice);
+  // The "add a worker first" notice goes once there are workers.
+  const notice = useStudio((s) => {
+    const n = selectNotice(s);
+    return n?.startsWith("Add at least one worker") && s.pool.length > 0 ? null : n;
+  });
   const canUndo = useStudio(selectCanUndo);
   const canRedo = useStudio(selectCanRedo);
   const st = useStudio.getState;
@@ -73,7 +78,10 @@ export function RunBar() {
         </button>
         <button
           type="button"
-          onClick={() => st().replaceDoc(tidy(st().history.present), true)}
+          onClick={() => {
+            st().replaceDoc(tidy(st().history.present), true);
+            useUi.getState().relayout();
+          }}
           title="Lay the graph out again"
         >
           Tidy up

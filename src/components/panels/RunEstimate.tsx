@@ -36,13 +36,25 @@ export function RunEstimate() {
   const doc = useStudio(selectDoc);
   const pool = useStudio(selectPool);
   const question = useStudio(selectQuestion);
+  const modelLoaded = useStudio((s) => s.ibStatus === "ready");
   const estimate = useMemo(
     () => estimateRun({ question, steps: stepsOf(doc), pool }),
     [doc, pool, question],
   );
   if (!estimate.steps.length) return null;
+  // Steps on an in-browser worker fail without a loaded model: say so before the run.
+  const needsModel = modelLoaded
+    ? []
+    : doc.steps.flatMap((st, i) => (pool[st.worker]?.kind === "webllm" ? [i + 1] : []));
   return (
     <span className="run-estimate" data-testid="run-estimate">
+      {needsModel.length > 0 && (
+        <span className="estimate-warning" role="status" data-testid="estimate-needs-model">
+          Step{needsModel.length === 1 ? "" : "s"} {needsModel.join(", ")} run
+          {needsModel.length === 1 ? "s" : ""} on the in-browser model, which is not loaded: load it
+          in Settings → Conductor first.
+        </span>
+      )}
       <details>
         <summary
           data-testid="run-estimate-summary"

@@ -40,7 +40,9 @@ export function WorkerPreview({ index }: { index: number }) {
   return (
     <details className="worker-preview" open>
       <summary>What this worker will read</summary>
-      <pre data-testid="worker-preview">{text}</pre>
+      <pre data-testid="worker-preview" tabIndex={0}>
+        {text}
+      </pre>
     </details>
   );
 }

@@ -4,6 +4,7 @@ import { describeOutcome, testConnection } from "../../engine/pool/probe.ts";
 import type { Worker } from "../../engine/schema/worker.ts";
 import { credentialsFor, movedSecretMessage, originOf } from "../../state/keybinding.ts";
 import { useStudio } from "../../state/store.ts";
+import { markTested } from "./tested.ts";
 
 /** "Test connection": the smallest chat request to this worker, and what came of it. */
 export function ConnectionTest({ worker }: { worker: Worker }) {
@@ -23,7 +24,10 @@ export function ConnectionTest({ worker }: { worker: Worker }) {
       baseURL: worker.baseURL,
       model: worker.model,
       ...credentialsFor(s, worker),
-    }).then(setOutcome);
+    }).then((result) => {
+      setOutcome(result);
+      markTested(worker.id, result.kind === "ok");
+    });
   };
   return (
     <div className="row connection-test">

@@ -40,7 +40,7 @@ export function EndpointFields({ worker }: { worker: Worker }) {
       </label>
       <ModelField worker={worker} />
       <KeyField worker={worker} />
-      <BrowserStatusNote provider={worker.provider} />
+      <BrowserStatusNote provider={worker.provider} workerId={worker.id} />
       <HeadersField worker={worker} />
     </div>
   );

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { fetchModels } from "../../engine/pool/probe.ts";
 import type { Worker } from "../../engine/schema/worker.ts";
+import { presetById } from "../../engine/pool/presets.ts";
 import { changeModel } from "../../state/pool.ts";
 import { credentialsFor, movedSecretMessage, originOf } from "../../state/keybinding.ts";
 import { useStudio } from "../../state/store.ts";
@@ -10,6 +11,24 @@ type Listing =
   | { state: "loading" }
   | { state: "done"; models: string[] }
   | { state: "failed"; message: string };
+
+/** Whether a worker's name is still the one it was given (its model, its preset, "Worker n"). */
+export function nameUntouched(worker: Worker): boolean {
+  const name = worker.name.trim();
+  return (
+    name === "" ||
+    name === worker.model ||
+    name === presetById(worker.provider)?.label ||
+    /^Worker \d+$/.test(name)
+  );
+}
+
+/** Picks a model; a worker whose name the user never changed takes the model's name. */
+function pickModel(worker: Worker, model: string) {
+  const rename = nameUntouched(worker);
+  changeModel(worker, model);
+  if (rename) useStudio.getState().updateWorker(worker.id, { name: model });
+}
 
 /** The model name, typed or picked from the endpoint's own list ("Fetch models"). */
 export function ModelField({ worker }: { worker: Worker }) {
@@ -57,7 +76,7 @@ export function ModelField({ worker }: { worker: Worker }) {
           data-testid="model-select"
           value={listing.models.includes(worker.model) ? worker.model : ""}
           onChange={(e) => {
-            if (e.target.value) changeModel(worker, e.target.value);
+            if (e.target.value) pickModel(worker, e.target.value);
           }}
         >
           <option value="">

@@ -1,5 +1,6 @@
 import { memo } from "react";
 import type { Worker } from "../../engine/schema/worker.ts";
+import { newWorkerId } from "../../engine/pool/paper.ts";
 import { moveWorker, removeWorker } from "../../state/pool.ts";
 import { useStudio } from "../../state/store.ts";
 import { ConnectionTest } from "./ConnectionTest.tsx";
@@ -11,6 +12,19 @@ const KIND_LABEL: Readonly<Record<Worker["kind"], string>> = {
   webllm: "in this browser",
   conductor: "the Conductor",
 };
+
+/**
+ * Adds a copy of a worker at the end of the pool (so no step's Model id shifts), with its key: the
+ * copy calls the same endpoint.
+ */
+function duplicateWorker(worker: Worker): void {
+  const s = useStudio.getState();
+  const id = newWorkerId();
+  s.addWorker({ ...worker, id, name: `${worker.name} (copy)` });
+  // The key stays bound to the origin it was entered for (keybinding.ts).
+  const key = s.keys[worker.id];
+  if (key) s.setKey(id, key, s.keyOrigins[worker.id]);
+}
 
 /**
  * One worker of the pool: its Model id, every field, reorder, remove, and a connection test.
@@ -56,6 +70,15 @@ export const WorkerCard = memo(function WorkerCard({
             onClick={() => moveWorker(index, 1)}
           >
             ↓
+          </button>
+          <button
+            type="button"
+            aria-label="Duplicate"
+            title="Add a copy of this worker at the end of the pool"
+            data-testid="duplicate-worker"
+            onClick={() => duplicateWorker(worker)}
+          >
+            ⧉
           </button>
           <button
             type="button"

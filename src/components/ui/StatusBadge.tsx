@@ -8,11 +8,22 @@ const LABELS: Record<StepStatus, string> = {
   failed: "failed",
   cancelled: "cancelled",
   stale: "stale",
+  skipped: "skipped",
+};
+
+const TITLES: Partial<Record<StepStatus, string>> = {
+  skipped: "Not run: a step it reads failed",
+  stale: "An edit changed what this step reads: re-run it",
 };
 
 export function StatusBadge({ status }: { status: StepStatus }) {
   return (
-    <span className={`badge badge-${status}`} data-testid="status-badge" data-status={status}>
+    <span
+      className={`badge badge-${status}`}
+      data-testid="status-badge"
+      data-status={status}
+      title={TITLES[status]}
+    >
       {LABELS[status]}
     </span>
   );

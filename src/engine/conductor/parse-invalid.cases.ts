@@ -167,4 +167,23 @@ export const INVALID: Invalid[] = [
     code: "length_mismatch",
     mentions: ["model_id has 2", "subtasks 1"],
   },
+  // Pinned by mutation testing: each of these passed with a broken check.
+  {
+    name: "only the access list is longer",
+    text: `model_id = [2, 0]\nsubtasks = ["Design", "Implement"]\naccess_list = [[], "all", []]`,
+    code: "length_mismatch",
+    mentions: ["model_id has 2", "subtasks 2", "access_list 3"],
+  },
+  {
+    name: "a worker id with letters after its digits",
+    text: `model_id = ["1a", 0]\nsubtasks = ["Design", "Implement"]\naccess_list = [[], "all"]`,
+    code: "bad_worker",
+    mentions: ["step 1", "1a"],
+  },
+  {
+    name: "a bare number as an access entry",
+    text: `model_id = [2, 0]\nsubtasks = ["Design", "Implement"]\naccess_list = [[], 0]`,
+    code: "bad_access",
+    mentions: ["step 2"],
+  },
 ];

@@ -128,3 +128,34 @@ describe("parser under pathological output", () => {
     expect(longReader.read(`${long}${" ".repeat(12_500)}`)).toEqual(TWO);
   });
 });
+
+describe("parsePartialSteps: drafts and truncation", () => {
+  it("follows the plan being written, never a finished draft before it", () => {
+    const draft = `Draft:\nmodel_id = [0, 1]\nsubtasks = ["Old one", "Old two"]\naccess_list = [[], []]\n`;
+    expect(parsePartialSteps(`${draft}Better:\nmodel_id = [2, 0]\nsubtasks = ["New`, POOL)).toEqual(
+      [],
+    );
+    expect(
+      parsePartialSteps(
+        `${draft}Better:\nmodel_id = [2, 0]\nsubtasks = ["New one", "New two"]\naccess_list = [[], `,
+        POOL,
+      ),
+    ).toEqual([s(2, "New one", [])]);
+  });
+
+  it("follows another writing order only when each list was written once", () => {
+    const once = `access_list = [[], "all"]\nmodel_id = [2, 0]\nsubtasks = ["Design", "Build"]`;
+    expect(parsePartialSteps(once, POOL)).toEqual([s(2, "Design", []), s(0, "Build", "all")]);
+    // Two access lists before the subtasks: which one belongs is ambiguous, so nothing is shown.
+    const twice = `access_list = [[]]\naccess_list = [[], "all"]\nmodel_id = [2, 0]\nsubtasks = ["Design", "Build"]`;
+    expect(parsePartialSteps(twice, POOL)).toEqual([]);
+  });
+
+  it("shows at most the step cap, and stops at the first step that is not valid", () => {
+    const seven = `model_id = [0, 1, 2, 3, 4, 5, 6]\nsubtasks = ["a", "b", "c", "d", "e", "f", "g"]\naccess_list = [[], [], [], [], [], [], []]`;
+    expect(parsePartialSteps(seven, { ...POOL, maxSteps: 5 })).toHaveLength(5);
+    expect(parsePartialSteps(seven, { workers: 7, maxSteps: 3 })).toHaveLength(3);
+    const badSecond = `model_id = [0, 9, 1]\nsubtasks = ["a", "b", "c"]\naccess_list = [[], [], []]`;
+    expect(parsePartialSteps(badSecond, POOL)).toEqual([s(0, "a", [])]);
+  });
+});

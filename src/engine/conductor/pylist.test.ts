@@ -90,3 +90,11 @@ describe("readPyList", () => {
     expect(read(`[${"[".repeat(8)}${"]".repeat(8)}]`)).toHaveLength(1);
   });
 });
+
+describe("readPyList strict smart quotes", () => {
+  it("closes a smart-quoted string only on a smart quote of its kind, straight quotes inside", () => {
+    // The lenient pass cannot rescue this one: `", ` inside the string looks like its end.
+    expect(read('[“He read "Dune", twice”, “b”]')).toEqual(['He read "Dune", twice', "b"]);
+    expect(read("[‘it’s “fine”, really’]")).toEqual(["it’s “fine”, really"]);
+  });
+});

@@ -211,7 +211,7 @@ describe("executeWorkflow", () => {
     expect(sent.map((r) => r.messages)).toEqual(reference);
   });
 
-  it("fails the dependants of a failed step with upstream_failed while independent steps finish", async () => {
+  it("skips the dependants of a failed step (step_skip, upstream_failed) while independent steps finish", async () => {
     const steps: Step[] = [
       { worker: 0, subtask: "Broken.", access: [] },
       { worker: 1, subtask: "Fine.", access: [] },
@@ -221,11 +221,18 @@ describe("executeWorkflow", () => {
     const backend = bySubtask({ "Broken.": { error: new LlmError("auth", undefined, 401) } });
     const { events, outcome } = await drain(start(steps, backend));
     const errors = ofType(events, "step_error");
-    expect(errors.map((e) => [e.step, e.code])).toEqual([
-      [0, "auth"],
-      [2, "upstream_failed"],
+    expect(errors.map((e) => [e.step, e.code])).toEqual([[0, "auth"]]);
+    // The step that never ran is skipped, not failed.
+    const skips = ofType(events, "step_skip");
+    expect(skips.map((e) => [e.step, e.code])).toEqual([[2, "upstream_failed"]]);
+    expect(skips[0]?.message).toContain("needs step 1");
+    const roundStart: RunEvent = { type: "round_start", at: 0, round: 0, steps };
+    expect(recordOf([roundStart, ...events]).rounds[0]?.steps.map((st) => st.status)).toEqual([
+      "failed",
+      "done",
+      "skipped",
+      "done",
     ]);
-    expect(errors[1]?.message).toContain("needs step 1");
     expect(backend.calls.map(subtaskOf)).not.toContain("Needs the broken one.");
     expect(
       ofType(events, "step_finish")
@@ -295,8 +302,8 @@ describe("executeWorkflow", () => {
     const backend = bySubtask();
     const { events, outcome } = await drain(start(steps, backend));
     const errors = ofType(events, "step_error");
-    expect(errors.map((e) => [e.step, e.code])).toEqual([
-      [0, "bad_worker"],
+    expect(errors.map((e) => [e.step, e.code])).toEqual([[0, "bad_worker"]]);
+    expect(ofType(events, "step_skip").map((e) => [e.step, e.code])).toEqual([
       [1, "upstream_failed"],
     ]);
     expect(errors[0]?.message).toContain("model id 7");

@@ -269,7 +269,7 @@ export async function* executeWorkflow(
             cancelled
               ? { type: "step_cancel", at: now(), round, step: index }
               : {
-                  type: "step_error",
+                  type: "step_skip",
                   at: now(),
                   round,
                   step: index,

@@ -197,4 +197,21 @@ describe("nestedQuestion", () => {
     expect(nestedQuestion(`${WORKER_PREAMBLE}\n\n${task}`)).toBe(task);
     expect(nestedQuestion(task)).toBe(task);
   });
+
+  it("a later step reads the self-selected step's answer: the nested workflow's answer", async () => {
+    const selfFirst = `The Conductor organises the design; Beta reviews what it found.
+model_id = [2, 1]
+subtasks = ["Design the algorithm with a team.", "Review the design and answer."]
+access_list = [[], [0]]`;
+    const c = createFakeBackend((r): FakeReply => {
+      if (isNestedPlan(r)) return { text: nestedPlan };
+      return { text: selfFirst };
+    });
+    const w = workersBackend();
+    const events = await drain(run({ conductorBackend: c, backendFor: () => w }));
+    const nestedAnswer = 'Answer to "Write the final verified algorithm.".';
+    const review = w.calls.find((r) => subtaskOf(r) === "Review the design and answer.");
+    expect(userOf(review!)).toContain(`<Agent 2 response>\n${nestedAnswer}\n</Agent 2 response>`);
+    expect(recordOf(events).rounds[0]?.steps[0]?.output).toBe(nestedAnswer);
+  });
 });

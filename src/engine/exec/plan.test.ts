@@ -166,4 +166,17 @@ describe("planRound", () => {
     });
     expect(recordOf(events).totals.estimated).toBe(false);
   });
+
+  it("names the Conductor, not a worker, when its endpoint refuses the key", async () => {
+    const { outcome, events } = await drain(
+      plan0([{ error: new LlmError("auth", "Incorrect API key provided.", 401) }]),
+    );
+    expect(outcome).toMatchObject({ ok: false, code: "auth" });
+    const message = outcome.ok ? "" : outcome.message;
+    expect(message).toMatch(/^The Conductor's endpoint refused the API key/);
+    // The server's own words stay; "this worker" goes.
+    expect(message).toMatch(/Incorrect API key provided\.$/);
+    expect(message).not.toMatch(/worker/);
+    expect(ofType(events, "plan_finish")[0]?.error?.message).toBe(message);
+  });
 });

@@ -1,6 +1,6 @@
 import { callCost } from "../cost.ts";
 import type { Failure } from "../errors.ts";
-import { failure } from "../errors.ts";
+import { ERROR_MESSAGES, failure } from "../errors.ts";
 import { fitPrompt } from "../conductor/context.ts";
 import { parseConductorOutput } from "../conductor/parse.ts";
 import { describeLoop, repetitionLoop } from "../conductor/loop.ts";
@@ -18,6 +18,10 @@ import { constrainedRequest, grammarProblem } from "./plan-grammar.ts";
 import { AsyncQueue } from "./queue.ts";
 import type { RetryPolicy } from "./retry.ts";
 import { DEFAULT_RETRY } from "./retry.ts";
+
+/** A 401/403 from the Conductor's endpoint names the Conductor, not a worker. */
+export const CONDUCTOR_AUTH =
+  "The Conductor's endpoint refused the API key (401/403). Check the Conductor's key in Settings → Conductor.";
 
 export interface PlanOptions {
   backend: ChatBackend;
@@ -197,7 +201,10 @@ function failureOf(
   if (looped && !signal.aborted) return failure("repetition_loop", describeLoop(looped));
   const err = refusedGrammar(e instanceof LlmError ? e : new LlmError("unknown", String(e)), mode);
   if (err.code === "aborted") return failure("aborted");
-  return { code: err.code, message: err.message };
+  // The adapters' messages speak of "this worker"; here the endpoint is the Conductor's.
+  const message =
+    err.code === "auth" ? err.message.replace(ERROR_MESSAGES.auth, CONDUCTOR_AUTH) : err.message;
+  return { code: err.code, message };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { LlmError } from "../llm/types.ts";
 import type { RetryPolicy } from "./retry.ts";
-import { attemptSignal, describeRetry, retryDelay, sleep, toLlmError } from "./retry.ts";
+import { DEFAULT_RETRY, attemptSignal, describeRetry, retryDelay, sleep, toLlmError } from "./retry.ts";
 
 /** Resolves with the error a promise rejects with; fails the test if it resolves. */
 async function rejection(promise: Promise<unknown>): Promise<LlmError> {
@@ -150,5 +150,20 @@ describe("describeRetry", () => {
       "retrying 2 of 4 in 0.4 s after dropped",
     );
     expect(describeRetry({ ...base, of: null, delayMs: 0 })).toBe("retrying 2 now after 429");
+  });
+});
+
+describe("DEFAULT_RETRY", () => {
+  it("is four attempts, backoff from 1 s capped at 30 s, and a 3-minute timeout per attempt", () => {
+    expect(DEFAULT_RETRY).toEqual({
+      maxAttempts: 4,
+      baseDelayMs: 1000,
+      maxDelayMs: 30_000,
+      timeoutMs: 180_000,
+    });
+    // The backoff it gives: 1 s, 2 s, 4 s (equal jitter: between half and all of each).
+    const mid = { ...DEFAULT_RETRY, random: () => 1 };
+    const err = new LlmError("server", undefined, 500);
+    expect([1, 2, 3, 10].map((a) => retryDelay(mid, a, err))).toEqual([1000, 2000, 4000, 30_000]);
   });
 });

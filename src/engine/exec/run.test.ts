@@ -357,4 +357,17 @@ describe("runWorkflow", () => {
     expect(record.rounds[0]?.steps[1]?.finishedAt).toBe(9);
     expect(record).toMatchObject({ status: "done", endReason: "no_rounds" });
   });
+
+  it("ends a run whose worker fails as a step error, not as an exhausted budget", async () => {
+    const w = workers({ "Try to factor 391.": { error: new LlmError("auth", undefined, 401) } });
+    const events = await drain(run([{ text: plan0 }], w, { maxCalls: 100 }).gen);
+    expect(finish(events)).toEqual({
+      type: "run_finish",
+      at: 5000,
+      status: "failed",
+      reason: "step_error",
+      answer: null,
+      message: "A step failed; retry it or edit the workflow.",
+    });
+  });
 });

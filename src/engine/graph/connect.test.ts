@@ -66,9 +66,11 @@ describe("connect backwards (source later): reorders", () => {
   });
 
   it("moves the smaller group: the target alone rather than the source's chain", () => {
-    expect(shape(docOf(connect(makeDoc([[], [], [1], [2]]), "d", "a")))).toEqual([
+    // d reads c; b reads nothing. Moving the target a after d gives b, c, d, a; moving the source's
+    // group (c, d) before a would give c, d, a, b: the document tells the two strategies apart.
+    expect(shape(docOf(connect(makeDoc([[], [], [], [2]]), "d", "a")))).toEqual([
       ["b", []],
-      ["c", [0]],
+      ["c", []],
       ["d", [1]],
       ["a", [2]],
     ]);

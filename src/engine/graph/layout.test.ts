@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { edgesOf } from "./edges.ts";
-import { DEFAULT_NODE_SIZE, layoutDoc, tidy } from "./layout.ts";
+import { DEFAULT_NODE_SIZE, layoutDoc, stickyLayout, tidy } from "./layout.ts";
 import { makeDoc } from "./testing.ts";
 
 describe("layoutDoc", () => {
@@ -47,5 +47,45 @@ describe("tidy", () => {
     expect(tidy(doc)).toEqual({ steps: doc.steps, positions: {} });
     const clean = makeDoc([[]]);
     expect(tidy(clean)).toBe(clean);
+  });
+});
+
+describe("layoutDoc column order", () => {
+  it("draws earlier steps above later ones in a column, whatever dagre prefers", () => {
+    // Step c reads only a and e only b: dagre's crossing reduction tends to swap such columns.
+    const shapes: Parameters<typeof makeDoc>[0][] = [
+      [[], [], "all"],
+      [[], [], [], [1], [0]],
+      [[], [], [1], [0], "all"],
+      [[], [], [], [2], [1], [0]],
+    ];
+    for (const shape of shapes) {
+      const doc = makeDoc(shape);
+      const pos = layoutDoc(doc);
+      const ids = doc.steps.map((s) => s.id);
+      for (const [i, a] of ids.entries())
+        for (const b of ids.slice(i + 1)) {
+          if (pos[a]!.x !== pos[b]!.x) continue;
+          expect(pos[a]!.y, `${JSON.stringify(shape)}: ${a} above ${b}`).toBeLessThan(pos[b]!.y);
+        }
+    }
+  });
+});
+
+describe("stickyLayout", () => {
+  it("keeps every step where it was when an edge changes, and lays out only new steps", () => {
+    const before = makeDoc([[], [], []]);
+    const placed = layoutDoc(before);
+    const connected = makeDoc([[], [0], []]);
+    // The automatic layout alone would move step b right of a...
+    expect(layoutDoc(connected).b).not.toEqual(placed.b);
+    // ...the sticky one keeps it.
+    expect(stickyLayout(connected, placed)).toEqual(placed);
+    const grown = makeDoc([[], [0], [], [1]]);
+    const next = stickyLayout(grown, placed);
+    expect(next.d).toEqual(layoutDoc(grown).d);
+    expect(next.a).toEqual(placed.a);
+    const user = makeDoc([[], [0], []], { a: { x: 5, y: 6 } });
+    expect(stickyLayout(user, placed).a).toEqual({ x: 5, y: 6 });
   });
 });

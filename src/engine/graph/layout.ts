@@ -50,20 +50,54 @@ export function layoutDoc(doc: WorkflowDoc, options: LayoutOptions = {}): Record
   layout(g);
   const positions: Record<string, Position> = {};
   for (const step of doc.steps) {
-    const user = doc.positions[step.id];
-    if (user) {
-      positions[step.id] = { x: user.x, y: user.y };
-      continue;
-    }
     // dagre gives centres; subtract half the size to get the top-left corner.
     const node = g.node(step.id);
     const size = sizeOf(step.id);
     positions[step.id] = { x: (node.x ?? 0) - size.width / 2, y: (node.y ?? 0) - size.height / 2 };
   }
+  orderColumns(doc, positions);
+  for (const step of doc.steps) {
+    const user = doc.positions[step.id];
+    if (user) positions[step.id] = { x: user.x, y: user.y };
+  }
   return positions;
+}
+
+/**
+ * Within each column of the automatic layout, earlier steps above later ones: dagre orders a
+ * column to shorten edges, which can draw step 2 above step 1. The column's slots stay; the steps
+ * are dealt into them in workflow order.
+ */
+function orderColumns(doc: WorkflowDoc, positions: Record<string, Position>): void {
+  const columns = new Map<number, string[]>();
+  for (const step of doc.steps) {
+    const x = Math.round(positions[step.id]!.x);
+    columns.set(x, [...(columns.get(x) ?? []), step.id]);
+  }
+  for (const ids of columns.values()) {
+    const slots = ids.map((id) => positions[id]!.y).sort((a, b) => a - b);
+    ids.forEach((id, i) => (positions[id] = { x: positions[id]!.x, y: slots[i]! }));
+  }
 }
 
 /** The "tidy up" action: forgets every user-set position, so the automatic layout places all steps. */
 export function tidy(doc: WorkflowDoc): WorkflowDoc {
   return Object.keys(doc.positions).length === 0 ? doc : { ...doc, positions: {} };
+}
+
+/**
+ * The layout after an edit that keeps the steps on screen where they were: user-set positions
+ * first, then each step's previous automatic position, and the automatic layout only for steps
+ * that had none. Connecting or disconnecting two steps then moves nothing else.
+ */
+export function stickyLayout(
+  doc: WorkflowDoc,
+  previous: Readonly<Record<string, Position>>,
+  options: LayoutOptions = {},
+): Record<string, Position> {
+  const fresh = layoutDoc(doc, options);
+  const positions: Record<string, Position> = {};
+  for (const step of doc.steps)
+    positions[step.id] = doc.positions[step.id] ?? previous[step.id] ?? fresh[step.id]!;
+  return positions;
 }

@@ -316,6 +316,13 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
         retry: undefined,
         error: { code: e.code, message: e.message },
       }));
+    case "step_skip":
+      return withStep(r, e.parent, e.round, e.step, (s) => ({
+        ...s,
+        status: "skipped",
+        finishedAt: e.at,
+        error: { code: e.code, message: e.message },
+      }));
     case "step_cancel":
       return withStep(r, e.parent, e.round, e.step, (s) => ({
         ...s,

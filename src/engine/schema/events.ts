@@ -116,6 +116,15 @@ export const RunEventSchema = z.discriminatedUnion("type", [
     message: z.string(),
   }),
   z.object({ type: z.literal("step_cancel"), ...scoped, at, ...ref }),
+  /** The step never ran because a step it reads failed (code `upstream_failed`). */
+  z.object({
+    type: z.literal("step_skip"),
+    ...scoped,
+    at,
+    ...ref,
+    code: ErrorCodeSchema,
+    message: z.string(),
+  }),
   z.object({
     type: z.literal("round_finish"),
     ...scoped,

@@ -11,6 +11,8 @@ export const StepStatusSchema = z.enum([
   "cancelled",
   "stale",
   "idle",
+  /** Never ran: a step it reads failed (`step_skip`). */
+  "skipped",
 ]);
 export type StepStatus = z.infer<typeof StepStatusSchema>;
 

@@ -1,0 +1,68 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
+import { StudioPage } from "./pages/studio.ts";
+import type { TestServer } from "./server/server.ts";
+import { withTestServer } from "./support/server.ts";
+import { QUESTION, WORKERS, scriptPlanAndAnswers } from "./support/scenario.ts";
+
+let server: TestServer;
+let studio: StudioPage;
+
+withTestServer((s) => (server = s));
+test.beforeEach(async ({ page }) => {
+  studio = new StudioPage(page);
+  await studio.seed(server.baseURL);
+  await studio.goto();
+});
+test.afterEach(() => {
+  expect(studio.errors).toEqual([]);
+});
+
+/** Serious and critical axe violations on the page as it is, one line each. */
+async function seriousViolations(page: Page, include?: string): Promise<string[]> {
+  let builder = new AxeBuilder({ page });
+  if (include) builder = builder.include(include);
+  const { violations } = await builder.analyze();
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} at ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(" "))
+          .join(", ")}`,
+    );
+}
+
+for (const theme of ["light", "dark"] as const) {
+  test(`the main screen has no serious accessibility violations (${theme})`, async ({ page }) => {
+    if ((await page.locator("html").getAttribute("data-theme")) !== theme)
+      await studio.byTestId("theme-toggle").click();
+    await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+}
+
+test("the settings dialog has no serious accessibility violations", async ({ page }) => {
+  await studio.byTestId("open-settings").click();
+  await expect(page.getByRole("dialog", { name: "Settings" })).toBeVisible();
+  expect(await seriousViolations(page, "[data-testid=settings]")).toEqual([]);
+});
+
+test("a finished run has no serious accessibility violations", async ({ page }) => {
+  scriptPlanAndAnswers(server);
+  // Long and structured outputs: scrolling boxes, a code block, a table.
+  server.setDefault(WORKERS[0].model, "391 = 17 × 23. ".repeat(80));
+  server.setDefault(
+    WORKERS[2].model,
+    "**Not prime.**\n\n```py\nprint(17 * 23)  # 391, and a long comment that scrolls sideways in its box\n```\n\n| p | q |\n|---|---|\n| 17 | 23 |",
+  );
+  await studio.ask(QUESTION);
+  await studio.plan(3);
+  await studio.run();
+  await studio.waitIdle();
+  await expect(studio.byTestId("final-answer")).toBeVisible();
+  await studio.selectNode(2);
+  expect(await seriousViolations(page)).toEqual([]);
+});

@@ -1,0 +1,70 @@
+import { importPoolText } from "../../state/pool.ts";
+import { useStudio } from "../../state/store.ts";
+import { answerOffer, useFileOffer } from "./openFile.ts";
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/** Asks before a large file opens, and offers a dropped pool file as a pool import. */
+export function FileOfferBar() {
+  const offer = useFileOffer((s) => s.offer);
+  const poolSize = useStudio((s) => s.pool.length);
+  if (!offer) return null;
+  if (offer.kind === "large")
+    return (
+      <div
+        className="file-offer"
+        role="alertdialog"
+        aria-label="Open a large file"
+        data-testid="file-offer"
+      >
+        <span>
+          {offer.file.name} is {mb(offer.file.size)}: opening it replaces the workflow on the canvas
+          and may take a moment.
+        </span>
+        <button type="button" data-testid="confirm-large-file" onClick={() => answerOffer(true)}>
+          Open it
+        </button>
+        <button type="button" onClick={() => answerOffer(false)}>
+          Cancel
+        </button>
+      </div>
+    );
+  const importPool = () => {
+    const message = importPoolText(offer.text);
+    useStudio
+      .getState()
+      .setNotice(
+        message
+          ? `Could not import ${offer.file.name}: ${message}`
+          : `Imported the pool from ${offer.file.name}. Add the keys in Settings.`,
+      );
+    answerOffer(false);
+  };
+  return (
+    <div
+      className="file-offer"
+      role="alertdialog"
+      aria-label="Import a pool"
+      data-testid="pool-offer"
+    >
+      <span>
+        {offer.file.name} is a worker pool ({offer.workers} worker{offer.workers === 1 ? "" : "s"}),
+        not a run.{" "}
+        {poolSize > 0
+          ? `Import it, replacing your ${poolSize} worker${poolSize === 1 ? "" : "s"}?`
+          : "Import it as your pool?"}
+      </span>
+      <button
+        type="button"
+        className={poolSize ? "danger" : undefined}
+        data-testid="pool-offer-yes"
+        onClick={importPool}
+      >
+        Import the pool
+      </button>
+      <button type="button" onClick={() => answerOffer(false)}>
+        Cancel
+      </button>
+    </div>
+  );
+}

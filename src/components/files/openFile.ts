@@ -1,0 +1,94 @@
+import { create } from "zustand";
+import type { RunRecord } from "../../engine/schema/record.ts";
+import { POOL_FORMAT } from "../../engine/pool/transfer.ts";
+import { openExport, openRecord } from "../../state/files.ts";
+import { useStudio } from "../../state/store.ts";
+
+/** Files above this size are read in a Web Worker, so the page stays responsive. */
+export const WORKER_PARSE_BYTES = 1024 * 1024;
+/** Files above this size are opened only after the user agrees. */
+export const ASK_BEFORE_BYTES = 10 * 1024 * 1024;
+/** Files above this size are refused: no export is that large. */
+export const MAX_FILE_BYTES = 50 * 1024 * 1024;
+
+/** A file waiting for the user's word: a large run, or a pool file dropped where runs go. */
+export type FileOffer =
+  { kind: "large"; file: File } | { kind: "pool"; file: File; text: string; workers: number };
+
+export const useFileOffer = create<{ offer: FileOffer | null }>()(() => ({ offer: null }));
+
+const setOffer = (offer: FileOffer | null) => useFileOffer.setState({ offer });
+
+/** Whether a text is the app's own pool file (its envelope names the pool format). */
+export function poolFileWorkers(text: string): number | null {
+  try {
+    const doc: unknown = JSON.parse(text);
+    if (typeof doc !== "object" || doc === null || !("format" in doc)) return null;
+    if (doc.format !== POOL_FORMAT) return null;
+    return "workers" in doc && Array.isArray(doc.workers) ? doc.workers.length : 0;
+  } catch {
+    return null;
+  }
+}
+
+type Parsed = { ok: true; record: RunRecord; notes: string[] } | { ok: false; message: string };
+
+/** importRun in a Web Worker; the worker ends after one file. */
+function parseInWorker(text: string): Promise<Parsed> {
+  return new Promise((resolve) => {
+    const worker = new Worker(new URL("./import.worker.ts", import.meta.url), { type: "module" });
+    worker.onmessage = (e: MessageEvent<Parsed>) => {
+      worker.terminate();
+      resolve(e.data);
+    };
+    worker.onerror = (e) => {
+      worker.terminate();
+      resolve({ ok: false, message: `The file could not be read: ${e.message}` });
+    };
+    worker.postMessage(text);
+  });
+}
+
+function fail(file: File, message: string) {
+  useStudio.getState().setNotice(`Could not open ${file.name}: ${message}`);
+}
+
+/** Reads and opens a run file that the user has agreed to (or that needs no agreement). */
+async function openNow(file: File): Promise<void> {
+  let text: string;
+  try {
+    text = await file.text();
+  } catch (e: unknown) {
+    return fail(file, `The file could not be read: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  // A pool file dropped on the canvas is offered as a pool import rather than refused.
+  if (text.length < WORKER_PARSE_BYTES) {
+    const workers = poolFileWorkers(text);
+    if (workers !== null) return setOffer({ kind: "pool", file, text, workers });
+    const message = openExport(text);
+    if (message) fail(file, message);
+    return;
+  }
+  const parsed = await parseInWorker(text);
+  const message = parsed.ok ? openRecord(parsed.record, parsed.notes) : parsed.message;
+  if (message) fail(file, message);
+}
+
+/**
+ * Opens a file chosen or dropped by the user: a run export (large ones read off the main thread,
+ * very large ones only after asking), or the app's own pool file, offered as a pool import.
+ */
+export function openUserFile(file: File): void {
+  if (file.size > MAX_FILE_BYTES)
+    return fail(file, "That file is larger than 50 MB; it is not a Conductor Studio export.");
+  if (file.size > ASK_BEFORE_BYTES) return setOffer({ kind: "large", file });
+  void openNow(file);
+}
+
+/** The user's answer to the pending offer. */
+export function answerOffer(yes: boolean): void {
+  const offer = useFileOffer.getState().offer;
+  setOffer(null);
+  if (!offer || !yes) return;
+  if (offer.kind === "large") void openNow(offer.file);
+}

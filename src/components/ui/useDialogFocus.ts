@@ -1,0 +1,48 @@
+import { useEffect } from "react";
+import type { RefObject } from "react";
+
+const FOCUSABLE =
+  'button:not([disabled]), [href], input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"]), summary';
+
+/**
+ * A modal dialog's keyboard contract: it takes focus when it opens, Tab and Shift+Tab stay inside
+ * it, Escape closes it, and focus goes back to where it was (the button that opened it).
+ */
+export function useDialogFocus(ref: RefObject<HTMLElement | null>, onClose: () => void): void {
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    dialog.focus();
+    const visible = () =>
+      [...dialog.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+        (el) => el.offsetParent !== null || el === document.activeElement,
+      );
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") {
+        e.preventDefault();
+        e.stopPropagation();
+        onClose();
+        return;
+      }
+      if (e.key !== "Tab") return;
+      const items = visible();
+      const first = items[0];
+      const last = items[items.length - 1];
+      if (!first || !last) return e.preventDefault();
+      const active = document.activeElement;
+      if (e.shiftKey && (active === first || active === dialog)) {
+        e.preventDefault();
+        last.focus();
+      } else if (!e.shiftKey && (active === last || !dialog.contains(active))) {
+        e.preventDefault();
+        first.focus();
+      }
+    };
+    document.addEventListener("keydown", onKey, true);
+    return () => {
+      document.removeEventListener("keydown", onKey, true);
+      before?.focus();
+    };
+  }, [ref, onClose]);
+}
