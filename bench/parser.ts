@@ -32,14 +32,18 @@ export const PATTERNS: Record<string, (n: number) => string> = {
     const s = JSON.stringify(Array<string>(steps).fill(subtask));
     return `Reasoning first.\nmodel_id = [0, 1, 2, 3, 4]\nsubtasks = ${s}\naccess_list = [[], [0], [0, 1], "all", ["all"]]`;
   },
-  "long reasoning, then a plan": (n) => `${fill("The answer needs care. ", n - PLAN.length - 1)}\n${PLAN}`,
+  "long reasoning, then a plan": (n) =>
+    `${fill("The answer needs care. ", n - PLAN.length - 1)}\n${PLAN}`,
   "random text": (n) => {
     const next = random(7);
     const alphabet = "abc xyz[],'\"=:\n\\#`()01";
     const labels = ["model_id = [", "subtasks: [", "access_list = ["];
     let out = "";
     while (out.length < n) {
-      out += next() < 0.05 ? labels[Math.floor(next() * 3)] : alphabet[Math.floor(next() * alphabet.length)];
+      out +=
+        next() < 0.05
+          ? labels[Math.floor(next() * 3)]
+          : alphabet[Math.floor(next() * alphabet.length)];
     }
     return out.slice(0, n);
   },
@@ -60,7 +64,9 @@ function time(fn: () => void, runs = 3): number {
 export function benchParser(): void {
   parseConductorOutput(PATTERNS["random text"]!(100_000), OPTIONS); // warm up the JIT
   console.log("\nConductor output parser (ms): full parse / streaming view (16-char deltas)");
-  console.log(["pattern".padEnd(30), ...SIZES.map((n) => `${n / 1000}k chars`.padStart(22))].join(""));
+  console.log(
+    ["pattern".padEnd(30), ...SIZES.map((n) => `${n / 1000}k chars`.padStart(22))].join(""),
+  );
   for (const [name, make] of Object.entries(PATTERNS)) {
     const cells = SIZES.map((n) => {
       const text = make(n);

@@ -47,8 +47,7 @@ beforeEach(() => {
 const FACTS = SAMPLE_SETS.find((s) => s.id === "factual")!;
 /** The reference of the sample question a request carries. */
 const expectedOf = (b: ChatBody) =>
-  FACTS.items.find((i) => JSON.stringify(b.messages).includes(i.question))
-    ?.expected ?? "?";
+  FACTS.items.find((i) => JSON.stringify(b.messages).includes(i.question))?.expected ?? "?";
 
 describe("the Evaluate controller", () => {
   it("loads a sample, runs the chosen strategies through the store and reports exact accuracies", async () => {

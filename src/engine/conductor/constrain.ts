@@ -82,7 +82,8 @@ export function openingOf(messages: ChatMessage[]): {
   const opening = match?.[1];
   if (last.role !== "user" || opening === undefined) return { opening: "", folded: false };
   // Only the exact instruction `foldedOpening` writes counts.
-  if (!last.content.endsWith(`\n\n${foldedOpening(opening)}`)) return { opening: "", folded: false };
+  if (!last.content.endsWith(`\n\n${foldedOpening(opening)}`))
+    return { opening: "", folded: false };
   return { opening, folded: true };
 }
 

@@ -31,8 +31,7 @@ async function accepts(o: PlanGrammarOptions, text: string): Promise<boolean> {
 const written = (steps: readonly Step[], reasoning = "Two models then a check.") =>
   `${DEFAULT_OPENING} ${reasoning}\n${formatLists(steps)}`;
 
-const plan = (opening: string, lists: string) =>
-  `${opening} This needs a careful plan.\n${lists}`;
+const plan = (opening: string, lists: string) => `${opening} This needs a careful plan.\n${lists}`;
 
 const POOL3: PlanGrammarOptions = { workers: 3, maxSteps: 3, opening: DEFAULT_OPENING };
 
@@ -134,7 +133,11 @@ access_list = [[], [0], [0, 1]]`;
       vocab.length - 1,
     ]);
     const compiler = await xg.GrammarCompiler.createGrammarCompiler(info, false);
-    for (const [workers, maxSteps] of [[1, 1], [7, 5], [16, 8]] as const) {
+    for (const [workers, maxSteps] of [
+      [1, 1],
+      [7, 5],
+      [16, 8],
+    ] as const) {
       const text = buildPlanGrammar({ workers, maxSteps, opening: DEFAULT_OPENING });
       (await compiler.compileGrammar(text)).dispose();
     }

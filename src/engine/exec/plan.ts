@@ -77,41 +77,47 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
   // Streamed text flows through a queue; a retry starts the text over with a fresh plan_start.
   const stream = new AsyncQueue<RunEvent>();
   const attempt = (req: ChatRequest) =>
-    callWithRetry(o.backend, req, signal, { ...DEFAULT_RETRY, ...o.retry }, {
-      mayCall: o.budget ? () => o.budget!.take() : undefined,
-      onAttempt: (n) => {
-        raw = "";
-        checkedAt = 0;
-        if (n > 1)
-          stream.push({ type: "plan_start", ...scope, at: now(), round, messages: req.messages });
-      },
-      onDelta: (text) => {
-        raw += text;
-        stream.push({ type: "plan_delta", ...scope, round, text });
-        if (raw.length - checkedAt >= 256) {
-          checkedAt = raw.length;
-          const loop = looped ? undefined : repetitionLoop(raw);
-          if (loop) {
-            looped = loop;
-            stopLoop.abort();
+    callWithRetry(
+      o.backend,
+      req,
+      signal,
+      { ...DEFAULT_RETRY, ...o.retry },
+      {
+        mayCall: o.budget ? () => o.budget!.take() : undefined,
+        onAttempt: (n) => {
+          raw = "";
+          checkedAt = 0;
+          if (n > 1)
+            stream.push({ type: "plan_start", ...scope, at: now(), round, messages: req.messages });
+        },
+        onDelta: (text) => {
+          raw += text;
+          stream.push({ type: "plan_delta", ...scope, round, text });
+          if (raw.length - checkedAt >= 256) {
+            checkedAt = raw.length;
+            const loop = looped ? undefined : repetitionLoop(raw);
+            if (loop) {
+              looped = loop;
+              stopLoop.abort();
+            }
           }
-        }
+        },
+        onReasoning: (text) => stream.push({ type: "plan_reasoning", ...scope, round, text }),
+        onRetry: (attempt, delayMs, e, of) =>
+          stream.push({
+            type: "plan_retry",
+            ...scope,
+            at: now(),
+            round,
+            attempt,
+            of,
+            delayMs,
+            code: e.code,
+            ...(e.status !== undefined ? { status: e.status } : {}),
+            message: e.message,
+          }),
       },
-      onReasoning: (text) => stream.push({ type: "plan_reasoning", ...scope, round, text }),
-      onRetry: (attempt, delayMs, e, of) =>
-        stream.push({
-          type: "plan_retry",
-          ...scope,
-          at: now(),
-          round,
-          attempt,
-          of,
-          delayMs,
-          code: e.code,
-          ...(e.status !== undefined ? { status: e.status } : {}),
-          message: e.message,
-        }),
-    });
+    );
   // The unconstrained request, fitted to the context window like the constrained one.
   const fitPlain = async (req: ChatRequest): Promise<ChatRequest> => {
     const window = o.backend.contextWindow;
@@ -186,7 +192,17 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
     // Nothing was counted, so nothing is estimated: marking it would flag the run's totals.
     const usage = { promptTokens: 0, completionTokens: 0, estimated: false };
     const error = { code: err.code, message: err.message };
-    yield { type: "plan_finish", ...scope, at: now(), round, raw, usage, cost: 0, error, ...notice };
+    yield {
+      type: "plan_finish",
+      ...scope,
+      at: now(),
+      round,
+      raw,
+      usage,
+      cost: 0,
+      error,
+      ...notice,
+    };
     return { ok: false, raw, cancelled: err.code === "aborted", ...error };
   }
 }
@@ -218,7 +234,8 @@ async function* fitContext(
   now: () => number,
 ): AsyncGenerator<
   RunEvent,
-  { ok: true; request: ChatRequest; notice?: string } | ({ ok: false; raw: string; cancelled: false } & Failure)
+  | { ok: true; request: ChatRequest; notice?: string }
+  | ({ ok: false; raw: string; cancelled: false } & Failure)
 > {
   const window = o.backend.contextWindow;
   const count = o.backend.countTokens?.bind(o.backend);

@@ -1,7 +1,14 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { LlmError } from "../llm/types.ts";
 import type { RetryPolicy } from "./retry.ts";
-import { DEFAULT_RETRY, attemptSignal, describeRetry, retryDelay, sleep, toLlmError } from "./retry.ts";
+import {
+  DEFAULT_RETRY,
+  attemptSignal,
+  describeRetry,
+  retryDelay,
+  sleep,
+  toLlmError,
+} from "./retry.ts";
 
 /** Resolves with the error a promise rejects with; fails the test if it resolves. */
 async function rejection(promise: Promise<unknown>): Promise<LlmError> {
