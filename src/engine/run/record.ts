@@ -9,11 +9,19 @@ import type {
 } from "../schema/record.ts";
 import type { Usage } from "../schema/usage.ts";
 import type { Step } from "../schema/workflow.ts";
+import { addCall, totalsOf, ZERO_TOTALS } from "./totals.ts";
 
 /** A record with nothing run yet. */
 export function emptyRecord(id = "run"): RunRecord {
   return {
     id,
+    kind: "manual",
+    parentId: null,
+    kept: [],
+    createdAt: null,
+    planningMs: null,
+    executionMs: null,
+    prompt: null,
     question: "",
     pool: [],
     conductor: null,
@@ -26,7 +34,7 @@ export function emptyRecord(id = "run"): RunRecord {
     finishedAt: null,
     rounds: [],
     answer: null,
-    totals: { promptTokens: 0, completionTokens: 0, cost: 0, estimated: false, calls: 0 },
+    totals: ZERO_TOTALS,
   };
 }
 
@@ -150,18 +158,10 @@ function withPlan(
 }
 
 function addUsage(r: RunRecord, usage: Usage, cost: number): RunRecord {
-  const t = r.totals;
-  return {
-    ...r,
-    totals: {
-      promptTokens: t.promptTokens + usage.promptTokens,
-      completionTokens: t.completionTokens + usage.completionTokens,
-      cost: t.cost + cost,
-      estimated: t.estimated || usage.estimated,
-      calls: t.calls + 1,
-    },
-  };
+  return { ...r, totals: addCall(r.totals, usage, cost) };
 }
+
+const plus = (total: number | null, ms: number) => (total ?? 0) + Math.max(0, ms);
 
 /**
  * Folds one run event into the record. Pure: returns a new record and never mutates its input, so
@@ -172,6 +172,11 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
     case "run_start":
       return {
         ...emptyRecord(e.runId),
+        kind: e.kind ?? "planned",
+        parentId: e.parentId ?? null,
+        kept: e.seed?.kept ?? [],
+        createdAt: e.at,
+        prompt: e.prompt ?? null,
         question: e.question,
         pool: e.pool,
         conductor: e.conductor ?? null,
@@ -179,6 +184,7 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
         maxRounds: e.maxRounds,
         status: "planning",
         startedAt: e.at,
+        rounds: e.seed?.rounds ?? [],
       };
     case "plan_start":
       return withPlan(e.parent ? r : { ...r, status: "planning" }, e.parent, e.round, () => ({
@@ -193,7 +199,9 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
     case "plan_delta":
       return withPlan(r, e.parent, e.round, (p) => ({ ...p, raw: p.raw + e.text }));
     case "plan_finish": {
-      const next = withPlan(addUsage(r, e.usage, e.cost), e.parent, e.round, (p) => ({
+      const started = e.parent ? null : planAt(r, e.round);
+      const timed = started === null ? r : { ...r, planningMs: plus(r.planningMs, e.at - started) };
+      const next = withPlan(addUsage(timed, e.usage, e.cost), e.parent, e.round, (p) => ({
         ...p,
         raw: e.raw,
         finishedAt: e.at,
@@ -212,6 +220,7 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
     case "round_start":
       return withRound(e.parent ? r : { ...r, status: "running" }, e.parent, e.round, (rd) => ({
         ...rd,
+        ...(e.parent ? {} : { startedAt: e.at, finishedAt: null }),
         lists: rd.lists ?? listsOf(e.steps),
         steps: e.steps.map((s, i) => {
           const kept = e.keep?.includes(i) ? rd.steps[i] : undefined;
@@ -278,11 +287,21 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
         status: "cancelled",
         finishedAt: e.at,
       }));
-    case "round_finish":
-      return withRound(r, e.parent, e.round, (rd) => ({ ...rd, answer: e.answer }));
+    case "round_finish": {
+      const started = e.parent ? null : (r.rounds[e.round]?.startedAt ?? null);
+      const timed =
+        started === null ? r : { ...r, executionMs: plus(r.executionMs, e.at - started) };
+      return withRound(timed, e.parent, e.round, (rd) => ({
+        ...rd,
+        answer: e.answer,
+        ...(e.parent ? {} : { finishedAt: e.at }),
+      }));
+    }
     case "run_finish":
       return {
         ...r,
+        // Derived from the record, so what the totals say is what its steps and plans recorded.
+        totals: totalsOf(r),
         status: e.status,
         endReason: e.reason,
         message: e.message ?? null,
@@ -290,6 +309,11 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
         answer: e.answer,
       };
   }
+}
+
+/** When the top-level plan of a round started, if it did. */
+function planAt(r: RunRecord, round: number): number | null {
+  return r.rounds[round]?.plan?.startedAt ?? null;
 }
 
 /** Replays a whole event log into a record. */
