@@ -3,6 +3,9 @@ import { useCallback, useEffect, useState } from "react";
 import { Canvas } from "./canvas/Canvas.tsx";
 import type { Theme } from "./Header.tsx";
 import { Header } from "./Header.tsx";
+import { CompareView } from "./history/CompareView.tsx";
+import { HistoryPanel } from "./history/HistoryPanel.tsx";
+import { useHistory } from "../state/history.ts";
 import { AnswerPanel } from "./panels/AnswerPanel.tsx";
 import { ConductorPanel } from "./panels/ConductorPanel.tsx";
 import { ConductorStatus } from "./panels/ConductorStatus.tsx";
@@ -27,6 +30,8 @@ export function App() {
   const [theme, setTheme] = useState<Theme>(initialTheme);
   const [left, setLeft] = useState(320);
   const [right, setRight] = useState(360);
+  const historyOpen = useHistory((s) => s.open);
+  const compare = useHistory((s) => s.compare);
   useShortcuts();
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
@@ -60,9 +65,8 @@ export function App() {
           <Canvas />
         </main>
         <Splitter onResize={resizeRight} label="Resize the right panel" />
-        <aside className="column right">
-          <Inspector />
-        </aside>
+        <aside className="column right">{historyOpen ? <HistoryPanel /> : <Inspector />}</aside>
+        {compare && <CompareView pair={compare} />}
       </div>
     </ReactFlowProvider>
   );

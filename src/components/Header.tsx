@@ -1,4 +1,6 @@
-import { download, exportText, openFile } from "../state/files.ts";
+import { download, exportText } from "../state/files.ts";
+import { useHistory } from "../state/history.ts";
+import { importFiles } from "../state/imports.ts";
 import { useStudio } from "../state/store.ts";
 import { useUi } from "../state/ui.ts";
 import { SettingsDialog } from "./panels/SettingsDialog.tsx";
@@ -9,6 +11,7 @@ export type Theme = "light" | "dark";
 /** Title, import and export, settings and the theme toggle. */
 export function Header({ theme, onToggleTheme }: { theme: Theme; onToggleTheme: () => void }) {
   const settingsOpen = useUi((s) => s.settingsOpen);
+  const historyOpen = useHistory((s) => s.open);
   const { openSettings, closeSettings } = useUi.getState();
   const save = (what: "run" | "workflow") => {
     const s = useStudio.getState();
@@ -27,17 +30,17 @@ export function Header({ theme, onToggleTheme }: { theme: Theme; onToggleTheme: 
         <button type="button" data-testid="export-workflow" onClick={() => save("workflow")}>
           Export workflow
         </button>
-        <JsonFileButton
-          testId="import"
-          onFile={(file) =>
-            void openFile(file).then((message) => {
-              if (message)
-                useStudio.getState().setNotice(`Could not open ${file.name}: ${message}`);
-            })
-          }
-        >
+        <JsonFileButton testId="import" onFile={(file) => void importFiles([file])}>
           Import…
         </JsonFileButton>
+        <button
+          type="button"
+          data-testid="open-history"
+          aria-pressed={historyOpen}
+          onClick={() => useHistory.getState().setOpen(!historyOpen)}
+        >
+          History
+        </button>
         <button type="button" data-testid="open-settings" onClick={openSettings}>
           Settings
         </button>

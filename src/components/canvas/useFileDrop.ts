@@ -1,7 +1,6 @@
 import { useMemo, useState } from "react";
 import type { DragEvent } from "react";
-import { openFile } from "../../state/files.ts";
-import { useStudio } from "../../state/store.ts";
+import { importFiles } from "../../state/imports.ts";
 
 /** Dropping an exported run on the canvas opens it; a bad file shows why and changes nothing. */
 export function useFileDrop() {
@@ -15,13 +14,11 @@ export function useFileDrop() {
       },
       onDragLeave: () => setActive(false),
       onDrop: (e: DragEvent) => {
-        const file = e.dataTransfer.files[0];
+        const files = [...e.dataTransfer.files];
         setActive(false);
-        if (!file) return;
+        if (!files.length) return;
         e.preventDefault();
-        void openFile(file).then((message) => {
-          if (message) useStudio.getState().setNotice(`Could not open ${file.name}: ${message}`);
-        });
+        void importFiles(files);
       },
     }),
     [],
