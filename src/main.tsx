@@ -8,10 +8,13 @@ import "./styles.css";
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");
 bootStudio();
-void bootRuns();
 void probeNow();
-createRoot(root).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+const render = () =>
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+// The draft and the last open run come back before the first paint, so nothing the user does can
+// race them; a storage that does not answer within 2 s does not hold the studio back.
+void Promise.race([bootRuns(), new Promise((r) => setTimeout(r, 2000))]).finally(render);

@@ -290,6 +290,20 @@ export class StudioPage {
     await canvas.dispatchEvent("drop", { dataTransfer: transfer });
   }
 
+  /** Forgets every stored run and the draft (as a fresh browser profile), then reloads. */
+  async forgetStoredRuns() {
+    await this.page.evaluate(
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const request = indexedDB.deleteDatabase("conductor-studio");
+          request.onsuccess = () => resolve();
+          request.onerror = () => reject(new Error("could not delete the run store"));
+        }),
+    );
+    await this.page.reload();
+    await expect(this.page.getByRole("heading", { name: "Conductor Studio" })).toBeVisible();
+  }
+
   /** Opens a file through the hidden file input, as the Import button's picker would. */
   async importFile(file: FileInput) {
     await this.byTestId("import-input").setInputFiles(file);

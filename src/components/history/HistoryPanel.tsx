@@ -137,7 +137,12 @@ export function HistoryPanel() {
           type="button"
           data-testid="history-compare"
           disabled={selected.length !== 2}
-          onClick={() => setCompare([selected[0]!, selected[1]!])}
+          onClick={() => {
+            // The older run on the left: differences read as what the newer one changed.
+            const at = (k: string) => rows.find((r) => r.key === k)?.createdAt ?? 0;
+            const [a, b] = [...selected].sort((x, y) => at(x) - at(y));
+            setCompare([a!, b!]);
+          }}
           title="Pick two runs to compare"
         >
           Compare
