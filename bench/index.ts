@@ -1,4 +1,5 @@
 import { builtApp } from "./app.ts";
+import { benchHistory } from "./history.ts";
 import { benchPageLoad } from "./pageload.ts";
 import { benchScheduling } from "./scheduling.ts";
 import { benchUi } from "./ui.ts";
@@ -9,6 +10,7 @@ const app = await builtApp();
 try {
   benchPageLoad(app.dir, app.source);
   await benchUi(app.dir);
+  await benchHistory(app.dir);
 } finally {
   app.dispose();
 }

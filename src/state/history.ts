@@ -57,6 +57,9 @@ export const useHistory = create<HistoryState>()((set) => ({
   setCompare: (compare) => set({ compare }),
 }));
 
+/** Rows read first when the list is empty: more than a screen shows. */
+const FIRST_PAGE = 40;
+
 let pending: Promise<void> | null = null;
 let again = false;
 
@@ -72,11 +75,18 @@ export async function refreshHistory(): Promise<void> {
     do {
       again = false;
       const q = useHistory.getState().query;
-      const rows = await store.listRuns({
+      const query = {
         text: q.text || undefined,
         status: q.status || undefined,
         starred: q.starred ? true : undefined,
-      });
+      };
+      // An empty list first gets the rows a screen shows, then all of them (a long history).
+      if (!useHistory.getState().rows.length) {
+        const first = await store.listRuns({ ...query, limit: FIRST_PAGE });
+        useHistory.setState({ rows: first });
+        if (first.length < FIRST_PAGE) continue;
+      }
+      const rows = await store.listRuns(query);
       const keys = new Set(rows.map((r) => r.key));
       useHistory.setState((s) => ({ rows, selected: s.selected.filter((k) => keys.has(k)) }));
     } while (again);

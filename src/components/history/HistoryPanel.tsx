@@ -1,11 +1,10 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useCallback, useEffect, useRef } from "react";
+import { useCallback, useRef } from "react";
 import type { RunStatus } from "../../engine/schema/record.ts";
 import { download } from "../../state/files.ts";
 import {
   deleteRuns,
   exportTexts,
-  refreshHistory,
   undoDelete,
   useHistory,
 } from "../../state/history.ts";
@@ -47,9 +46,6 @@ export function HistoryPanel() {
     estimateSize: () => ROW_HEIGHT,
     overscan: 6,
   });
-  useEffect(() => {
-    void refreshHistory();
-  }, []);
   const open = useCallback((key: string) => {
     void openRun(key).then((m) => m && useStudio.getState().setNotice(m));
   }, []);
