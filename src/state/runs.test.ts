@@ -130,7 +130,7 @@ describe("runs are stored records", () => {
     );
     // Wait (on conditions) until the draft and the record with step 1's output are stored.
     const id = useStudio.getState().record.id;
-    for (let until = Date.now() + 5000; ; ) {
+    for (let until = Date.now() + 5000; ;) {
       const [draft, got] = await Promise.all([store().getValue("draft"), store().getRun(id)]);
       if (draft && got?.ok && got.record.rounds[0]?.steps[0]?.status === "done") break;
       if (Date.now() > until) throw new Error("timed out waiting for the stored draft and run");

@@ -2,12 +2,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { useCallback, useRef } from "react";
 import type { RunStatus } from "../../engine/schema/record.ts";
 import { download } from "../../state/files.ts";
-import {
-  deleteRuns,
-  exportTexts,
-  undoDelete,
-  useHistory,
-} from "../../state/history.ts";
+import { deleteRuns, exportTexts, undoDelete, useHistory } from "../../state/history.ts";
 import { importFiles } from "../../state/imports.ts";
 import { openRun } from "../../state/open.ts";
 import { useStudio } from "../../state/store.ts";

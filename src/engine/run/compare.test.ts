@@ -14,7 +14,11 @@ const run = (subtask: string, output: string): RunRecord => ({
       answer: output,
       accepted: false,
       steps: [
-        { ...stepRecord({ pool: [] }, { worker: 0, subtask, access: [] }, 0), status: "done", output },
+        {
+          ...stepRecord({ pool: [] }, { worker: 0, subtask, access: [] }, 0),
+          status: "done",
+          output,
+        },
       ],
     },
   ],
@@ -22,11 +26,16 @@ const run = (subtask: string, output: string): RunRecord => ({
 
 describe("compareRuns", () => {
   it("diffs subtasks by word and outputs by text, step by step", () => {
-    const c = compareRuns(run("Factor 391 quickly", "17 x 23"), run("Factor 391 carefully", "391 = 17 x 23"));
+    const c = compareRuns(
+      run("Factor 391 quickly", "17 x 23"),
+      run("Factor 391 carefully", "391 = 17 x 23"),
+    );
     expect(c.rows).toHaveLength(1);
     const row = c.rows[0]!;
     expect(row.same).toMatchObject({ worker: true, subtask: false, output: false });
-    expect(row.subtaskDiff.filter((p) => p.op !== "same").map((p) => [p.op, p.text.trim()])).toEqual([
+    expect(
+      row.subtaskDiff.filter((p) => p.op !== "same").map((p) => [p.op, p.text.trim()]),
+    ).toEqual([
       ["removed", "quickly"],
       ["added", "carefully"],
     ]);
