@@ -4,7 +4,8 @@ import { buildRefinementConversation } from "../conductor/refine.ts";
 import type { ChatBackend } from "../llm/types.ts";
 import type { Seed } from "../run/continue.ts";
 import type { Focus } from "../run/focus.ts";
-import { nestedOwnerFinish, priorOf, questionAt } from "../run/focus.ts";
+import { priorOf } from "../run/focus.ts";
+import { finishFor, runNestedInPlace } from "./in-place.ts";
 import type { EventOf, RunEvent } from "../schema/events.ts";
 import type { RunKind, RunRecord } from "../schema/record.ts";
 import type { ChatMessage } from "../schema/usage.ts";
@@ -90,32 +91,7 @@ export function newRunId(now: number = Date.now()): string {
   return `run-${new Date(now).toISOString().replace(/[:.]/g, "-")}-${Math.random().toString(36).slice(2, 8)}`;
 }
 
-type Finish = EventOf<"run_finish">;
-
-const BUDGET_MESSAGE = "The run reached its budget of model calls.";
-
-function finishFor(outcome: WorkflowOutcome, at: number, answer: string | null): Finish {
-  if (outcome.budgetExhausted)
-    // As when the budget stops a later round's plan: an earlier round's answer stands.
-    return {
-      type: "run_finish",
-      at,
-      status: answer !== null ? "done" : "failed",
-      reason: "budget",
-      answer,
-      message: BUDGET_MESSAGE,
-    };
-  if (outcome.status === "cancelled")
-    return { type: "run_finish", at, status: "cancelled", reason: "cancelled", answer };
-  return {
-    type: "run_finish",
-    at,
-    status: "failed",
-    reason: "step_error",
-    answer,
-    message: "A step failed; retry it or edit the workflow.",
-  };
-}
+export type Finish = EventOf<"run_finish">;
 
 function priorSteps(steps: Step[], outcomes: StepOutcome[]): PriorStep[] {
   return steps.map((s, i) => {
@@ -343,53 +319,4 @@ function stepsOf(round: RunRecord["rounds"][number] | undefined): Step[] {
     subtask: s.subtask,
     access: s.access,
   }));
-}
-
-/**
- * An edited nested workflow re-run where it sits (SPEC 1.6): it sees its own question, its
- * events land at its place in the record, and its answer becomes its step's output.
- */
-async function* runNestedInPlace(
-  o: RunnerOptions,
-  start: Extract<RunStart, { from: "nested" }>,
-  budget: CallBudget,
-  backendFor: (w: Worker) => ChatBackend,
-  nestedCtx: NestedContext | undefined,
-  now: () => number,
-): AsyncGenerator<RunEvent, RunEnd> {
-  const { focus } = start;
-  const base = o.base;
-  const parent = focus.parent;
-  const keep = start.keep ? [...start.keep.keys()].sort((a, b) => a - b) : [];
-  yield { type: "round_start", at: now(), round: focus.round, steps: start.steps, keep, parent };
-  const outcome = yield* executeWorkflow({
-    question: base ? questionAt(base, focus) : o.question,
-    steps: start.steps,
-    pool: o.pool,
-    backendFor,
-    signal: o.signal,
-    round: focus.round,
-    keep: start.keep,
-    budget,
-    parent,
-    nested: nestedCtx && nestedRunner(nestedCtx, parent.length + 1),
-    retry: o.retry,
-    now,
-  });
-  yield { type: "round_finish", at: now(), round: focus.round, answer: outcome.answer, parent };
-  const previous = base?.answer ?? null;
-  if (outcome.status !== "done" || !base)
-    return { finish: finishFor(outcome, now(), previous), lastRound: outcome };
-  const { event, runAnswer } = nestedOwnerFinish(base, focus, outcome.answer ?? "", now());
-  if (event) yield event;
-  return {
-    finish: {
-      type: "run_finish",
-      at: now(),
-      status: "done",
-      reason: "no_rounds",
-      answer: runAnswer,
-    },
-    lastRound: outcome,
-  };
 }
