@@ -4,6 +4,7 @@ import type { Access, ExportedFile } from "./exports.ts";
 import { readExport } from "./exports.ts";
 import type { Sample } from "./sampling.ts";
 import { readSamples, startSampling } from "./sampling.ts";
+import { DRAFT_KEY } from "../../src/state/draftKey.ts";
 import type { PoolWorker } from "../support/scenario.ts";
 import { CONDUCTOR_MODEL, WORKERS } from "../support/scenario.ts";
 
@@ -293,12 +294,14 @@ export class StudioPage {
   /** Forgets every stored run and the draft (as a fresh browser profile), then reloads. */
   async forgetStoredRuns() {
     await this.page.evaluate(
-      () =>
+      (draftKey) =>
         new Promise<void>((resolve, reject) => {
+          localStorage.removeItem(draftKey);
           const request = indexedDB.deleteDatabase("conductor-studio");
           request.onsuccess = () => resolve();
           request.onerror = () => reject(new Error("could not delete the run store"));
         }),
+      DRAFT_KEY,
     );
     await this.page.reload();
     await expect(this.page.getByRole("heading", { name: "Conductor Studio" })).toBeVisible();

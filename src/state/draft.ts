@@ -3,6 +3,7 @@ import type { WorkflowDoc } from "../engine/graph/document.ts";
 import { interrupted } from "../engine/run/continue.ts";
 import { AccessSchema } from "../engine/schema/workflow.ts";
 import { isBusy } from "./controller.ts";
+import { DRAFT_KEY } from "./draftKey.ts";
 import { resultsFor, showRun, writtenAt } from "./open.ts";
 import { runStore } from "./runStore.ts";
 import type { StudioState } from "./store.ts";
@@ -10,7 +11,7 @@ import { useStudio } from "./store.ts";
 
 /** The draft's stored version; a new shape adds a migration in `readDraft`. */
 export const DRAFT_VERSION = 1;
-const DRAFT_KEY = "draft";
+export { DRAFT_KEY };
 /** Autosave waits this long after the last change. */
 export const DRAFT_DEBOUNCE_MS = 300;
 
@@ -36,10 +37,19 @@ function draftOf(s: StudioState): Draft {
   return { question: s.question, doc: s.history.present, openKey: s.openKey };
 }
 
-/** Reads a stored draft of any version this app knows; null when there is none or it is unreadable. */
-function readDraft(stored: { version: number; value: unknown } | undefined): Draft | null {
-  if (!stored || stored.version > DRAFT_VERSION) return null;
-  const parsed = DraftSchema.safeParse(stored.value);
+const StoredDraftSchema = z.object({ version: z.number().int().positive(), value: z.unknown() });
+
+/** Reads the stored draft of any version this app knows; null when there is none or it is unreadable. */
+function readDraft(storage: Pick<Storage, "getItem">): Draft | null {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(storage.getItem(DRAFT_KEY) ?? "null");
+  } catch {
+    return null;
+  }
+  const stored = StoredDraftSchema.safeParse(raw);
+  if (!stored.success || stored.data.version > DRAFT_VERSION) return null;
+  const parsed = DraftSchema.safeParse(stored.data.value);
   return parsed.success ? parsed.data : null;
 }
 
@@ -59,13 +69,12 @@ const sameSteps = (
  * Brings back the draft and the run that was open. A run that was in flight when the page went
  * away is stored as interrupted (finished steps and partial text kept) and can be resumed.
  */
-export async function restoreDraft(): Promise<void> {
-  const store = runStore();
-  if (!store) return;
-  const draft = readDraft(await store.getValue(DRAFT_KEY));
+export async function restoreDraft(storage: Storage = localStorage): Promise<void> {
+  const draft = readDraft(storage);
   if (!draft) return;
   const s = useStudio.getState();
-  if (draft.openKey) {
+  const store = runStore();
+  if (draft.openKey && store) {
     const got = await store.getRun(draft.openKey);
     if (got?.ok) {
       let record = got.record;
@@ -105,18 +114,30 @@ export async function restoreDraft(): Promise<void> {
   s.setOpen({ openKey: null });
 }
 
-/** Saves the draft (debounced) as it changes. */
-export function autosaveDraft(): () => void {
+/** Saves the draft (debounced) as it changes, and at once when the page is hidden or left. */
+export function autosaveDraft(
+  storage: Storage = localStorage,
+  page: Pick<Window, "addEventListener" | "removeEventListener"> | null = typeof window ===
+  "undefined"
+    ? null
+    : window,
+): () => void {
   let timer: ReturnType<typeof setTimeout> | null = null;
   let last = "";
   const save = () => {
+    if (timer !== null) clearTimeout(timer);
     timer = null;
-    const draft = draftOf(useStudio.getState());
-    const text = JSON.stringify(draft);
+    const text = JSON.stringify({ version: DRAFT_VERSION, value: draftOf(useStudio.getState()) });
     if (text === last) return;
     last = text;
-    void runStore()?.setValue(DRAFT_KEY, DRAFT_VERSION, draft);
+    try {
+      storage.setItem(DRAFT_KEY, text);
+    } catch {
+      // A full localStorage: the stored runs are unaffected; the draft waits for the next change.
+      last = "";
+    }
   };
+  page?.addEventListener("pagehide", save);
   const unsubscribe = useStudio.subscribe((s, prev) => {
     if (
       s.question === prev.question &&
@@ -129,6 +150,7 @@ export function autosaveDraft(): () => void {
   });
   return () => {
     unsubscribe();
+    page?.removeEventListener("pagehide", save);
     if (timer !== null) clearTimeout(timer);
   };
 }

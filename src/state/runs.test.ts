@@ -7,12 +7,22 @@ import { totalsOf } from "../engine/run/totals.ts";
 import { RunStore } from "../engine/store/db.ts";
 import type { Worker } from "../engine/schema/worker.ts";
 import { planNow, resumeNow, runNow } from "./controller.ts";
-import { autosaveDraft, restoreDraft } from "./draft.ts";
+import { DRAFT_KEY, autosaveDraft, restoreDraft } from "./draft.ts";
 import { exportText, openExport } from "./files.ts";
 import { runStore, setRunStore } from "./runStore.ts";
 import { useStudio } from "./store.ts";
 
 const initial = useStudio.getState();
+/** A Storage in memory (the tests run outside a browser). */
+const memory = new Map<string, string>();
+const storage = {
+  getItem: (k: string) => memory.get(k) ?? null,
+  setItem: (k: string, v: string) => void memory.set(k, v),
+  removeItem: (k: string) => void memory.delete(k),
+  clear: () => memory.clear(),
+  key: () => null,
+  length: 0,
+} satisfies Storage;
 let server: TestServer;
 let n = 0;
 
@@ -118,7 +128,7 @@ describe("runs are stored records", () => {
   });
 
   it("brings back the draft and the open run; a run cut off mid-way resumes only its unfinished steps", async () => {
-    const stop = autosaveDraft();
+    const stop = autosaveDraft(storage, null);
     await planNow();
     server.setDefault("m1", { content: "never arrives", latencyMs: 5000 });
     void runNow();
@@ -131,8 +141,13 @@ describe("runs are stored records", () => {
     // Wait (on conditions) until the draft and the record with step 1's output are stored.
     const id = useStudio.getState().record.id;
     for (let until = Date.now() + 5000; ;) {
-      const [draft, got] = await Promise.all([store().getValue("draft"), store().getRun(id)]);
-      if (draft && got?.ok && got.record.rounds[0]?.steps[0]?.status === "done") break;
+      const got = await store().getRun(id);
+      if (
+        storage.getItem(DRAFT_KEY) &&
+        got?.ok &&
+        got.record.rounds[0]?.steps[0]?.status === "done"
+      )
+        break;
       if (Date.now() > until) throw new Error("timed out waiting for the stored draft and run");
     }
     stop();
@@ -142,7 +157,7 @@ describe("runs are stored records", () => {
     useStudio
       .getState()
       .setConductor({ backend: "remote", baseURL: server.baseURL, model: "conductor" });
-    await restoreDraft();
+    await restoreDraft(storage);
     const s = useStudio.getState();
     expect(s.question).toBe("What is 6 times 7?");
     expect(s.record.id).toBe(id);
