@@ -296,7 +296,9 @@ export class StudioPage {
     await this.page.evaluate(
       (draftKey) =>
         new Promise<void>((resolve, reject) => {
-          localStorage.removeItem(draftKey);
+          // The app saves its draft as the page goes away; this listener, added after the app's,
+          // removes it again.
+          window.addEventListener("pagehide", () => localStorage.removeItem(draftKey));
           const request = indexedDB.deleteDatabase("conductor-studio");
           request.onsuccess = () => resolve();
           request.onerror = () => reject(new Error("could not delete the run store"));
