@@ -144,6 +144,10 @@ export async function benchHistory(dist: string): Promise<void> {
     await page.addInitScript({ content: "window.__name = (f) => f;" });
     await page.goto(app.url);
     await page.getByRole("heading", { name: "Conductor Studio" }).waitFor();
+    // Opening History makes the app create its database; the runs are then written into it.
+    await page.getByTestId("open-history").click();
+    await page.getByTestId("history-panel").waitFor();
+    await page.getByTestId("history-storage").getByText("runs,").waitFor();
     await seed(page);
     const firstRows: number[] = [];
     const opens: number[] = [];
