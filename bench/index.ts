@@ -2,6 +2,7 @@ import { builtApp } from "./app.ts";
 import { benchCode } from "./code.ts";
 import { benchEval } from "./eval.ts";
 import { benchContent } from "./content.ts";
+import { benchHistory } from "./history.ts";
 import { benchPageLoad } from "./pageload.ts";
 import { benchPoolEditor } from "./pool-editor.ts";
 import { benchParser } from "./parser.ts";
@@ -21,6 +22,7 @@ try {
   await benchUi(app.dir);
   await benchPoolEditor(app.dir);
   await benchContent(app.dir);
+  await benchHistory(app.dir);
 } finally {
   app.dispose();
 }

@@ -188,6 +188,20 @@ async function run(page: Page, server: TestServer, app: StaticServer): Promise<v
     );
   }
   console.log(`  target: 0 long tasks (> 50 ms) during a run; ${calls} model calls served`);
+  // Persistence is on: every run above was written to IndexedDB as it streamed.
+  const stored = await page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        const open = indexedDB.open("conductor-studio");
+        open.onerror = () => resolve(-1);
+        open.onsuccess = () => {
+          const req = open.result.transaction("records").objectStore("records").count();
+          req.onsuccess = () => resolve(req.result);
+          req.onerror = () => resolve(-1);
+        };
+      }),
+  );
+  console.log(`  persistence on: ${stored} runs stored in IndexedDB while streaming`);
   if (errors.length) console.log(`  page errors: ${errors.join(" | ")}`);
 }
 

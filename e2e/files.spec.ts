@@ -50,7 +50,11 @@ test("an exported run, imported after a reload, shows the same steps, outputs an
   expect(exported.json.run.rounds[0]?.steps.map((s) => s.output)).toEqual([0, 1, 2].map(answerOf));
   expect(exported.text).toContain('  "format": "conductor-studio/run"');
 
+  // A reload brings the same run back (it is stored); a fresh profile has nothing until import.
   await page.reload();
+  await expect(studio.nodes()).toHaveCount(3);
+  await expect(studio.status(2)).toHaveAttribute("data-status", "done");
+  await studio.forgetStoredRuns();
   await expect(studio.nodes()).toHaveCount(0);
   await studio.importFile(asUpload(exported));
 
@@ -89,7 +93,11 @@ test("an exported workflow, re-imported (by the picker or a drop), gives the sam
     access_list: [[], [0], "all"],
   });
 
+  // A reload brings the draft back exactly; a fresh profile has nothing until the import.
   await page.reload();
+  await expect(studio.nodes()).toHaveCount(3);
+  expect((await studio.exportWorkflow()).json.run.rounds[0]?.lists).toEqual(lists);
+  await studio.forgetStoredRuns();
   await expect(studio.nodes()).toHaveCount(0);
   await studio.importFile(asUpload(exported));
   await expect(studio.nodes()).toHaveCount(3);
@@ -97,7 +105,7 @@ test("an exported workflow, re-imported (by the picker or a drop), gives the sam
   await expect(await studio.edge(0, 1)).toHaveClass(/edge-direct/);
   for (const i of [0, 1, 2]) await expect(studio.status(i)).toHaveAttribute("data-status", "idle");
 
-  await page.reload();
+  await studio.forgetStoredRuns();
   await expect(studio.nodes()).toHaveCount(0);
   await studio.dropFile(exported.name, exported.text);
   await expect(studio.nodes()).toHaveCount(3);

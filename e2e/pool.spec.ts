@@ -225,7 +225,9 @@ test("the run bar estimates tokens and cost before a run, and shows actual figur
 
   await pool.runToDone(2);
   // 100 * 2/M + 10 * 10/M = 0.0003 for step 1, OpenRouter's own 0.0042 for step 2.
-  await expect(pool.byTestId("totals")).toHaveText(/^330 tokens · \$0\.0045 · [\d.]+ s$/);
+  await expect(pool.byTestId("totals")).toHaveText(
+    /^330 tokens · \$0\.0045 · planning [\d.]+ s · running [\d.]+ s$/,
+  );
   const head = (i: number) => pool.byTestId("step-node").nth(i).locator(".step-head");
   await head(0).click();
   await expect(pool.byTestId("inspector-output")).toContainText("100 in + 10 out tokens · $0.0003");

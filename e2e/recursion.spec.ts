@@ -254,7 +254,11 @@ test("a run with two rounds and a nested step exports, re-imports after a reload
   expect(exported.json.run.rounds).toHaveLength(2);
   const posts = chatPosts();
 
+  // A reload brings the stored run back; a fresh profile has it only through the import.
   await page.reload();
+  await expect(studio.mainSteps()).toHaveCount(2);
+  await expect(studio.roundGroup(2)).toBeVisible();
+  await studio.forgetStoredRuns();
   await expect(studio.mainSteps()).toHaveCount(0);
   await studio.importFile(asUpload(exported));
 

@@ -2,7 +2,7 @@ import "./zod-config.ts";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./components/App.tsx";
-import { bootStudio } from "./state/boot.ts";
+import { bootRuns, bootStudio } from "./state/boot.ts";
 import { probeNow } from "./state/inbrowserController.ts";
 import "./styles.css";
 
@@ -13,8 +13,12 @@ void probeNow();
 // A test hook for the code sandbox (e2e/code-sandbox.spec.ts), loaded only with ?sandbox-test.
 if (new URLSearchParams(location.search).has("sandbox-test"))
   void import("./components/eval/SandboxTestHook.tsx").then((m) => m.mountSandboxTestHook());
-createRoot(root).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+const render = () =>
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+// The draft and the last open run come back before the first paint, so nothing the user does can
+// race them; a storage that does not answer within 2 s does not hold the studio back.
+void Promise.race([bootRuns(), new Promise((r) => setTimeout(r, 2000))]).finally(render);

@@ -4,6 +4,7 @@ import type { Access, ExportedFile } from "./exports.ts";
 import { readExport } from "./exports.ts";
 import type { Sample } from "./sampling.ts";
 import { readSamples, startSampling } from "./sampling.ts";
+import { DRAFT_KEY } from "../../src/state/draftKey.ts";
 import type { PoolWorker } from "../support/scenario.ts";
 import { CONDUCTOR_MODEL, WORKERS } from "../support/scenario.ts";
 
@@ -288,6 +289,24 @@ export class StudioPage {
     const canvas = this.byTestId("canvas");
     await canvas.dispatchEvent("dragover", { dataTransfer: transfer });
     await canvas.dispatchEvent("drop", { dataTransfer: transfer });
+  }
+
+  /** Forgets every stored run and the draft (as a fresh browser profile), then reloads. */
+  async forgetStoredRuns() {
+    await this.page.evaluate(
+      (draftKey) =>
+        new Promise<void>((resolve, reject) => {
+          // The app saves its draft as the page goes away; this listener, added after the app's,
+          // removes it again.
+          window.addEventListener("pagehide", () => localStorage.removeItem(draftKey));
+          const request = indexedDB.deleteDatabase("conductor-studio");
+          request.onsuccess = () => resolve();
+          request.onerror = () => reject(new Error("could not delete the run store"));
+        }),
+      DRAFT_KEY,
+    );
+    await this.page.reload();
+    await expect(this.page.getByRole("heading", { name: "Conductor Studio" })).toBeVisible();
   }
 
   /** Opens a file through the hidden file input, as the Import button's picker would. */

@@ -5,6 +5,9 @@ import { EvaluateMount } from "./eval/EvaluateMount.tsx";
 import type { Theme } from "./Header.tsx";
 import { FileOfferBar } from "./files/FileOfferBar.tsx";
 import { Header } from "./Header.tsx";
+import { CompareView } from "./history/CompareView.tsx";
+import { HistoryPanel } from "./history/HistoryPanel.tsx";
+import { useHistory } from "../state/history.ts";
 import { AnswerPanel } from "./panels/AnswerPanel.tsx";
 import { ConductorPanel } from "./panels/ConductorPanel.tsx";
 import { ConductorStatus } from "./panels/ConductorStatus.tsx";
@@ -29,6 +32,8 @@ export function App() {
   const [theme, setTheme] = useState<Theme>(initialTheme);
   const [left, setLeft] = useState(320);
   const [right, setRight] = useState(360);
+  const historyOpen = useHistory((s) => s.open);
+  const compare = useHistory((s) => s.compare);
   useShortcuts();
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
@@ -75,9 +80,8 @@ export function App() {
           min={280}
           max={640}
         />
-        <aside className="column right">
-          <Inspector />
-        </aside>
+        <aside className="column right">{historyOpen ? <HistoryPanel /> : <Inspector />}</aside>
+        {compare && <CompareView pair={compare} />}
         <EvaluateMount />
       </div>
     </ReactFlowProvider>

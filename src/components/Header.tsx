@@ -1,6 +1,7 @@
 import { Suspense, lazy } from "react";
 import { download, exportText } from "../state/files.ts";
 import type { StudioState } from "../state/store.ts";
+import { useHistory } from "../state/history.ts";
 import { useStudio } from "../state/store.ts";
 import { useUi } from "../state/ui.ts";
 import { openUserFile } from "./files/openFile.ts";
@@ -22,6 +23,7 @@ export function Header({ theme, onToggleTheme }: { theme: Theme; onToggleTheme: 
   const settingsOpen = useUi((s) => s.settingsOpen);
   const hasRun = useStudio(selectHasRun);
   const hasSteps = useStudio(selectHasSteps);
+  const historyOpen = useHistory((s) => s.open);
   const { openSettings, closeSettings } = useUi.getState();
   const save = (what: "run" | "workflow") => {
     const s = useStudio.getState();
@@ -55,6 +57,14 @@ export function Header({ theme, onToggleTheme }: { theme: Theme; onToggleTheme: 
           Import…
         </JsonFileButton>
         <EvaluateButton />
+        <button
+          type="button"
+          data-testid="open-history"
+          aria-pressed={historyOpen}
+          onClick={() => useHistory.getState().setOpen(!historyOpen)}
+        >
+          History
+        </button>
         <button type="button" data-testid="open-settings" onClick={openSettings}>
           Settings
         </button>

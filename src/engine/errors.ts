@@ -47,6 +47,11 @@ export const ERROR_MESSAGES = {
   invalid_file: "The file does not match the export format:",
   invalid_config: "The configuration is invalid:",
   missing_key: "An API key environment variable is not set:",
+  // Stored runs (IndexedDB)
+  storage_full:
+    "This browser has no room left to store runs (storage quota exceeded). Delete or export old runs in History, then try again; nothing was half-written.",
+  storage_unavailable: "This browser's storage (IndexedDB) could not be used:",
+  stored_invalid: "A stored run could not be read:",
   // In-browser model (WebLLM on WebGPU)
   webgpu_unavailable: "WebGPU is not available in this browser.",
   no_gpu_adapter: "WebGPU found no compatible GPU on this computer.",

@@ -1,3 +1,5 @@
+import { requestPersistence } from "../engine/store/browser.ts";
+import { autosaveDraft, guardUnload, restoreDraft } from "./draft.ts";
 import { bootKeys } from "./keyring.ts";
 import { loadSettings, SETTINGS_KEY, settingsToStore } from "./persist.ts";
 import { useStudio } from "./store.ts";
@@ -23,4 +25,18 @@ export function bootStudio(storage: Storage = localStorage): void {
       storage.setItem(SETTINGS_KEY, next);
     }
   });
+}
+
+/**
+ * Brings back the draft and the last open run, then keeps the draft saved; asks before leaving
+ * the page while a run is in flight; asks the browser to keep stored runs (browser only).
+ */
+export async function bootRuns(): Promise<void> {
+  guardUnload();
+  void requestPersistence();
+  try {
+    await restoreDraft();
+  } finally {
+    autosaveDraft();
+  }
 }

@@ -1,51 +1,72 @@
 import { createPartialPlanReader } from "../engine/conductor/parse.ts";
-import { buildConductorMessages } from "../engine/conductor/prompt.ts";
 import type { WorkflowDoc } from "../engine/graph/document.ts";
 import { docFromSteps, emptyDoc, indexOfStep, stepsOf } from "../engine/graph/document.ts";
 import { dependants } from "../engine/graph/edges.ts";
-import { planRound } from "../engine/exec/plan.ts";
-import { newRunId, runConductor, runWorkflow } from "../engine/exec/run.ts";
-import { formatLists } from "../engine/conductor/format.ts";
-import type { Worker } from "../engine/schema/worker.ts";
+import type { RunnerOptions, RunStart } from "../engine/exec/runner.ts";
+import { newRunId, runRun } from "../engine/exec/runner.ts";
+import type { Seed } from "../engine/run/continue.ts";
+import { resumePoint, seedFrom, stepsAt } from "../engine/run/continue.ts";
+import { isTop, priorOf } from "../engine/run/focus.ts";
+import { emptyRecord, recordOf } from "../engine/run/record.ts";
 import type { RunEvent } from "../engine/schema/events.ts";
+import type { RunKind, RunRecord } from "../engine/schema/record.ts";
+import type { Worker } from "../engine/schema/worker.ts";
 import type { Step } from "../engine/schema/workflow.ts";
 import { createBatcher } from "./batch.ts";
-import { isTop } from "./focus.ts";
-import { rerunInPlace } from "./rerun.ts";
-import { TOP } from "./run.ts";
 import { conductorBackend, conductorConfigOf, workerBackend } from "./backends.ts";
+import { refreshHistory, useHistory } from "./history.ts";
+import { createRunWriter, endsSomething } from "./persistence.ts";
+import { TOP } from "./run.ts";
 import type { StudioState } from "./store.ts";
 import { useStudio } from "./store.ts";
 
-let active: AbortController | null = null;
+/** The run in flight: its own record, whichever run the screen shows. */
+interface Live {
+  id: string;
+  record: RunRecord;
+  abort: AbortController;
+}
+let live: Live | null = null;
 
-function runStart(s: StudioState): RunEvent {
-  return {
-    type: "run_start",
-    at: Date.now(),
-    runId: newRunId(),
-    question: s.question,
-    pool: s.pool,
-    conductor: conductorConfigOf(s),
-    maxSteps: s.maxSteps,
-    maxRounds: s.conductor.rounds,
-  };
+/** Whether a plan or a run is in flight (leaving the page asks first). */
+export function isBusy(): boolean {
+  return live !== null;
 }
 
-/** Drains an event generator into the store through a per-frame batcher; returns its result. */
-async function pump<R>(gen: AsyncGenerator<RunEvent, R>, onFlush?: () => void): Promise<R> {
+/**
+ * Drains the one runner into the live run's record through a per-frame batcher. The record is
+ * the run's own: the screen follows it only while it shows that run (an import or a run opened
+ * from history meanwhile leaves it alone), and it is stored as it streams.
+ */
+async function pump(
+  gen: AsyncGenerator<RunEvent, unknown>,
+  run: Live,
+  onFlush?: () => void,
+): Promise<void> {
+  const writer = createRunWriter({}, (message) => {
+    if (message) useStudio.getState().setNotice(message);
+    if (useHistory.getState().open) void refreshHistory();
+  });
   const batcher = createBatcher<RunEvent>((events) => {
-    useStudio.getState().applyEvents(events);
-    onFlush?.();
+    const s = useStudio.getState();
+    if (s.record.id === run.id && s.liveId === run.id) {
+      s.applyEvents(events);
+      run.record = useStudio.getState().record;
+      onFlush?.();
+    } else {
+      run.record = recordOf(events, run.record);
+    }
+    writer.touch(run.record, events.some(endsSomething));
   });
   try {
     for (;;) {
       const next = await gen.next();
-      if (next.done) return next.value;
+      if (next.done) break;
       batcher.push(next.value);
     }
   } finally {
     batcher.flush();
+    await writer.flush();
   }
 }
 
@@ -59,6 +80,63 @@ function docKeepingIds(previous: WorkflowDoc, steps: Step[]): WorkflowDoc {
   };
 }
 
+/** What every run takes from the settings: pool, Conductor, caps, prompt. */
+function runnerBase(s: StudioState, signal: AbortSignal) {
+  const conductor = conductorBackend(s);
+  const usesSelf = s.pool.some((w) => w.kind === "conductor");
+  return {
+    question: s.question,
+    pool: s.pool,
+    backendFor: (w: Worker) => workerBackend(useStudio.getState(), w),
+    signal,
+    conductor: conductorConfigOf(s),
+    conductorBackend: typeof conductor === "string" ? undefined : conductor,
+    maxSteps: s.maxSteps,
+    maxRounds: s.conductor.rounds,
+    maxDepth: s.conductor.maxDepth,
+    maxCalls: s.conductor.maxCalls || undefined,
+    selfSelect: usesSelf,
+    prompt: { namedWorkers: s.conductor.namedWorkers, template: s.conductor.template },
+    conductorProblem: typeof conductor === "string" ? conductor : null,
+  };
+}
+
+/**
+ * Starts a run through the one runner and follows it to its end. `append` continues the open
+ * run (a planned run that now runs); otherwise a new run with its own id is opened.
+ */
+async function start(
+  phase: "planning" | "running",
+  o: Omit<RunnerOptions, "signal" | "run"> & { kind: RunKind; parentId?: string | null },
+  onFlush?: () => void,
+): Promise<void> {
+  const s = useStudio.getState();
+  const abort = new AbortController();
+  const id = o.append ? s.record.id : newRunId();
+  const run: Live = { id, record: o.append ? s.record : emptyRecord(id), abort };
+  live = run;
+  s.setNotice(null);
+  s.setPhase(phase);
+  if (!o.append) s.setRecord(run.record, s.results);
+  s.setOpen({ liveId: id, openKey: id, exportedAt: null });
+  try {
+    await pump(
+      runRun({
+        ...o,
+        signal: abort.signal,
+        run: { id, kind: o.kind, parentId: o.parentId ?? null },
+      }),
+      run,
+      onFlush,
+    );
+  } finally {
+    live = null;
+    const st = useStudio.getState();
+    st.setPhase("idle");
+    st.setOpen({ liveId: null });
+  }
+}
+
 /** Asks the Conductor for a workflow; steps appear on the canvas as their list entries complete. */
 export async function planNow(): Promise<void> {
   const s = useStudio.getState();
@@ -66,16 +144,11 @@ export async function planNow(): Promise<void> {
   if (!s.question.trim()) return s.setNotice("Type a question for the Conductor first.");
   if (!s.pool.length)
     return s.setNotice("Add at least one worker to the pool (Settings) before planning.");
-  const backend = conductorBackend(s);
-  if (typeof backend === "string") return s.setNotice(backend);
-  active = new AbortController();
-  s.setNotice(null);
-  s.setPhase("planning");
+  const base = runnerBase(s, new AbortController().signal);
+  if (base.conductorProblem) return s.setNotice(base.conductorProblem);
   s.setRunStepIds([]);
   s.setFocus(TOP);
-  s.setRecord(useStudio.getState().record, {});
   s.replaceDoc(emptyDoc(), true);
-  s.applyEvents([runStart(s)]);
   const options = { workers: s.pool.length, maxSteps: s.maxSteps, round: 0 };
   const partial = createPartialPlanReader(options);
   const showPartial = () => {
@@ -85,36 +158,24 @@ export async function planNow(): Promise<void> {
     if (steps.length > st.history.present.steps.length)
       st.replaceDoc(docKeepingIds(st.history.present, steps), false);
   };
-  try {
-    const outcome = await pump(
-      planRound({
-        backend,
-        conductor: conductorConfigOf(s),
-        messages: buildConductorMessages({
-          question: s.question,
-          pool: s.pool,
-          maxSteps: s.maxSteps,
-          namedWorkers: s.conductor.namedWorkers,
-          continuesAssistant: backend.continuesAssistant,
-          template: s.conductor.template,
-        }),
-        ...options,
-        signal: active.signal,
-      }),
-      showPartial,
-    );
-    const st = useStudio.getState();
-    if (outcome.ok) st.replaceDoc(docKeepingIds(st.history.present, outcome.steps), false);
-    else {
-      // Steps streamed in before the plan failed are not the Conductor's workflow: the raw text and
-      // the error stay in the Conductor panel, the canvas is left empty to retry or build by hand.
-      st.replaceDoc(emptyDoc(), false);
-      if (!outcome.cancelled)
-        st.setNotice(`The Conductor's plan could not be used: ${outcome.message}`);
-    }
-  } finally {
-    active = null;
-    useStudio.getState().setPhase("idle");
+  const planned = start(
+    "planning",
+    { ...base, kind: "planned", start: { from: "plan", planOnly: true } },
+    showPartial,
+  );
+  useStudio.getState().setRecord(useStudio.getState().record, {});
+  await planned;
+  const st = useStudio.getState();
+  const record = st.record;
+  if (record.status === "planned") {
+    st.replaceDoc(docKeepingIds(st.history.present, stepsAt(record, TOP)), false);
+  } else {
+    // Steps streamed in before the plan failed are not the Conductor's workflow: the raw text and
+    // the error stay in the Conductor panel, the canvas is left empty to retry or build by hand.
+    st.replaceDoc(emptyDoc(), false);
+    const plan = record.rounds[0]?.plan;
+    if (record.status === "failed" && plan?.error)
+      st.setNotice(`The Conductor's plan could not be used: ${plan.error.message}`);
   }
 }
 
@@ -129,9 +190,18 @@ export function runProblem(s: StudioState): string | null {
   return null;
 }
 
+const sameSteps = (a: Step[], b: Step[]) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Whether the open record is a run of this question that the new run continues. */
+function continues(s: StudioState): RunRecord | null {
+  const r = s.record;
+  return r.status !== "draft" && r.rounds.length > 0 && r.question === s.question ? r : null;
+}
+
 /**
  * Runs the workflow on the canvas. With `fromStepId`, re-runs that step and everything that sees
- * it, keeping the finished outputs of the other steps.
+ * it, keeping the finished outputs of the other steps. Every run is a new stored run naming the
+ * run it continues, except a freshly planned run, which runs as itself.
  */
 export async function runNow(fromStepId?: string): Promise<void> {
   const s = useStudio.getState();
@@ -139,79 +209,123 @@ export async function runNow(fromStepId?: string): Promise<void> {
   const problem = runProblem(s);
   if (problem) return s.setNotice(problem);
   const doc = s.history.present;
+  const steps = stepsOf(doc);
   const keep = new Map<number, string>();
+  let retry = false;
   if (fromStepId) {
     const from = indexOfStep(doc, fromStepId);
+    retry = s.results[fromStepId]?.status === "failed";
     const rerun = new Set([from, ...dependants(doc, from)]);
     doc.steps.forEach((step, i) => {
       const r = s.results[step.id];
       if (!rerun.has(i) && r?.status === "done") keep.set(i, r.output);
     });
   }
-  // Refinement rounds and self-selected steps both need the Conductor.
-  const conductor = conductorBackend(s);
-  const usesSelf = s.pool.some((w) => w.kind === "conductor");
+  const base = runnerBase(s, new AbortController().signal);
   const top = isTop(s.focus);
   const refine = top && !fromStepId && s.conductor.rounds > 0;
-  if ((usesSelf || refine) && typeof conductor === "string")
+  if ((base.selfSelect || refine) && base.conductorProblem)
     return s.setNotice(
-      `${refine ? "Refinement rounds" : "A step given to the Conductor"} need the Conductor. ${conductor}`,
+      `${refine ? "Refinement rounds" : "A step given to the Conductor"} need the Conductor. ${base.conductorProblem}`,
     );
-  active = new AbortController();
-  s.setNotice(null);
-  s.setPhase("running");
+  const parent = continues(s);
   s.setRunStepIds(doc.steps.map((st) => st.id));
-  // The record keeps the Conductor's plan when it planned this question; otherwise a new run starts.
-  const plan = s.record.question === s.question ? s.record.rounds[0]?.plan : undefined;
-  if (top && (!plan || s.record.pool !== s.pool)) s.applyEvents([runStart(s)]);
-  const backendFor = (w: Worker) => workerBackend(useStudio.getState(), w);
-  const steps = stepsOf(doc);
-  const prompt = { namedWorkers: s.conductor.namedWorkers, template: s.conductor.template };
-  const maxCalls = s.conductor.maxCalls || undefined;
-  const common = {
-    question: s.question,
-    pool: s.pool,
-    backendFor,
-    signal: active.signal,
-    maxCalls,
-  };
-  const self =
-    typeof conductor !== "string" && usesSelf
-      ? {
-          conductor: conductorConfigOf(s),
-          conductorBackend: conductor,
-          maxSteps: s.maxSteps,
-          maxDepth: s.conductor.maxDepth,
-          prompt,
-        }
-      : undefined;
-  try {
-    if (!top) {
-      // A later round or a nested workflow, edited in place: re-run it where it sits in the run.
-      await pump(rerunInPlace({ ...common, record: s.record, focus: s.focus, steps, keep, self }));
-    } else if (typeof conductor !== "string" && refine) {
-      await pump(
-        runConductor({
-          ...common,
-          conductor: conductorConfigOf(s),
-          conductorBackend: conductor,
-          maxSteps: s.maxSteps,
-          maxRounds: s.conductor.rounds,
-          maxDepth: s.conductor.maxDepth,
-          prompt,
-          firstRound: { raw: plan?.raw || formatLists(steps), steps },
-        }),
-      );
-    } else {
-      await pump(runWorkflow({ ...common, steps, keep, self }));
-    }
-  } finally {
-    active = null;
-    useStudio.getState().setPhase("idle");
+  const common = { ...base, selfSelect: base.selfSelect, refine };
+  if (!top) {
+    if (!parent) return s.setNotice("That workflow is not in this run's record.");
+    const at = s.focus;
+    const startAt: RunStart = at.parent.length
+      ? { from: "nested", focus: at, steps, keep }
+      : {
+          from: "round",
+          round: at.round,
+          steps,
+          keep,
+          previousRound: priorOf(parent.rounds[at.round - 1]),
+        };
+    return start("running", {
+      ...common,
+      refine: false,
+      kind: "edited",
+      parentId: parent.id,
+      base: parent,
+      seed: seedFrom(parent, at, keep.keys()),
+      start: startAt,
+    });
   }
+  const plan = parent?.rounds[0]?.plan ?? undefined;
+  const raw = plan?.raw || undefined;
+  const roundStart: RunStart = { from: "round", round: 0, steps, keep, raw };
+  if (parent?.status === "planned" && sameSteps(stepsAt(parent, TOP), steps) && !fromStepId)
+    // The Conductor's plan, unedited: it runs as the planned run itself.
+    return start("running", {
+      ...common,
+      kind: parent.kind,
+      append: true,
+      base: parent,
+      start: roundStart,
+    });
+  const unchanged = parent !== null && sameSteps(stepsAt(parent, TOP), steps);
+  const kind: RunKind = fromStepId
+    ? retry
+      ? "retry"
+      : "rerun"
+    : unchanged
+      ? "rerun"
+      : parent
+        ? "edited"
+        : "manual";
+  const seed: Seed | undefined = parent ? seedFrom(parent, TOP, keep.keys()) : undefined;
+  return start("running", {
+    ...common,
+    kind,
+    parentId: parent?.id ?? null,
+    base: parent ?? undefined,
+    seed: seed && { rounds: seed.rounds.slice(0, 1), kept: seed.kept },
+    start: roundStart,
+  });
+}
+
+/**
+ * Resumes an interrupted run as a new run: the finished steps keep their outputs, the steps that
+ * were running or waiting run again, and the rounds after it follow as they would have.
+ */
+export async function resumeNow(): Promise<void> {
+  const s = useStudio.getState();
+  const parent = s.record;
+  if (s.phase !== "idle" || parent.status !== "interrupted") return;
+  const base = runnerBase({ ...s, question: parent.question }, new AbortController().signal);
+  const point = resumePoint(parent);
+  if (point.at === "plan" && base.conductorProblem) return s.setNotice(base.conductorProblem);
+  const at = { parent: [], round: point.round };
+  const keep = point.at === "round" ? point.keep : new Map<number, string>();
+  const startAt: RunStart =
+    point.at === "plan"
+      ? {
+          from: "plan",
+          round: point.round,
+          planOnly: point.round === 0 && parent.kind === "planned",
+        }
+      : { from: "round", round: point.round, steps: stepsAt(parent, at), keep };
+  const seed = seedFrom(parent, at, keep.keys());
+  const planning = point.at === "plan" && point.round === 0;
+  await start(planning ? "planning" : "running", {
+    ...base,
+    question: parent.question,
+    kind: "resumed",
+    parentId: parent.id,
+    base: parent,
+    seed: planning ? undefined : seed,
+    refine: parent.maxRounds > 0 && !!base.conductorBackend,
+    maxRounds: parent.maxRounds,
+    start: startAt,
+  });
+  const st = useStudio.getState();
+  if (planning && st.record.status === "planned")
+    st.replaceDoc(docKeepingIds(st.history.present, stepsAt(st.record, TOP)), false);
 }
 
 /** Stops the plan or run in progress: every model call is aborted and nothing is retried. */
 export function cancelNow(): void {
-  active?.abort();
+  live?.abort.abort();
 }

@@ -10,14 +10,14 @@ import { EvaluationSchema } from "../engine/eval/schema.ts";
 import { createScorer, defaultScorerId } from "../engine/eval/scorers/registry.ts";
 import type { Strategy } from "../engine/eval/strategy.ts";
 import { parseStrategyList, strategyName } from "../engine/eval/strategy.ts";
-import { exportRun } from "../engine/run/export.ts";
 import { conductorSample } from "../engine/eval/training/sample.ts";
 import { stepsOf } from "../engine/graph/document.ts";
 import { conductorBackend, conductorConfigOf, workerBackend } from "./backends.ts";
 import { useEval } from "./eval.ts";
 import type { EvalStore } from "./evalStore.ts";
 import { createDexieEvalStore } from "./evalStore.ts";
-import { openExport } from "./files.ts";
+import { openRecord } from "./files.ts";
+import { runStore } from "./runStore.ts";
 import { useStudio } from "./store.ts";
 
 let store: EvalStore | null = null;
@@ -164,6 +164,11 @@ async function runStored(
     maxCallsPerRun: s.conductor.maxCalls || undefined,
     onResult: async (result, record) => {
       await evalStore().saveItem(ev.id, result, record);
+      // Every item is also a stored run in history (kind "evaluation"); a failure to store it
+      // there is said, and the evaluation's own copy stays.
+      const saved = await runStore()?.saveRun(record, { key: record.id, kind: "evaluation" });
+      if (saved && !saved.ok)
+        useEval.getState().patch({ message: `History did not keep a run: ${saved.message}` });
       useEval.getState().addResult(result);
     },
     onProgress: (progress) => useEval.getState().patch({ progress }),
@@ -228,7 +233,7 @@ export async function openItemRun(runId: string): Promise<void> {
   if (!ev) return;
   const record = await evalStore().loadRecord(ev.id, runId);
   if (!record) return useEval.getState().patch({ message: "That run is not stored." });
-  const message = openExport(exportRun(record));
+  const message = await openRecord(record, [], null, "evaluation");
   if (message) return useEval.getState().patch({ message });
   useEval.getState().setOpen(false);
 }

@@ -1,12 +1,12 @@
-import { docFromSteps, stepsOf } from "../engine/graph/document.ts";
+import { stepsOf } from "../engine/graph/document.ts";
 import { exportRun } from "../engine/run/export.ts";
 import { importRunChecked } from "../engine/run/validate.ts";
+import { isObject } from "../engine/schema/guards.ts";
 import { emptyRecord, stepRecord } from "../engine/run/record.ts";
 import type { RunRecord } from "../engine/schema/record.ts";
 import { conductorConfigOf } from "./backends.ts";
-import { describeKeyReport, keyReport } from "./pool.ts";
-import type { StepResult } from "./run.ts";
-import { TOP, resultFromRecord } from "./run.ts";
+import { showRun } from "./open.ts";
+import { runStore } from "./runStore.ts";
 import type { StudioState } from "./store.ts";
 import { useStudio } from "./store.ts";
 
@@ -39,10 +39,14 @@ export function workflowRecord(s: StudioState): RunRecord {
   };
 }
 
-/** The export text: the run as recorded, or the workflow alone. */
+/**
+ * The export text: the run as recorded, or the workflow alone. A stored run exports with the time
+ * it was written, so exporting it again (an imported file, say) gives the same bytes.
+ */
 export function exportText(s: StudioState, what: "run" | "workflow"): string {
   const hasRun = s.record.status !== "draft" && s.record.rounds.some((r) => r.steps.length > 0);
-  return exportRun(what === "run" && hasRun ? s.record : workflowRecord(s));
+  if (what === "run" && hasRun) return exportRun(s.record, s.exportedAt ?? undefined);
+  return exportRun(workflowRecord(s));
 }
 
 /** Offers a text as a file download. */
@@ -56,58 +60,56 @@ export function download(text: string, name: string): void {
 }
 
 /**
- * Opens an exported run: the question, the pool, the first round's workflow (later rounds drawn
- * beside it), and each step's output and status as recorded. The file is checked in full first
- * (schema, protocol invariants, pool size); then everything is applied at once, and if applying
- * fails (storage full, say) the studio is put back as it was. A refused file changes nothing and
- * returns the message to show. Keys are never taken from a file, and a held key whose worker the
- * file points elsewhere is not sent there (keybinding.ts); the notice says which.
+ * Opens an exported run as a new stored run (kind "imported" in history): its question, its first
+ * round's workflow (later rounds drawn beside it) and each step's output and status as recorded.
+ * The file is checked in full first (schema, protocol invariants, pool size). A run in flight goes
+ * on into its own record; the Settings pool is not touched ("Use this run's pool" does that on
+ * request, and keys never follow a worker to another origin: keybinding.ts). A bad file changes
+ * nothing and returns the message to show.
  */
-export function openExport(text: string): string | null {
+export async function openExport(text: string): Promise<string | null> {
   const result = importRunChecked(text);
   if (!result.ok) return result.message;
-  return openRecord(result.record, result.notes);
+  return openRecord(result.record, result.notes, exportedAtOf(text));
 }
 
-/** Opens a run record already read and validated (e.g. by `importRun` in a Web Worker). */
 /**
- * Opens a checked run record (see openExport); `notes` are the checker's remarks to show. Returns
- * null, or the message to show when applying failed and nothing was changed.
+ * Stores and shows a run record already read and checked (by openExport, or by importRunChecked
+ * in a Web Worker for a large file); `notes` are the checker's remarks to show.
  */
-export function openRecord(record: RunRecord, notes: readonly string[] = []): string | null {
-  // The first round is the editable workflow, as during a live run; later rounds and nested
-  // workflows are drawn from the record around it.
-  const round = record.rounds[0];
-  const steps = round?.steps ?? [];
-  const doc = docFromSteps(
-    steps.map((st) => ({ worker: st.worker, subtask: st.subtask, access: st.access })),
-  );
-  const results: Record<string, StepResult> = {};
-  steps.forEach((st, i) => {
-    const id = doc.steps[i]?.id;
-    if (id && st.status !== "idle") results[id] = resultFromRecord(st);
-  });
-  const keys = keyReport(record.pool);
-  const shown = [
-    ...(keys.kept || keys.heldBack.length ? [describeKeyReport(keys)] : []),
-    ...notes.slice(0, 2),
-  ];
-  const before = useStudio.getState();
-  try {
-    const s = useStudio.getState();
-    s.setPool(record.pool);
-    s.setQuestion(record.question);
-    s.setFocus(TOP);
-    s.setRunStepIds(doc.steps.map((st) => st.id));
-    s.setRecord(record, results);
-    s.replaceDoc(doc, true);
-    s.setNotice(shown.length ? shown.join(" ") : null);
-  } catch (e: unknown) {
-    // All or nothing: whatever was applied is undone.
-    useStudio.setState(before, true);
-    return `The run could not be opened, and nothing was changed: ${e instanceof Error ? e.message : String(e)}`;
+export async function openRecord(
+  record: RunRecord,
+  notes: readonly string[] = [],
+  exportedAt: string | null = null,
+  kind: "imported" | "evaluation" = "imported",
+): Promise<string | null> {
+  const store = runStore();
+  let key = record.id;
+  if (store) {
+    // A copy of a run already stored opens that run; a different run with the same id gets its
+    // own key, since stored runs are never overwritten by an import.
+    const existing = await store.getRun(key);
+    const same = existing?.ok && JSON.stringify(existing.record) === JSON.stringify(record);
+    if (existing && !same) key = `${key}~${Date.now().toString(36)}`;
+    const at = exportedAt ? Date.parse(exportedAt) : Date.now();
+    const saved = same
+      ? ({ ok: true } as const)
+      : await store.saveRun(record, { key, kind }, Number.isNaN(at) ? Date.now() : at);
+    if (!saved.ok) return saved.message;
   }
+  showRun(record, { key, exportedAt });
+  if (notes.length) useStudio.getState().setNotice(notes.slice(0, 2).join(" "));
   return null;
+}
+
+/** The `exportedAt` of an export text, if it has one. */
+function exportedAtOf(text: string): string | null {
+  try {
+    const doc: unknown = JSON.parse(text);
+    return isObject(doc) && typeof doc.exportedAt === "string" ? doc.exportedAt : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Reads a File and opens it; the message to show when it fails. */
@@ -115,7 +117,7 @@ export async function openFile(file: File): Promise<string | null> {
   if (file.size > 50 * 1024 * 1024)
     return "That file is larger than 50 MB; it is not a Conductor Studio export.";
   try {
-    return openExport(await file.text());
+    return await openExport(await file.text());
   } catch (e: unknown) {
     return `The file could not be read: ${e instanceof Error ? e.message : String(e)}`;
   }

@@ -1,5 +1,7 @@
 import type { StateCreator } from "zustand";
-import type { ParentPath, RunEvent } from "../engine/schema/events.ts";
+import type { RunEvent } from "../engine/schema/events.ts";
+import type { Focus } from "../engine/run/focus.ts";
+import { TOP, inFocus, roundAt } from "../engine/run/focus.ts";
 import type { RetryState, RunRecord, StepStatus } from "../engine/schema/record.ts";
 import type { ChatMessage, Usage } from "../engine/schema/usage.ts";
 import { applyEvent, emptyRecord } from "../engine/run/record.ts";
@@ -24,36 +26,8 @@ export interface StepResult {
 
 export type Phase = "idle" | "planning" | "running";
 
-/**
- * Which workflow of the run the editor holds: a round of the top level or of a nested workflow
- * (SPEC 1.6). The default, the top level's first round, is `{ parent: [], round: 0 }`.
- */
-export interface Focus {
-  parent: ParentPath;
-  round: number;
-}
-export const TOP: Focus = { parent: [], round: 0 };
-
-/** Whether an event belongs to the workflow in focus. */
-export function inFocus(e: { round: number; parent?: ParentPath }, focus: Focus): boolean {
-  const parent = e.parent ?? [];
-  return (
-    e.round === focus.round &&
-    parent.length === focus.parent.length &&
-    parent.every((p, i) => p.round === focus.parent[i]?.round && p.step === focus.parent[i]?.step)
-  );
-}
-
-/** The recorded round a focus points at, if the record has it. */
-export function roundAt(record: RunRecord, focus: Focus): RunRecord["rounds"][number] | undefined {
-  let rounds = record.rounds;
-  for (const p of focus.parent) {
-    const nested = rounds[p.round]?.steps[p.step]?.nested;
-    if (!nested) return undefined;
-    rounds = nested.rounds;
-  }
-  return rounds[focus.round];
-}
+export type { Focus } from "../engine/run/focus.ts";
+export { TOP, inFocus, roundAt } from "../engine/run/focus.ts";
 
 export interface RunSlice {
   /** The run record export sees: every event of the current run, folded. */
@@ -65,12 +39,19 @@ export interface RunSlice {
   runStepIds: string[];
   /** The workflow the editor holds; events of other workflows only update the record. */
   focus: Focus;
-  /** Events received but not yet applied; flushed once per animation frame. */
+  /** The stored key of the run on screen (null: nothing stored yet). */
+  openKey: string | null;
+  /** The run in flight, whether or not it is the one on screen. */
+  liveId: string | null;
+  /** When the run on screen was written, so that exporting it again gives the same file. */
+  exportedAt: string | null;
+  /** Applies a batch of the open run's events (flushed once per animation frame). */
   applyEvents: (events: RunEvent[]) => void;
   setPhase: (phase: Phase) => void;
   setRunStepIds: (ids: string[]) => void;
   setFocus: (focus: Focus) => void;
   setRecord: (record: RunRecord, results: Record<string, StepResult>) => void;
+  setOpen: (open: Partial<Pick<RunSlice, "openKey" | "liveId" | "exportedAt">>) => void;
   markStale: (ids: Iterable<string>) => void;
 }
 
@@ -96,6 +77,9 @@ export const createRunSlice: StateCreator<StudioState, [], [], RunSlice> = (set)
   phase: "idle",
   runStepIds: [],
   focus: TOP,
+  openKey: null,
+  liveId: null,
+  exportedAt: null,
   applyEvents: (events) =>
     set((s) => {
       let record = s.record;
@@ -120,6 +104,7 @@ export const createRunSlice: StateCreator<StudioState, [], [], RunSlice> = (set)
   setRunStepIds: (runStepIds) => set({ runStepIds }),
   setFocus: (focus) => set({ focus }),
   setRecord: (record, results) => set({ record, results }),
+  setOpen: (open) => set(open),
   markStale: (ids) =>
     set((s) => {
       const results = { ...s.results };

@@ -14,7 +14,7 @@ import {
 import "@xyflow/react/dist/style.css";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useStudio } from "../../state/store.ts";
-import type { CanvasNode } from "../../state/extras.ts";
+import type { CanvasNode } from "../../state/recordFlow.ts";
 import type { StepFlowNode } from "../../state/flow.ts";
 import { toFlowEdges, toFlowNodes } from "../../state/flow.ts";
 import {

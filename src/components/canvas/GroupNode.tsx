@@ -2,7 +2,7 @@ import { Handle, Position } from "@xyflow/react";
 import type { NodeProps } from "@xyflow/react";
 import { memo } from "react";
 import { formatCost } from "../../engine/cost.ts";
-import type { GroupFlowNode } from "../../state/extras.ts";
+import type { GroupFlowNode } from "../../state/recordFlow.ts";
 import { focusOn } from "../../state/focus.ts";
 
 /** A round or a nested workflow: a labelled box with its tokens and cost summed. */

@@ -1,6 +1,7 @@
 import { useMemo, useState } from "react";
 import type { DragEvent } from "react";
 import { openUserFile } from "../files/openFile.ts";
+import { importFiles } from "../../state/imports.ts";
 
 /** Dropping an exported run (or a pool file) on the canvas opens it; a bad file shows why and changes nothing. */
 export function useFileDrop() {
@@ -14,11 +15,13 @@ export function useFileDrop() {
       },
       onDragLeave: () => setActive(false),
       onDrop: (e: DragEvent) => {
-        const file = e.dataTransfer.files[0];
+        const files = [...e.dataTransfer.files];
         setActive(false);
-        if (!file) return;
+        if (!files.length) return;
         e.preventDefault();
-        openUserFile(file);
+        // One file may be a large run or a pool file (openUserFile asks); several are runs.
+        if (files.length === 1 && files[0]) openUserFile(files[0]);
+        else void importFiles(files);
       },
     }),
     [],

@@ -2,6 +2,7 @@ import { create } from "zustand";
 import type { RunRecord } from "../../engine/schema/record.ts";
 import { POOL_FORMAT } from "../../engine/pool/transfer.ts";
 import { openExport, openRecord } from "../../state/files.ts";
+import { refreshHistory } from "../../state/history.ts";
 import { useStudio } from "../../state/store.ts";
 
 /** Files above this size are read in a Web Worker, so the page stays responsive. */
@@ -65,13 +66,14 @@ async function openNow(file: File): Promise<void> {
   if (text.length < WORKER_PARSE_BYTES) {
     const workers = poolFileWorkers(text);
     if (workers !== null) return setOffer({ kind: "pool", file, text, workers });
-    const message = openExport(text);
+    const message = await openExport(text);
     if (message) fail(file, message);
-    return;
+    return void refreshHistory();
   }
   const parsed = await parseInWorker(text);
-  const message = parsed.ok ? openRecord(parsed.record, parsed.notes) : parsed.message;
+  const message = parsed.ok ? await openRecord(parsed.record, parsed.notes) : parsed.message;
   if (message) fail(file, message);
+  else await refreshHistory();
 }
 
 /**

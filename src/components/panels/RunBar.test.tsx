@@ -44,16 +44,21 @@ describe("RunBar", () => {
     expect(cancelNow).toHaveBeenCalledTimes(1);
   });
 
-  it("shows the run's totals: tokens, cost and wall time", () => {
+  it("shows the run's totals: tokens, cost, planning and running time (editing time not counted)", () => {
     const record = {
       ...emptyRecord(),
+      // Started 190 s before it finished, of which 186 s were spent editing between plan and run.
       startedAt: 10_000,
-      finishedAt: 14_250,
+      finishedAt: 200_000,
+      planningMs: 1_500,
+      executionMs: 4_250,
       totals: { promptTokens: 1200, completionTokens: 34, cost: 0.0123, estimated: true, calls: 3 },
     };
     useStudio.setState({ record });
     render(<RunBar />);
-    expect(screen.getByTestId("totals").textContent).toBe("1,234 tokens* · $0.01 · 4.3 s");
+    expect(screen.getByTestId("totals").textContent).toBe(
+      "1,234 tokens* · $0.01 · planning 1.5 s · running 4.3 s",
+    );
   });
 
   it("shows no totals before any call", () => {

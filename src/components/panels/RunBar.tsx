@@ -13,11 +13,15 @@ import {
 import { useStudio } from "../../state/store.ts";
 import { useUi } from "../../state/ui.ts";
 import { FocusBanner } from "./FocusBanner.tsx";
+import { RunBanner } from "../history/RunBanner.tsx";
 import { RunEstimate } from "./RunEstimate.tsx";
 
-function wallSeconds(startedAt: number | null, finishedAt: number | null): string | null {
-  if (startedAt === null || finishedAt === null) return null;
-  return `${((finishedAt - startedAt) / 1000).toFixed(1)} s`;
+/** Planning and execution time apart: the time spent editing in between counts for neither. */
+function durations(planningMs: number | null, executionMs: number | null): string | null {
+  const parts = [];
+  if (planningMs !== null) parts.push(`planning ${(planningMs / 1000).toFixed(1)} s`);
+  if (executionMs !== null) parts.push(`running ${(executionMs / 1000).toFixed(1)} s`);
+  return parts.length ? parts.join(" · ") : null;
 }
 
 /** Run and cancel, editing actions, totals, and the notice line for refused edits and problems. */
@@ -35,7 +39,7 @@ export function RunBar() {
   const st = useStudio.getState;
   const warning = capWarning(doc, useStudio.getState().maxSteps);
   const t = record.totals;
-  const wall = wallSeconds(record.startedAt, record.finishedAt);
+  const wall = durations(record.planningMs, record.executionMs);
   return (
     <div className="run-bar">
       <div className="row">
@@ -99,6 +103,7 @@ export function RunBar() {
           )}
         </span>
       </div>
+      <RunBanner />
       <FocusBanner />
       <RunEstimate />
       {warning && <div className="warning">{warning}</div>}

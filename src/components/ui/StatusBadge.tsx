@@ -8,6 +8,7 @@ const LABELS: Record<StepStatus, string> = {
   failed: "failed",
   cancelled: "cancelled",
   stale: "stale",
+  interrupted: "interrupted",
   skipped: "skipped",
 };
 

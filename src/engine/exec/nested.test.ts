@@ -179,15 +179,28 @@ describe("self-selection: the Conductor as its own worker", () => {
     expect(back.ok && back.record).toEqual(record);
     expect(back.ok && exportRun(back.record, "2026-11-30T00:00:00.000Z")).toBe(text);
     if (process.env.WRITE_FIXTURE)
-      writeFileSync(new URL("../run/fixtures/run-v2-nested.json", import.meta.url), text);
-    // The version-2 fixture: a nested run as this version writes it, for future migrations.
+      writeFileSync(new URL("../run/fixtures/run-v3-nested.json", import.meta.url), text);
+    // The version-3 fixture: a nested run as this version writes it, for future migrations.
     const fixture = readFileSync(
-      new URL("../run/fixtures/run-v2-nested.json", import.meta.url),
+      new URL("../run/fixtures/run-v3-nested.json", import.meta.url),
       "utf8",
     );
     const imported = importRun(fixture);
     expect(imported).toMatchObject({ ok: true, migratedFrom: null });
     expect(imported.ok && exportRun(imported.record, "2026-11-30T00:00:00.000Z")).toBe(fixture);
+  });
+
+  it("reads the version-2 nested fixture through the v2 -> v3 migration", () => {
+    const v2 = readFileSync(new URL("../run/fixtures/run-v2-nested.json", import.meta.url), "utf8");
+    const imported = importRun(v2);
+    expect(imported).toMatchObject({
+      ok: true,
+      migratedFrom: 2,
+      record: { kind: "planned", parentId: null, kept: [], executionMs: null },
+    });
+    const old = JSON.parse(v2) as { run: { rounds: unknown[]; totals: unknown } };
+    expect(imported.ok && imported.record.rounds).toEqual(old.run.rounds);
+    expect(imported.ok && imported.record.totals).toEqual(old.run.totals);
   });
 });
 

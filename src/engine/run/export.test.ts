@@ -206,7 +206,7 @@ describe("migrate", () => {
 });
 
 describe("the version-1 fixture", () => {
-  it("migrates to the current version: every step gains nested: null, nothing else changes", () => {
+  it("migrates v1 -> v2 -> v3: steps gain nested: null, the run its v3 fields, nothing else changes", () => {
     const result = importRun(fixture);
     expect(result.ok).toBe(true);
     if (!result.ok) return;
@@ -219,8 +219,18 @@ describe("the version-1 fixture", () => {
         ),
       })
       .parse(JSON.parse(fixture));
+    const plans = v1.run.rounds.map((round) =>
+      z.object({ plan: z.object({ startedAt: z.number(), finishedAt: z.number() }) }).parse(round),
+    );
     const withNested = {
       ...v1.run,
+      kind: "planned",
+      parentId: null,
+      kept: [],
+      createdAt: v1.run.startedAt,
+      planningMs: plans.reduce((ms, r) => ms + r.plan.finishedAt - r.plan.startedAt, 0),
+      executionMs: null,
+      prompt: null,
       rounds: v1.run.rounds.map((round) => ({
         ...round,
         steps: round.steps.map((step) => ({ ...step, nested: null })),
@@ -228,8 +238,32 @@ describe("the version-1 fixture", () => {
     };
     expect(result.record).toEqual(withNested);
     expect(result.record).toMatchObject({ status: "done", endReason: "round_cap" });
+    expect(Object.keys(result.record).slice(0, 9)).toEqual([
+      "id",
+      "kind",
+      "parentId",
+      "kept",
+      "createdAt",
+      "planningMs",
+      "executionMs",
+      "prompt",
+      "question",
+    ]);
     expect(result.record.rounds).toHaveLength(2);
-    const again = importRun(exportRun(result.record, FIXTURE_EXPORTED_AT));
+    const text = exportRun(result.record, FIXTURE_EXPORTED_AT);
+    const again = importRun(text);
     expect(again).toMatchObject({ ok: true, migratedFrom: null });
+    // A v3 document re-exports byte for byte.
+    expect(again.ok && exportRun(again.record, FIXTURE_EXPORTED_AT)).toBe(text);
+  });
+
+  it("migrates one version at a time: v1 -> v2 alone adds only nested: null", () => {
+    const doc = z.record(z.string(), z.unknown()).parse(JSON.parse(fixture));
+    const v2 = migrate(doc, 1, 2);
+    expect(v2.ok && v2.doc.version).toBe(2);
+    const run = v2.ok ? z.object({ run: z.record(z.string(), z.unknown()) }).parse(v2.doc).run : {};
+    expect("kind" in run).toBe(false);
+    const v3 = v2.ok ? migrate(v2.doc, 2, 3) : v2;
+    expect(v3.ok && v3.doc.version).toBe(3);
   });
 });

@@ -9,7 +9,7 @@ import { RunRecordSchema } from "../schema/record.ts";
 /** The export envelope's format name; a file without it is not ours. */
 export const EXPORT_FORMAT = "conductor-studio/run";
 /** The version this app writes. Each breaking change adds one migration in MIGRATIONS. */
-export const EXPORT_VERSION = 2;
+export const EXPORT_VERSION = 3;
 
 export const ExportEnvelopeSchema = z.object({
   format: z.literal(EXPORT_FORMAT),
@@ -35,6 +35,40 @@ export const MIGRATIONS: Readonly<Record<number, Migration>> = {
       return { ...round, steps };
     });
     return { ...doc, run: { ...run, rounds } };
+  },
+  /**
+   * v3 made runs stored documents: a kind, a parent and what it kept from it, a created time, the
+   * prompt settings, and planning and execution time apart. A v2 run stands alone; its planning
+   * time is what its top-level plans took; its execution time is unknown (v2 mixed it with
+   * editing time).
+   */
+  2: (doc) => {
+    const run = doc.run;
+    if (!isObject(run) || !Array.isArray(run.rounds)) return doc;
+    let planningMs: number | null = null;
+    let planned = false;
+    for (const round of run.rounds as unknown[]) {
+      const plan = isObject(round) ? round.plan : null;
+      if (!isObject(plan)) continue;
+      planned = true;
+      if (typeof plan.startedAt === "number" && typeof plan.finishedAt === "number")
+        planningMs = (planningMs ?? 0) + Math.max(0, plan.finishedAt - plan.startedAt);
+    }
+    const { id, ...rest } = run;
+    return {
+      ...doc,
+      run: {
+        id,
+        kind: planned ? "planned" : "manual",
+        parentId: null,
+        kept: [],
+        createdAt: typeof run.startedAt === "number" ? run.startedAt : null,
+        planningMs,
+        executionMs: null,
+        prompt: null,
+        ...rest,
+      },
+    };
   },
 };
 

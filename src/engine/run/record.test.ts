@@ -302,6 +302,8 @@ describe("recordOf", () => {
     const again = applyEvent(record, log[0]!);
     expect(again).toEqual({
       ...emptyRecord("run-1"),
+      kind: "planned",
+      createdAt: 100,
       question,
       pool,
       conductor,

@@ -10,11 +10,19 @@ import type {
 } from "../schema/record.ts";
 import type { Usage } from "../schema/usage.ts";
 import type { Step } from "../schema/workflow.ts";
+import { addCall, totalsOf, ZERO_TOTALS } from "./totals.ts";
 
 /** A record with nothing run yet. */
 export function emptyRecord(id = "run"): RunRecord {
   return {
     id,
+    kind: "manual",
+    parentId: null,
+    kept: [],
+    createdAt: null,
+    planningMs: null,
+    executionMs: null,
+    prompt: null,
     question: "",
     pool: [],
     conductor: null,
@@ -27,7 +35,7 @@ export function emptyRecord(id = "run"): RunRecord {
     finishedAt: null,
     rounds: [],
     answer: null,
-    totals: { promptTokens: 0, completionTokens: 0, cost: 0, estimated: false, calls: 0 },
+    totals: ZERO_TOTALS,
   };
 }
 
@@ -168,18 +176,10 @@ function retryState(e: EventOf<"step_retry"> | EventOf<"plan_retry">): RetryStat
 }
 
 function addUsage(r: RunRecord, usage: Usage, cost: number): RunRecord {
-  const t = r.totals;
-  return {
-    ...r,
-    totals: {
-      promptTokens: t.promptTokens + usage.promptTokens,
-      completionTokens: t.completionTokens + usage.completionTokens,
-      cost: t.cost + cost,
-      estimated: t.estimated || usage.estimated,
-      calls: t.calls + 1,
-    },
-  };
+  return { ...r, totals: addCall(r.totals, usage, cost) };
 }
+
+const plus = (total: number | null, ms: number) => (total ?? 0) + Math.max(0, ms);
 
 /**
  * Folds one run event into the record. Pure: returns a new record and never mutates its input, so
@@ -190,6 +190,11 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
     case "run_start":
       return {
         ...emptyRecord(e.runId),
+        kind: e.kind ?? "planned",
+        parentId: e.parentId ?? null,
+        kept: e.seed?.kept ?? [],
+        createdAt: e.at,
+        prompt: e.prompt ?? null,
         question: e.question,
         pool: e.pool,
         conductor: e.conductor ?? null,
@@ -197,6 +202,7 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
         maxRounds: e.maxRounds,
         status: "planning",
         startedAt: e.at,
+        rounds: e.seed?.rounds ?? [],
       };
     case "plan_start":
       return withPlan(e.parent ? r : { ...r, status: "planning" }, e.parent, e.round, () => ({
@@ -220,7 +226,9 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
     case "plan_retry":
       return withPlan(r, e.parent, e.round, (p) => ({ ...p, retry: retryState(e) }));
     case "plan_finish": {
-      const next = withPlan(addUsage(r, e.usage, e.cost), e.parent, e.round, (p) => ({
+      const started = e.parent ? null : planAt(r, e.round);
+      const timed = started === null ? r : { ...r, planningMs: plus(r.planningMs, e.at - started) };
+      const next = withPlan(addUsage(timed, e.usage, e.cost), e.parent, e.round, (p) => ({
         ...p,
         raw: e.raw,
         reasoning: e.reasoning || p.reasoning,
@@ -242,6 +250,7 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
     case "round_start":
       return withRound(e.parent ? r : { ...r, status: "running" }, e.parent, e.round, (rd) => ({
         ...rd,
+        ...(e.parent ? {} : { startedAt: e.at, finishedAt: null }),
         lists: rd.lists ?? listsOf(e.steps),
         steps: e.steps.map((s, i) => {
           const kept = e.keep?.includes(i) ? rd.steps[i] : undefined;
@@ -330,11 +339,21 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
         finishedAt: e.at,
         retry: undefined,
       }));
-    case "round_finish":
-      return withRound(r, e.parent, e.round, (rd) => ({ ...rd, answer: e.answer }));
+    case "round_finish": {
+      const started = e.parent ? null : (r.rounds[e.round]?.startedAt ?? null);
+      const timed =
+        started === null ? r : { ...r, executionMs: plus(r.executionMs, e.at - started) };
+      return withRound(timed, e.parent, e.round, (rd) => ({
+        ...rd,
+        answer: e.answer,
+        ...(e.parent ? {} : { finishedAt: e.at }),
+      }));
+    }
     case "run_finish":
       return {
         ...r,
+        // Derived from the record, so what the totals say is what its steps and plans recorded.
+        totals: totalsOf(r),
         status: e.status,
         endReason: e.reason,
         message: e.message ?? null,
@@ -342,6 +361,11 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
         answer: e.answer,
       };
   }
+}
+
+/** When the top-level plan of a round started, if it did. */
+function planAt(r: RunRecord, round: number): number | null {
+  return r.rounds[round]?.plan?.startedAt ?? null;
 }
 
 /** Replays a whole event log into a record. */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ChatMessageSchema, UsageSchema } from "./usage.ts";
 import { ConductorConfigSchema, PoolSchema } from "./worker.ts";
+import { KeptRefSchema, PromptRecordSchema, RoundRecordSchema, RunKindSchema } from "./record.ts";
 import { StepSchema } from "./workflow.ts";
 
 const ErrorCodeSchema = z.string();
@@ -39,6 +40,11 @@ export const RunEventSchema = z.discriminatedUnion("type", [
     conductor: ConductorConfigSchema.optional(),
     maxSteps: z.number().int().positive(),
     maxRounds: z.number().int().nonnegative(),
+    kind: RunKindSchema.optional(),
+    parentId: z.string().nullable().optional(),
+    prompt: PromptRecordSchema.nullable().optional(),
+    /** What a continuing run starts from: the parent's rounds it keeps, and which parts it kept. */
+    seed: z.object({ rounds: z.array(RoundRecordSchema), kept: z.array(KeptRefSchema) }).optional(),
   }),
   z.object({
     type: z.literal("plan_start"),
@@ -135,8 +141,9 @@ export const RunEventSchema = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("run_finish"),
     at,
-    status: z.enum(["done", "failed", "cancelled"]),
+    status: z.enum(["done", "failed", "cancelled", "planned"]),
     reason: z.enum([
+      "planned",
       "accepted",
       "round_cap",
       "no_rounds",

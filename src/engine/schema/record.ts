@@ -13,6 +13,8 @@ export const StepStatusSchema = z.enum([
   "idle",
   /** Never ran: a step it reads failed (`step_skip`). */
   "skipped",
+  /** Was running when the page went away (a reload); its partial output is kept. */
+  "interrupted",
 ]);
 export type StepStatus = z.infer<typeof StepStatusSchema>;
 
@@ -88,6 +90,9 @@ export const RoundRecordSchema = z.object({
   answer: z.string().nullable(),
   /** True when the Conductor accepted the previous round's answer (three empty lists). */
   accepted: z.boolean(),
+  /** When the round's workflow started and finished executing (absent before export v3). */
+  startedAt: z.number().nullable().optional(),
+  finishedAt: z.number().nullable().optional(),
 });
 export type RoundRecord = z.infer<typeof RoundRecordSchema>;
 
@@ -103,14 +108,72 @@ export type NestedRecord = z.infer<typeof NestedRecordSchema>;
 export const RunStatusSchema = z.enum([
   "draft",
   "planning",
+  /** The Conductor planned round 0 and nothing ran yet: Run continues this same run. */
+  "planned",
   "running",
   "done",
   "failed",
   "cancelled",
+  /** Was planning or running when the page went away; Resume continues it as a new run. */
+  "interrupted",
 ]);
+export type RunStatus = z.infer<typeof RunStatusSchema>;
+
+/**
+ * How a run came to be: planned by the Conductor (then perhaps run), a workflow the user edited
+ * or built, a re-run from a step, a retry of a failed step, a resumed interrupted run, an import,
+ * or an item of an evaluation.
+ */
+export const RunKindSchema = z.enum([
+  "planned",
+  "edited",
+  "manual",
+  "rerun",
+  "retry",
+  "resumed",
+  "imported",
+  "evaluation",
+]);
+export type RunKind = z.infer<typeof RunKindSchema>;
+
+/**
+ * A plan (`step: null`) or a step a run kept from its parent rather than running it again; its
+ * usage is the parent's and is left out of this run's totals.
+ */
+export const KeptRefSchema = z.object({
+  parent: z.array(z.object({ round: z.number().int(), step: z.number().int() })),
+  round: z.number().int().nonnegative(),
+  step: z.number().int().nonnegative().nullable(),
+});
+export type KeptRef = z.infer<typeof KeptRefSchema>;
+
+/** The Conductor prompt settings a run was planned with (null when it had no Conductor). */
+export const PromptRecordSchema = z.object({
+  template: z.string(),
+  namedWorkers: z.boolean(),
+});
+
+export const TotalsSchema = z.object({
+  promptTokens: z.number().int().nonnegative(),
+  completionTokens: z.number().int().nonnegative(),
+  cost: z.number().nonnegative(),
+  estimated: z.boolean(),
+  calls: z.number().int().nonnegative(),
+});
+export type Totals = z.infer<typeof TotalsSchema>;
 
 export const RunRecordSchema = z.object({
   id: z.string(),
+  kind: RunKindSchema,
+  /** The run this one continues (re-run, retry, resume, edit of a later round); null otherwise. */
+  parentId: z.string().nullable(),
+  /** What it kept from its parent. */
+  kept: z.array(KeptRefSchema),
+  createdAt: z.number().nullable(),
+  /** Time the Conductor spent planning (top-level rounds) and the workflows spent running. */
+  planningMs: z.number().nonnegative().nullable(),
+  executionMs: z.number().nonnegative().nullable(),
+  prompt: PromptRecordSchema.nullable(),
   question: z.string(),
   pool: PoolSchema,
   conductor: ConductorConfigSchema.nullable(),
@@ -123,12 +186,7 @@ export const RunRecordSchema = z.object({
   finishedAt: z.number().nullable(),
   rounds: z.array(RoundRecordSchema),
   answer: z.string().nullable(),
-  totals: z.object({
-    promptTokens: z.number().int().nonnegative(),
-    completionTokens: z.number().int().nonnegative(),
-    cost: z.number().nonnegative(),
-    estimated: z.boolean(),
-    calls: z.number().int().nonnegative(),
-  }),
+  /** This run's own calls, derived from its record (kept steps excluded): see `totalsOf`. */
+  totals: TotalsSchema,
 });
 export type RunRecord = z.infer<typeof RunRecordSchema>;

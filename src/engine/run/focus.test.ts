@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { emptyRecord, stepRecord } from "../engine/run/record.ts";
-import type { RoundRecord, RunRecord } from "../engine/schema/record.ts";
-import { focusLabel, isTop, nestedRerunEvents } from "./focus.ts";
-import { TOP, inFocus, roundAt } from "./run.ts";
+import { emptyRecord, stepRecord } from "./record.ts";
+import type { RoundRecord, RunRecord } from "../schema/record.ts";
+import { TOP, focusLabel, inFocus, isTop, nestedOwnerFinish, roundAt } from "./focus.ts";
 
 const step = (i: number, output: string) => ({
   ...stepRecord({ pool: [] }, { worker: 0, subtask: `s${i}`, access: [] }, i),
@@ -55,7 +54,7 @@ describe("focus", () => {
   });
 
   it("a nested re-run gives its step the new answer, and the run too when that step answers last", () => {
-    const [finish, end] = nestedRerunEvents(record, focus, "better", 7);
+    const { event: finish, runAnswer } = nestedOwnerFinish(record, focus, "better", 7);
     expect(finish).toMatchObject({
       type: "step_finish",
       round: 0,
@@ -64,12 +63,12 @@ describe("focus", () => {
       aggregate: true,
     });
     expect(finish && "parent" in finish ? finish.parent : undefined).toBeUndefined();
-    expect(end).toMatchObject({ type: "run_finish", status: "done", answer: "better" });
+    expect(runAnswer).toBe("better");
     const notLast = {
       ...record,
       rounds: [...record.rounds, round(1, [step(0, "later")])],
       answer: "later",
     };
-    expect(nestedRerunEvents(notLast, focus, "better", 7)[1]).toMatchObject({ answer: "later" });
+    expect(nestedOwnerFinish(notLast, focus, "better", 7).runAnswer).toBe("later");
   });
 });

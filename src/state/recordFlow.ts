@@ -8,6 +8,7 @@ import type { Worker } from "../engine/schema/worker.ts";
 import type { StepFlowNode, StepNodeData } from "./flow.ts";
 import { resultFields } from "./flow.ts";
 import type { Focus } from "./run.ts";
+import { roundSums } from "../engine/run/totals.ts";
 
 /** A round or nested workflow drawn as a box around its steps. */
 export interface GroupNodeData extends Record<string, unknown> {
@@ -50,18 +51,7 @@ export function recordNodeData(
   };
 }
 
-/** Tokens and cost of a round: its plan and every step (a nested step counts its nested calls). */
-export function roundSums(round: RoundRecord) {
-  let tokens = (round.plan?.usage?.promptTokens ?? 0) + (round.plan?.usage?.completionTokens ?? 0);
-  let cost = round.plan?.cost ?? 0;
-  let estimated = round.plan?.usage?.estimated ?? false;
-  for (const s of round.steps) {
-    tokens += (s.usage?.promptTokens ?? 0) + (s.usage?.completionTokens ?? 0);
-    cost += s.cost ?? 0;
-    estimated ||= s.usage?.estimated ?? false;
-  }
-  return { tokens, cost, estimated };
-}
+export { roundSums } from "../engine/run/totals.ts";
 
 interface Out {
   nodes: CanvasNode[];

@@ -1,0 +1,157 @@
+import { useEffect, useState } from "react";
+import type { Comparison, DiffPart } from "../../engine/run/compare.ts";
+import { compareRuns } from "../../engine/run/compare.ts";
+import type { RunMeta } from "../../engine/store/schema.ts";
+import { useHistory } from "../../state/history.ts";
+import { runStore } from "../../state/runStore.ts";
+import { formatCost, formatDuration } from "./format.ts";
+import "./history.css";
+
+function Diff({
+  parts,
+  show,
+  testId,
+}: {
+  parts: DiffPart[];
+  show: "removed" | "added";
+  testId?: string;
+}) {
+  return (
+    <span className="diff" data-testid={testId}>
+      {parts.map((p, i) =>
+        p.op === "same" ? (
+          <span key={i}>{p.text}</span>
+        ) : p.op === show ? (
+          <mark key={i} className={`diff-${p.op}`} data-testid={`diff-${p.op}`}>
+            {p.text}
+          </mark>
+        ) : null,
+      )}
+    </span>
+  );
+}
+
+const num = (n: number | null) => (n === null ? "–" : n.toLocaleString());
+const delta = (a: number, b: number, f: (n: number) => string) =>
+  b === a ? "same" : `${b > a ? "+" : "−"}${f(Math.abs(b - a))}`;
+
+/** Two stored runs side by side, step by step, with word and text diffs. */
+export function CompareView({ pair }: { pair: [string, string] }) {
+  const [data, setData] = useState<{ c: Comparison; metas: [RunMeta, RunMeta] } | string | null>(
+    null,
+  );
+  useEffect(() => {
+    const store = runStore();
+    if (!store) return;
+    void Promise.all(pair.map((k) => store.getRun(k))).then(([a, b]) => {
+      if (!a?.ok || !b?.ok) return setData("One of the runs could not be read.");
+      setData({ c: compareRuns(a.record, b.record), metas: [a.meta, b.meta] });
+    });
+  }, [pair]);
+  const close = () => useHistory.getState().setCompare(null);
+  return (
+    <div className="dialog-backdrop" role="presentation" onClick={close}>
+      <div
+        className="dialog compare"
+        role="dialog"
+        aria-label="Compare runs"
+        data-testid="compare"
+        onClick={(e) => e.stopPropagation()}
+      >
+        <div className="row">
+          <strong>Compare runs</strong>
+          <button type="button" className="link" onClick={close} aria-label="Close">
+            ×
+          </button>
+        </div>
+        {typeof data === "string" && <p role="alert">{data}</p>}
+        {data && typeof data !== "string" && (
+          <>
+            <div className="compare-grid compare-head">
+              {data.metas.map((m, i) => (
+                <div key={i}>
+                  <strong>{m.title || m.question}</strong>
+                  <div className="muted small">
+                    {m.kind} · {m.status} · {new Date(m.createdAt).toLocaleString()}
+                  </div>
+                </div>
+              ))}
+            </div>
+            {data.c.rows.map((row) => (
+              <div
+                key={`${row.round}-${row.index}`}
+                className="compare-step"
+                data-testid="compare-step"
+              >
+                <div className="small muted">
+                  Round {row.round + 1}, step {row.index + 1}
+                </div>
+                <div className="compare-grid">
+                  {(["left", "right"] as const).map((side) => {
+                    const s = row[side];
+                    const show = side === "left" ? "removed" : "added";
+                    if (!s)
+                      return (
+                        <div key={side} className="muted">
+                          (no such step)
+                        </div>
+                      );
+                    return (
+                      <div key={side} data-testid={`compare-${side}`}>
+                        <div className={row.same.worker ? "" : "changed"}>
+                          <b>{s.worker}</b> · access {s.access} · {s.status}
+                        </div>
+                        <div className="compare-subtask" data-testid="compare-subtask">
+                          <Diff parts={row.subtaskDiff} show={show} />
+                        </div>
+                        <pre className="compare-output" data-testid="compare-output">
+                          <Diff parts={row.outputDiff} show={show} />
+                        </pre>
+                        <div className="small muted">
+                          {num(s.tokens)} tokens · {s.cost === null ? "–" : formatCost(s.cost)} ·{" "}
+                          {formatDuration(s.latencyMs)}
+                        </div>
+                      </div>
+                    );
+                  })}
+                </div>
+              </div>
+            ))}
+            <div className="compare-step">
+              <div className="small muted">Answers</div>
+              <div className="compare-grid">
+                <pre className="compare-output" data-testid="compare-answer-left">
+                  <Diff parts={data.c.answers.diff} show="removed" />
+                </pre>
+                <pre className="compare-output" data-testid="compare-answer-right">
+                  <Diff parts={data.c.answers.diff} show="added" />
+                </pre>
+              </div>
+            </div>
+            <div className="compare-grid small" data-testid="compare-totals">
+              {(["left", "right"] as const).map((side) => {
+                const t = data.c.totals[side];
+                return (
+                  <div key={side}>
+                    {(t.promptTokens + t.completionTokens).toLocaleString()} tokens · {t.calls}{" "}
+                    calls · {formatCost(t.cost)} · planning {formatDuration(t.planningMs)} · running{" "}
+                    {formatDuration(t.executionMs)}
+                  </div>
+                );
+              })}
+              <div className="muted">
+                Difference (right − left):{" "}
+                {delta(
+                  data.c.totals.left.promptTokens + data.c.totals.left.completionTokens,
+                  data.c.totals.right.promptTokens + data.c.totals.right.completionTokens,
+                  (n) => `${n.toLocaleString()} tokens`,
+                )}
+                , {delta(data.c.totals.left.cost, data.c.totals.right.cost, formatCost)}
+              </div>
+            </div>
+          </>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,208 @@
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { useCallback, useRef } from "react";
+import type { RunStatus } from "../../engine/schema/record.ts";
+import { download } from "../../state/files.ts";
+import { deleteRuns, exportTexts, undoDelete, useHistory } from "../../state/history.ts";
+import { importFiles } from "../../state/imports.ts";
+import { openRun } from "../../state/open.ts";
+import { useStudio } from "../../state/store.ts";
+import { HistoryRow } from "./HistoryRow.tsx";
+import { Lineage } from "./Lineage.tsx";
+import "./history.css";
+import { formatBytes } from "./format.ts";
+
+const STATUSES: RunStatus[] = ["done", "failed", "cancelled", "interrupted", "planned", "running"];
+const ROW_HEIGHT = 64;
+
+/** Exports stored runs: one JSON file each, or all of them as one JSON-lines file. */
+async function exportKeys(keys: string[], as: "json" | "jsonl"): Promise<void> {
+  const texts = await exportTexts(keys);
+  if (as === "jsonl") {
+    const lines = texts.map((t) => JSON.stringify(JSON.parse(t.text) as unknown)).join("\n");
+    download(`${lines}\n`, `conductor-runs-${texts.length}.jsonl`);
+  } else for (const t of texts) download(t.text, `${t.key}.json`);
+}
+
+/** Every stored run: search, filter, star, rename, delete (undoable), export, import, compare. */
+export function HistoryPanel() {
+  const rows = useHistory((s) => s.rows);
+  const query = useHistory((s) => s.query);
+  const selected = useHistory((s) => s.selected);
+  const storage = useHistory((s) => s.storage);
+  const undo = useHistory((s) => s.undo);
+  const error = useHistory((s) => s.error);
+  const openKey = useStudio((s) => s.openKey);
+  const liveId = useStudio((s) => s.liveId);
+  const { setQuery, toggleSelected, setOpen, setCompare } = useHistory.getState();
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtual = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 6,
+  });
+  const open = useCallback((key: string) => {
+    void openRun(key).then((m) => m && useStudio.getState().setNotice(m));
+  }, []);
+  const exportOne = useCallback((key: string) => void exportKeys([key], "json"), []);
+  return (
+    <section className="history-panel" data-testid="history-panel" aria-label="History">
+      <div className="history-head">
+        <strong>History</strong>
+        <span className="muted small" data-testid="history-count">
+          {rows.length} runs
+        </span>
+        <button
+          type="button"
+          className="link"
+          onClick={() => setOpen(false)}
+          aria-label="Close history"
+        >
+          ×
+        </button>
+      </div>
+      <Lineage />
+      <div className="history-filters">
+        <input
+          type="search"
+          placeholder="Search questions and names"
+          aria-label="Search runs"
+          data-testid="history-search"
+          value={query.text}
+          onChange={(e) => setQuery({ text: e.target.value })}
+        />
+        <select
+          aria-label="Filter by status"
+          data-testid="history-status-filter"
+          value={query.status}
+          onChange={(e) => setQuery({ status: e.target.value as RunStatus | "" })}
+        >
+          <option value="">Any status</option>
+          {STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+        <label className="small">
+          <input
+            type="checkbox"
+            checked={query.starred}
+            onChange={(e) => setQuery({ starred: e.target.checked })}
+          />{" "}
+          ★ only
+        </label>
+      </div>
+      <div className="history-bulk row">
+        <label className="button-like small">
+          Import files…
+          <input
+            type="file"
+            multiple
+            accept=".json,application/json"
+            data-testid="history-import"
+            hidden
+            onChange={(e) => {
+              const files = [...(e.target.files ?? [])];
+              e.target.value = "";
+              void importFiles(files);
+            }}
+          />
+        </label>
+        <button
+          type="button"
+          disabled={!selected.length}
+          onClick={() => void exportKeys(selected, "json")}
+        >
+          Export {selected.length || ""} as JSON
+        </button>
+        <button
+          type="button"
+          disabled={!selected.length}
+          data-testid="history-export-jsonl"
+          onClick={() => void exportKeys(selected, "jsonl")}
+        >
+          as JSON lines
+        </button>
+        <button
+          type="button"
+          data-testid="history-compare"
+          disabled={selected.length !== 2}
+          onClick={() => {
+            // The older run on the left: differences read as what the newer one changed.
+            const at = (k: string) => rows.find((r) => r.key === k)?.createdAt ?? 0;
+            const [a, b] = [...selected].sort((x, y) => at(x) - at(y));
+            setCompare([a!, b!]);
+          }}
+          title="Pick two runs to compare"
+        >
+          Compare
+        </button>
+        <button
+          type="button"
+          disabled={!selected.length}
+          className="danger-text"
+          onClick={() => void deleteRuns(selected.filter((k) => k !== liveId))}
+        >
+          Delete
+        </button>
+      </div>
+      {undo && (
+        <div className="notice" role="status" data-testid="history-undo">
+          Deleted {undo.count} run{undo.count === 1 ? "" : "s"}.{" "}
+          <button
+            type="button"
+            className="link"
+            data-testid="history-undo-button"
+            onClick={() => void undoDelete()}
+          >
+            Undo
+          </button>
+        </div>
+      )}
+      {error && (
+        <div className="notice" role="alert">
+          {error}
+        </div>
+      )}
+      <div className="history-list" ref={scroller} data-testid="history-list">
+        <div style={{ height: virtual.getTotalSize(), position: "relative" }}>
+          {virtual.getVirtualItems().map((item) => {
+            const row = rows[item.index]!;
+            return (
+              <div
+                key={row.key}
+                style={{
+                  position: "absolute",
+                  top: 0,
+                  left: 0,
+                  right: 0,
+                  height: ROW_HEIGHT,
+                  transform: `translateY(${item.start}px)`,
+                }}
+              >
+                <HistoryRow
+                  row={row}
+                  selected={selected.includes(row.key)}
+                  isOpen={row.key === openKey}
+                  isLive={row.runId === liveId}
+                  onOpen={open}
+                  onToggle={toggleSelected}
+                  onExport={exportOne}
+                />
+              </div>
+            );
+          })}
+        </div>
+        {!rows.length && (
+          <p className="muted small">No stored runs yet: plan or run, and they appear here.</p>
+        )}
+      </div>
+      <div className="muted small history-storage" data-testid="history-storage">
+        {storage
+          ? `${storage.runs} runs, ${formatBytes(storage.bytes)} of records · browser storage ${formatBytes(storage.usedBytes)} used of ${formatBytes(storage.quotaBytes)}${storage.persisted ? " · persistent" : ""}`
+          : "Storage: …"}
+      </div>
+    </section>
+  );
+}

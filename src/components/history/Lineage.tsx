@@ -1,0 +1,61 @@
+import { useEffect, useState } from "react";
+import type { RunMeta } from "../../engine/store/schema.ts";
+import { useHistory } from "../../state/history.ts";
+import { openRun } from "../../state/open.ts";
+import { runStore } from "../../state/runStore.ts";
+import { useStudio } from "../../state/store.ts";
+
+/** The open run's parent and children, as links. */
+export function Lineage() {
+  const runId = useStudio((s) => s.record.id);
+  const parentId = useStudio((s) => s.record.parentId);
+  const rows = useHistory((s) => s.rows);
+  const [links, setLinks] = useState<{ parent?: RunMeta; children: RunMeta[] }>({ children: [] });
+  useEffect(() => {
+    const store = runStore();
+    if (!store) return;
+    let live = true;
+    void Promise.all([
+      parentId ? store.byRunId(parentId) : Promise.resolve(undefined),
+      store.childrenOf(runId),
+    ]).then(([parent, children]) => live && setLinks({ parent, children }));
+    return () => {
+      live = false;
+    };
+  }, [runId, parentId, rows]);
+  if (!links.parent && !links.children.length) return null;
+  const go = (key: string) => void openRun(key);
+  return (
+    <div className="small history-lineage" data-testid="history-lineage">
+      {links.parent && (
+        <div>
+          Continues{" "}
+          <button
+            type="button"
+            className="link"
+            data-testid="lineage-parent"
+            onClick={() => go(links.parent!.key)}
+          >
+            {links.parent.title || links.parent.question} ({links.parent.kind})
+          </button>
+        </div>
+      )}
+      {links.children.length > 0 && (
+        <div>
+          Continued by{" "}
+          {links.children.map((c) => (
+            <button
+              key={c.key}
+              type="button"
+              className="link"
+              data-testid="lineage-child"
+              onClick={() => go(c.key)}
+            >
+              {c.kind} · {new Date(c.createdAt).toLocaleTimeString()}
+            </button>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}

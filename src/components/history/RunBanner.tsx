@@ -1,0 +1,49 @@
+import { resumeNow } from "../../state/controller.ts";
+import { adoptRunPool, poolDiffers } from "../../state/open.ts";
+import { useStudio } from "../../state/store.ts";
+
+/** What the run on screen needs said: it was interrupted (Resume), or it used another pool. */
+export function RunBanner() {
+  const status = useStudio((s) => s.record.status);
+  const phase = useStudio((s) => s.phase);
+  const differs = useStudio((s) => s.liveId === null && poolDiffers(s.record, s.pool));
+  if (status !== "interrupted" && !differs) return null;
+  return (
+    <div className="focus-banner" data-testid="run-banner">
+      {status === "interrupted" && (
+        <span data-testid="interrupted-note">
+          This run was interrupted (the page was reloaded or closed). Finished steps kept their
+          outputs.{" "}
+          <button
+            type="button"
+            className="primary"
+            data-testid="resume"
+            disabled={phase !== "idle"}
+            onClick={() => void resumeNow()}
+          >
+            Resume
+          </button>
+        </span>
+      )}
+      {differs && (
+        <span>
+          This run used a different worker pool than Settings.{" "}
+          <button
+            type="button"
+            data-testid="use-run-pool"
+            onClick={() => {
+              if (
+                window.confirm(
+                  "Replace the Settings pool with this run's pool? Keys stay as they are.",
+                )
+              )
+                adoptRunPool();
+            }}
+          >
+            Use this run's pool
+          </button>
+        </span>
+      )}
+    </div>
+  );
+}

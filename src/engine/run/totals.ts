@@ -1,0 +1,78 @@
+import type { ParentPath } from "../schema/events.ts";
+import type { KeptRef, RoundRecord, RunRecord, Totals } from "../schema/record.ts";
+import type { Usage } from "../schema/usage.ts";
+
+export const ZERO_TOTALS: Totals = {
+  promptTokens: 0,
+  completionTokens: 0,
+  cost: 0,
+  estimated: false,
+  calls: 0,
+};
+
+/** A kept part's key: the path, the round, and the step (or "p" for the round's plan). */
+export function keptKey(parent: ParentPath, round: number, step: number | null): string {
+  const path = parent.map((p) => `${p.round}.${p.step}`).join("/");
+  return `${path}|${round}|${step ?? "p"}`;
+}
+
+/** Adds one call's usage to totals. */
+export function addCall(t: Totals, usage: Usage, cost: number): Totals {
+  return {
+    promptTokens: t.promptTokens + usage.promptTokens,
+    completionTokens: t.completionTokens + usage.completionTokens,
+    cost: t.cost + cost,
+    estimated: t.estimated || usage.estimated,
+    calls: t.calls + 1,
+  };
+}
+
+function sumRounds(
+  rounds: readonly RoundRecord[],
+  parent: ParentPath,
+  kept: ReadonlySet<string>,
+  t: Totals,
+): Totals {
+  let out = t;
+  for (const round of rounds) {
+    const plan = round.plan;
+    if (plan?.usage && plan.finishedAt !== null && !kept.has(keptKey(parent, round.index, null)))
+      out = addCall(out, plan.usage, plan.cost ?? 0);
+    for (const step of round.steps) {
+      if (step.nested) {
+        // A self-selected step's usage is the sum of its nested calls: count those, not it.
+        const path = [...parent, { round: round.index, step: step.index }];
+        out = sumRounds(step.nested.rounds, path, kept, out);
+      } else if (
+        step.status === "done" &&
+        step.usage &&
+        !kept.has(keptKey(parent, round.index, step.index))
+      ) {
+        out = addCall(out, step.usage, step.cost ?? 0);
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * A run's totals from its record alone: every finished Conductor plan and worker call it made,
+ * nested calls included, the parts it kept from its parent left out.
+ */
+export function totalsOf(record: Pick<RunRecord, "rounds" | "kept">): Totals {
+  const kept = new Set(record.kept.map((k: KeptRef) => keptKey(k.parent, k.round, k.step)));
+  return sumRounds(record.rounds, [], kept, ZERO_TOTALS);
+}
+
+/** Tokens and cost of a round as drawn on its group: its plan and every step. */
+export function roundSums(round: RoundRecord) {
+  let tokens = (round.plan?.usage?.promptTokens ?? 0) + (round.plan?.usage?.completionTokens ?? 0);
+  let cost = round.plan?.cost ?? 0;
+  let estimated = round.plan?.usage?.estimated ?? false;
+  for (const s of round.steps) {
+    tokens += (s.usage?.promptTokens ?? 0) + (s.usage?.completionTokens ?? 0);
+    cost += s.cost ?? 0;
+    estimated ||= s.usage?.estimated ?? false;
+  }
+  return { tokens, cost, estimated };
+}

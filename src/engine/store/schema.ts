@@ -1,0 +1,57 @@
+import { z } from "zod";
+import { RunKindSchema, RunStatusSchema } from "../schema/record.ts";
+
+/** The IndexedDB schema version; each new version adds an upgrade in `db.ts`. */
+export const STORE_VERSION = 1;
+
+/** What history lists of a stored run, without loading its record. */
+export const RunMetaSchema = z.object({
+  /** The storage key: the run's id, or a fresh key for an imported copy of a stored id. */
+  key: z.string(),
+  runId: z.string(),
+  /** The user's name for it ("" for none: the question's first line is shown). */
+  title: z.string(),
+  /** The first line of the question, lower-cased copy kept apart for search. */
+  question: z.string(),
+  search: z.string(),
+  createdAt: z.number(),
+  /** When it was stored last (sort order of "recent"). */
+  savedAt: z.number(),
+  status: RunStatusSchema,
+  kind: RunKindSchema,
+  parentId: z.string().nullable(),
+  steps: z.number().int().nonnegative(),
+  tokens: z.number().int().nonnegative(),
+  cost: z.number().nonnegative(),
+  /** Planning plus execution time (editing time excluded). */
+  durationMs: z.number().nonnegative().nullable(),
+  starred: z.boolean(),
+  /** Bytes of the stored record (its JSON length), for the storage line. */
+  bytes: z.number().int().nonnegative(),
+});
+export type RunMeta = z.infer<typeof RunMetaSchema>;
+
+/** A stored record: the run as the export writes it, with the export version it was written at. */
+export const StoredRecordSchema = z.object({
+  key: z.string(),
+  version: z.number().int().positive(),
+  run: z.unknown(),
+});
+export type StoredRecord = z.infer<typeof StoredRecordSchema>;
+
+/** A stored value of the key-value table (the draft, the last open run). */
+export const StoredValueSchema = z.object({
+  key: z.string(),
+  version: z.number().int().positive(),
+  value: z.unknown(),
+});
+export type StoredValue = z.infer<typeof StoredValueSchema>;
+
+export const RunQuerySchema = z.object({
+  text: z.string().optional(),
+  status: RunStatusSchema.optional(),
+  starred: z.boolean().optional(),
+  parentId: z.string().optional(),
+  limit: z.number().int().positive().optional(),
+});
+export type RunQuery = z.infer<typeof RunQuerySchema>;

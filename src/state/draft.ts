@@ -1,0 +1,165 @@
+import { z } from "zod";
+import type { WorkflowDoc } from "../engine/graph/document.ts";
+import { interrupted } from "../engine/run/continue.ts";
+import { AccessSchema } from "../engine/schema/workflow.ts";
+import { isBusy } from "./controller.ts";
+import { DRAFT_KEY } from "./draftKey.ts";
+import { resultsFor, showRun, writtenAt } from "./open.ts";
+import { runStore } from "./runStore.ts";
+import type { StudioState } from "./store.ts";
+import { useStudio } from "./store.ts";
+
+/** The draft's stored version; a new shape adds a migration in `readDraft`. */
+export const DRAFT_VERSION = 1;
+export { DRAFT_KEY };
+/** Autosave waits this long after the last change. */
+export const DRAFT_DEBOUNCE_MS = 300;
+
+const DraftSchema = z.object({
+  question: z.string(),
+  doc: z.object({
+    steps: z.array(
+      z.object({
+        id: z.string(),
+        worker: z.number().int().nonnegative(),
+        subtask: z.string(),
+        access: AccessSchema,
+      }),
+    ),
+    positions: z.record(z.string(), z.object({ x: z.number(), y: z.number() })),
+  }),
+  /** The run that was open, by its stored key. */
+  openKey: z.string().nullable(),
+});
+export type Draft = z.infer<typeof DraftSchema>;
+
+function draftOf(s: StudioState): Draft {
+  return { question: s.question, doc: s.history.present, openKey: s.openKey };
+}
+
+const StoredDraftSchema = z.object({ version: z.number().int().positive(), value: z.unknown() });
+
+/** Reads the stored draft of any version this app knows; null when there is none or it is unreadable. */
+function readDraft(storage: Pick<Storage, "getItem">): Draft | null {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(storage.getItem(DRAFT_KEY) ?? "null");
+  } catch {
+    return null;
+  }
+  const stored = StoredDraftSchema.safeParse(raw);
+  if (!stored.success || stored.data.version > DRAFT_VERSION) return null;
+  const parsed = DraftSchema.safeParse(stored.data.value);
+  return parsed.success ? parsed.data : null;
+}
+
+const sameSteps = (
+  doc: WorkflowDoc,
+  steps: { worker: number; subtask: string; access: unknown }[],
+) =>
+  doc.steps.length === steps.length &&
+  doc.steps.every(
+    (s, i) =>
+      s.worker === steps[i]?.worker &&
+      s.subtask === steps[i]?.subtask &&
+      JSON.stringify(s.access) === JSON.stringify(steps[i]?.access),
+  );
+
+/**
+ * Brings back the draft and the run that was open. A run that was in flight when the page went
+ * away is stored as interrupted (finished steps and partial text kept) and can be resumed.
+ */
+export async function restoreDraft(storage: Storage = localStorage): Promise<void> {
+  const draft = readDraft(storage);
+  if (!draft) return;
+  const s = useStudio.getState();
+  const store = runStore();
+  if (draft.openKey && store) {
+    const got = await store.getRun(draft.openKey);
+    if (got?.ok) {
+      let record = got.record;
+      const stopped = interrupted(record);
+      if (stopped !== record) {
+        record = stopped;
+        await store.saveRun(record);
+      }
+      const round0 = record.rounds[0]?.steps ?? [];
+      const keepsDoc = sameSteps(draft.doc, round0.length ? round0 : []);
+      showRun(
+        record,
+        { key: draft.openKey, exportedAt: writtenAt(got.text) },
+        keepsDoc ? draft.doc : undefined,
+      );
+      const st = useStudio.getState();
+      if (!keepsDoc) {
+        // The draft was edited after the run: the edits win, the run stays in history.
+        st.resetDoc(draft.doc);
+        st.setRunStepIds(draft.doc.steps.map((x) => x.id));
+        st.setRecord(record, {});
+      } else
+        st.setRecord(
+          record,
+          resultsFor(
+            record,
+            draft.doc.steps.map((x) => x.id),
+          ),
+        );
+      st.resetDoc(useStudio.getState().history.present);
+      st.setQuestion(draft.question);
+      return;
+    }
+  }
+  s.setQuestion(draft.question);
+  s.resetDoc(draft.doc);
+  s.setOpen({ openKey: null });
+}
+
+/** Saves the draft (debounced) as it changes, and at once when the page is hidden or left. */
+export function autosaveDraft(
+  storage: Storage = localStorage,
+  page: Pick<Window, "addEventListener" | "removeEventListener"> | null = typeof window ===
+  "undefined"
+    ? null
+    : window,
+): () => void {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let last = "";
+  const save = () => {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    const text = JSON.stringify({ version: DRAFT_VERSION, value: draftOf(useStudio.getState()) });
+    if (text === last) return;
+    last = text;
+    try {
+      storage.setItem(DRAFT_KEY, text);
+    } catch {
+      // A full localStorage: the stored runs are unaffected; the draft waits for the next change.
+      last = "";
+    }
+  };
+  page?.addEventListener("pagehide", save);
+  const unsubscribe = useStudio.subscribe((s, prev) => {
+    if (
+      s.question === prev.question &&
+      s.history.present === prev.history.present &&
+      s.openKey === prev.openKey
+    )
+      return;
+    if (timer !== null) clearTimeout(timer);
+    timer = setTimeout(save, DRAFT_DEBOUNCE_MS);
+  });
+  return () => {
+    unsubscribe();
+    page?.removeEventListener("pagehide", save);
+    if (timer !== null) clearTimeout(timer);
+  };
+}
+
+/** While a plan or run is in flight, leaving the page asks first. */
+export function guardUnload(target: Pick<Window, "addEventListener"> = window): void {
+  target.addEventListener("beforeunload", (e: BeforeUnloadEvent) => {
+    if (!isBusy()) return;
+    e.preventDefault();
+    e.returnValue = "";
+  });
+}

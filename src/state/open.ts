@@ -1,0 +1,68 @@
+import { docFromSteps } from "../engine/graph/document.ts";
+import { stepsAt } from "../engine/run/continue.ts";
+import type { RunRecord } from "../engine/schema/record.ts";
+import type { StepResult } from "./run.ts";
+import { TOP, resultFromRecord } from "./run.ts";
+import { runStore } from "./runStore.ts";
+import { useStudio } from "./store.ts";
+
+/** The results of a run's first round, keyed by the ids of a document of the same steps. */
+export function resultsFor(record: RunRecord, ids: string[]): Record<string, StepResult> {
+  const results: Record<string, StepResult> = {};
+  record.rounds[0]?.steps.forEach((st, i) => {
+    const id = ids[i];
+    if (id && st.status !== "idle") results[id] = resultFromRecord(st);
+  });
+  return results;
+}
+
+/**
+ * Shows a run: its question, its first round's workflow as the editable document (later rounds
+ * and nested workflows are drawn from the record around it) and each step's result. A run in
+ * flight is not touched: it goes on into its own record.
+ */
+export function showRun(
+  record: RunRecord,
+  where: { key: string; exportedAt: string | null },
+  doc = docFromSteps(stepsAt(record, TOP)),
+): void {
+  const s = useStudio.getState();
+  const ids = doc.steps.map((st) => st.id);
+  s.setQuestion(record.question);
+  s.setFocus(TOP);
+  s.setRunStepIds(ids);
+  s.setRecord(record, resultsFor(record, ids));
+  s.replaceDoc(doc, true);
+  s.setOpen({ openKey: where.key, exportedAt: where.exportedAt });
+  s.setNotice(null);
+}
+
+/** The `exportedAt` of a stored export text. */
+export function writtenAt(text: string): string | null {
+  return /^ {2}"exportedAt": "([^"]+)",$/m.exec(text)?.[1] ?? null;
+}
+
+/** Opens a stored run from history; the message to show when it cannot be read. */
+export async function openRun(key: string): Promise<string | null> {
+  const store = runStore();
+  if (!store) return "This browser has no storage for runs.";
+  const got = await store.getRun(key);
+  if (!got) return "That run is no longer stored.";
+  if (!got.ok) return got.message;
+  showRun(got.record, { key, exportedAt: writtenAt(got.text) });
+  return null;
+}
+
+/** Whether the run on screen used another pool than the Settings one (by worker ids and models). */
+export function poolDiffers(record: RunRecord, pool: readonly { id: string; model: string }[]) {
+  if (!record.pool.length) return false;
+  const sig = (p: readonly { id: string; model: string }[]) =>
+    p.map((w) => `${w.id}:${w.model}`).join("|");
+  return sig(record.pool) !== sig(pool);
+}
+
+/** Makes the run's pool the Settings pool (after the user confirmed); keys of others stay. */
+export function adoptRunPool(): void {
+  const s = useStudio.getState();
+  s.setPool(s.record.pool.map((w) => ({ ...w })));
+}
