@@ -29,7 +29,7 @@ export interface CliResult {
  */
 export function runCli(
   args: string[],
-  options: { env?: Record<string, string>; stdin?: string } = {},
+  options: { env?: Record<string, string>; stdin?: string; timeoutMs?: number } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
@@ -37,7 +37,7 @@ export function runCli(
       env: { PATH: process.env.PATH ?? "", ...options.env },
       stdio: "pipe",
       // Killed before the test's own timeout, so a hung CLI never outlives its test.
-      timeout: CLI_TIMEOUT_MS - 2_000,
+      timeout: (options.timeoutMs ?? CLI_TIMEOUT_MS) - 2_000,
     });
     let stdout = "";
     let stderr = "";
