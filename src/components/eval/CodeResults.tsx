@@ -1,5 +1,6 @@
 import { useEffect } from "react";
 import { PYODIDE_ASSETS } from "virtual:pyodide-assets";
+import { verdictText } from "../../engine/eval/report.ts";
 import type { EvalResult } from "../../engine/eval/schema.ts";
 import { browserCodeSandbox, useCodeSandbox } from "../../state/codeSandbox.ts";
 import { CodeRuntimeNote } from "./CodeRuntimeNote.tsx";
@@ -31,7 +32,7 @@ function Failure({ r }: { r: EvalResult }) {
   return (
     <td>
       <div>
-        test {f.index + 1}: {f.verdict.replace(/_/g, " ")}
+        test {f.index + 1}: {verdictText(f.verdict)}
         {f.error ? ` (${f.error})` : ""}
       </div>
       <div className="muted small">

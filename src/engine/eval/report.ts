@@ -1,3 +1,4 @@
+import { VERDICT_TEXT } from "./code/scorer.ts";
 import type { CodeResult, EvalResult, Evaluation } from "./schema.ts";
 
 export interface StrategySummary {
@@ -195,6 +196,12 @@ export function resultsCsv(results: readonly EvalResult[]): string {
 const duration = (ms: number) =>
   ms < 1000 ? `${ms < 10 ? ms.toFixed(1) : ms.toFixed(0)} ms` : `${(ms / 1000).toFixed(1)} s`;
 
+/** A failing test's verdict in words ("time limit exceeded"). */
+export function verdictText(verdict: string): string {
+  const known: Record<string, string> = VERDICT_TEXT;
+  return known[verdict] ?? verdict.replace(/_/g, " ");
+}
+
 /**
  * One line on a code answer's tests: passed / total and the time, then the first failing test
  * with what it expected and what the program gave.
@@ -208,7 +215,7 @@ export function codeResultText(c: CodeResult): string {
   const show = (s: string) => (fn ? s || "nothing" : JSON.stringify(s));
   const given = fn ? `args ${f.args}` : `input ${JSON.stringify(f.input ?? "")}`;
   const error = f.error ? ` (${f.error})` : "";
-  return `${head}; test ${f.index + 1} ${f.verdict.replace(/_/g, " ")}: ${given}, expected ${show(f.expected)}, got ${show(f.actual)}${error}`;
+  return `${head}; test ${f.index + 1} ${verdictText(f.verdict)}: ${given}, expected ${show(f.expected)}, got ${show(f.actual)}${error}`;
 }
 
 /** The evaluation as one JSON document: its definition (pool without keys), summary and results. */

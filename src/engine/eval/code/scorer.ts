@@ -80,7 +80,8 @@ function failure(tests: CodeTests, i: number, verdict: Exclude<Verdict, "pass">,
   return f;
 }
 
-const VERDICT_TEXT: Record<Exclude<Verdict, "pass">, string> = {
+/** How a failing test's verdict reads in a reason. */
+export const VERDICT_TEXT: Record<Exclude<Verdict, "pass">, string> = {
   wrong_answer: "wrong answer",
   syntax_error: "syntax error",
   runtime_error: "runtime error",
