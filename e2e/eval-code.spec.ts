@@ -1,6 +1,5 @@
 import { expect, test } from "@playwright/test";
 import {
-  CODE_ANSWERS,
   CODE_EXPECTED,
   CODE_PASS_AT_1,
   CODE_QUESTIONS_JSONL,
