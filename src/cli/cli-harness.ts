@@ -33,6 +33,7 @@ export function runCli(
   options: {
     env?: Record<string, string>;
     stdin?: string;
+    timeoutMs?: number;
     /** Called with the child once spawned, e.g. to send it SIGINT part way. */
     onSpawn?: (child: ChildProcess) => void;
   } = {},
@@ -43,7 +44,7 @@ export function runCli(
       env: { PATH: process.env.PATH ?? "", ...options.env },
       stdio: "pipe",
       // Killed before the test's own timeout, so a hung CLI never outlives its test.
-      timeout: CLI_TIMEOUT_MS - 2_000,
+      timeout: (options.timeoutMs ?? CLI_TIMEOUT_MS) - 2_000,
     });
     let stdout = "";
     let stderr = "";

@@ -15,19 +15,23 @@ import { createOpenAIBackend } from "../engine/llm/openai.ts";
 import { importRun } from "../engine/run/export.ts";
 import { OriginLimiter, originOf } from "../engine/eval/limiter.ts";
 import type { Worker } from "../engine/schema/worker.ts";
+import type { Sandbox } from "../engine/eval/code/pool.ts";
+import { codeResultText } from "../engine/eval/report.ts";
 import { resolveConfig } from "./config.ts";
 import { lineWriter, loadDataset, readResults, writeTrainerShapes } from "./eval-files.ts";
 
 export const EVAL_HELP = `  conductor-studio eval --config pool.json --dataset questions.jsonl --out results.jsonl
       [--strategies conductor,single,moa] [--repeats K] [--concurrency N] [--max-cost USD]
-      [--columns question=q,answer=a] [--scorer mc|math|exact|contains|regex|judge] [--judge NAME]
-      [--seed S] [--skip-bad-rows] [--training-data FILE] [--workflow FILE]
+      [--columns question=q,answer=a] [--scorer mc|math|exact|contains|regex|judge|code]
+      [--judge NAME] [--seed S] [--skip-bad-rows] [--training-data FILE] [--workflow FILE]
       Run a question set (JSONL, JSON or CSV) through each strategy: conductor, single (every
       worker alone) or single:<name>, moa, chain, best-of-n, workflow (--workflow: an exported
       workflow applied to every question). Each line of --out is one (item,
       strategy, repeat); running again with the same --out skips finished items. Progress on
       stderr, the summary table on stdout. --training-data writes Conductor samples (JSON lines)
       and, beside them, .grpo.jsonl, .sft.jsonl, .preference.jsonl and .verl.parquet.
+      --scorer code (the default when items have a tests column) runs each Python answer
+      against the item's tests in Pyodide (a worker thread): pass@1, tests passed per item.
       Exit 0 when every item finished, 1 when stopped (spending cap, Ctrl-C), 2 for bad input.
 `;
 
@@ -48,8 +52,36 @@ function num(
   return Number.isFinite(n) && n >= min ? n : `--${name} must be a number >= ${min}, got "${v}".`;
 }
 
+/** The code scorer's Node sandbox, started on the first answer scored; disposed when the command ends. */
+function codeSandboxHolder(io: EvalIo) {
+  let made: Promise<Sandbox> | null = null;
+  return {
+    get: () =>
+      (made ??= import("../engine/eval/code/node.ts").then(({ createNodeSandbox }) => {
+        const sandbox = createNodeSandbox();
+        io.stderr("Starting the Python sandbox (Pyodide)…\n");
+        return sandbox;
+      })),
+    /** Terminates the interpreters' worker threads, so the process can exit. */
+    dispose: async () => (await made?.catch(() => null))?.dispose(),
+  };
+}
+
 /** `conductor-studio eval`: returns the exit code. */
 export async function evalCommand(args: string[], io: EvalIo): Promise<number> {
+  const code = codeSandboxHolder(io);
+  try {
+    return await evalWith(args, io, code.get);
+  } finally {
+    await code.dispose();
+  }
+}
+
+async function evalWith(
+  args: string[],
+  io: EvalIo,
+  codeSandbox: () => Promise<Sandbox>,
+): Promise<number> {
   const { values } = parseArgs({
     args,
     options: {
@@ -134,7 +166,7 @@ export async function evalCommand(args: string[], io: EvalIo): Promise<number> {
   const limiter = new OriginLimiter(concurrency);
   const made = createScorer(
     { id: scorerId, options: judge ? { workerId: judge.id } : {} },
-    { judgeBackend: judge && limiter.wrap(backendFor(judge), originOf(judge)) },
+    { judgeBackend: judge && limiter.wrap(backendFor(judge), originOf(judge)), codeSandbox },
   );
   if (!made.ok) return usage(made.message);
 
@@ -213,8 +245,9 @@ export async function evalCommand(args: string[], io: EvalIo): Promise<number> {
       if (sample) await writeSample(sample);
       all.push(result);
       const verdict = result.correct === null ? "unscored" : result.correct ? "right" : "wrong";
+      const tests = result.code ? `; ${codeResultText(result.code)}` : "";
       io.stderr(
-        `[${all.length}/${run.total}] ${result.item} ${result.strategy}${repeats > 1 ? ` #${result.repeat + 1}` : ""}: ${verdict} (${(result.latencyMs / 1000).toFixed(1)}s, ${formatCost(result.cost)})\n`,
+        `[${all.length}/${run.total}] ${result.item} ${result.strategy}${repeats > 1 ? ` #${result.repeat + 1}` : ""}: ${verdict} (${(result.latencyMs / 1000).toFixed(1)}s, ${formatCost(result.cost)})${tests}\n`,
       );
     },
   });

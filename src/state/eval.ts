@@ -40,7 +40,14 @@ export interface EvalState {
 export const INITIAL_SETUP: EvalSetup = {
   sourceName: "",
   table: null,
-  mapping: { question: "question", answer: "answer", choices: "choices", id: "id", kind: "kind" },
+  mapping: {
+    question: "question",
+    answer: "answer",
+    choices: "choices",
+    id: "id",
+    kind: "kind",
+    tests: "tests",
+  },
   skipBad: false,
   strategies: [],
   repeats: 1,

@@ -13,6 +13,7 @@ import { parseStrategyList, strategyName } from "../engine/eval/strategy.ts";
 import { conductorSample } from "../engine/eval/training/sample.ts";
 import { stepsOf } from "../engine/graph/document.ts";
 import { conductorBackend, conductorConfigOf, workerBackend } from "./backends.ts";
+import { browserCodeSandbox } from "./codeSandbox.ts";
 import { useEval } from "./eval.ts";
 import type { EvalStore } from "./evalStore.ts";
 import { createDexieEvalStore } from "./evalStore.ts";
@@ -58,7 +59,13 @@ export function loadQuestionText(text: string, name: string): void {
 export function loadSample(set: SampleSet): void {
   const text = set.items
     .map((i) =>
-      JSON.stringify({ id: i.id, question: i.question, answer: i.expected, choices: i.choices }),
+      JSON.stringify({
+        id: i.id,
+        question: i.question,
+        answer: i.expected,
+        choices: i.choices,
+        tests: i.tests,
+      }),
     )
     .join("\n");
   loadQuestionText(text, `${set.name}.jsonl`);
@@ -148,6 +155,8 @@ async function runStored(
   const limiter = new OriginLimiter(evaluation.concurrency);
   const made = createScorer(evaluation.scorer, {
     judgeBackend: judgeWorker && limiter.wrap(workerBackend(s, judgeWorker), originOf(judgeWorker)),
+    // Pyodide loads only when the first code answer is scored.
+    codeSandbox: browserCodeSandbox,
   });
   if (!made.ok) return ui.patch({ message: made.message });
   const ev = { ...evaluation, scorer: { ...evaluation.scorer, version: made.scorer.version } };

@@ -4,6 +4,7 @@ import { strategyName } from "../../engine/eval/strategy.ts";
 import { findResumable, resumeStored, trainingDataJsonl } from "../../state/evalController.ts";
 import { useEval } from "../../state/eval.ts";
 import { download } from "../../state/files.ts";
+import { CodeResults, CodeRuntimePanel } from "./CodeResults.tsx";
 import { EvalProgressBar } from "./EvalProgressBar.tsx";
 import { MappingEditor } from "./MappingEditor.tsx";
 import { ParetoPlot } from "./ParetoPlot.tsx";
@@ -20,6 +21,7 @@ function Report() {
   const rows = useMemo(() => summarise(results, names), [results, names]);
   const items = useMemo(() => [...new Set(results.map((r) => r.item))], [results]);
   if (!evaluation) return null;
+  const code = evaluation.scorer.id === "code";
   const stamp = new Date(evaluation.createdAt).toISOString().slice(0, 16).replace(/[:T]/g, "-");
   return (
     <section className="eval-card" aria-label="Report">
@@ -58,9 +60,11 @@ function Report() {
         Scorer {evaluation.scorer.id} v{evaluation.scorer.version} · dataset{" "}
         {evaluation.dataset.hash} · {evaluation.repeats} repeat(s) · choice seed {evaluation.seed}
       </p>
-      <ReportTable rows={rows} />
+      {code && <CodeRuntimePanel />}
+      <ReportTable rows={rows} metric={code ? "pass@1" : "Accuracy"} />
       <ParetoPlot rows={rows} />
       <QuestionMatrix results={results} strategies={names} items={items} />
+      {code && <CodeResults results={results} />}
     </section>
   );
 }

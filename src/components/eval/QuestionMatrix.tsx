@@ -1,4 +1,4 @@
-import { correctnessMatrix } from "../../engine/eval/report.ts";
+import { codeResultText, correctnessMatrix } from "../../engine/eval/report.ts";
 import type { EvalResult } from "../../engine/eval/schema.ts";
 import { openItemRun } from "../../state/evalController.ts";
 
@@ -13,6 +13,12 @@ export function QuestionMatrix({
   items: string[];
 }) {
   const m = correctnessMatrix(results);
+  // The code scorer's tests of a cell's first result, for its tooltip.
+  const tests = new Map(
+    [...results]
+      .reverse()
+      .flatMap((r) => (r.code ? [[`${r.item}\n${r.strategy}`, r.code] as const] : [])),
+  );
   return (
     <div className="matrix-wrap">
       <table className="eval-matrix" data-testid="eval-matrix">
@@ -40,13 +46,14 @@ export function QuestionMatrix({
                         ? "wrong"
                         : "mixed";
                 const runId = c.runIds[0]!;
+                const code = tests.get(`${item}\n${s}`);
                 return (
                   <td key={s} className={cls}>
                     <button
                       type="button"
                       data-testid={`cell-${item}-${s}`}
                       data-result={cls}
-                      title={`Open the run of ${item} with ${s}`}
+                      title={`${code ? `${codeResultText(code)}. ` : ""}Open the run of ${item} with ${s}`}
                       onClick={() => void openItemRun(runId)}
                     >
                       {cls === "right"

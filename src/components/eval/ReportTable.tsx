@@ -6,14 +6,21 @@ const ms = (x: number | null) =>
   x === null ? "—" : x < 1000 ? `${x.toFixed(0)} ms` : `${(x / 1000).toFixed(1)} s`;
 
 /** Per strategy: accuracy ± s.e., plan failures, tokens, cost and calls per question, latency p50/p95. */
-export function ReportTable({ rows }: { rows: StrategySummary[] }) {
+export function ReportTable({
+  rows,
+  metric = "Accuracy",
+}: {
+  rows: StrategySummary[];
+  /** The accuracy column's name: "pass@1" for the code scorer. */
+  metric?: string;
+}) {
   const strict = rows.some((r) => r.strictAccuracy !== null);
   return (
     <table className="eval-table" data-testid="eval-report">
       <thead>
         <tr>
           <th>Strategy</th>
-          <th>Accuracy</th>
+          <th>{metric}</th>
           <th>± s.e.</th>
           {strict && <th title='Only an "Answer: X" line counts'>Strict</th>}
           <th>Scored</th>

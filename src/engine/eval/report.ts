@@ -1,4 +1,5 @@
-import type { EvalResult, Evaluation } from "./schema.ts";
+import { VERDICT_TEXT } from "./code/scorer.ts";
+import type { CodeResult, EvalResult, Evaluation } from "./schema.ts";
 
 export interface StrategySummary {
   strategy: string;
@@ -169,11 +170,52 @@ const CSV_COLUMNS = [
   "runId",
 ] as const;
 
+/** The code scorer's columns, added when any result has tests. */
+const CODE_COLUMNS = ["testsPassed", "testsTotal", "testsTimeMs", "reason"] as const;
+const codeCell = (r: EvalResult, c: (typeof CODE_COLUMNS)[number]) =>
+  c === "reason"
+    ? r.reason
+    : c === "testsPassed"
+      ? r.code?.passed
+      : c === "testsTotal"
+        ? r.code?.total
+        : r.code?.timeMs;
+
 /** The results as CSV, one row per (item, strategy, repeat). */
 export function resultsCsv(results: readonly EvalResult[]): string {
-  const lines = [CSV_COLUMNS.join(",")];
-  for (const r of results) lines.push(CSV_COLUMNS.map((c) => csvCell(r[c])).join(","));
+  const code = results.some((r) => r.code);
+  const lines = [[...CSV_COLUMNS, ...(code ? CODE_COLUMNS : [])].join(",")];
+  for (const r of results) {
+    const cells = CSV_COLUMNS.map((c) => csvCell(r[c]));
+    if (code) cells.push(...CODE_COLUMNS.map((c) => csvCell(codeCell(r, c))));
+    lines.push(cells.join(","));
+  }
   return lines.join("\n") + "\n";
+}
+
+const duration = (ms: number) =>
+  ms < 1000 ? `${ms < 10 ? ms.toFixed(1) : ms.toFixed(0)} ms` : `${(ms / 1000).toFixed(1)} s`;
+
+/** A failing test's verdict in words ("time limit exceeded"). */
+export function verdictText(verdict: string): string {
+  const known: Record<string, string> = VERDICT_TEXT;
+  return known[verdict] ?? verdict.replace(/_/g, " ");
+}
+
+/**
+ * One line on a code answer's tests: passed / total and the time, then the first failing test
+ * with what it expected and what the program gave.
+ */
+export function codeResultText(c: CodeResult): string {
+  const skipped = c.skipped ? ` (${c.skipped} not run)` : "";
+  const head = `${c.passed}/${c.total} tests passed${skipped} in ${duration(c.timeMs)}`;
+  const f = c.firstFailure;
+  if (!f) return head;
+  const fn = f.args !== undefined;
+  const show = (s: string) => (fn ? s || "nothing" : JSON.stringify(s));
+  const given = fn ? `args ${f.args}` : `input ${JSON.stringify(f.input ?? "")}`;
+  const error = f.error ? ` (${f.error})` : "";
+  return `${head}; test ${f.index + 1} ${verdictText(f.verdict)}: ${given}, expected ${show(f.expected)}, got ${show(f.actual)}${error}`;
 }
 
 /** The evaluation as one JSON document: its definition (pool without keys), summary and results. */

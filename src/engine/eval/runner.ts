@@ -13,7 +13,7 @@ import { OriginLimiter, originOf } from "./limiter.ts";
 import type { PosedItem } from "./pose.ts";
 import { poseItem } from "./pose.ts";
 import type { EvalResult, Evaluation } from "./schema.ts";
-import { resultKey } from "./schema.ts";
+import { CodeResultSchema, resultKey } from "./schema.ts";
 import type { Scorer } from "./scorers/types.ts";
 import type { Strategy } from "./strategy.ts";
 import { strategyName } from "./strategy.ts";
@@ -241,6 +241,7 @@ export class EvalRun {
     if (this.controller.signal.aborted) return this.emit();
     const t = record.totals;
     const strict = scored.details?.strict;
+    const code = e.scorer.id === "code" ? CodeResultSchema.safeParse(scored.details) : null;
     const result: EvalResult = {
       item: task.item.id,
       strategy: task.name,
@@ -260,6 +261,7 @@ export class EvalRun {
       planFailed: record.endReason === "plan_error",
       ...(scored.reason ? { reason: scored.reason } : {}),
       ...(typeof strict === "boolean" ? { strict } : {}),
+      ...(code?.success ? { code: code.data } : {}),
       finishedAt: now(),
     };
     this.spent += t.cost;

@@ -4,6 +4,29 @@ import { ColumnMappingSchema } from "./dataset/schema.ts";
 import { ScorerSpecSchema } from "./scorers/registry.ts";
 import { StrategySchema } from "./strategy.ts";
 
+/** What the code scorer found for one answer (its `details`), kept with the item's result. */
+export const CodeResultSchema = z.object({
+  passed: z.number().int().nonnegative(),
+  total: z.number().int().nonnegative(),
+  /** Tests not run after a syntax error or a time-out (they count as failed). */
+  skipped: z.number().int().nonnegative().default(0),
+  /** The programs' run time in all, in milliseconds. */
+  timeMs: z.number().nonnegative(),
+  /** The first failing test, its texts cut to a readable length; null when all passed. */
+  firstFailure: z
+    .object({
+      index: z.number().int().nonnegative(),
+      verdict: z.string(),
+      input: z.string().optional(),
+      args: z.string().optional(),
+      expected: z.string(),
+      actual: z.string(),
+      error: z.string().optional(),
+    })
+    .nullable(),
+});
+export type CodeResult = z.infer<typeof CodeResultSchema>;
+
 /** One (item, strategy, repeat) result: a line of the CLI's `--out` file. */
 export const EvalResultSchema = z.object({
   item: z.string(),
@@ -27,6 +50,8 @@ export const EvalResultSchema = z.object({
   reason: z.string().optional(),
   /** The multiple-choice strict verdict, kept beside the lenient one. */
   strict: z.boolean().nullable().optional(),
+  /** The code scorer: tests passed / total, the first failing test, the time. */
+  code: CodeResultSchema.optional(),
   finishedAt: z.number().optional(),
 });
 export type EvalResult = z.infer<typeof EvalResultSchema>;

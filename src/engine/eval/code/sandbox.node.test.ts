@@ -9,6 +9,7 @@ import {
   ESCAPE_PROGRAM,
 } from "../../../../e2e/fixtures/code-answers.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SAMPLE_CODE } from "../dataset/sample-code.ts";
 import { createNodeSandbox } from "./node.ts";
 import type { CodeScoreDetails } from "./scorer.ts";
 import { createCodeScorer } from "./scorer.ts";
@@ -213,5 +214,47 @@ describe("code scorer in Pyodide (Node)", { timeout: 60_000 }, () => {
       if (r.correct) correct += 1;
     }
     expect(correct / CODE_ANSWERS.length).toBe(CODE_PASS_AT_1);
+  });
+
+  it("passes reference solutions of the sample code set (so its tests are right)", async () => {
+    const solutions: Record<string, string> = {
+      "code-01": "print(input()[::-1])",
+      "code-02": "input()\nprint(max(map(int, input().split())))",
+      "code-03": [
+        "for i in range(1, int(input()) + 1):",
+        "    print('FizzBuzz' if i % 15 == 0 else 'Fizz' if i % 3 == 0 else 'Buzz' if i % 5 == 0 else i)",
+      ].join("\n"),
+      "code-04": [
+        "def is_palindrome(s):",
+        "    t = [c.lower() for c in s if c.isalnum()]",
+        "    return t == t[::-1]",
+      ].join("\n"),
+      "code-05": "def count_vowels(s):\n    return sum(c in 'aeiou' for c in s.lower())",
+      "code-06": [
+        "class Solution:",
+        "    def twoSum(self, nums, target):",
+        "        seen = {}",
+        "        for j, x in enumerate(nums):",
+        "            if target - x in seen:",
+        "                return [seen[target - x], j]",
+        "            seen[x] = j",
+      ].join("\n"),
+      "code-07": [
+        "from itertools import groupby",
+        "def run_length(s):",
+        "    return ''.join(f'{k}{len(list(g))}' for k, g in groupby(s))",
+      ].join("\n"),
+    };
+    for (const item of SAMPLE_CODE) {
+      const r = await scorer.score(fence(solutions[item.id] ?? ""), item, signal);
+      expect(r.correct, `${item.id}: ${r.reason}`).toBe(true);
+    }
+    // A wrong reading of the FizzBuzz task fails it.
+    const wrong = await scorer.score(
+      fence("for i in range(1, int(input()) + 1):\n    print('Fizz' if i % 3 == 0 else i)"),
+      SAMPLE_CODE[2]!,
+      signal,
+    );
+    expect(wrong.correct).toBe(false);
   });
 });

@@ -80,7 +80,8 @@ function failure(tests: CodeTests, i: number, verdict: Exclude<Verdict, "pass">,
   return f;
 }
 
-const VERDICT_TEXT: Record<Exclude<Verdict, "pass">, string> = {
+/** How a failing test's verdict reads in a reason. */
+export const VERDICT_TEXT: Record<Exclude<Verdict, "pass">, string> = {
   wrong_answer: "wrong answer",
   syntax_error: "syntax error",
   runtime_error: "runtime error",
@@ -95,12 +96,15 @@ function describe(f: FailedTest, total: number): string {
   return f.error ? `${what}: ${f.error}` : what;
 }
 
+/** Bumped by any change that can alter a verdict (results record it). */
+export const CODE_SCORER_VERSION = 1;
+
 /** A scorer that runs Python answers against the item's `tests` (see tests-schema.ts). */
 export function createCodeScorer(opts: CodeScorerOptions): Scorer {
   const base: RunLimits = { ...DEFAULT_LIMITS, ...opts.limits };
   return {
     id: "code",
-    version: 1,
+    version: CODE_SCORER_VERSION,
     async score(answer, item, signal): Promise<ScoreResult> {
       const found = extractProgram(answer);
       if (!found.ok) return { correct: false, score: 0, extracted: null, reason: found.reason };

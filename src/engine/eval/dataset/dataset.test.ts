@@ -5,6 +5,8 @@ import { SAMPLE_SETS } from "./samples.ts";
 import { DEFAULT_COLUMNS } from "./schema.ts";
 import { poseChoices, referenceIndex } from "./shuffle.ts";
 import { datasetHash } from "./hash.ts";
+import { parseCodeTests } from "../code/tests-schema.ts";
+import { defaultScorerId } from "../scorers/registry.ts";
 
 describe("question files", () => {
   it("reads JSONL and reports bad lines with their numbers", () => {
@@ -92,11 +94,39 @@ describe("multiple-choice shuffling", () => {
 });
 
 describe("sample sets and the HF loader", () => {
-  it("has the three sample sets with distinct hashes", () => {
-    expect(SAMPLE_SETS.map((s) => s.items.length)).toEqual([20, 20, 10]);
-    expect(new Set(SAMPLE_SETS.map((s) => s.hash)).size).toBe(3);
+  it("has the four sample sets with distinct hashes", () => {
+    expect(SAMPLE_SETS.map((s) => s.items.length)).toEqual([20, 20, 10, 7]);
+    expect(new Set(SAMPLE_SETS.map((s) => s.hash)).size).toBe(4);
     expect(SAMPLE_SETS[1]!.items.every((i) => i.choices?.length === 4)).toBe(true);
     expect(datasetHash(SAMPLE_SETS[0]!.items)).toBe(SAMPLE_SETS[0]!.hash);
+  });
+
+  it("has a code set whose tests parse, in both styles, and picks the code scorer for it", () => {
+    const code = SAMPLE_SETS.find((s) => s.id === "code")!;
+    const styles = code.items.map((i) => {
+      const parsed = parseCodeTests(i.tests);
+      if (!parsed.ok) throw new Error(`${i.id}: ${parsed.message}`);
+      return parsed.tests.style;
+    });
+    expect(new Set(styles)).toEqual(new Set(["stdio", "function"]));
+    expect(code.scorer).toBe("code");
+    expect(defaultScorerId(code.items)).toBe("code");
+    // The tests are part of the hash: changing one changes the set.
+    const changed = code.items.map((i, n) => (n === 0 ? { ...i, tests: "{}" } : i));
+    expect(datasetHash(changed)).not.toBe(code.hash);
+  });
+
+  it("keeps a tests column, as JSON text or an object, through the column mapping", () => {
+    const cell = { style: "function", name: "f", cases: [{ args: [1], expected: 2 }] };
+    const text = [
+      JSON.stringify({ q: "one", tests: JSON.stringify(cell) }),
+      JSON.stringify({ q: "two", tests: cell }),
+      JSON.stringify({ q: "three", tests: "" }),
+    ].join("\n");
+    const table = parseTable(text, "jsonl");
+    const { items } = mapRows(table.rows, { question: "q", tests: "tests" });
+    expect(items.map((i) => i.tests)).toEqual([JSON.stringify(cell), cell, undefined]);
+    expect(items.map((i) => parseCodeTests(i.tests).ok)).toEqual([true, true, false]);
   });
 
   it("pages through the rows API with the injected fetch", async () => {

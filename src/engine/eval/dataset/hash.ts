@@ -12,7 +12,10 @@ export function fnv1a64(text: string): string {
   return h2.toString(16).padStart(8, "0") + h1.toString(16).padStart(8, "0");
 }
 
-/** The hash of a question set's items (ids, questions, references, choices, kinds), order included. */
+/**
+ * The hash of a question set's items (ids, questions, references, choices, kinds and, when present,
+ * code tests), order included. Items without tests hash as they did before tests existed.
+ */
 export function datasetHash(items: readonly EvalItem[]): string {
   const canonical = items.map((i) => [
     i.id,
@@ -20,6 +23,7 @@ export function datasetHash(items: readonly EvalItem[]): string {
     i.expected ?? null,
     i.choices ?? null,
     i.kind ?? null,
+    ...(i.tests === undefined ? [] : [i.tests]),
   ]);
   return `fnv1a64:${fnv1a64(JSON.stringify(canonical))}`;
 }

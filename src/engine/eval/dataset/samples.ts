@@ -1,4 +1,5 @@
 import { datasetHash } from "./hash.ts";
+import { SAMPLE_CODE } from "./sample-code.ts";
 import { SAMPLE_MATH } from "./sample-math.ts";
 import { SAMPLE_SCIENCE } from "./sample-science.ts";
 import type { EvalItem, QuestionSet } from "./schema.ts";
@@ -22,10 +23,10 @@ const FACTUAL: EvalItem[] = [
 }));
 
 export interface SampleSet extends QuestionSet {
-  id: "math" | "science" | "factual";
+  id: "math" | "science" | "factual" | "code";
   description: string;
   /** The scorer that suits the set. */
-  scorer: "math" | "mc" | "contains";
+  scorer: "math" | "mc" | "contains" | "code";
 }
 
 function sample(
@@ -38,7 +39,7 @@ function sample(
   return { id, name, description, scorer, items, hash: datasetHash(items) };
 }
 
-/** The three small sets a new user can try in a minute (written for this project). */
+/** The small sets a new user can try in a minute (written for this project). */
 export const SAMPLE_SETS: readonly SampleSet[] = [
   sample("math", "Word problems", "20 word problems with numeric answers", "math", SAMPLE_MATH),
   sample(
@@ -49,4 +50,11 @@ export const SAMPLE_SETS: readonly SampleSet[] = [
     SAMPLE_SCIENCE,
   ),
   sample("factual", "Short facts", "10 short factual questions", "contains", FACTUAL),
+  sample(
+    "code",
+    "Python tasks",
+    "7 short Python tasks, scored by running the answer against tests",
+    "code",
+    SAMPLE_CODE,
+  ),
 ];

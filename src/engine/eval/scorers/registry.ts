@@ -1,5 +1,7 @@
 import { z } from "zod";
 import type { ChatBackend } from "../../llm/types.ts";
+import type { SandboxSource } from "../code/lazy.ts";
+import { codeLimitsOf, lazyCodeScorer } from "../code/lazy.ts";
 import { judgeScorer } from "./judge.ts";
 import { mathScorer } from "./math.ts";
 import { multipleChoiceScorer } from "./mc.ts";
@@ -17,6 +19,11 @@ export type ScorerSpec = z.infer<typeof ScorerSpecSchema>;
 export interface ScorerDeps {
   /** The backend of the judge worker, for the "judge" scorer. */
   judgeBackend?: ChatBackend;
+  /**
+   * The Python sandbox for the "code" scorer, asked for on the first answer scored (the CLI: a
+   * Node sandbox; the studio: the browser one, imported lazily). Its owner disposes it.
+   */
+  codeSandbox?: SandboxSource;
 }
 
 export type ScorerFactory = (options: Record<string, unknown>, deps: ScorerDeps) => Scorer | string;
@@ -37,9 +44,16 @@ const FACTORIES = new Map<string, ScorerFactory>([
         ? judgeScorer({ backend: deps.judgeBackend, rubric: str(o.rubric) })
         : "The LLM judge needs a judge worker.",
   ],
+  [
+    "code",
+    (o, deps) =>
+      deps.codeSandbox
+        ? lazyCodeScorer(deps.codeSandbox, codeLimitsOf(o))
+        : "The code scorer needs a Python sandbox.",
+  ],
 ]);
 
-/** Adds a scorer kind (the code scorer of issue 14 registers as "code"). */
+/** Adds a scorer kind (or replaces one: a test can register a fake "code"). */
 export function registerScorer(id: string, factory: ScorerFactory): void {
   FACTORIES.set(id, factory);
 }
@@ -64,10 +78,14 @@ export function createScorer(
   return typeof made === "string" ? { ok: false, message: made } : { ok: true, scorer: made };
 }
 
-/** The scorer that suits an item set: multiple choice when items have choices, else math for numbers. */
+/**
+ * The scorer that suits an item set: code when items carry tests, multiple choice when they have
+ * choices, math for numbers, else contains.
+ */
 export function defaultScorerId(
-  items: readonly { choices?: string[]; kind?: string; expected?: string }[],
+  items: readonly { choices?: string[]; kind?: string; expected?: string; tests?: unknown }[],
 ): string {
+  if (items.some((i) => i.tests !== undefined && i.tests !== null && i.tests !== "")) return "code";
   if (items.some((i) => i.choices && i.choices.length > 1)) return "mc";
   if (
     items.every(

@@ -1,0 +1,106 @@
+// `conductor-studio eval` with the code scorer, as a child process against the local test server
+// over HTTP: the five scripted code answers the browser test scores (e2e/eval-code.spec.ts), the
+// same pass@1 and per-item verdicts, the tests' details on each line, and a process that exits.
+import { readFile } from "node:fs/promises";
+import { describe, it } from "vitest";
+import {
+  CODE_EXPECTED,
+  CODE_PASS_AT_1,
+  CODE_QUESTIONS_JSONL,
+  scriptedCodeReply,
+} from "../../e2e/fixtures/code-answers.ts";
+import { EvalResultSchema } from "../engine/eval/schema.ts";
+import { chatRequests, harness, promptText, runCli, threeWorkerConfig } from "./cli-harness.ts";
+
+// A cold Pyodide start in a worker thread takes seconds on a busy machine, and the hanging answer
+// costs its 2 s limit and a fresh interpreter.
+const TIMEOUT_MS = 90_000;
+
+describe("conductor-studio eval --scorer code", { timeout: TIMEOUT_MS }, () => {
+  it("scores the scripted code answers as the browser does, with tests per item, and exits", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const h = await harness(onTestFinished);
+    h.server.setDefault("solver-a", (body) => scriptedCodeReply(promptText({ headers: {}, body })));
+    const config = await h.file(
+      "pool.json",
+      threeWorkerConfig(h.server, { retry: { maxAttempts: 1 } }),
+    );
+    const dataset = await h.file("code.jsonl", CODE_QUESTIONS_JSONL);
+    const out = `${h.dir}/results.jsonl`;
+    const started = Date.now();
+    const r = await runCli(
+      [
+        "eval",
+        "--config",
+        config,
+        "--dataset",
+        dataset,
+        "--out",
+        out,
+        "--strategies",
+        "single:Solver A",
+      ],
+      { timeoutMs: TIMEOUT_MS },
+    );
+    // Exited by itself (the sandbox's worker threads terminated), well before the kill timeout.
+    expect(r.code, r.stderr).toBe(0);
+    expect(Date.now() - started).toBeLessThan(TIMEOUT_MS - 5_000);
+    expect(r.stderr).toContain("Starting the Python sandbox (Pyodide)");
+    expect(r.stderr).toMatch(/code-wrong single:Solver A: wrong .*0\/2 tests passed/);
+
+    const rows = (await readFile(out, "utf8"))
+      .trim()
+      .split("\n")
+      .map((l) => EvalResultSchema.parse(JSON.parse(l)));
+    expect(Object.fromEntries(rows.map((x) => [x.item, x.correct]))).toEqual(CODE_EXPECTED);
+    expect(rows.filter((x) => x.correct).length / rows.length).toBe(CODE_PASS_AT_1);
+    const row = (id: string) => rows.find((x) => x.item === id)!;
+    expect(row("code-right").code).toMatchObject({ passed: 2, total: 2, firstFailure: null });
+    expect(row("code-function").code).toMatchObject({ passed: 1, total: 1 });
+    expect(row("code-wrong")).toMatchObject({
+      reason: "wrong answer on test 1 of 2",
+      code: {
+        passed: 0,
+        total: 2,
+        firstFailure: {
+          index: 0,
+          verdict: "wrong_answer",
+          input: "1 2\n",
+          expected: "3\n",
+          actual: "2\n",
+        },
+      },
+    });
+    expect(row("code-hang")).toMatchObject({
+      reason: "time limit exceeded on test 1 of 2",
+      code: { passed: 0, total: 2, skipped: 1, timeMs: 2000, firstFailure: { verdict: "timeout" } },
+    });
+    expect(row("code-escape").code?.firstFailure).toMatchObject({ verdict: "runtime_error" });
+    expect(row("code-escape").reason).toMatch(
+      /ImportError: js is not available in the code sandbox/,
+    );
+    expect(rows.every((x) => x.code && x.code.timeMs >= 0)).toBe(true);
+
+    // The table's pass@1, and the workers were asked for a fenced program.
+    expect(r.stdout.split("\n").find((l) => l.startsWith("single:Solver A"))).toMatch(
+      /^single:Solver A\s+40\.0\s/,
+    );
+    const prompts = chatRequests(h.server, "solver-a").map(promptText);
+    expect(prompts).toHaveLength(5);
+    expect(prompts.every((p) => p.includes("complete program in one fenced code block"))).toBe(
+      true,
+    );
+    const sidecar = JSON.parse(await readFile(`${out}.eval.json`, "utf8")) as {
+      scorer: { id: string; version: number };
+    };
+    expect(sidecar.scorer).toEqual({ id: "code", options: {}, version: 1 });
+  });
+
+  it("lists --scorer code in the help", async ({ expect }) => {
+    const r = await runCli(["--help"]);
+    expect(r.stdout).toMatch(/--scorer mc\|math\|exact\|contains\|regex\|judge\|code/);
+    expect(r.stdout).toContain("--scorer code");
+  });
+});

@@ -1,0 +1,170 @@
+// The code scorer inside the evaluation runner, over an in-process fake sandbox (the real Pyodide
+// runs in code/sandbox.node.test.ts and the CLI and browser tests): registered as "code", its
+// sandbox asked for only when an answer is scored, tests kept with each item's result.
+import { describe, expect, it } from "vitest";
+import type { ChatBackend } from "../llm/types.ts";
+import type { Worker } from "../schema/worker.ts";
+import type { Sandbox, SandboxStatus } from "./code/pool.ts";
+import type { RunRequest } from "./code/types.ts";
+import type { EvalItem } from "./dataset/schema.ts";
+import { summarise } from "./report.ts";
+import { EvalRun } from "./runner.ts";
+import type { EvalResult, Evaluation } from "./schema.ts";
+import { createScorer, defaultScorerId, scorerIds } from "./scorers/registry.ts";
+
+const IDLE: SandboxStatus = {
+  phase: "idle",
+  loaded: 0,
+  total: 0,
+  starts: 0,
+  lastLoadMs: null,
+  message: null,
+};
+
+/** Runs "programs" by name: `sum` adds the numbers on stdin, anything else prints nothing. */
+function fakeSandbox(): Sandbox & { runs: RunRequest[]; limits: number[] } {
+  const runs: RunRequest[] = [];
+  const limits: number[] = [];
+  return {
+    runs,
+    limits,
+    run(request, l) {
+      runs.push(request);
+      limits.push(l.timeMs);
+      const stdin = request.mode === "stdio" ? request.stdin : "";
+      const sum = stdin
+        .split(/\s+/)
+        .filter(Boolean)
+        .map(Number)
+        .reduce((a, b) => a + b, 0);
+      const stdout = request.code.includes("sum") ? `${sum}\n` : "";
+      return Promise.resolve({
+        ok: true,
+        outcome: { status: "ok", stdout, stderr: "", timeMs: 2 },
+      });
+    },
+    warm: () => Promise.resolve(),
+    status: () => IDLE,
+    subscribe: () => () => undefined,
+    dispose: () => undefined,
+  };
+}
+
+const TESTS = JSON.stringify({
+  style: "stdio",
+  cases: [
+    { input: "1 2\n", output: "3\n" },
+    { input: "40 2\n", output: "42\n" },
+  ],
+});
+const ITEMS: EvalItem[] = [
+  { id: "a", question: "Add them (a).", tests: TESTS },
+  { id: "b", question: "Add them (b).", tests: JSON.parse(TESTS) as unknown },
+];
+const WORKER: Worker = {
+  id: "w",
+  name: "w",
+  kind: "openai",
+  baseURL: "http://models.test/v1",
+  model: "w",
+  temperature: 0,
+  maxTokens: 256,
+  prefill: false,
+};
+
+/** Right on item a, wrong on item b. */
+const backend: ChatBackend = {
+  label: "w",
+  continuesAssistant: false,
+  // eslint-disable-next-line @typescript-eslint/require-await -- a scripted stream
+  async *stream(req) {
+    const text = JSON.stringify(req.messages);
+    const code = text.includes("(a)") ? "print(sum(...))" : "print(a * b)";
+    yield { type: "delta", text: `Here:\n\`\`\`python\n${code}\n\`\`\`` };
+  },
+};
+
+const EVALUATION: Evaluation = {
+  format: "conductor-studio-eval",
+  version: 1,
+  id: "ev",
+  name: "code",
+  createdAt: 0,
+  dataset: { name: "code", hash: "h", size: 2 },
+  strategies: [{ kind: "single", worker: "w" }],
+  repeats: 1,
+  seed: 1,
+  scorer: { id: "code", options: {}, version: 1 },
+  pool: [WORKER],
+  conductor: null,
+  concurrency: 2,
+  maxCost: null,
+};
+
+describe("the code scorer in the evaluation", () => {
+  it("is registered as code, picked for items with tests, and needs a sandbox", () => {
+    expect(scorerIds()).toContain("code");
+    expect(defaultScorerId(ITEMS)).toBe("code");
+    expect(defaultScorerId([{ expected: "3" }, { expected: "4", tests: "" }])).toBe("math");
+    expect(createScorer({ id: "code", options: {} })).toEqual({
+      ok: false,
+      message: "The code scorer needs a Python sandbox.",
+    });
+  });
+
+  it("asks for its sandbox on the first answer only, and keeps the tests with each result", async () => {
+    const sandbox = fakeSandbox();
+    let asked = 0;
+    const made = createScorer(
+      { id: "code", options: { timeMs: 1500 } },
+      { codeSandbox: () => (asked++, sandbox) },
+    );
+    if (!made.ok) throw new Error(made.message);
+    expect(made.scorer).toMatchObject({ id: "code", version: 1 });
+    expect(asked).toBe(0);
+    const results: EvalResult[] = [];
+    const run = new EvalRun({
+      evaluation: EVALUATION,
+      items: ITEMS,
+      scorer: made.scorer,
+      backendFor: () => backend,
+      onResult: (r) => void results.push(r),
+      retry: { maxAttempts: 1 },
+    });
+    expect(await run.run()).toMatchObject({ status: "finished", done: 2 });
+    expect(asked).toBe(1);
+    // Both tests of both items ran (a wrong answer does not stop the remaining tests).
+    expect(sandbox.runs).toHaveLength(4);
+    expect(sandbox.limits).toEqual([1500, 1500, 1500, 1500]);
+    const by = Object.fromEntries(results.map((r) => [r.item, r]));
+    expect(by.a).toMatchObject({
+      correct: true,
+      extracted: "print(sum(...))",
+      code: { passed: 2, total: 2, skipped: 0, timeMs: 4, firstFailure: null },
+    });
+    expect(by.b).toMatchObject({
+      correct: false,
+      reason: "wrong answer on test 1 of 2",
+      code: {
+        passed: 0,
+        total: 2,
+        firstFailure: { index: 0, verdict: "wrong_answer", input: "1 2\n", expected: "3\n" },
+      },
+    });
+    expect(summarise(results, ["single:w"])[0]!.accuracy).toBe(0.5);
+  });
+
+  it("leaves items unscored, never wrong, when the sandbox cannot load", async () => {
+    const made = createScorer(
+      { id: "code", options: {} },
+      { codeSandbox: () => Promise.reject(new Error("offline")) },
+    );
+    if (!made.ok) throw new Error(made.message);
+    const r = await made.scorer.score(
+      "```python\nprint(1)\n```",
+      ITEMS[0]!,
+      new AbortController().signal,
+    );
+    expect(r).toMatchObject({ correct: null, reason: "No Python sandbox: offline" });
+  });
+});
