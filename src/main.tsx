@@ -4,6 +4,7 @@ import { createRoot } from "react-dom/client";
 import { App } from "./components/App.tsx";
 import { bootRuns, bootStudio } from "./state/boot.ts";
 import { probeNow } from "./state/inbrowserController.ts";
+import { loadRunStore } from "./state/runStore.ts";
 import "./styles.css";
 
 const root = document.getElementById("root");
@@ -21,4 +22,8 @@ const render = () =>
   );
 // The draft and the last open run come back before the first paint, so nothing the user does can
 // race them; a storage that does not answer within 2 s does not hold the studio back.
-void Promise.race([bootRuns(), new Promise((r) => setTimeout(r, 2000))]).finally(render);
+// The run store's code (Dexie) is its own chunk from this origin: it is loaded before the first
+// paint so that every run is stored from the start.
+void loadRunStore()
+  .then(() => Promise.race([bootRuns(), new Promise((r) => setTimeout(r, 2000))]))
+  .finally(render);

@@ -1,12 +1,10 @@
 import { ReactFlowProvider } from "@xyflow/react";
-import { useCallback, useEffect, useState } from "react";
+import { Suspense, lazy, useCallback, useEffect, useState } from "react";
 import { Canvas } from "./canvas/Canvas.tsx";
 import { EvaluateMount } from "./eval/EvaluateMount.tsx";
 import type { Theme } from "./Header.tsx";
 import { FileOfferBar } from "./files/FileOfferBar.tsx";
 import { Header } from "./Header.tsx";
-import { CompareView } from "./history/CompareView.tsx";
-import { HistoryPanel } from "./history/HistoryPanel.tsx";
 import { useHistory } from "../state/history.ts";
 import { AnswerPanel } from "./panels/AnswerPanel.tsx";
 import { ConductorPanel } from "./panels/ConductorPanel.tsx";
@@ -16,6 +14,14 @@ import { QuestionBox } from "./panels/QuestionBox.tsx";
 import { RunBar } from "./panels/RunBar.tsx";
 import { Splitter } from "./ui/Splitter.tsx";
 import { useShortcuts } from "./useShortcuts.ts";
+
+// Not needed for the first paint: history (virtual list) and compare (the diff library) load when opened.
+const HistoryPanel = lazy(() =>
+  import("./history/HistoryPanel.tsx").then((m) => ({ default: m.HistoryPanel })),
+);
+const CompareView = lazy(() =>
+  import("./history/CompareView.tsx").then((m) => ({ default: m.CompareView })),
+);
 
 const THEME_KEY = "conductor-studio.theme";
 
@@ -80,8 +86,20 @@ export function App() {
           min={280}
           max={640}
         />
-        <aside className="column right">{historyOpen ? <HistoryPanel /> : <Inspector />}</aside>
-        {compare && <CompareView pair={compare} />}
+        <aside className="column right">
+          {historyOpen ? (
+            <Suspense fallback={<p className="muted">Loading history…</p>}>
+              <HistoryPanel />
+            </Suspense>
+          ) : (
+            <Inspector />
+          )}
+        </aside>
+        {compare && (
+          <Suspense fallback={null}>
+            <CompareView pair={compare} />
+          </Suspense>
+        )}
         <EvaluateMount />
       </div>
     </ReactFlowProvider>

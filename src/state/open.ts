@@ -3,6 +3,7 @@ import { stepsAt } from "../engine/run/continue.ts";
 import type { RunRecord } from "../engine/schema/record.ts";
 import type { StepResult } from "./run.ts";
 import { TOP, resultFromRecord } from "./run.ts";
+import { describeKeyReport, keyReport } from "./pool.ts";
 import { runStore } from "./runStore.ts";
 import { useStudio } from "./store.ts";
 
@@ -53,16 +54,28 @@ export async function openRun(key: string): Promise<string | null> {
   return null;
 }
 
-/** Whether the run on screen used another pool than the Settings one (by worker ids and models). */
-export function poolDiffers(record: RunRecord, pool: readonly { id: string; model: string }[]) {
+/**
+ * Whether the run on screen used another pool than the Settings one (by worker ids, models and
+ * endpoints: a shared run that reuses a worker's id at another origin differs).
+ */
+export function poolDiffers(
+  record: RunRecord,
+  pool: readonly { id: string; model: string; baseURL: string }[],
+) {
   if (!record.pool.length) return false;
-  const sig = (p: readonly { id: string; model: string }[]) =>
-    p.map((w) => `${w.id}:${w.model}`).join("|");
+  const sig = (p: readonly { id: string; model: string; baseURL: string }[]) =>
+    p.map((w) => `${w.id}:${w.model}:${w.baseURL}`).join("|");
   return sig(record.pool) !== sig(pool);
 }
 
-/** Makes the run's pool the Settings pool (after the user confirmed); keys of others stay. */
+/**
+ * Makes the run's pool the Settings pool (after the user confirmed); keys of others stay, and a
+ * key whose worker the run points at another origin is held back (keybinding.ts): the notice says so.
+ */
 export function adoptRunPool(): void {
   const s = useStudio.getState();
-  s.setPool(s.record.pool.map((w) => ({ ...w })));
+  const pool = s.record.pool.map((w) => ({ ...w }));
+  const keys = keyReport(pool);
+  s.setPool(pool);
+  if (keys.kept || keys.heldBack.length) s.setNotice(describeKeyReport(keys));
 }
