@@ -2,6 +2,25 @@ import { useEffect, useRef } from "react";
 import type { StrategySummary } from "../../engine/eval/report.ts";
 
 /**
+ * The x-axis tick labels: dollars with as many decimals as the tick spacing needs, so ticks at
+ * tiny costs read $0.0012, $0.0014 rather than all "0".
+ */
+export function costTickLabels(splits: number[]): string[] {
+  const steps = splits
+    .slice(1)
+    .map((v, i) => Math.abs(v - splits[i]!))
+    .filter((d) => d > 0);
+  const step = steps.length ? Math.min(...steps) : Math.abs(splits[0] ?? 0);
+  const decimals =
+    step > 0 && Number.isFinite(step) ? Math.min(10, Math.max(2, Math.ceil(-Math.log10(step)))) : 2;
+  return splits.map((v) => {
+    if (!Number.isFinite(v)) return "";
+    const text = v.toFixed(decimals);
+    return `$${Number(text) === 0 ? (0).toFixed(decimals) : text}`;
+  });
+}
+
+/**
  * Accuracy against cost per question, one point per strategy, the Pareto front joined. uPlot is
  * imported here only, when the plot first renders.
  */
@@ -26,7 +45,13 @@ export function ParetoPlot({ rows }: { rows: StrategySummary[] }) {
             height: 260,
             mode: 1,
             scales: { x: { time: false }, y: { range: [0, 100] } },
-            axes: [{ label: "cost per question ($)" }, { label: "accuracy (%)" }],
+            axes: [
+              {
+                label: "cost per question ($)",
+                values: (_u, splits) => costTickLabels(splits),
+              },
+              { label: "accuracy (%)" },
+            ],
             series: [
               {},
               {
