@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { costTickLabels } from "./ParetoPlot.tsx";
+import { costRange, costTickLabels } from "./ParetoPlot.tsx";
 
 describe("costTickLabels", () => {
   it("gives tiny costs enough decimals that ticks differ", () => {
@@ -15,5 +15,21 @@ describe("costTickLabels", () => {
   it("copes with one tick, zero and a negative zero", () => {
     expect(costTickLabels([0])).toEqual(["$0.00"]);
     expect(costTickLabels([-0, 0.00002])).toEqual(["$0.00000", "$0.00002"]);
+  });
+});
+
+describe("costRange", () => {
+  it("pads the costs, more on the right, never below zero", () => {
+    const [lo, hi] = costRange(0.0001, 0.0004);
+    expect(lo).toBeCloseTo(0.00007, 10);
+    expect(hi).toBeCloseTo(0.00049, 10);
+    expect(costRange(0, 0.001)[0]).toBe(0);
+  });
+
+  it("gives a single cost, or all zero, a range of its own", () => {
+    const [lo, hi] = costRange(0.002, 0.002);
+    expect(lo).toBeLessThan(0.002);
+    expect(hi).toBeGreaterThan(0.002);
+    expect(costRange(0, 0)[1]).toBeGreaterThan(0);
   });
 });

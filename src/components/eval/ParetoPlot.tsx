@@ -20,6 +20,12 @@ export function costTickLabels(splits: number[]): string[] {
   });
 }
 
+/** The x range: the costs with a margin (more on the right, where the names go), never below 0. */
+export function costRange(min: number, max: number): [number, number] {
+  const span = max - min || Math.abs(max) || 1e-4;
+  return [Math.max(0, min - span * 0.1), max + span * 0.3];
+}
+
 /**
  * Accuracy against cost per question, one point per strategy, the Pareto front joined. uPlot is
  * imported here only, when the plot first renders.
@@ -44,11 +50,16 @@ export function ParetoPlot({ rows }: { rows: StrategySummary[] }) {
             width: Math.max(320, el.clientWidth),
             height: 260,
             mode: 1,
-            scales: { x: { time: false }, y: { range: [0, 100] } },
+            scales: {
+              // Room either side so the end points and their names are not cut at the edges.
+              x: { time: false, range: (_u, min, max) => costRange(min, max) },
+              y: { range: [0, 100] },
+            },
             axes: [
               {
                 label: "cost per question ($)",
                 values: (_u, splits) => costTickLabels(splits),
+                space: 70,
               },
               { label: "accuracy (%)" },
             ],
@@ -74,6 +85,8 @@ export function ParetoPlot({ rows }: { rows: StrategySummary[] }) {
                   const ctx = u.ctx;
                   ctx.save();
                   ctx.fillStyle = getComputedStyle(el).color;
+                  ctx.textAlign = "left";
+                  ctx.textBaseline = "alphabetic";
                   ctx.font = `${12 * devicePixelRatio}px sans-serif`;
                   sorted.forEach((r, i) => {
                     const x = u.valToPos(xs[i]!, "x", true);
