@@ -20,10 +20,18 @@ export function MappingEditor() {
   const mapping = useEval((s) => s.setup.mapping);
   const skipBad = useEval((s) => s.setup.skipBad);
   const patchSetup = useEval((s) => s.patchSetup);
-  if (!table) return null;
+  if (!table)
+    return (
+      <section className="eval-card eval-mapping" aria-label="Columns">
+        <h3>2. Columns</h3>
+        <p className="muted" data-testid="eval-columns-hint">
+          Load a question set to map its columns.
+        </p>
+      </section>
+    );
   const { items, bad } = mappedItems();
   return (
-    <section className="eval-card" aria-label="Columns">
+    <section className="eval-card eval-mapping" aria-label="Columns">
       <h3>2. Columns</h3>
       <div className="row wrap">
         {FIELDS.map(([field, label]) => (

@@ -26,7 +26,7 @@ export function SourcePicker() {
     );
   };
   return (
-    <section className="eval-card" aria-label="Question set">
+    <section className="eval-card eval-source-card" aria-label="Question set">
       <h3>1. Questions</h3>
       <div className="row wrap">
         {SAMPLE_SETS.map((set) => (

@@ -2,6 +2,8 @@ import { scorerIds } from "../../engine/eval/scorers/registry.ts";
 import { startEvaluation, strategyChoices } from "../../state/evalController.ts";
 import { useEval } from "../../state/eval.ts";
 import { useStudio } from "../../state/store.ts";
+import { useUi } from "../../state/ui.ts";
+import { runBlocker } from "./runBlocker.ts";
 
 /** Which strategies (the columns), the scorer, repeats, concurrency and spending cap; then Run. */
 export function StrategyPicker() {
@@ -10,6 +12,7 @@ export function StrategyPicker() {
   const message = useEval((s) => s.message);
   const pool = useStudio((s) => s.pool);
   const choices = strategyChoices();
+  const blocker = runBlocker(!!setup.table, pool.length, setup.strategies.length);
   const toggle = (name: string) =>
     patchSetup({
       strategies: setup.strategies.includes(name)
@@ -17,7 +20,7 @@ export function StrategyPicker() {
         : [...setup.strategies, name],
     });
   return (
-    <section className="eval-card" aria-label="Strategies">
+    <section className="eval-card eval-strategies" aria-label="Strategies">
       <h3>3. Strategies</h3>
       <div className="row wrap">
         {choices.map((name) => (
@@ -95,15 +98,32 @@ export function StrategyPicker() {
           {message}
         </p>
       )}
-      <button
-        type="button"
-        className="primary"
-        data-testid="eval-start"
-        disabled={!setup.table}
-        onClick={() => void startEvaluation()}
-      >
-        Run evaluation
-      </button>
+      <div className="row wrap eval-run-row">
+        <button
+          type="button"
+          className="primary"
+          data-testid="eval-start"
+          disabled={blocker !== null}
+          aria-describedby={blocker ? "eval-start-why" : undefined}
+          onClick={() => void startEvaluation()}
+        >
+          Run evaluation
+        </button>
+        {blocker && (
+          <span className="muted" id="eval-start-why" data-testid="eval-start-why">
+            {blocker.text}
+          </span>
+        )}
+        {blocker?.settings && (
+          <button
+            type="button"
+            data-testid="eval-open-settings"
+            onClick={() => useUi.getState().openSettings()}
+          >
+            Open Settings
+          </button>
+        )}
+      </div>
     </section>
   );
 }
