@@ -5,7 +5,7 @@ import prettier from "eslint-config-prettier";
 import globals from "globals";
 
 export default tseslint.config(
-  { ignores: ["dist", "node_modules", "test-results", "playwright-report", "bin", ".scratch"] },
+  { ignores: ["dist", "node_modules", "test-results", "playwright-report", "bin", ".scratch", "public"] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
