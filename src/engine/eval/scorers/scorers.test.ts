@@ -1,13 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { createFakeBackend } from "../../llm/fake.ts";
 import { LlmError } from "../../llm/types.ts";
+import { CONTAINS_CASES } from "./contains.cases.ts";
+import { EXACT_CASES } from "./exact.cases.ts";
+import { VERDICT_CASES } from "./judge.cases.ts";
 import { judgeScorer, parseVerdict } from "./judge.ts";
 import { MATH_CASES } from "./math.cases.ts";
 import { mathScorer } from "./math.ts";
 import { MC_CASES, MC_QUESTION } from "./mc.cases.ts";
 import { multipleChoiceScorer } from "./mc.ts";
+import { REGEX_CASES } from "./regex.cases.ts";
 import { createScorer, defaultScorerId, registerScorer, scorerIds } from "./registry.ts";
-import { TEXT_CASES, VERDICT_CASES } from "./text.cases.ts";
 import { verdict } from "./types.ts";
 
 const signal = new AbortController().signal;
@@ -37,12 +40,22 @@ describe("math scorer", () => {
 });
 
 describe("exact, contains and regex scorers", () => {
-  it.each(TEXT_CASES)("%s: %j against %j -> %s", async (id, answer, expected, correct) => {
-    const made = createScorer({ id, options: {} });
+  const TEXT_CASES = [
+    ...EXACT_CASES.map(([a, e, c]) => ["exact", a, e, c, {}] as const),
+    ...CONTAINS_CASES.map(([a, e, c]) => ["contains", a, e, c, {}] as const),
+    ...REGEX_CASES.map(([a, e, c, o]) => ["regex", a, e, c, o ?? {}] as const),
+  ];
+  it.each(TEXT_CASES)("%s: %j against %j -> %s (%j)", async (id, answer, expected, correct, o) => {
+    const made = createScorer({ id, options: o });
     if (!made.ok) throw new Error(made.message);
     expect((await made.scorer.score(answer, { question: "q", expected }, signal)).correct).toBe(
       correct,
     );
+  });
+  it("holds at least 30 realistic answers per scorer", () => {
+    for (const cases of [EXACT_CASES, CONTAINS_CASES, REGEX_CASES]) {
+      expect(cases.length).toBeGreaterThanOrEqual(30);
+    }
   });
   it("a pattern that does not compile leaves the item unscored", async () => {
     const made = createScorer({ id: "regex", options: { pattern: "(" } });

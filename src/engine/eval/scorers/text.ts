@@ -2,7 +2,11 @@ import { finalAnswer, stripThinking } from "./extract.ts";
 import type { ScoreResult, Scorer, ScoredItem } from "./types.ts";
 import { verdict } from "./types.ts";
 
-/** Lower case, no accents, punctuation and articles dropped, whitespace collapsed. */
+/**
+ * Lower case, no accents, punctuation and a leading article dropped, whitespace collapsed. Only a
+ * leading "a", "an" or "the" goes: dropping every one made "Vitamin A" read as "vitamin" (so
+ * "Vitamin C" contained it) and an empty answer equal to the reference "A".
+ */
 export function normaliseText(s: string): string {
   return s
     .normalize("NFKD")
@@ -10,9 +14,9 @@ export function normaliseText(s: string): string {
     .toLowerCase()
     .replace(/[*_`"'“”‘’]/g, "")
     .replace(/[^\p{L}\p{N}\s]/gu, " ")
-    .replace(/\b(?:a|an|the)\b/g, " ")
     .replace(/\s+/g, " ")
-    .trim();
+    .trim()
+    .replace(/^(?:a|an|the) (?=\S)/, "");
 }
 
 /** The marked final answer, else the whole reply without reasoning blocks. */
@@ -38,7 +42,7 @@ function needReference(item: ScoredItem): ScoreResult | null {
 export function exactScorer(): Scorer {
   return {
     id: "exact",
-    version: 1,
+    version: 2,
     score(answer, item) {
       const missing = needReference(item);
       if (missing) return Promise.resolve(missing);
@@ -53,7 +57,7 @@ export function exactScorer(): Scorer {
 export function containsScorer(): Scorer {
   return {
     id: "contains",
-    version: 1,
+    version: 2,
     score(answer, item) {
       const missing = needReference(item);
       if (missing) return Promise.resolve(missing);

@@ -1,0 +1,52 @@
+/** [answer as a model writes it, reference, correct?] for the exact scorer. */
+export const EXACT_CASES: [string, string, boolean][] = [
+  ["Answer: Ottawa", "Ottawa", true],
+  ["ottawa.", "Ottawa", true],
+  ["**Answer:** Ottawa", "Ottawa", true],
+  ["Final answer: **Ottawa**", "Ottawa", true],
+  ["The answer is: Ottawa", "Ottawa", true],
+  ["The answer is Ottawa.", "Ottawa", false], // no "Answer:" line, so the whole sentence is compared
+  ["The capital of Canada is Ottawa.", "Ottawa", false],
+  ["Answer: “Ottawa”", "Ottawa", true],
+  ["Answer: OTTAWA!", "Ottawa", true],
+  ["`Ottawa`", "Ottawa", true],
+  ["Answer: Ottawa\n\n", "Ottawa", true],
+  ["I first thought Toronto, the largest city.\nAnswer: Ottawa", "Ottawa", true],
+  ["Answer: Toronto\nWait, no. The capital is Ottawa.\nAnswer: Ottawa", "Ottawa", true],
+  ["Answer: Ottawa\nAnswer: Toronto", "Ottawa", false], // the last answer line counts
+  ["Answer: Ottawa, Ontario", "Ottawa", false],
+  ["Answer: Ottawa, Ontario", "Ottawa|Ottawa, Ontario", true],
+  ["<think>Toronto?</think>Ottawa", "Ottawa", true],
+  ["<think>Answer: Toronto</think>\nAnswer: Ottawa", "Ottawa", true],
+  ["", "Ottawa", false],
+  ["Answer: The Pacific Ocean", "Pacific Ocean", true],
+  ["The Pacific Ocean.", "Pacific Ocean", true],
+  ["Answer: Pacific", "Pacific Ocean", false],
+  ["Answer: Jane Austen", "Jane Austen", true],
+  ["Answer: J. Austen", "Jane Austen", false],
+  ["Answer: Montréal", "Montreal", true],
+  ["Answer: São Paulo", "Sao Paulo", true],
+  ["Answer: Iron", "Iron|Fe", true],
+  ["Answer: Fe", "Iron|Fe", true],
+  ["Answer: Copper", "Iron|Fe", false],
+  ["\\boxed{42}", "42", true],
+  ["So the total is $\\boxed{42}$ apples.", "42", true],
+  ["<answer>Jupiter</answer>", "Jupiter", true],
+  ["<answer> jupiter </answer>\nHope this helps!", "Jupiter", true],
+  ["Answer: Jupiter (the largest planet)", "Jupiter", false],
+  ["Answer: 1,440", "1440", false], // the comma splits the number into two words
+  ["Answer: 3.14", "3.14", true],
+  ["Answer: 3.14", "3.1416", false],
+  ["Answer: H₂O", "H2O", true], // NFKD folds the subscript
+  ["Answer: new-york", "New York", true],
+  ["Answer: New York City", "New York", false],
+  ["Answer: Da Vinci", "Leonardo da Vinci", false],
+  ["Answer: Mt. Everest", "Everest|Mount Everest", false],
+  ["Answer: Mount Everest", "Everest|Mount Everest", true],
+  ["Answer: A", "A", true],
+  ["", "A", false], // was true when every article was dropped
+  ["Answer: B", "A", false],
+  ["Answer: Vitamin A", "Vitamin A", true],
+  ["Answer: Vitamin", "Vitamin A", false], // a letter "A" is not an article
+  ["Answer: Alexander Great", "Alexander the Great", false],
+];
