@@ -1,4 +1,3 @@
-import { startTestServer } from "../e2e/server/server.ts";
 import { EvalRun } from "../src/engine/eval/runner.ts";
 import type { EvalResult, Evaluation } from "../src/engine/eval/schema.ts";
 import { summarise } from "../src/engine/eval/report.ts";
@@ -9,6 +8,7 @@ import { createFakeBackend } from "../src/engine/llm/fake.ts";
 import { createOpenAIBackend } from "../src/engine/llm/openai.ts";
 import type { ChatBackend } from "../src/engine/llm/types.ts";
 import type { Pool } from "../src/engine/schema/worker.ts";
+import { startServerProcess } from "./server-process.ts";
 
 const QUESTIONS = Number(process.env.EVAL_BENCH_QUESTIONS ?? 200);
 const LATENCY_MS = 50;
@@ -22,11 +22,13 @@ const PLAN =
  * and the memory the evaluation used.
  */
 export async function benchEval(): Promise<void> {
-  const server = await startTestServer();
+  const names = ["w0", "w1", "w2", "w3"];
+  // The server runs in its own process: its work is not the evaluation's, in time or in memory.
+  const server = await startServerProcess({
+    ...Object.fromEntries(names.map((m) => [m, { content: "Answer: 7", latencyMs: LATENCY_MS }])),
+    conductor: { content: PLAN, latencyMs: LATENCY_MS },
+  });
   try {
-    const names = ["w0", "w1", "w2", "w3"];
-    for (const m of names) server.setDefault(m, { content: "Answer: 7", latencyMs: LATENCY_MS });
-    server.setDefault("conductor", { content: PLAN, latencyMs: LATENCY_MS });
     const pool: Pool = names.map((m) => ({
       id: m,
       name: m,
@@ -111,8 +113,6 @@ export async function benchEval(): Promise<void> {
       conductorBackend: backend("conductor"),
       onResult: (r) => {
         results.push(r);
-        // The test server logs every request; that log is not the evaluation's memory.
-        server.requests.length = 0;
         if (results.length % 100 === 0)
           peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
       },
@@ -135,7 +135,7 @@ export async function benchEval(): Promise<void> {
       `  mean call ${(callMs / calls).toFixed(1)} ms as the client sees it; wall over (calls x mean call / concurrency): ${(wall / measured).toFixed(3)}`,
     );
     console.log(
-      `  CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s in this one process (test server and client share it)`,
+      `  CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s in the evaluation's process (the test server has its own)`,
     );
     console.log(
       `  heap: ${(heapBefore / 2 ** 20).toFixed(1)} MiB before, peak ${(peakHeap / 2 ** 20).toFixed(1)} MiB (+${((peakHeap - heapBefore) / 2 ** 20).toFixed(1)} MiB); rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`,
