@@ -88,6 +88,11 @@ test("a file over 10 MB opens only after asking; a 3 MB one opens without blocki
   await importBuilt(page, line, Math.ceil(3e6 / line.length), "x");
   await expect(studio.byTestId("file-offer")).toHaveCount(0);
   await expect(studio.byTestId("final-answer")).toContainText("A line of a very long answer");
+  // The 11 MB run on screen has the same text: wait for the 3 MB one to have replaced it before
+  // selecting its step (a click on the old graph's node is lost when the new graph arrives).
+  await expect(
+    page.getByText(/Showing the first [\d,]+ of 3,0\d\d,\d\d\d characters/).first(),
+  ).toBeVisible();
   await studio.selectNode(1);
   await expect(studio.byTestId("inspector-output").getByTestId("truncated")).toBeVisible();
   expect(await longest(page)).toBeLessThan(200);
