@@ -1,143 +1,19 @@
-/* eslint-disable @typescript-eslint/only-throw-error, @typescript-eslint/prefer-promise-reject-errors --
+/* eslint-disable @typescript-eslint/prefer-promise-reject-errors --
    WebLLM's worker rejects with strings, and the fake engine must do the same. */
 import { describe, expect, it, vi } from "vitest";
 import type { ChatMessage } from "../../schema/usage.ts";
-import type { ChatChunk } from "../types.ts";
-import { LlmError, collect } from "../types.ts";
-import type { SmallChatRequest, SmallChunk, SmallEngine, SmallUsage } from "./backend.ts";
+import { collect } from "../types.ts";
 import { createWebLLMBackend } from "./backend.ts";
-import { buildPlanGrammar } from "../../conductor/grammar.ts";
-import { DEFAULT_OPENING, buildConductorMessages, foldedOpening } from "../../conductor/prompt.ts";
-import { planRound } from "../../exec/plan.ts";
-import type { RunEvent } from "../../schema/events.ts";
-import { WorkerSchema } from "../../schema/worker.ts";
-
-interface Reply {
-  chunks?: string[];
-  usage?: SmallUsage | null;
-  /** Held before the first chunk (a long prefill) until resolved. */
-  gate?: Promise<void>;
-  /** Thrown (as a string, like the worker) after this many chunks. */
-  failAfter?: number;
-  failWith?: string;
-  /** Rejects `create` itself with this string. */
-  rejectCreate?: string;
-}
-
-const MODEL = "Qwen2.5-7B-Instruct-q4f16_1-MLC";
-const USAGE: SmallUsage = {
-  prompt_tokens: 120,
-  completion_tokens: 3,
-  extra: {
-    prefill_tokens_per_s: 850.5,
-    decode_tokens_per_s: 31.2,
-    time_to_first_token_s: 0.14,
-    e2e_latency_s: 0.3,
-  },
-};
-
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve = () => {};
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
-}
-
-/** A fake of the small engine whose chunks are shaped like WebLLM's. */
-function fakeEngine(replies: Reply[]) {
-  const calls: SmallChatRequest[] = [];
-  const state = { interrupts: 0, active: 0, maxActive: 0, closed: 0, interruptFlag: false };
-  const reload = vi.fn((_id: string) => Promise.resolve());
-  const unload = vi.fn(() => Promise.resolve());
-
-  async function* generate(reply: Reply): AsyncGenerator<SmallChunk> {
-    state.active += 1;
-    state.maxActive = Math.max(state.maxActive, state.active);
-    state.interruptFlag = false; // WebLLM resets its interrupt flag when a generation starts
-    try {
-      if (reply.gate) await reply.gate;
-      let finish = "stop";
-      for (const [i, text] of (reply.chunks ?? []).entries()) {
-        if (reply.failAfter === i) throw reply.failWith ?? "Error: boom";
-        if (state.interruptFlag) {
-          finish = "abort";
-          break;
-        }
-        // Shaped like WebLLM's chunk, extra fields included (a variable skips excess-property checks).
-        const chunk = {
-          id: "chatcmpl-1",
-          object: "chat.completion.chunk",
-          model: MODEL,
-          choices: [{ delta: { content: text, role: "assistant" }, finish_reason: null, index: 0 }],
-        };
-        yield chunk;
-      }
-      if (reply.failAfter !== undefined && reply.failAfter >= (reply.chunks ?? []).length) {
-        throw reply.failWith ?? "Error: boom";
-      }
-      yield { choices: [{ delta: {}, finish_reason: finish }] };
-      const usageChunk = {
-        id: "chatcmpl-1",
-        object: "chat.completion.chunk",
-        choices: [],
-        usage: reply.usage ?? USAGE,
-      };
-      if (reply.usage !== null) yield usageChunk;
-    } finally {
-      state.active -= 1;
-      state.closed += 1;
-    }
-  }
-
-  const engine: SmallEngine = {
-    chat: {
-      completions: {
-        create(request) {
-          calls.push(request);
-          const reply = replies.shift() ?? { chunks: ["ok"] };
-          if (reply.rejectCreate) return Promise.reject(reply.rejectCreate);
-          return Promise.resolve(generate(reply));
-        },
-      },
-    },
-    interruptGenerate() {
-      state.interrupts += 1;
-      state.interruptFlag = true;
-    },
-    reload,
-    unload,
-    runtimeStatsText: () => Promise.resolve("prefill: 850.5 tok/s, decode: 31.2 tok/s"),
-  };
-  return { engine, calls, state, reload, unload };
-}
-
-const user = (content: string): ChatMessage[] => [
-  { role: "system", content: "You coordinate." },
-  { role: "user", content },
-];
-const request = (content = "Q?") => ({
-  messages: user(content),
-  temperature: 0.2,
-  maxTokens: 1024,
-});
-
-async function drain(stream: AsyncIterable<ChatChunk>): Promise<ChatChunk[]> {
-  const out: ChatChunk[] = [];
-  for await (const chunk of stream) out.push(chunk);
-  return out;
-}
-
-async function failure(p: Promise<unknown>): Promise<LlmError> {
-  try {
-    await p;
-  } catch (e: unknown) {
-    if (e instanceof LlmError) return e;
-    throw e;
-  }
-  throw new Error("expected a failure");
-}
-
-/** Lets queued promise callbacks run. */
-const tick = () => new Promise((r) => setTimeout(r, 0));
+import {
+  MODEL,
+  deferred,
+  drain,
+  failure,
+  fakeEngine,
+  request,
+  tick,
+  user,
+} from "./backend-fake.ts";
 
 describe("createWebLLMBackend", () => {
   it("streams deltas, then usage from WebLLM's final chunk, and reports its speed figures", async () => {
@@ -377,92 +253,5 @@ describe("createWebLLMBackend", () => {
     expect(unload).toHaveBeenCalledTimes(1);
     expect(calls).toHaveLength(1);
     expect(backend.modelId).toBeUndefined();
-  });
-});
-
-describe("the plan grammar through the in-browser backend", () => {
-  const POOL = { workers: 3, maxSteps: 4, round: 0 };
-  const PLAN = `${DEFAULT_OPENING} One step.\nmodel_id = [1]\nsubtasks = ["Answer it."]\naccess_list = [[]]`;
-  const folded = () =>
-    buildConductorMessages({
-      question: "What is 2 + 2?",
-      pool: [
-        { ...pool[0]!, id: "a" },
-        { ...pool[0]!, id: "b" },
-        { ...pool[0]!, id: "c" },
-      ],
-      maxSteps: 4,
-      namedWorkers: false,
-      continuesAssistant: false,
-    });
-  const pool = [WorkerSchema.parse({ id: "w", name: "W" })];
-
-  async function plan(engine: SmallEngine, planGrammar: "webllm" | "off") {
-    const backend = createWebLLMBackend(engine, { modelId: MODEL });
-    const gen = planRound({
-      backend,
-      conductor: { temperature: 0.2, maxTokens: 512, planGrammar },
-      messages: folded(),
-      ...POOL,
-      signal: new AbortController().signal,
-      retry: { maxAttempts: 1 },
-    });
-    const events: RunEvent[] = [];
-    for (;;) {
-      const next = await gen.next();
-      if (next.done) return { outcome: next.value, events };
-      events.push(next.value);
-    }
-  }
-
-  it("on: the request carries the grammar, which starts with the opening instead of asking for it", async () => {
-    const { engine, calls } = fakeEngine([{ chunks: [PLAN] }]);
-    const { outcome } = await plan(engine, "webllm");
-    expect(outcome.ok).toBe(true);
-    const grammar = buildPlanGrammar({ ...POOL, opening: DEFAULT_OPENING });
-    expect(calls[0]?.response_format).toEqual({ type: "grammar", grammar });
-    const last = calls[0]?.messages.at(-1);
-    expect(last?.role).toBe("user");
-    expect(last?.content).not.toContain(foldedOpening(DEFAULT_OPENING));
-    expect(last?.content).toMatch(/Model id 2$/);
-  });
-
-  it("off: no response_format, and the opening is asked for in the prompt as before", async () => {
-    const { engine, calls } = fakeEngine([{ chunks: [PLAN] }]);
-    await plan(engine, "off");
-    expect(calls[0]).not.toHaveProperty("response_format");
-    expect(calls[0]?.messages.at(-1)?.content).toContain(foldedOpening(DEFAULT_OPENING));
-  });
-
-  it("a grammar that fails to compile: the plan runs unconstrained and the plan says why", async () => {
-    const { engine, calls } = fakeEngine([
-      { rejectCreate: "Error: [FATAL] grammar_parser.cc:102: EBNF lexer error. Aborted()" },
-      { chunks: [PLAN] },
-    ]);
-    const { outcome, events } = await plan(engine, "webllm");
-    expect(outcome.ok).toBe(true);
-    expect(calls).toHaveLength(2);
-    expect(calls[1]).not.toHaveProperty("response_format");
-    const finish = events.find((e) => e.type === "plan_finish");
-    expect(finish).toMatchObject({ notice: expect.stringContaining("EBNF lexer error") as string });
-    expect(finish && "notice" in finish ? finish.notice : "").toContain("written unconstrained");
-  });
-
-  it("knows its context window and counts tokens, calibrated on WebLLM's own counts", async () => {
-    const { engine } = fakeEngine([
-      { chunks: ["ok"], usage: { prompt_tokens: 600, completion_tokens: 1 } },
-    ]);
-    const backend = createWebLLMBackend(engine, { modelId: MODEL, contextWindow: 8192 });
-    expect(backend.contextWindow).toBe(8192);
-    const long = request("x".repeat(2000));
-    const guess = await backend.countTokens!(long.messages);
-    await drain(backend.stream(long, new AbortController().signal));
-    const calibrated = await backend.countTokens!(long.messages);
-    expect(guess).toBeGreaterThan(calibrated);
-    // WebLLM's count, with the counter's 5% margin on top: never under.
-    expect(calibrated).toBeGreaterThanOrEqual(600);
-    expect(calibrated).toBeLessThan(650);
-    await backend.load(MODEL, { context_window_size: 16_384 });
-    expect(backend.contextWindow).toBe(16_384);
   });
 });
