@@ -156,36 +156,22 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
     const thought = result.reasoning ? { reasoning: result.reasoning } : {};
     const cost = callCost(usage, o.conductor.price);
     const parsed = parseConductorOutput(text, { workers: o.workers, maxSteps: o.maxSteps, round });
-    if (!parsed.ok) {
-      const loop = repetitionLoop(text);
-      const f = loop ? failure("repetition_loop", describeLoop(loop)) : parsed;
-      const error = { code: f.code, message: f.message };
-      yield {
-        type: "plan_finish",
-        ...scope,
-        at: now(),
-        round,
-        raw: text,
-        ...thought,
-        usage,
-        cost,
-        error,
-        ...notice,
-      };
-      return { ok: false, raw: text, cancelled: false, ...error };
-    }
-    yield {
+    const finish = {
       type: "plan_finish",
       ...scope,
       at: now(),
       round,
       raw: text,
       ...thought,
-      usage,
-      cost,
-      steps: parsed.steps,
-      ...notice,
-    };
+    } as const;
+    if (!parsed.ok) {
+      const loop = repetitionLoop(text);
+      const f = loop ? failure("repetition_loop", describeLoop(loop)) : parsed;
+      const error = { code: f.code, message: f.message };
+      yield { ...finish, usage, cost, error, ...notice };
+      return { ok: false, raw: text, cancelled: false, ...error };
+    }
+    yield { ...finish, usage, cost, steps: parsed.steps, ...notice };
     return { ok: true, raw: text, steps: parsed.steps };
   } catch (e: unknown) {
     const err = failureOf(e, looped, o.signal, mode);
