@@ -48,8 +48,8 @@ export async function benchEval(): Promise<void> {
       {
         kind: "workflow",
         steps: [
-          { worker: 0, subtask: "Solve it.", access: [] },
-          { worker: 1, subtask: "Answer.", access: "all" },
+          { worker: "w0", subtask: "Solve it.", access: [] },
+          { worker: "w1", subtask: "Answer.", access: "all" },
         ],
       },
     ];

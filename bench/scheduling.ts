@@ -50,7 +50,7 @@ async function wallTime(shape: Shape): Promise<number> {
     createFakeBackend([{ text: `answer ${i} `.repeat(20), delayMs: shape.latencyMs[i] }]),
   );
   const steps: Step[] = shape.access.map((access, i) => ({
-    worker: i,
+    worker: `w${i}`,
     subtask: `part ${i}`,
     access,
   }));

@@ -220,14 +220,14 @@ test("a run file reusing the worker's id at another origin gets no key", async (
     prefill: false,
   };
   const base = { ...emptyRecord("shared"), question: "Is 391 prime?", pool: [worker] };
-  const step = { worker: 0, subtask: "Answer briefly.", access: [] as number[] };
+  const step = { worker: id, subtask: "Answer briefly.", access: [] as number[] };
   const record = {
     ...base,
     rounds: [
       {
         index: 0,
         plan: null,
-        lists: { model_id: [0], subtasks: [step.subtask], access_list: [[]] },
+        lists: { model_id: [0], subtasks: [step.subtask], access_list: [[]], workerIds: [id] },
         steps: [stepRecord(base, step, 0)],
         answer: null,
         accepted: false,

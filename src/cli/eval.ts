@@ -142,13 +142,23 @@ async function evalWith(
     const imported = text === null ? null : importRun(text);
     if (!imported?.ok)
       return usage(`Cannot use ${values.workflow}: ${imported?.message ?? "cannot read it"}`);
-    const steps = (imported.record.rounds[0]?.steps ?? []).map((st) => ({
-      worker: st.worker,
-      subtask: st.subtask,
-      access: st.access,
-    }));
+    // The workflow's workers are the config's workers of the same name (ids are the studio's).
+    const source = imported.record;
+    const steps = (source.rounds[0]?.steps ?? []).map((st) => {
+      const name = source.pool.find((w) => w.id === st.worker)?.name ?? st.workerName;
+      const worker = pool.find((w) => w.name === name) ?? pool.find((w) => w.id === st.worker);
+      return { worker: worker?.id ?? "", name, subtask: st.subtask, access: st.access };
+    });
     if (steps.length === 0) return usage(`${values.workflow} has no steps.`);
-    chosen.push({ kind: "workflow", steps });
+    const lost = steps.find((st) => st.worker === "");
+    if (lost)
+      return usage(
+        `${values.workflow} uses a worker named "${lost.name}", which the config's workers lack; add it or rename one.`,
+      );
+    chosen.push({
+      kind: "workflow",
+      steps: steps.map(({ worker, subtask, access }) => ({ worker, subtask, access })),
+    });
   }
   const scorerId = values.scorer ?? defaultScorerId(data.value.items);
   const backendFor = (w: Pick<Worker, "id" | "baseURL" | "model" | "headers">) =>

@@ -1,4 +1,5 @@
 // The OpenAI `usage` of a served run and its `conductor_trace` extension, both read off the record.
+import { modelIdOf } from "../engine/conductor/ids.ts";
 import type { RoundRecord, RunRecord } from "../engine/schema/record.ts";
 import type { Usage } from "../engine/schema/usage.ts";
 
@@ -32,7 +33,10 @@ export interface RoundTrace {
   lists: RoundRecord["lists"];
   steps: {
     index: number;
-    worker: number;
+    /** The worker's id in the pool. */
+    worker_id: string;
+    /** The Conductor's number for it (`lists.workerIds`), -1 when the round's lists lack it. */
+    model_id: number;
     worker_name: string;
     subtask: string;
     access: RoundRecord["steps"][number]["access"];
@@ -76,7 +80,8 @@ function roundTrace(r: RoundRecord): RoundTrace {
     lists: r.lists,
     steps: r.steps.map((s) => ({
       index: s.index,
-      worker: s.worker,
+      worker_id: s.worker,
+      model_id: r.lists ? modelIdOf(r.lists.workerIds, s.worker) : -1,
       worker_name: s.workerName,
       subtask: s.subtask,
       access: s.access,

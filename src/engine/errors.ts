@@ -10,6 +10,7 @@ export const ERROR_MESSAGES = {
   no_steps: "The Conductor wrote an empty workflow; at least one step is needed.",
   too_many_steps: "The workflow has more steps than the cap:",
   bad_worker: "A model id is not a worker in the pool:",
+  missing_worker: "A step's worker is not in the pool:",
   bad_access: 'An access entry must be "all", [] or a list of earlier step indices:',
   empty_subtask: "A subtask is empty:",
   repetition_loop:

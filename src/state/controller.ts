@@ -1,3 +1,4 @@
+import { findWorker, shownIds, stepsByWorkerId } from "../engine/conductor/ids.ts";
 import { createPartialPlanReader } from "../engine/conductor/parse.ts";
 import type { WorkflowDoc } from "../engine/graph/document.ts";
 import { docFromSteps, emptyDoc, indexOfStep, stepsOf } from "../engine/graph/document.ts";
@@ -149,12 +150,15 @@ export async function planNow(): Promise<void> {
   s.setRunStepIds([]);
   s.setFocus(TOP);
   s.replaceDoc(emptyDoc(), true);
-  const options = { workers: s.pool.length, maxSteps: s.maxSteps, round: 0 };
+  // The pool as this plan's prompt shows it: streamed model ids are read against it, whatever
+  // happens to the pool while the Conductor writes.
+  const ids = shownIds(s.pool);
+  const options = { workers: ids.length, maxSteps: s.maxSteps, round: 0 };
   const partial = createPartialPlanReader(options);
   const showPartial = () => {
     const st = useStudio.getState();
     const raw = st.record.rounds[0]?.plan?.raw ?? "";
-    const steps = partial.read(raw);
+    const steps = stepsByWorkerId(partial.read(raw), ids);
     if (steps.length > st.history.present.steps.length)
       st.replaceDoc(docKeepingIds(st.history.present, steps), false);
   };
@@ -184,7 +188,10 @@ export function runProblem(s: StudioState): string | null {
   const steps = s.history.present.steps;
   if (!steps.length) return "The workflow has no steps: plan one with the Conductor or add a step.";
   for (const [i, step] of steps.entries()) {
-    if (!s.pool[step.worker]) return `Step ${i + 1} has no worker: choose one from the pool.`;
+    if (!findWorker(s.pool, step.worker))
+      return step.worker === ""
+        ? `Step ${i + 1} has no worker: choose one from the pool.`
+        : `Step ${i + 1}'s worker is no longer in the pool: choose another one for it.`;
     if (!step.subtask.trim()) return `Step ${i + 1} has an empty subtask.`;
   }
   return null;

@@ -9,28 +9,30 @@ import { runStore } from "./runStore.ts";
 import type { StudioState } from "./store.ts";
 import { useStudio } from "./store.ts";
 
-/** The draft's stored version; a new shape adds a migration in `readDraft`. */
-export const DRAFT_VERSION = 1;
+/**
+ * The draft's stored version; a new shape adds a migration in `readDraft`. Version 2: a step names
+ * its worker by id (version 1 held its place in the pool).
+ */
+export const DRAFT_VERSION = 2;
 export { DRAFT_KEY };
 /** Autosave waits this long after the last change. */
 export const DRAFT_DEBOUNCE_MS = 300;
 
-const DraftSchema = z.object({
-  question: z.string(),
-  doc: z.object({
-    steps: z.array(
-      z.object({
-        id: z.string(),
-        worker: z.number().int().nonnegative(),
-        subtask: z.string(),
-        access: AccessSchema,
-      }),
-    ),
-    positions: z.record(z.string(), z.object({ x: z.number(), y: z.number() })),
-  }),
-  /** The run that was open, by its stored key. */
-  openKey: z.string().nullable(),
-});
+function draftSchema<W extends z.ZodType>(worker: W) {
+  return z.object({
+    question: z.string(),
+    doc: z.object({
+      steps: z.array(
+        z.object({ id: z.string(), worker, subtask: z.string(), access: AccessSchema }),
+      ),
+      positions: z.record(z.string(), z.object({ x: z.number(), y: z.number() })),
+    }),
+    /** The run that was open, by its stored key. */
+    openKey: z.string().nullable(),
+  });
+}
+const DraftSchema = draftSchema(z.string());
+const DraftV1Schema = draftSchema(z.number().int().nonnegative());
 export type Draft = z.infer<typeof DraftSchema>;
 
 function draftOf(s: StudioState): Draft {
@@ -39,8 +41,16 @@ function draftOf(s: StudioState): Draft {
 
 const StoredDraftSchema = z.object({ version: z.number().int().positive(), value: z.unknown() });
 
-/** Reads the stored draft of any version this app knows; null when there is none or it is unreadable. */
-function readDraft(storage: Pick<Storage, "getItem">): Draft | null {
+/**
+ * Reads the stored draft of any version this app knows; null when there is none or it is unreadable.
+ * A version 1 step's pool place becomes the id of the worker at that place in `pool` (the pool it
+ * was drafted with: the settings pool, which only changes by the user's hand); a place past its end
+ * becomes "" (no worker chosen), which the step shows.
+ */
+export function readDraft(
+  storage: Pick<Storage, "getItem">,
+  pool: readonly { id: string }[],
+): Draft | null {
   let raw: unknown;
   try {
     raw = JSON.parse(storage.getItem(DRAFT_KEY) ?? "null");
@@ -49,13 +59,19 @@ function readDraft(storage: Pick<Storage, "getItem">): Draft | null {
   }
   const stored = StoredDraftSchema.safeParse(raw);
   if (!stored.success || stored.data.version > DRAFT_VERSION) return null;
+  if (stored.data.version === 1) {
+    const v1 = DraftV1Schema.safeParse(stored.data.value);
+    if (!v1.success) return null;
+    const steps = v1.data.doc.steps.map((st) => ({ ...st, worker: pool[st.worker]?.id ?? "" }));
+    return { ...v1.data, doc: { ...v1.data.doc, steps } };
+  }
   const parsed = DraftSchema.safeParse(stored.data.value);
   return parsed.success ? parsed.data : null;
 }
 
 const sameSteps = (
   doc: WorkflowDoc,
-  steps: { worker: number; subtask: string; access: unknown }[],
+  steps: { worker: string; subtask: string; access: unknown }[],
 ) =>
   doc.steps.length === steps.length &&
   doc.steps.every(
@@ -70,9 +86,9 @@ const sameSteps = (
  * away is stored as interrupted (finished steps and partial text kept) and can be resumed.
  */
 export async function restoreDraft(storage: Storage = localStorage): Promise<void> {
-  const draft = readDraft(storage);
-  if (!draft) return;
   const s = useStudio.getState();
+  const draft = readDraft(storage, s.pool);
+  if (!draft) return;
   const store = runStore();
   if (draft.openKey && store) {
     const got = await store.getRun(draft.openKey);

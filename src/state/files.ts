@@ -1,8 +1,9 @@
+import { shownIds } from "../engine/conductor/ids.ts";
 import { stepsOf } from "../engine/graph/document.ts";
 import { exportRun } from "../engine/run/export.ts";
 import { importRunChecked } from "../engine/run/validate.ts";
 import { isObject } from "../engine/schema/guards.ts";
-import { emptyRecord, stepRecord } from "../engine/run/record.ts";
+import { emptyRecord, listsOf, stepRecord } from "../engine/run/record.ts";
 import type { RunRecord } from "../engine/schema/record.ts";
 import { conductorConfigOf } from "./backends.ts";
 import { showRun } from "./open.ts";
@@ -26,11 +27,7 @@ export function workflowRecord(s: StudioState): RunRecord {
       {
         index: 0,
         plan: s.record.question === s.question ? (s.record.rounds[0]?.plan ?? null) : null,
-        lists: {
-          model_id: steps.map((st) => st.worker),
-          subtasks: steps.map((st) => st.subtask),
-          access_list: steps.map((st) => st.access),
-        },
+        lists: listsOf(steps, shownIds(s.pool)),
         steps: steps.map((st, i) => stepRecord(base, st, i)),
         answer: null,
         accepted: false,

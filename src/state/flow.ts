@@ -1,3 +1,5 @@
+import { findWorker } from "../engine/conductor/ids.ts";
+import { notInPool } from "../engine/pool/estimate.ts";
 import type { Edge, Node } from "@xyflow/react";
 import type { WorkflowDoc } from "../engine/graph/document.ts";
 import { edgesOf } from "../engine/graph/edges.ts";
@@ -41,7 +43,7 @@ export function nodeData(
   return {
     index,
     isLast: index === doc.steps.length - 1,
-    workerName: pool[step.worker]?.name ?? `Model id ${step.worker} (not in pool)`,
+    workerName: findWorker(pool, step.worker)?.name ?? notInPool(step.worker),
     subtask: step.subtask,
     ...resultFields(result),
   };

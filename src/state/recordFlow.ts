@@ -1,3 +1,4 @@
+import { findWorker } from "../engine/conductor/ids.ts";
 import type { Edge, Node } from "@xyflow/react";
 import { docFromSteps } from "../engine/graph/document.ts";
 import { edgesOf } from "../engine/graph/edges.ts";
@@ -37,7 +38,7 @@ export function recordNodeData(
   return {
     index: step.index,
     isLast,
-    workerName: pool[step.worker]?.name ?? step.workerName,
+    workerName: findWorker(pool, step.worker)?.name ?? step.workerName,
     subtask: step.subtask,
     ...resultFields(step),
     readonly: true,

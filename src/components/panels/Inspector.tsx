@@ -1,3 +1,4 @@
+import { findWorker } from "../../engine/conductor/ids.ts";
 import { formatCost } from "../../engine/cost.ts";
 import { runNow } from "../../state/controller.ts";
 import {
@@ -22,6 +23,7 @@ export function Inspector() {
   const results = useStudio(selectResults);
   const selectedIds = useStudio(selectSelectedIds);
   const phase = useStudio(selectPhase);
+  const runPool = useStudio((s) => s.record.pool);
   // The first selected id that is still a step: a deleted step's id may linger in the selection
   // (React Flow never reports it deselected), and must not hide the step clicked after it.
   const index =
@@ -39,6 +41,8 @@ export function Inspector() {
   }
   const st = useStudio.getState;
   const result = results[step.id];
+  // A worker that left the pool is named as the open run knew it.
+  const lostName = `"${findWorker(runPool, step.worker)?.name ?? step.worker}"`;
   const status = result?.status ?? "idle";
   const idle = phase === "idle";
   return (
@@ -77,15 +81,15 @@ export function Inspector() {
         <select
           data-testid="worker-select"
           value={step.worker}
-          onChange={(e) =>
-            st().edit({ kind: "setWorker", id: step.id, worker: Number(e.target.value) })
-          }
+          onChange={(e) => st().edit({ kind: "setWorker", id: step.id, worker: e.target.value })}
         >
-          {!pool[step.worker] && (
-            <option value={step.worker}>Model id {step.worker} (not in pool)</option>
+          {!findWorker(pool, step.worker) && (
+            <option value={step.worker} disabled>
+              {step.worker === "" ? "Choose a worker" : `${lostName} (not in pool)`}
+            </option>
           )}
           {pool.map((w, i) => (
-            <option key={w.id} value={i}>
+            <option key={w.id} value={w.id}>
               {i}: {w.name}
             </option>
           ))}

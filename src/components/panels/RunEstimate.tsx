@@ -1,3 +1,4 @@
+import { findWorker } from "../../engine/conductor/ids.ts";
 import { useMemo } from "react";
 import { formatCost } from "../../engine/cost.ts";
 import { stepsOf } from "../../engine/graph/document.ts";
@@ -45,7 +46,7 @@ export function RunEstimate() {
   // Steps on an in-browser worker fail without a loaded model: say so before the run.
   const needsModel = modelLoaded
     ? []
-    : doc.steps.flatMap((st, i) => (pool[st.worker]?.kind === "webllm" ? [i + 1] : []));
+    : doc.steps.flatMap((st, i) => (findWorker(pool, st.worker)?.kind === "webllm" ? [i + 1] : []));
   return (
     <span className="run-estimate" data-testid="run-estimate">
       {needsModel.length > 0 && (

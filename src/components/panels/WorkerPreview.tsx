@@ -1,5 +1,6 @@
 import { useMemo } from "react";
 import { stepsOf } from "../../engine/graph/document.ts";
+import { findWorker, shownIds } from "../../engine/conductor/ids.ts";
 import { buildWorkerMessages } from "../../engine/exec/messages.ts";
 import { visibleSteps } from "../../engine/schema/workflow.ts";
 import { selectDoc, selectPool, selectQuestion, selectResults } from "../../state/selectors.ts";
@@ -29,9 +30,10 @@ export function WorkerPreview({ index }: { index: number }) {
     const messages = buildWorkerMessages({
       question: question || "(your question)",
       steps,
+      workerIds: shownIds(pool),
       index,
       outputs,
-      prefill: pool[step.worker]?.prefill ?? false,
+      prefill: findWorker(pool, step.worker)?.prefill ?? false,
     });
     return messages
       .map((m) => (messages.length > 1 ? `[${m.role}]\n${m.content}` : m.content))

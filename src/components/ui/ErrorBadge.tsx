@@ -6,6 +6,7 @@ const WORDS: Record<string, string> = {
   no_steps: "empty plan",
   too_many_steps: "too many steps",
   bad_worker: "unknown worker in the plan",
+  missing_worker: "worker not in the pool",
   bad_access: "could not read the plan",
   empty_subtask: "empty subtask in the plan",
   auth: "key refused",

@@ -1,4 +1,4 @@
-import type { Access, Step } from "../schema/workflow.ts";
+import type { Access, PlannedStep } from "../schema/workflow.ts";
 import { DEFAULT_MAX_STEPS } from "../schema/workflow.ts";
 import type { ErrorCode, Failure, Result } from "../errors.ts";
 import { failure } from "../errors.ts";
@@ -22,7 +22,8 @@ export interface ConductorLists {
   access_list: Access[];
 }
 
-export type ParseResult = Result<{ steps: Step[]; lists: ConductorLists }>;
+/** Steps numbered as the Conductor wrote them (`conductor/ids.ts` maps them to worker ids). */
+export type ParseResult = Result<{ steps: PlannedStep[]; lists: ConductorLists }>;
 
 type ListName = keyof ConductorLists;
 const LIST_NAMES: readonly ListName[] = ["model_id", "subtasks", "access_list"];
@@ -165,7 +166,7 @@ function readStep(
   access: PyValue,
   index: number,
   workers: number,
-): Result<{ step: Step }> {
+): Result<{ step: PlannedStep }> {
   const id = asIndex(worker);
   if (id === undefined || id >= workers) {
     const range = workers > 0 ? `ids 0 to ${workers - 1}` : "no workers";
@@ -214,7 +215,7 @@ function buildWorkflow(group: Group, options: ParseOptions): ParseResult {
   if (ids.length > maxSteps) {
     return fail("too_many_steps", `${ids.length} steps (model_id), at most ${maxSteps} allowed.`);
   }
-  const steps: Step[] = [];
+  const steps: PlannedStep[] = [];
   for (const [i, id] of ids.entries()) {
     const step = readStep(id, subtasks[i] ?? null, access[i] ?? null, i, options.workers);
     if (!step.ok) return step;
@@ -248,7 +249,7 @@ export function parseConductorOutput(text: string, options: ParseOptions): Parse
  * For streaming: the steps of the triple being written whose three entries are already complete.
  * Best effort and never throws; stops at the first step that is not valid on its own.
  */
-export function parsePartialSteps(text: string, options: ParseOptions): Step[] {
+export function parsePartialSteps(text: string, options: ParseOptions): PlannedStep[] {
   const found = scanLists(cleanConductorText(text), true);
   const m = found.findLastIndex((o) => o.name === "model_id");
   const s = m < 0 ? -1 : found.findIndex((o, k) => k > m && o.name === "subtasks");
@@ -269,7 +270,7 @@ export function parsePartialSteps(text: string, options: ParseOptions): Step[] {
     access.length,
     options.maxSteps ?? DEFAULT_MAX_STEPS,
   );
-  const steps: Step[] = [];
+  const steps: PlannedStep[] = [];
   for (let i = 0; i < count; i++) {
     const step = readStep(
       ids[i] ?? null,
@@ -287,7 +288,7 @@ export function parsePartialSteps(text: string, options: ParseOptions): Step[] {
 /** A streaming view's reader of a growing completion (see `createPartialPlanReader`). */
 export interface PartialPlanReader {
   /** The steps complete so far in `text`, the whole completion up to now. */
-  read(text: string): Step[];
+  read(text: string): PlannedStep[];
 }
 
 /**
@@ -300,7 +301,7 @@ export interface PartialPlanReader {
 export function createPartialPlanReader(options: ParseOptions): PartialPlanReader {
   let parsedLength = -1;
   let checkedLength = 0;
-  let steps: Step[] = [];
+  let steps: PlannedStep[] = [];
   return {
     read(text) {
       if (text.length < checkedLength) parsedLength = -1; // a retry started the text over

@@ -20,7 +20,7 @@ export function priorCost(
   conductor: ConductorConfig | null,
   questionTokens: number,
 ): number {
-  const priceOf = (i: number) => pool[i]?.price;
+  const priceOf = (id: string) => pool.find((w) => w.id === id)?.price;
   if (s.kind === "conductor") {
     const plan = conductor?.price
       ? tokensCost(

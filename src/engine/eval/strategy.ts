@@ -84,11 +84,19 @@ export function formatInstruction(scorerId: string): string {
   return 'End your reply with a line "Answer: <your final answer>".';
 }
 
-function indexOf(pool: Pool, name: string | undefined, fallback: number): number | string {
-  if (name === undefined)
-    return pool.length ? Math.min(fallback, pool.length - 1) : "The pool is empty.";
-  const i = pool.findIndex((w) => w.name === name);
-  return i >= 0 ? i : `No worker named "${name}" in the pool.`;
+type Picked = { ok: true; id: string } | { ok: false; message: string };
+
+/** The id of the worker named `name`, or (unnamed) of the worker at `fallback`, the last if fewer. */
+function indexOf(pool: Pool, name: string | undefined, fallback: number): Picked {
+  const w =
+    name === undefined
+      ? pool[Math.min(fallback, pool.length - 1)]
+      : pool.find((x) => x.name === name);
+  if (w) return { ok: true, id: w.id };
+  return {
+    ok: false,
+    message: name === undefined ? "The pool is empty." : `No worker named "${name}" in the pool.`,
+  };
 }
 
 const SOLVE = "Solve the task.";
@@ -98,9 +106,9 @@ const SOLVE = "Solve the task.";
  * missing from the pool is a message, not a throw.
  */
 export function stepsFor(s: Strategy, pool: Pool, instruction: string): Step[] | string {
-  const need = (...xs: (number | string)[]): number[] | string => {
-    const bad = xs.find((x) => typeof x === "string");
-    return typeof bad === "string" ? bad : (xs as number[]);
+  const need = (...xs: Picked[]): string[] | string => {
+    const bad = xs.find((x) => !x.ok);
+    return bad && !bad.ok ? bad.message : xs.map((x) => (x.ok ? x.id : ""));
   };
   switch (s.kind) {
     case "conductor":
@@ -160,8 +168,8 @@ export function stepsFor(s: Strategy, pool: Pool, instruction: string): Step[] |
       ];
     }
     case "workflow": {
-      if (s.steps.some((st) => st.worker >= pool.length))
-        return "The workflow names a worker the pool lacks.";
+      const lacking = s.steps.find((st) => !pool.some((w) => w.id === st.worker));
+      if (lacking) return `The workflow names a worker the pool lacks (${lacking.worker}).`;
       const last = s.steps.length - 1;
       return s.steps.map((st, i) =>
         i === last ? { ...st, subtask: `${st.subtask} ${instruction}` } : st,

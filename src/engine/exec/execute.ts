@@ -10,6 +10,7 @@ import type { Step } from "../schema/workflow.ts";
 import { visibleSteps } from "../schema/workflow.ts";
 import { callWithRetry } from "./call.ts";
 import type { PriorStep } from "./messages.ts";
+import { shownIds } from "../conductor/ids.ts";
 import { buildWorkerMessages } from "./messages.ts";
 import { AsyncQueue } from "./queue.ts";
 import type { RetryPolicy } from "./retry.ts";
@@ -107,15 +108,19 @@ export async function* executeWorkflow(
   const runStep = async (index: number, step: Step): Promise<StepOutcome> => {
     const kept = o.keep?.get(index);
     if (kept !== undefined) return { status: "done", output: kept };
-    const worker = o.pool[step.worker];
+    const worker = o.pool.find((w) => w.id === step.worker);
     if (!worker) {
-      const f = failure("bad_worker", `step ${index + 1} uses model id ${step.worker}`);
+      const f = failure(
+        "missing_worker",
+        `step ${index + 1} uses worker ${JSON.stringify(step.worker)}; choose one from the pool for it.`,
+      );
       emit({ type: "step_error", at: now(), round, step: index, ...f });
       return { status: "failed" };
     }
     const messages = buildWorkerMessages({
       question: o.question,
       steps: o.steps,
+      workerIds: shownIds(o.pool),
       index,
       outputs,
       previousRound: o.previousRound,

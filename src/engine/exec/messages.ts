@@ -1,3 +1,4 @@
+import { modelIdOf } from "../conductor/ids.ts";
 import type { ChatMessage } from "../schema/usage.ts";
 import type { Step } from "../schema/workflow.ts";
 import { visibleSteps } from "../schema/workflow.ts";
@@ -14,7 +15,8 @@ export const WORKER_PREFILL = "Let's work through this step by step.";
 
 /** A step of the previous round with its output, as shown to the next round (SPEC 1.6). */
 export interface PriorStep {
-  worker: number;
+  /** The step's worker id. */
+  worker: string;
   subtask: string;
   output: string;
 }
@@ -22,6 +24,11 @@ export interface PriorStep {
 export interface WorkerMessageInput {
   question: string;
   steps: Step[];
+  /**
+   * The pool's worker ids in order: a step's agent number in the tags is its worker's place here,
+   * the number the Conductor knows it by (SPEC 1.5).
+   */
+  workerIds: readonly string[];
   index: number;
   /** Outputs of this round's steps so far, by step index. */
   outputs: (string | undefined)[];
@@ -49,7 +56,7 @@ export function buildWorkerMessages(input: WorkerMessageInput): ChatMessage[] {
   if (input.previousRound && roundSeesPrevious(input.steps)) {
     for (const prior of input.previousRound) {
       if (isEmpty(prior.output)) continue;
-      const k = prior.worker;
+      const k = modelIdOf(input.workerIds, prior.worker);
       blocks.push(tagged(`Previous round subtask assigned to Agent ${k}`, prior.subtask));
       blocks.push(tagged(`Previous round Agent ${k} response`, prior.output));
     }
@@ -58,7 +65,7 @@ export function buildWorkerMessages(input: WorkerMessageInput): ChatMessage[] {
     const earlier = input.steps[i];
     const output = input.outputs[i];
     if (!earlier || output === undefined || isEmpty(output)) continue;
-    const m = earlier.worker;
+    const m = modelIdOf(input.workerIds, earlier.worker);
     blocks.push(tagged(`Subtask assigned to Agent ${m}`, earlier.subtask));
     blocks.push(tagged(`Agent ${m} response`, output));
   }

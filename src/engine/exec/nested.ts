@@ -1,3 +1,4 @@
+import { shownIds } from "../conductor/ids.ts";
 import { buildConductorMessages } from "../conductor/prompt.ts";
 import type { ChatBackend } from "../llm/types.ts";
 import type { ConductorConfig, Pool, Worker } from "../schema/worker.ts";
@@ -55,7 +56,7 @@ export function nestedRunner(ctx: NestedContext, depth: number): NestedRunner | 
         systemPrompt: ctx.prompt?.systemPrompt,
         opening: ctx.prompt?.opening,
       }),
-      workers: ctx.pool.length,
+      workerIds: shownIds(ctx.pool),
       maxSteps: ctx.maxSteps,
       round: 0,
       signal,

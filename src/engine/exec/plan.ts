@@ -2,6 +2,7 @@ import { callCost } from "../cost.ts";
 import type { Failure } from "../errors.ts";
 import { ERROR_MESSAGES, failure } from "../errors.ts";
 import { fitPrompt } from "../conductor/context.ts";
+import { stepsByWorkerId } from "../conductor/ids.ts";
 import { parseConductorOutput } from "../conductor/parse.ts";
 import { describeLoop, repetitionLoop } from "../conductor/loop.ts";
 import type { RepetitionLoop } from "../conductor/loop.ts";
@@ -27,7 +28,8 @@ export interface PlanOptions {
   backend: ChatBackend;
   conductor: Pick<ConductorConfig, "temperature" | "maxTokens" | "price" | "planGrammar">;
   messages: ChatMessage[];
-  workers: number;
+  /** The pool's worker ids in the order the prompt showed them: `model_id` n is `workerIds[n]`. */
+  workerIds: readonly string[];
   maxSteps: number;
   round: number;
   signal: AbortSignal;
@@ -57,7 +59,8 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
     temperature: o.conductor.temperature,
     maxTokens: o.conductor.maxTokens,
   };
-  let request = constrainedRequest(plain, mode, o);
+  const workers = o.workerIds.length;
+  let request = constrainedRequest(plain, mode, { workers, maxSteps: o.maxSteps, round });
   const notices: string[] = [];
   const fitted = yield* fitContext(o, request, scope, now);
   if (!fitted.ok) return fitted;
@@ -155,7 +158,7 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
     const { text, usage } = result;
     const thought = result.reasoning ? { reasoning: result.reasoning } : {};
     const cost = callCost(usage, o.conductor.price);
-    const parsed = parseConductorOutput(text, { workers: o.workers, maxSteps: o.maxSteps, round });
+    const parsed = parseConductorOutput(text, { workers, maxSteps: o.maxSteps, round });
     const finish = {
       type: "plan_finish",
       ...scope,
@@ -171,8 +174,10 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
       yield { ...finish, usage, cost, error, ...notice };
       return { ok: false, raw: text, cancelled: false, ...error };
     }
-    yield { ...finish, usage, cost, steps: parsed.steps, ...notice };
-    return { ok: true, raw: text, steps: parsed.steps };
+    const steps = stepsByWorkerId(parsed.steps, o.workerIds);
+    const workerIds = [...o.workerIds];
+    yield { ...finish, usage, cost, steps, workerIds, ...notice };
+    return { ok: true, raw: text, steps };
   } catch (e: unknown) {
     const err = failureOf(e, looped, o.signal, mode);
     // Nothing was counted, so nothing is estimated: marking it would flag the run's totals.

@@ -1,4 +1,5 @@
 import { formatLists } from "../conductor/format.ts";
+import { numberedSteps, shownIds } from "../conductor/ids.ts";
 import { buildConductorMessages } from "../conductor/prompt.ts";
 import { buildRefinementConversation } from "../conductor/refine.ts";
 import type { ChatBackend } from "../llm/types.ts";
@@ -189,7 +190,7 @@ export async function* runRun(o: RunnerOptions): AsyncGenerator<RunEvent, RunEnd
   if (start.from === "plan" && round > 0 && o.base) {
     // Resuming at a refinement round's plan: the conversation continues after the round before.
     const before = o.base.rounds[round - 1];
-    const raw = before?.plan?.raw || formatLists(stepsOf(before));
+    const raw = before?.plan?.raw || formatLists(numberedSteps(stepsOf(before), shownIds(o.pool)));
     messages = buildRefinementConversation(
       before?.plan?.messages ?? messages,
       raw,
@@ -204,7 +205,7 @@ export async function* runRun(o: RunnerOptions): AsyncGenerator<RunEvent, RunEnd
     let raw: string;
     let keep: ReadonlyMap<number, string> | undefined;
     if (given) {
-      ({ steps, raw = formatLists(given.steps), keep } = given);
+      ({ steps, raw = formatLists(numberedSteps(given.steps, shownIds(o.pool))), keep } = given);
       given = null;
     } else {
       if (!o.conductorBackend || !o.conductor)
@@ -220,7 +221,7 @@ export async function* runRun(o: RunnerOptions): AsyncGenerator<RunEvent, RunEnd
         backend: o.conductorBackend,
         conductor: o.conductor,
         messages,
-        workers: o.pool.length,
+        workerIds: shownIds(o.pool),
         maxSteps,
         round,
         signal: o.signal,

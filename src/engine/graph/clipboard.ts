@@ -8,7 +8,7 @@ import { newStepId } from "./document.ts";
  */
 export interface ClipStep {
   index: number;
-  worker: number;
+  worker: string;
   subtask: string;
   access: Access;
   position?: Position;

@@ -7,7 +7,8 @@ import { visibleSteps } from "../schema/workflow.ts";
  */
 export interface StepDoc {
   id: string;
-  worker: number;
+  /** The id of the step's pool worker; "" until one is chosen. */
+  worker: string;
   subtask: string;
   access: Access;
 }

@@ -12,7 +12,8 @@ import { insertStep, mapAccess, moveStep, withAccess } from "./order.ts";
 /** Every change the graph editor can make to a document, applied by `applyEdit`. */
 export type Edit =
   /** Inserts after `afterIndex` (-1: first; omitted: last). Access defaults to `[]` at index 0, else `"all"`. */
-  | { kind: "add"; afterIndex?: number; worker?: number; subtask?: string; access?: Access }
+  /** `worker`: a pool worker's id; without one the step waits for the user to choose. */
+  | { kind: "add"; afterIndex?: number; worker?: string; subtask?: string; access?: Access }
   /** Deletes steps; later explicit access lists drop them and shift down. Unknown ids are skipped. */
   | { kind: "delete"; ids: readonly string[] }
   /** Inserts a copy right after the step, reading exactly what the original reads. */
@@ -21,7 +22,9 @@ export type Edit =
   | { kind: "move"; id: string; direction: -1 | 1 }
   /** Moves to an index (clamped to the document). */
   | { kind: "move"; id: string; toIndex: number }
-  | { kind: "setWorker"; id: string; worker: number }
+  | { kind: "setWorker"; id: string; worker: string }
+  /** Gives every step on worker `from` to worker `to` (a worker leaving the pool). */
+  | { kind: "reassign"; from: string; to: string }
   | { kind: "setSubtask"; id: string; subtask: string }
   /** `"all"` or earlier indices (normalised: sorted, unique). */
   | { kind: "setAccess"; id: string; access: Access }
@@ -83,10 +86,7 @@ function add(
   const at = after + 1;
   const access = checkAccess(edit.access ?? (at === 0 ? [] : "all"), at);
   if (access === undefined) return badAccess(doc, at, edit.access ?? []);
-  const worker = edit.worker ?? 0;
-  if (!Number.isInteger(worker) || worker < 0) {
-    return refuse(failure("bad_worker", `${worker} is not a model id.`));
-  }
+  const worker = edit.worker ?? "";
   const step: StepDoc = { id: makeId(), worker, subtask: edit.subtask ?? "", access };
   return ok(insertStep(doc, at, step), [step.id]);
 }
@@ -113,6 +113,11 @@ function remove(doc: WorkflowDoc, ids: readonly string[]): EditResult {
   return ok({ steps, positions });
 }
 
+function reassign(doc: WorkflowDoc, from: string, to: string): WorkflowDoc {
+  if (from === to || !doc.steps.some((s) => s.worker === from)) return doc;
+  return { ...doc, steps: doc.steps.map((s) => (s.worker === from ? { ...s, worker: to } : s)) };
+}
+
 function duplicate(doc: WorkflowDoc, index: number, makeId: () => string): EditResult {
   const original = doc.steps[index];
   if (!original) return refuse(failure("unknown_step"));
@@ -131,7 +136,10 @@ function duplicate(doc: WorkflowDoc, index: number, makeId: () => string): EditR
 function editStep(
   doc: WorkflowDoc,
   index: number,
-  edit: Exclude<Edit, { kind: "add" | "delete" | "paste" | "connect" | "disconnect" }>,
+  edit: Exclude<
+    Edit,
+    { kind: "add" | "delete" | "paste" | "connect" | "disconnect" | "reassign" }
+  >,
   makeId: () => string,
 ): EditResult {
   const step = doc.steps[index];
@@ -144,9 +152,6 @@ function editStep(
         moveStep(doc, index, "toIndex" in edit ? edit.toIndex : index + edit.direction),
       );
     case "setWorker":
-      if (!Number.isInteger(edit.worker) || edit.worker < 0) {
-        return refuse(failure("bad_worker", `${edit.worker} is not a model id.`));
-      }
       return ok(
         step.worker === edit.worker
           ? doc
@@ -184,6 +189,8 @@ export function applyEdit(doc: WorkflowDoc, edit: Edit, options: EditOptions = {
       return add(doc, edit, makeId);
     case "delete":
       return remove(doc, edit.ids);
+    case "reassign":
+      return ok(reassign(doc, edit.from, edit.to));
     case "paste": {
       const pasted = pasteSteps(doc, edit.steps, makeId);
       return ok(pasted.doc, pasted.created);

@@ -17,13 +17,13 @@ export function deepFreeze<T>(value: T): T {
 }
 
 /**
- * Test helper: a frozen document whose steps have ids "a", "b", "c", ..., worker = index and
+ * Test helper: a frozen document whose steps have ids "a", "b", "c", ..., worker "w<index>" and
  * subtask "task a", ..., with the given access values.
  */
 export function makeDoc(access: Access[], positions: WorkflowDoc["positions"] = {}): WorkflowDoc {
   const steps = access.map((a, i) => {
     const id = String.fromCharCode(97 + i);
-    return { id, worker: i, subtask: `task ${id}`, access: a };
+    return { id, worker: `w${i}`, subtask: `task ${id}`, access: a };
   });
   return deepFreeze({ steps, positions });
 }

@@ -1,3 +1,4 @@
+import { findWorker, shownIds } from "../conductor/ids.ts";
 import { buildWorkerMessages } from "../exec/messages.ts";
 import { estimateTokens } from "../llm/estimate.ts";
 import type { ChatMessage } from "../schema/usage.ts";
@@ -22,7 +23,8 @@ export interface Span {
 
 export interface StepEstimate {
   index: number;
-  worker: number;
+  /** The step's worker id. */
+  worker: string;
   workerName: string;
   promptTokens: Span;
   outputTokens: Span;
@@ -52,6 +54,11 @@ export function tokensCost(promptTokens: number, outputTokens: number, price: Pr
   return (promptTokens * price.input + outputTokens * price.output) / 1_000_000;
 }
 
+/** How a step whose worker is not in the pool names it. */
+export function notInPool(worker: string): string {
+  return worker === "" ? "No worker chosen" : `Worker ${JSON.stringify(worker)} (not in pool)`;
+}
+
 /** Stand-in text that the rough estimate counts as exactly `tokens` tokens. */
 function placeholder(tokens: number): string {
   return "x".repeat(Math.max(1, tokens) * 4);
@@ -78,21 +85,24 @@ export function estimateRun(input: {
   pool: readonly Worker[];
 }): RunEstimate {
   const steps = [...input.steps];
-  const maxOut = steps.map((s) => input.pool[s.worker]?.maxTokens ?? 4096);
+  const workers = steps.map((s) => findWorker(input.pool, s.worker));
+  const workerIds = shownIds(input.pool);
+  const maxOut = workers.map((w) => w?.maxTokens ?? 4096);
   const typicalOut = maxOut.map((m) => Math.min(m, TYPICAL_OUTPUT_TOKENS));
   const promptFor = (index: number, outputs: number[]) =>
     promptTokensOf(
       buildWorkerMessages({
         question: input.question,
         steps,
+        workerIds,
         index,
         outputs: outputs.map(placeholder),
-        prefill: input.pool[steps[index]?.worker ?? -1]?.prefill ?? false,
+        prefill: workers[index]?.prefill ?? false,
       }),
     );
 
   const estimates = steps.map((step, index): StepEstimate => {
-    const worker = input.pool[step.worker];
+    const worker = workers[index];
     const promptTokens = { max: promptFor(index, maxOut), typical: promptFor(index, typicalOut) };
     const outputTokens = { max: maxOut[index] ?? 0, typical: typicalOut[index] ?? 0 };
     const pricing = pricingOf(worker);
@@ -107,7 +117,7 @@ export function estimateRun(input: {
     return {
       index,
       worker: step.worker,
-      workerName: worker?.name ?? `Model id ${step.worker} (not in pool)`,
+      workerName: worker?.name ?? notInPool(step.worker),
       promptTokens,
       outputTokens,
       cost,

@@ -1,3 +1,4 @@
+import { findWorker } from "../conductor/ids.ts";
 import { diffWords, diffWordsWithSpace } from "diff";
 import type { RunRecord, StepRecord, Totals } from "../schema/record.ts";
 
@@ -61,7 +62,7 @@ const accessText = (a: StepRecord["access"]) =>
 function side(s: StepRecord | undefined, pool: RunRecord["pool"]): StepSide | null {
   if (!s) return null;
   return {
-    worker: pool[s.worker]?.name ?? s.workerName,
+    worker: findWorker(pool, s.worker)?.name ?? s.workerName,
     subtask: s.subtask,
     access: accessText(s.access),
     status: s.status,

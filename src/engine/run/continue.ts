@@ -97,8 +97,8 @@ export function stepsAt(record: RunRecord, at: Focus): Step[] {
     return round.steps.map((s) => ({ worker: s.worker, subtask: s.subtask, access: s.access }));
   const lists = round?.lists;
   if (!lists) return [];
-  return lists.model_id.map((worker, i) => ({
-    worker,
+  return lists.model_id.map((n, i) => ({
+    worker: lists.workerIds[n] ?? `model-id-${n}`,
     subtask: lists.subtasks[i] ?? "",
     access: lists.access_list[i] ?? [],
   }));

@@ -9,7 +9,7 @@ import { RunRecordSchema } from "../schema/record.ts";
 /** The export envelope's format name; a file without it is not ours. */
 export const EXPORT_FORMAT = "conductor-studio/run";
 /** The version this app writes. Each breaking change adds one migration in MIGRATIONS. */
-export const EXPORT_VERSION = 3;
+export const EXPORT_VERSION = 4;
 
 export const ExportEnvelopeSchema = z.object({
   format: z.literal(EXPORT_FORMAT),
@@ -69,6 +69,40 @@ export const MIGRATIONS: Readonly<Record<number, Migration>> = {
         ...rest,
       },
     };
+  },
+  /**
+   * v4 made steps refer to their worker by id, not by place in the pool: a step's `worker` becomes
+   * the id of the pool worker at that place (a place past the pool's end becomes "model-id-N",
+   * which validation then names), and each round's lists gain `workerIds`, the mapping their
+   * `model_id` numbers meant: in v3 every prompt showed the run's whole pool in order.
+   */
+  3: (doc) => {
+    const run = doc.run;
+    if (!isObject(run) || !Array.isArray(run.rounds)) return doc;
+    const ids: string[] = Array.isArray(run.pool)
+      ? run.pool.map((w: unknown, i) =>
+          isObject(w) && typeof w.id === "string" ? w.id : `model-id-${i}`,
+        )
+      : [];
+    const idOf = (n: unknown): unknown =>
+      typeof n === "number" ? (ids[n] ?? `model-id-${n}`) : n;
+    const rounds = (list: unknown[]): unknown[] =>
+      list.map((round: unknown) => {
+        if (!isObject(round)) return round;
+        const lists = isObject(round.lists) ? { ...round.lists, workerIds: ids } : round.lists;
+        const steps = Array.isArray(round.steps)
+          ? round.steps.map((step: unknown) => {
+              if (!isObject(step)) return step;
+              const nested =
+                isObject(step.nested) && Array.isArray(step.nested.rounds)
+                  ? { ...step.nested, rounds: rounds(step.nested.rounds) }
+                  : step.nested;
+              return { ...step, worker: idOf(step.worker), nested };
+            })
+          : round.steps;
+        return { ...round, lists, steps };
+      });
+    return { ...doc, run: { ...run, rounds: rounds(run.rounds) } };
   },
 };
 

@@ -1,3 +1,4 @@
+import { modelIdOf, shownIds } from "../conductor/ids.ts";
 import type { EventOf, RunEvent } from "../schema/events.ts";
 import type { ParentPath } from "../schema/events.ts";
 import type {
@@ -48,7 +49,7 @@ export function stepRecord(record: Pick<RunRecord, "pool">, step: Step, index: n
   return {
     index,
     worker: step.worker,
-    workerName: record.pool[step.worker]?.name ?? `Model id ${step.worker}`,
+    workerName: record.pool.find((w) => w.id === step.worker)?.name ?? step.worker,
     subtask: step.subtask,
     access: step.access,
     status: "idle",
@@ -64,11 +65,13 @@ export function stepRecord(record: Pick<RunRecord, "pool">, step: Step, index: n
   };
 }
 
-function listsOf(steps: Step[]): RoundRecord["lists"] {
+/** A round's lists in the Conductor's numbering of `workerIds` (the pool as its prompt showed it). */
+export function listsOf(steps: readonly Step[], workerIds: readonly string[]): RoundRecord["lists"] {
   return {
-    model_id: steps.map((s) => s.worker),
+    model_id: steps.map((s) => modelIdOf(workerIds, s.worker)),
     subtasks: steps.map((s) => s.subtask),
     access_list: steps.map((s) => s.access),
+    workerIds: [...workerIds],
   };
 }
 
@@ -243,7 +246,7 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
       const steps = e.steps;
       return withRound(next, e.parent, e.round, (rd) => ({
         ...rd,
-        lists: listsOf(steps),
+        lists: listsOf(steps, e.workerIds ?? shownIds(r.pool)),
         accepted: e.round > 0 && steps.length === 0,
       }));
     }
@@ -251,7 +254,7 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
       return withRound(e.parent ? r : { ...r, status: "running" }, e.parent, e.round, (rd) => ({
         ...rd,
         ...(e.parent ? {} : { startedAt: e.at, finishedAt: null }),
-        lists: rd.lists ?? listsOf(e.steps),
+        lists: rd.lists ?? listsOf(e.steps, shownIds(r.pool)),
         steps: e.steps.map((s, i) => {
           const kept = e.keep?.includes(i) ? rd.steps[i] : undefined;
           return kept ?? stepRecord(r, s, i);

@@ -51,6 +51,7 @@ function checkRounds(
   out: RunCheck,
 ): void {
   const poolSize = record.pool.length;
+  const ids = new Set(record.pool.map((w) => w.id));
   for (const [r, round] of rounds.entries()) {
     const at = `${where}round ${r}`;
     if (round.index !== r) out.problems.push(`${at} is numbered ${round.index}.`);
@@ -69,19 +70,26 @@ function checkRounds(
         out.problems.push(
           `${at}: its lists have ${n} entries, more than the cap of ${record.maxSteps}.`,
         );
+      const shown = lists.workerIds.length;
       lists.model_id.forEach((m, i) => {
-        if (m < 0 || m >= poolSize)
+        if (m < 0 || m >= shown)
           out.problems.push(
-            `${at}: model_id[${i}] is ${m}, not a worker of the ${poolSize} in the pool.`,
+            `${at}: model_id[${i}] is ${m}, not one of the ${shown} workers its prompt showed.`,
           );
       });
+      const strange = lists.workerIds.find((id) => !ids.has(id));
+      // The lists are history: a worker the Conductor was shown may have left the pool since.
+      if (strange !== undefined)
+        out.notes.push(
+          `${at}: the Conductor was shown worker ${JSON.stringify(clip(strange, 40))}, which is no longer in the pool.`,
+        );
       lists.access_list.forEach((a, i) => {
         const p = accessProblem(a, i);
         if (p) out.problems.push(`${at}: access_list[${i}]: ${p}`);
       });
       const differs = round.steps
         .map((st, i) =>
-          lists.model_id[i] === st.worker &&
+          lists.workerIds[lists.model_id[i] ?? -1] === st.worker &&
           lists.subtasks[i] === st.subtask &&
           sameAccess(lists.access_list[i], st.access)
             ? -1
@@ -98,15 +106,15 @@ function checkRounds(
     for (const [s, step] of round.steps.entries()) {
       const st = `${at}, step ${s}`;
       if (step.index !== s) out.problems.push(`${st} is numbered ${step.index}.`);
-      if (step.worker >= poolSize)
+      if (!ids.has(step.worker))
         out.problems.push(
-          `${st}: worker ${step.worker} is not one of the ${poolSize} in the pool.`,
+          `${st}: its worker ${JSON.stringify(clip(step.worker, 40))} is not one of the ${poolSize} in the pool.`,
         );
       const p = accessProblem(step.access, s);
       if (p) out.problems.push(`${st}: ${p}`);
       const nested = step.nested;
       if (!nested) continue;
-      if (record.pool[step.worker]?.kind !== "conductor")
+      if (record.pool.find((w) => w.id === step.worker)?.kind !== "conductor")
         out.problems.push(`${st} holds a nested workflow, but its worker is not the Conductor.`);
       if (nested.depth !== depth + 1)
         out.problems.push(

@@ -74,6 +74,8 @@ export const RunEventSchema = z.discriminatedUnion("type", [
     usage: UsageSchema,
     cost: z.number().nonnegative(),
     steps: z.array(StepSchema).optional(),
+    /** The pool's worker ids as the prompt showed them, with `steps`: model_id n stood for `workerIds[n]`. */
+    workerIds: z.array(z.string()).optional(),
     error: z.object({ code: ErrorCodeSchema, message: z.string() }).optional(),
     /** Something the user should know about how the plan was made (e.g. the grammar was dropped). */
     notice: z.string().optional(),

@@ -34,7 +34,8 @@ export type RetryState = z.infer<typeof RetryStateSchema>;
 
 export const StepRecordSchema = z.object({
   index: z.number().int().nonnegative(),
-  worker: z.number().int().nonnegative(),
+  /** The id of the step's worker in the run's pool (export v4; v3 held its place in the pool). */
+  worker: z.string().min(1),
   workerName: z.string(),
   subtask: z.string(),
   access: AccessSchema,
@@ -75,11 +76,15 @@ export const PlanRecordSchema = z.object({
 });
 export type PlanRecord = z.infer<typeof PlanRecordSchema>;
 
-/** The three lists as the Conductor wrote them for one round. */
+/**
+ * The three lists as the Conductor wrote them for one round, with the mapping its numbers meant:
+ * `model_id` n stood for the worker whose id is `workerIds[n]` (the pool in the prompt's order).
+ */
 export const ListsSchema = z.object({
   model_id: z.array(z.number().int()),
   subtasks: z.array(z.string()),
   access_list: z.array(AccessSchema),
+  workerIds: z.array(z.string()),
 });
 
 export const RoundRecordSchema = z.object({

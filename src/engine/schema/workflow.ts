@@ -4,13 +4,25 @@ import { z } from "zod";
 export const AccessSchema = z.union([z.literal("all"), z.array(z.number().int().nonnegative())]);
 export type Access = z.infer<typeof AccessSchema>;
 
-/** One routing step of a Conductor workflow (SPEC 1.1). `worker` indexes the pool as shown to the Conductor. */
+/**
+ * One routing step of a workflow (SPEC 1.1). `worker` is the id of its pool worker, so editing the
+ * pool (moving, adding, removing a worker) never rewires a step; the Conductor's `model_id` numbers
+ * exist only in its prompt and plan, and are mapped by `conductor/ids.ts`. An empty id is a step
+ * whose worker is not chosen yet (a step added to an empty pool); no worker has it, so it never runs.
+ */
 export const StepSchema = z.object({
-  worker: z.number().int().nonnegative(),
+  worker: z.string(),
   subtask: z.string().min(1),
   access: AccessSchema,
 });
 export type Step = z.infer<typeof StepSchema>;
+
+/** A step as the Conductor wrote it: `worker` is its `model_id`, an index into the pool it was shown. */
+export interface PlannedStep {
+  worker: number;
+  subtask: string;
+  access: Access;
+}
 
 export const WorkflowSchema = z.object({ steps: z.array(StepSchema) });
 export type Workflow = z.infer<typeof WorkflowSchema>;

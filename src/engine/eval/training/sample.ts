@@ -1,3 +1,4 @@
+import { modelIdOf, shownIds } from "../../conductor/ids.ts";
 import { z } from "zod";
 import { fnv1a64 } from "../dataset/hash.ts";
 import { ChatMessageSchema, UsageSchema } from "../../schema/usage.ts";
@@ -96,7 +97,7 @@ export function conductorSample(result: EvalResult, record: RunRecord): Conducto
     pool: poolSnapshot(record.pool),
     pool_hash: poolHash(record.pool),
     steps: round.steps.map((s) => ({
-      model_id: s.worker,
+      model_id: modelIdOf(round.lists?.workerIds ?? shownIds(record.pool), s.worker),
       subtask: s.subtask,
       messages: s.messages,
       output: s.output,
