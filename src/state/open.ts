@@ -76,6 +76,6 @@ export function adoptRunPool(): void {
   const s = useStudio.getState();
   const pool = s.record.pool.map((w) => ({ ...w }));
   const keys = keyReport(pool);
-  s.setPool(pool);
+  s.setPool(pool, "use the run's pool");
   if (keys.kept || keys.heldBack.length) s.setNotice(describeKeyReport(keys));
 }

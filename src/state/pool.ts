@@ -54,7 +54,7 @@ export function moveWorker(index: number, by: -1 | 1): void {
   const pool = [...s.pool];
   const [w] = pool.splice(index, 1);
   if (w) pool.splice(to, 0, w);
-  s.setPool(pool);
+  s.setPool(pool, `move “${w?.name ?? ""}” ${by < 0 ? "up" : "down"}`);
 }
 
 /** Removes a worker and forgets its key and header values. */
@@ -125,8 +125,9 @@ export function loadPaperPool(): void {
   const s = useStudio.getState();
   const next = paperPool();
   const ids = new Set(next.map((w) => w.id));
+  // The pool first: its undo entry keeps the secrets that are forgotten next.
+  s.setPool(next, "load the paper pool");
   for (const w of s.pool) if (!ids.has(w.id)) forgetSecretsOf(w.id);
-  s.setPool(next);
 }
 
 /** The pool file's text: versioned, without keys. */
@@ -181,8 +182,8 @@ export function importPoolFile(
   const report = keyReport(result.workers);
   const ids = new Set(result.workers.map((w) => w.id));
   try {
+    useStudio.getState().setPool(result.workers, "import a pool");
     for (const w of before.pool) if (!ids.has(w.id)) forgetSecretsOf(w.id);
-    useStudio.getState().setPool(result.workers);
   } catch (e: unknown) {
     // All or nothing (storage full, say): the pool and keys are put back as they were.
     useStudio.setState(before, true);

@@ -3,6 +3,8 @@ import type { PlanGrammarMode } from "../engine/conductor/constrain.ts";
 import { DEFAULT_TEMPLATE } from "../engine/conductor/prompt.ts";
 import type { Worker } from "../engine/schema/worker.ts";
 import { currentOrigin } from "./keybinding.ts";
+import type { PoolEntry } from "./poolHistory.ts";
+import { recordEdit, stepHistory } from "./poolHistory.ts";
 import type { StudioState } from "./store.ts";
 
 export interface ConductorSettings {
@@ -67,10 +69,16 @@ export interface SettingsSlice {
   rememberKeys: boolean;
   maxSteps: number;
   setConductor: (patch: Partial<ConductorSettings>) => void;
-  setPool: (pool: Worker[]) => void;
+  /** Replaces the pool (undoable; `label` says what the change was, for "Undo: …"). */
+  setPool: (pool: Worker[], label?: string) => void;
   updateWorker: (id: string, patch: Partial<Worker>) => void;
   addWorker: (worker: Worker) => void;
   removeWorker: (id: string) => void;
+  /** Pool edits that can be undone and redone (poolHistory.ts). */
+  poolUndo: PoolEntry[];
+  poolRedo: PoolEntry[];
+  undoPool: () => void;
+  redoPool: () => void;
   /** Sets a key, bound to the origin its owner points at now (or `origin` when given). */
   setKey: (id: string, key: string, origin?: string) => void;
   /** Confirms that a held key applies where its owner points now: binds it to that origin. */
@@ -88,11 +96,33 @@ export const createSettingsSlice: StateCreator<StudioState, [], [], SettingsSlic
   rememberKeys: false,
   maxSteps: 5,
   setConductor: (patch) => set((s) => ({ conductor: { ...s.conductor, ...patch } })),
-  setPool: (pool) => set({ pool }),
+  setPool: (pool, label = "change the pool") =>
+    set((s) => ({ pool, ...recordEdit(s, s, s.pool, pool, label) })),
   updateWorker: (id, patch) =>
-    set((s) => ({ pool: s.pool.map((w) => (w.id === id ? { ...w, ...patch } : w)) })),
-  addWorker: (worker) => set((s) => ({ pool: [...s.pool, worker] })),
-  removeWorker: (id) => set((s) => ({ pool: s.pool.filter((w) => w.id !== id) })),
+    set((s) => {
+      const old = s.pool.find((w) => w.id === id);
+      if (!old) return {};
+      const pool = s.pool.map((w) => (w === old ? { ...w, ...patch } : w));
+      const fields = Object.keys(patch).sort().join(",");
+      const label = `edit ${fields} of “${old.name}”`;
+      return { pool, ...recordEdit(s, s, s.pool, pool, label, `${id}:${fields}`) };
+    }),
+  addWorker: (worker) =>
+    set((s) => {
+      const pool = [...s.pool, worker];
+      return { pool, ...recordEdit(s, s, s.pool, pool, `add “${worker.name}”`) };
+    }),
+  removeWorker: (id) =>
+    set((s) => {
+      const gone = s.pool.find((w) => w.id === id);
+      if (!gone) return {};
+      const pool = s.pool.filter((w) => w !== gone);
+      return { pool, ...recordEdit(s, s, s.pool, pool, `remove “${gone.name}”`) };
+    }),
+  poolUndo: [],
+  poolRedo: [],
+  undoPool: () => set((s) => stepHistory(s, s, "undo") ?? {}),
+  redoPool: () => set((s) => stepHistory(s, s, "redo") ?? {}),
   setKey: (id, key, origin) =>
     set((s) => {
       const keys = { ...s.keys };

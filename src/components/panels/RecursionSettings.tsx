@@ -35,7 +35,10 @@ export function RecursionSettings() {
         maxCalls: s.conductor.maxCalls || 2 * (1 + maxSteps),
       });
     } else {
-      s.setPool(s.pool.filter((w) => w.kind !== "conductor"));
+      s.setPool(
+        s.pool.filter((w) => w.kind !== "conductor"),
+        "remove the Conductor from the pool",
+      );
       s.setConductor({ rounds: 0 });
     }
   };

@@ -4,6 +4,7 @@ import { useStudio } from "../../state/store.ts";
 import { KeysPanel } from "./KeysPanel.tsx";
 import { PoolTransfer } from "./PoolTransfer.tsx";
 import { PresetMenu } from "./PresetMenu.tsx";
+import { PoolUndoBar } from "./RemoveWorker.tsx";
 import { WorkerCard } from "./WorkerCard.tsx";
 import "./pool.css";
 
@@ -34,8 +35,8 @@ export function PoolEditor() {
     <section className="pool-editor" data-testid="pool-editor">
       <h3>Workers</h3>
       <p className="muted small">
-        The order is the Model id order the Conductor sees. Keys go only to their own worker&apos;s
-        endpoint.
+        The order is the Model id order the Conductor sees; steps keep their worker whatever the
+        order. Keys go only to their own worker&apos;s endpoint.
       </p>
       <div className="row wrap pool-toolbar">
         <PresetMenu />
@@ -68,6 +69,7 @@ export function PoolEditor() {
           </button>
         )}
         <PoolTransfer />
+        <PoolUndoBar />
       </div>
       <KeysPanel />
       {pool.length === 0 && (

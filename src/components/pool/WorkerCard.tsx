@@ -1,11 +1,12 @@
-import { memo } from "react";
+import { memo, useState } from "react";
 import type { Worker } from "../../engine/schema/worker.ts";
 import { newWorkerId } from "../../engine/pool/paper.ts";
-import { moveWorker, removeWorker } from "../../state/pool.ts";
+import { moveWorker } from "../../state/pool.ts";
 import { useStudio } from "../../state/store.ts";
 import { ConnectionTest } from "./ConnectionTest.tsx";
 import { EndpointFields } from "./EndpointFields.tsx";
 import { GenerationFields } from "./GenerationFields.tsx";
+import { RemoveButton, RemoveConfirm } from "./RemoveWorker.tsx";
 
 const KIND_LABEL: Readonly<Record<Worker["kind"], string>> = {
   openai: "API",
@@ -39,6 +40,7 @@ export const WorkerCard = memo(function WorkerCard({
   index: number;
   last: boolean;
 }) {
+  const [removing, setRemoving] = useState<number[] | null>(null);
   const update = (patch: Partial<Worker>) => useStudio.getState().updateWorker(worker.id, patch);
   return (
     <li className="worker-card" data-testid="worker-row" data-worker-id={worker.id}>
@@ -80,17 +82,12 @@ export const WorkerCard = memo(function WorkerCard({
           >
             ⧉
           </button>
-          <button
-            type="button"
-            aria-label="Remove"
-            className="danger"
-            data-testid="remove-worker"
-            onClick={() => removeWorker(worker.id)}
-          >
-            ×
-          </button>
+          <RemoveButton worker={worker} onAsk={setRemoving} />
         </span>
       </div>
+      {removing && (
+        <RemoveConfirm worker={worker} steps={removing} onClose={() => setRemoving(null)} />
+      )}
       {worker.kind === "openai" && <EndpointFields worker={worker} />}
       <GenerationFields worker={worker} />
       {worker.kind === "openai" && <ConnectionTest worker={worker} />}
