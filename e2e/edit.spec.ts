@@ -99,13 +99,13 @@ test("changing a step's worker in the inspector shows on the node; undo and redo
   scriptPlanAndAnswers(server);
   await studio.plan(3);
   await studio.selectNode(1);
-  await expect(studio.byTestId("worker-select")).toHaveValue("1");
+  await expect(studio.byTestId("worker-select")).toHaveValue("w1");
 
-  await studio.byTestId("worker-select").selectOption("2");
+  await studio.byTestId("worker-select").selectOption("w2");
   await expect(studio.workerName(1)).toHaveText("Judge Qwen");
   await studio.undo();
   await expect(studio.workerName(1)).toHaveText("Checker Claude");
-  await expect(studio.byTestId("worker-select")).toHaveValue("1");
+  await expect(studio.byTestId("worker-select")).toHaveValue("w1");
   await studio.redo();
   await expect(studio.workerName(1)).toHaveText("Judge Qwen");
 

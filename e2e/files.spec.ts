@@ -83,7 +83,7 @@ test("an exported workflow, re-imported (by the picker or a drop), gives the sam
   await studio.connect(0, 1);
   await expect.poll(() => studio.accessLists()).toEqual([[], [0], "all"]);
   await studio.selectNode(2);
-  await studio.byTestId("worker-select").selectOption("0");
+  await studio.byTestId("worker-select").selectOption("w0");
   await expect(studio.workerName(2)).toHaveText(WORKERS[0].name);
   const exported = await studio.exportWorkflow();
   const lists = exported.json.run.rounds[0]?.lists;
@@ -91,6 +91,7 @@ test("an exported workflow, re-imported (by the picker or a drop), gives the sam
     model_id: [0, 1, 0],
     subtasks: ATTEMPTS_THEN_JUDGE.subtasks,
     access_list: [[], [0], "all"],
+    workerIds: ["w0", "w1", "w2"],
   });
 
   // A reload brings the draft back exactly; a fresh profile has nothing until the import.

@@ -17,9 +17,17 @@ const ExportSchema = z.object({
             model_id: z.array(z.number()),
             subtasks: z.array(z.string()),
             access_list: z.array(AccessSchema),
+            workerIds: z.array(z.string()),
           })
           .nullable(),
-        steps: z.array(z.object({ subtask: z.string(), status: z.string(), output: z.string() })),
+        steps: z.array(
+          z.object({
+            worker: z.string(),
+            subtask: z.string(),
+            status: z.string(),
+            output: z.string(),
+          }),
+        ),
       }),
     ),
   }),

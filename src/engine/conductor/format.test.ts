@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import type { Step } from "../schema/workflow.ts";
+import type { PlannedStep } from "../schema/workflow.ts";
 import { formatLists } from "./format.ts";
 import { parseConductorOutput } from "./parse.ts";
 
 describe("formatLists", () => {
   it("writes the three lists so that the parser reads back the same steps", () => {
-    const steps: Step[] = [
+    const steps: PlannedStep[] = [
       { worker: 2, subtask: 'Solve "it" with a[i] = b[j], then\nexplain.', access: [] },
       { worker: 0, subtask: "Check the model's answer.", access: "all" },
       { worker: 1, subtask: "Merge.", access: [0, 1] },

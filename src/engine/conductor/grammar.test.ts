@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Grammar } from "@mlc-ai/web-xgrammar";
-import type { Step } from "../schema/workflow.ts";
+import type { PlannedStep } from "../schema/workflow.ts";
 import { formatLists } from "./format.ts";
 import { buildPlanGrammar, ebnfLiteral } from "./grammar.ts";
 import type { PlanGrammarOptions } from "./grammar.ts";
@@ -28,7 +28,7 @@ async function accepts(o: PlanGrammarOptions, text: string): Promise<boolean> {
 }
 
 /** A Conductor output in the form the prompt asks for: the opening, reasoning, the three lists. */
-const written = (steps: readonly Step[], reasoning = "Two models then a check.") =>
+const written = (steps: readonly PlannedStep[], reasoning = "Two models then a check.") =>
   `${DEFAULT_OPENING} ${reasoning}\n${formatLists(steps)}`;
 
 const plan = (opening: string, lists: string) => `${opening} This needs a careful plan.\n${lists}`;

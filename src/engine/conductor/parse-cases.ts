@@ -1,9 +1,9 @@
 /** Shared helpers of the parser tables: realistic Conductor outputs we wrote ourselves. */
 import type { ErrorCode } from "../errors.ts";
-import type { Access, Step } from "../schema/workflow.ts";
+import type { Access, PlannedStep } from "../schema/workflow.ts";
 import type { ParseOptions } from "./parse.ts";
 
-export const s = (worker: number, subtask: string, access: Access): Step => ({
+export const s = (worker: number, subtask: string, access: Access): PlannedStep => ({
   worker,
   subtask,
   access,
@@ -15,7 +15,7 @@ export interface Row {
   text: string;
   options?: Partial<ParseOptions>;
 }
-export type Valid = Row & { steps: Step[] };
+export type Valid = Row & { steps: PlannedStep[] };
 export type Invalid = Row & { code: ErrorCode; mentions: string[] };
 
 export const TWO = [

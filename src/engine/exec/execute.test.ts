@@ -92,8 +92,8 @@ function ofType<T extends RunEventType>(events: RunEvent[], type: T) {
 describe("executeWorkflow", () => {
   it("queues every step, then streams, finishes with usage and cost, and answers with the last output", async () => {
     const steps: Step[] = [
-      { worker: 0, subtask: "Factor 391.", access: [] },
-      { worker: 1, subtask: "Give the verdict.", access: "all" },
+      { worker: "w0", subtask: "Factor 391.", access: [] },
+      { worker: "w1", subtask: "Give the verdict.", access: "all" },
     ];
     const { events, outcome } = await drain(start(steps, bySubtask()));
     expect(events.slice(0, 2)).toEqual([
@@ -119,8 +119,8 @@ describe("executeWorkflow", () => {
   it("runs independent steps concurrently", async () => {
     const [g0, g1] = [gate(), gate()];
     const steps: Step[] = [
-      { worker: 0, subtask: "Try A.", access: [] },
-      { worker: 1, subtask: "Try B.", access: [] },
+      { worker: "w0", subtask: "Try A.", access: [] },
+      { worker: "w1", subtask: "Try B.", access: [] },
     ];
     const backend = bySubtask({
       "Try A.": { text: "A", gate: g0.promise },
@@ -138,9 +138,9 @@ describe("executeWorkflow", () => {
   it("starts a step with access [0] once step 0 finishes, while step 1 still runs", async () => {
     const [g0, g1] = [gate(), gate()];
     const steps: Step[] = [
-      { worker: 0, subtask: "Draft.", access: [] },
-      { worker: 1, subtask: "Slow side task.", access: [] },
-      { worker: 2, subtask: "Polish the draft.", access: [0] },
+      { worker: "w0", subtask: "Draft.", access: [] },
+      { worker: "w1", subtask: "Slow side task.", access: [] },
+      { worker: "w2", subtask: "Polish the draft.", access: [0] },
     ];
     const backend = bySubtask({
       "Draft.": { text: "draft", gate: g0.promise },
@@ -160,9 +160,9 @@ describe("executeWorkflow", () => {
   it('waits for every earlier step before starting an "all" step', async () => {
     const [g0, g1] = [gate(), gate()];
     const steps: Step[] = [
-      { worker: 0, subtask: "Try A.", access: [] },
-      { worker: 1, subtask: "Try B.", access: [] },
-      { worker: 2, subtask: "Compare.", access: "all" },
+      { worker: "w0", subtask: "Try A.", access: [] },
+      { worker: "w1", subtask: "Try B.", access: [] },
+      { worker: "w2", subtask: "Compare.", access: "all" },
     ];
     const backend = bySubtask({
       "Try A.": { text: "A", gate: g0.promise },
@@ -181,11 +181,11 @@ describe("executeWorkflow", () => {
   it("gives every worker the same messages as running the steps in order", async () => {
     const g0 = gate();
     const steps: Step[] = [
-      { worker: 0, subtask: "Solve it.", access: [] },
-      { worker: 1, subtask: "Solve it another way.", access: [] },
-      { worker: 2, subtask: "Check the first solution.", access: [0] },
-      { worker: 0, subtask: "Reconcile everything.", access: "all" },
-      { worker: 1, subtask: "Final answer.", access: [1, 3] },
+      { worker: "w0", subtask: "Solve it.", access: [] },
+      { worker: "w1", subtask: "Solve it another way.", access: [] },
+      { worker: "w2", subtask: "Check the first solution.", access: [0] },
+      { worker: "w0", subtask: "Reconcile everything.", access: "all" },
+      { worker: "w1", subtask: "Final answer.", access: [1, 3] },
     ];
     // Step 0 is held until step 1 has finished, so completion order differs from step order.
     const backend = bySubtask({ "Solve it.": { text: answerFor("Solve it."), gate: g0.promise } });
@@ -197,7 +197,13 @@ describe("executeWorkflow", () => {
     expect(at(events, "step_finish", 1)).toBeLessThan(at(events, "step_finish", 0));
     const outputs: string[] = [];
     const reference: ChatMessage[][] = steps.map((step, index) => {
-      const messages = buildWorkerMessages({ question, steps, index, outputs });
+      const messages = buildWorkerMessages({
+        question,
+        steps,
+        workerIds: pool.map((w) => w.id),
+        index,
+        outputs,
+      });
       outputs.push(answerFor(step.subtask));
       return messages;
     });
@@ -213,10 +219,10 @@ describe("executeWorkflow", () => {
 
   it("skips the dependants of a failed step (step_skip, upstream_failed) while independent steps finish", async () => {
     const steps: Step[] = [
-      { worker: 0, subtask: "Broken.", access: [] },
-      { worker: 1, subtask: "Fine.", access: [] },
-      { worker: 2, subtask: "Needs the broken one.", access: [1, 0] },
-      { worker: 0, subtask: "Needs the fine one.", access: [1] },
+      { worker: "w0", subtask: "Broken.", access: [] },
+      { worker: "w1", subtask: "Fine.", access: [] },
+      { worker: "w2", subtask: "Needs the broken one.", access: [1, 0] },
+      { worker: "w0", subtask: "Needs the fine one.", access: [1] },
     ];
     const backend = bySubtask({ "Broken.": { error: new LlmError("auth", undefined, 401) } });
     const { events, outcome } = await drain(start(steps, backend));
@@ -248,9 +254,9 @@ describe("executeWorkflow", () => {
     const controller = new AbortController();
     const [g0, g2] = [gate(), gate()];
     const steps: Step[] = [
-      { worker: 0, subtask: "Long one.", access: [] },
-      { worker: 1, subtask: "After the long one.", access: [0] },
-      { worker: 2, subtask: "Another long one.", access: [] },
+      { worker: "w0", subtask: "Long one.", access: [] },
+      { worker: "w1", subtask: "After the long one.", access: [0] },
+      { worker: "w2", subtask: "Another long one.", access: [] },
     ];
     const backend = bySubtask({
       "Long one.": { text: "x", gate: g0.promise },
@@ -278,8 +284,8 @@ describe("executeWorkflow", () => {
     const controller = new AbortController();
     const g = gate();
     const steps: Step[] = [
-      { worker: 0, subtask: "Broken.", access: [] },
-      { worker: 1, subtask: "Slow.", access: [] },
+      { worker: "w0", subtask: "Broken.", access: [] },
+      { worker: "w1", subtask: "Slow.", access: [] },
     ];
     const backend = bySubtask({
       "Broken.": { error: new LlmError("auth", undefined, 401) },
@@ -294,25 +300,25 @@ describe("executeWorkflow", () => {
     expect(outcome.outcomes.map((o) => o.status)).toEqual(["failed", "cancelled"]);
   });
 
-  it("reports a worker id outside the pool as a step error", async () => {
+  it("reports a worker id that is not in the pool as a missing_worker step error", async () => {
     const steps: Step[] = [
-      { worker: 7, subtask: "Nobody.", access: [] },
-      { worker: 0, subtask: "Sees nobody.", access: "all" },
+      { worker: "w7", subtask: "Nobody.", access: [] },
+      { worker: "w0", subtask: "Sees nobody.", access: "all" },
     ];
     const backend = bySubtask();
     const { events, outcome } = await drain(start(steps, backend));
     const errors = ofType(events, "step_error");
-    expect(errors.map((e) => [e.step, e.code])).toEqual([[0, "bad_worker"]]);
+    expect(errors.map((e) => [e.step, e.code])).toEqual([[0, "missing_worker"]]);
     expect(ofType(events, "step_skip").map((e) => [e.step, e.code])).toEqual([
       [1, "upstream_failed"],
     ]);
-    expect(errors[0]?.message).toContain("model id 7");
+    expect(errors[0]?.message).toContain('"w7"');
     expect(backend.calls).toHaveLength(0);
     expect(outcome.status).toBe("failed");
   });
 
   it("reports retries and keeps only the final attempt's text in the record", async () => {
-    const steps: Step[] = [{ worker: 0, subtask: "Flaky.", access: [] }];
+    const steps: Step[] = [{ worker: "w0", subtask: "Flaky.", access: [] }];
     const backend = createFakeBackend([
       { chunks: ["Wrong ", "start"], failAfterChunks: 2, error: new LlmError("dropped") },
       { error: new LlmError("rate_limited", undefined, 429, 2) },
@@ -341,8 +347,8 @@ describe("executeWorkflow", () => {
 
   it("keeps the outputs of kept steps without calling them, and shows them to dependants", async () => {
     const steps: Step[] = [
-      { worker: 0, subtask: "Kept draft.", access: [] },
-      { worker: 1, subtask: "Improve the draft.", access: [0] },
+      { worker: "w0", subtask: "Kept draft.", access: [] },
+      { worker: "w1", subtask: "Improve the draft.", access: [0] },
     ];
     const backend = bySubtask();
     const keep = new Map([[0, "The kept draft says 17 x 23."]]);
@@ -356,8 +362,8 @@ describe("executeWorkflow", () => {
 
   it("stops with a budget error when the call budget runs out", async () => {
     const steps: Step[] = [
-      { worker: 0, subtask: "One.", access: [] },
-      { worker: 1, subtask: "Two.", access: [0] },
+      { worker: "w0", subtask: "One.", access: [] },
+      { worker: "w1", subtask: "Two.", access: [0] },
     ];
     const budget = new CallBudget(1);
     const backend = bySubtask();
@@ -369,7 +375,7 @@ describe("executeWorkflow", () => {
   });
 
   it("tags every event with its round", async () => {
-    const steps: Step[] = [{ worker: 0, subtask: "Only.", access: [] }];
+    const steps: Step[] = [{ worker: "w0", subtask: "Only.", access: [] }];
     const { events } = await drain(start(steps, bySubtask(), { round: 2 }));
     expect(events.every((e) => "round" in e && e.round === 2)).toBe(true);
   });

@@ -24,7 +24,7 @@ describe("runConductor with a first round the user already has", () => {
       maxRounds: 1,
       firstRound: {
         raw: 'model_id = [0]\nsubtasks = ["Multiply."]\naccess_list = [[]]',
-        steps: [{ worker: 0, subtask: "Multiply, carefully.", access: [] }],
+        steps: [{ worker: "a", subtask: "Multiply, carefully.", access: [] }],
       },
     }))
       events.push(e);

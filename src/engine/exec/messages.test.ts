@@ -10,14 +10,16 @@ import type { PriorStep } from "./messages.ts";
 
 const question = "Is 91 prime?";
 const steps: Step[] = [
-  { worker: 3, subtask: "Factor 91.", access: [] },
-  { worker: 1, subtask: "Check the factorisation.", access: "all" },
-  { worker: 0, subtask: "Give the final answer.", access: [0] },
+  { worker: "alpha", subtask: "Factor 91.", access: [] },
+  { worker: "beta", subtask: "Check the factorisation.", access: "all" },
+  { worker: "zeta", subtask: "Give the final answer.", access: [0] },
 ];
+/** The pool's ids in order: a worker's agent number is its place here, whatever its id. */
+const workerIds = ["zeta", "beta", "gamma", "alpha", "delta"];
 const outputs = ["91 = 7 * 13", "Correct: 7 * 13 = 91."];
 const previousRound: PriorStep[] = [
-  { worker: 2, subtask: "Answer directly.", output: "91 is prime." },
-  { worker: 4, subtask: "Double-check.", output: "  " },
+  { worker: "gamma", subtask: "Answer directly.", output: "91 is prime." },
+  { worker: "delta", subtask: "Double-check.", output: "  " },
 ];
 
 function content(
@@ -27,6 +29,7 @@ function content(
   const messages = buildWorkerMessages({
     question,
     steps,
+    workerIds,
     index,
     outputs: extra.outputs ?? outputs,
     ...extra,
@@ -90,14 +93,15 @@ Your assigned subtask: Give the final answer.`,
 
   it("skips empty and missing outputs", () => {
     const chain: Step[] = [
-      { worker: 0, subtask: "A", access: [] },
-      { worker: 1, subtask: "B", access: [] },
-      { worker: 2, subtask: "C", access: "all" },
-      { worker: 3, subtask: "D", access: "all" },
+      { worker: "zeta", subtask: "A", access: [] },
+      { worker: "beta", subtask: "B", access: [] },
+      { worker: "gamma", subtask: "C", access: "all" },
+      { worker: "alpha", subtask: "D", access: "all" },
     ];
     const messages = buildWorkerMessages({
       question,
       steps: chain,
+      workerIds,
       index: 3,
       outputs: [" \n", undefined, "from C"],
     });
@@ -152,13 +156,14 @@ Your assigned subtask: Give the final answer.`,
 
   it('hides the previous round when no step has access "all"', () => {
     const narrow: Step[] = [
-      { worker: 0, subtask: "A", access: [] },
-      { worker: 1, subtask: "B", access: [0] },
+      { worker: "zeta", subtask: "A", access: [] },
+      { worker: "beta", subtask: "B", access: [0] },
     ];
     for (const index of [0, 1]) {
       const messages = buildWorkerMessages({
         question,
         steps: narrow,
+        workerIds,
         index,
         outputs: ["a"],
         previousRound,
@@ -168,23 +173,63 @@ Your assigned subtask: Give the final answer.`,
   });
 
   it("adds the assistant prefill only when enabled", () => {
-    const on = buildWorkerMessages({ question, steps, index: 0, outputs: [], prefill: true });
+    const on = buildWorkerMessages({
+      question,
+      steps,
+      workerIds,
+      index: 0,
+      outputs: [],
+      prefill: true,
+    });
     expect(on.map((m) => m.role)).toEqual(["user", "assistant"]);
     expect(on[1]?.content).toBe(WORKER_PREFILL);
-    const off = buildWorkerMessages({ question, steps, index: 0, outputs: [], prefill: false });
+    const off = buildWorkerMessages({
+      question,
+      steps,
+      workerIds,
+      index: 0,
+      outputs: [],
+      prefill: false,
+    });
     expect(off.map((m) => m.role)).toEqual(["user"]);
   });
 
+  it("numbers an agent by its worker's place in workerIds, so a reordered pool renumbers it", () => {
+    const reordered = ["alpha", "delta", "zeta", "beta", "gamma"];
+    const text =
+      buildWorkerMessages({ question, steps, workerIds: reordered, index: 1, outputs })[0]
+        ?.content ?? "";
+    expect(text).toContain(
+      "<Subtask assigned to Agent 0>\nFactor 91.\n</Subtask assigned to Agent 0>",
+    );
+    expect(text).toContain("<Agent 0 response>\n91 = 7 * 13\n</Agent 0 response>");
+    expect(text).not.toContain("Agent 3");
+    const prior =
+      buildWorkerMessages({
+        question,
+        steps,
+        workerIds: reordered,
+        index: 0,
+        outputs,
+        previousRound,
+      })[0]?.content ?? "";
+    expect(prior).toContain(
+      "<Previous round Agent 4 response>\n91 is prime.\n</Previous round Agent 4 response>",
+    );
+  });
+
   it("throws on a step index outside the workflow, which is a bug in the caller", () => {
-    expect(() => buildWorkerMessages({ question, steps, index: 3, outputs })).toThrow(RangeError);
+    expect(() => buildWorkerMessages({ question, steps, workerIds, index: 3, outputs })).toThrow(
+      RangeError,
+    );
   });
 });
 
 describe("roundSeesPrevious", () => {
   it('is true exactly when some step has access "all"', () => {
     expect(roundSeesPrevious(steps)).toBe(true);
-    expect(roundSeesPrevious([{ worker: 0, subtask: "A", access: "all" }])).toBe(true);
-    expect(roundSeesPrevious([{ worker: 0, subtask: "A", access: [] }])).toBe(false);
+    expect(roundSeesPrevious([{ worker: "zeta", subtask: "A", access: "all" }])).toBe(true);
+    expect(roundSeesPrevious([{ worker: "zeta", subtask: "A", access: [] }])).toBe(false);
     expect(roundSeesPrevious([])).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { createFakeBackend } from "../llm/fake.ts";
 import type { FakeReply } from "../llm/fake.ts";
@@ -178,19 +178,24 @@ describe("self-selection: the Conductor as its own worker", () => {
     const back = importRun(text);
     expect(back.ok && back.record).toEqual(record);
     expect(back.ok && exportRun(back.record, "2026-11-30T00:00:00.000Z")).toBe(text);
-    if (process.env.WRITE_FIXTURE)
-      writeFileSync(new URL("../run/fixtures/run-v3-nested.json", import.meta.url), text);
-    // The version-3 fixture: a nested run as this version writes it, for future migrations.
+    // The version-4 fixture (the v3 one migrated) is exactly what this version writes of the run.
     const fixture = readFileSync(
-      new URL("../run/fixtures/run-v3-nested.json", import.meta.url),
+      new URL("../run/fixtures/run-v4-nested.json", import.meta.url),
       "utf8",
     );
+    expect(text).toBe(fixture);
     const imported = importRun(fixture);
     expect(imported).toMatchObject({ ok: true, migratedFrom: null });
     expect(imported.ok && exportRun(imported.record, "2026-11-30T00:00:00.000Z")).toBe(fixture);
+    // The version-3 fixture, written by the last version before workers by id, migrates to it.
+    const v3 = importRun(
+      readFileSync(new URL("../run/fixtures/run-v3-nested.json", import.meta.url), "utf8"),
+    );
+    expect(v3).toMatchObject({ ok: true, migratedFrom: 3 });
+    expect(v3.ok && v3.record).toEqual(record);
   });
 
-  it("reads the version-2 nested fixture through the v2 -> v3 migration", () => {
+  it("reads the version-2 nested fixture through the v2 -> v3 -> v4 migrations", () => {
     const v2 = readFileSync(new URL("../run/fixtures/run-v2-nested.json", import.meta.url), "utf8");
     const imported = importRun(v2);
     expect(imported).toMatchObject({
@@ -198,11 +203,33 @@ describe("self-selection: the Conductor as its own worker", () => {
       migratedFrom: 2,
       record: { kind: "planned", parentId: null, kept: [], executionMs: null },
     });
-    const old = JSON.parse(v2) as { run: { rounds: unknown[]; totals: unknown } };
-    expect(imported.ok && imported.record.rounds).toEqual(old.run.rounds);
+    const old = JSON.parse(v2) as { run: { rounds: OldRound[]; totals: unknown } };
+    // v4: each step's pool place became that worker's id (a, b, c), the lists gained the mapping.
+    expect(imported.ok && imported.record.rounds).toEqual(byId(old.run.rounds, ["a", "b", "c"]));
     expect(imported.ok && imported.record.totals).toEqual(old.run.totals);
   });
 });
+
+interface OldStep {
+  worker: number;
+  nested: { rounds: OldRound[] } | null;
+}
+interface OldRound {
+  lists: object | null;
+  steps: OldStep[];
+}
+/** A v3 record's rounds as v4 holds them, given the pool's ids, written out independently of the migration. */
+function byId(rounds: OldRound[], ids: string[]): unknown[] {
+  return rounds.map((round) => ({
+    ...round,
+    lists: round.lists && { ...round.lists, workerIds: ids },
+    steps: round.steps.map((step) => ({
+      ...step,
+      worker: ids[step.worker],
+      nested: step.nested && { ...step.nested, rounds: byId(step.nested.rounds, ids) },
+    })),
+  }));
+}
 
 describe("nestedQuestion", () => {
   it("drops the worker preamble and keeps the task, context and subtask", () => {

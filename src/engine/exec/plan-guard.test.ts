@@ -23,7 +23,7 @@ async function plan(backend: ChatBackend, messages = QUESTION, round = 0) {
     backend,
     conductor: { temperature: 0.2, maxTokens: 100 },
     messages,
-    workers: 2,
+    workerIds: ["alpha", "beta"],
     maxSteps: 3,
     round,
     signal: new AbortController().signal,

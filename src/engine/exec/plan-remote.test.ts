@@ -29,7 +29,7 @@ async function plan(planGrammar: PlanGrammarMode): Promise<PlanOutcome> {
     backend,
     conductor: { temperature: 0.2, maxTokens: 512, planGrammar },
     messages: MESSAGES,
-    workers: 2,
+    workerIds: ["alpha", "beta"],
     maxSteps: 3,
     round: 0,
     signal: new AbortController().signal,

@@ -6,7 +6,7 @@ import type { ChatBackend } from "../llm/types.ts";
 import { LlmError } from "../llm/types.ts";
 import { recordOf } from "../run/record.ts";
 import type { RunEvent, RunEventType } from "../schema/events.ts";
-import { ConductorConfigSchema } from "../schema/worker.ts";
+import { ConductorConfigSchema, WorkerSchema } from "../schema/worker.ts";
 import { CallBudget } from "./execute.ts";
 import type { PlanOptions, PlanOutcome } from "./plan.ts";
 import { planRound } from "./plan.ts";
@@ -23,7 +23,7 @@ function plan0(replies: FakeReply[], extra: Partial<PlanOptions> = {}) {
     backend: createFakeBackend(replies),
     conductor,
     messages: [{ role: "user", content: "Plan for the question." }],
-    workers: 2,
+    workerIds: ["wa", "wb"],
     maxSteps: 5,
     round: 0,
     signal: new AbortController().signal,
@@ -63,13 +63,42 @@ describe("planRound", () => {
     ).toBe(plan);
     const finish = ofType(events, "plan_finish")[0];
     const steps = [
-      { worker: 1, subtask: "Solve it.", access: [] },
-      { worker: 0, subtask: "Check it and answer.", access: "all" },
+      { worker: "wb", subtask: "Solve it.", access: [] },
+      { worker: "wa", subtask: "Check it and answer.", access: "all" },
     ];
-    expect(finish).toMatchObject({ raw: plan, steps });
+    expect(finish).toMatchObject({ raw: plan, steps, workerIds: ["wa", "wb"] });
     expect(finish?.error).toBeUndefined();
     expect(finish?.cost).toBe(finish ? callCost(finish.usage, conductor.price) : -1);
     expect(outcome).toEqual({ ok: true, raw: plan, steps });
+  });
+
+  it("gives a plan the ids of the pool as its prompt showed it; the record keeps the numbers and the ids", async () => {
+    const shown = ["id-A", "id-B", "id-C"];
+    const text = `model_id = [2, 0, 1]
+subtasks = ["Draft.", "Check.", "Answer."]
+access_list = [[], [0], ["all"]]`;
+    const { events, outcome } = await drain(plan0([{ text }], { workerIds: shown }));
+    const steps = [
+      { worker: "id-C", subtask: "Draft.", access: [] },
+      { worker: "id-A", subtask: "Check.", access: [0] },
+      { worker: "id-B", subtask: "Answer.", access: "all" },
+    ];
+    expect(outcome).toEqual({ ok: true, raw: text, steps });
+    const finish = ofType(events, "plan_finish")[0];
+    expect(finish?.steps).toEqual(steps);
+    expect(finish?.workerIds).toEqual(shown);
+    // The record's pool is in another order: the lists keep the mapping the prompt used.
+    const pool = ["id-B", "id-C", "id-A"].map((id) => WorkerSchema.parse({ id, name: id }));
+    const record = recordOf([
+      { type: "run_start", at: 0, runId: "r", question: "q", pool, maxSteps: 5, maxRounds: 0 },
+      ...events,
+    ]);
+    expect(record.rounds[0]?.lists).toEqual({
+      model_id: [2, 0, 1],
+      subtasks: ["Draft.", "Check.", "Answer."],
+      access_list: [[], [0], "all"],
+      workerIds: shown,
+    });
   });
 
   it("returns the parse error with the raw text", async () => {

@@ -31,9 +31,9 @@ model_id = [0, 1, 2]
 subtasks = ["Decide whether 391 is prime by trial division.", "Try to factor 391.", "Compare both answers and say whether 391 is prime."]
 access_list = [[], [], ["all"]]`;
 const steps0: Step[] = [
-  { worker: 0, subtask: "Decide whether 391 is prime by trial division.", access: [] },
-  { worker: 1, subtask: "Try to factor 391.", access: [] },
-  { worker: 2, subtask: "Compare both answers and say whether 391 is prime.", access: "all" },
+  { worker: "w0", subtask: "Decide whether 391 is prime by trial division.", access: [] },
+  { worker: "w1", subtask: "Try to factor 391.", access: [] },
+  { worker: "w2", subtask: "Compare both answers and say whether 391 is prime.", access: "all" },
 ];
 const accept =
   "The answer is correct and complete.\nmodel_id = []\nsubtasks = []\naccess_list = []";
@@ -262,7 +262,14 @@ describe("runConductor", () => {
       .sort((a, b) => a.step - b.step);
     expect(starts.map((s) => s.messages)).toEqual(
       [0, 1].map((index) =>
-        buildWorkerMessages({ question, steps: steps1, index, outputs, previousRound }),
+        buildWorkerMessages({
+          question,
+          steps: steps1,
+          workerIds: pool.map((p) => p.id),
+          index,
+          outputs,
+          previousRound,
+        }),
       ),
     );
     for (const s of starts)

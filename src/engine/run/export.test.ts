@@ -206,7 +206,7 @@ describe("migrate", () => {
 });
 
 describe("the version-1 fixture", () => {
-  it("migrates v1 -> v2 -> v3: steps gain nested: null, the run its v3 fields, nothing else changes", () => {
+  it("migrates v1 -> v4: steps gain nested: null and their worker's id, the run its v3 fields, the lists workerIds", () => {
     const result = importRun(fixture);
     expect(result.ok).toBe(true);
     if (!result.ok) return;
@@ -215,7 +215,17 @@ describe("the version-1 fixture", () => {
     const v1 = z
       .object({
         run: Loose.and(
-          z.object({ rounds: z.array(Loose.and(z.object({ steps: z.array(Loose) }))) }),
+          z.object({
+            pool: z.array(Loose.and(z.object({ id: z.string() }))),
+            rounds: z.array(
+              Loose.and(
+                z.object({
+                  lists: Loose,
+                  steps: z.array(Loose.and(z.object({ worker: z.number() }))),
+                }),
+              ),
+            ),
+          }),
         ),
       })
       .parse(JSON.parse(fixture));
@@ -233,7 +243,12 @@ describe("the version-1 fixture", () => {
       prompt: null,
       rounds: v1.run.rounds.map((round) => ({
         ...round,
-        steps: round.steps.map((step) => ({ ...step, nested: null })),
+        lists: { ...round.lists, workerIds: ["gpt", "claude", "qwen"] },
+        steps: round.steps.map((step) => ({
+          ...step,
+          worker: v1.run.pool[step.worker]?.id,
+          nested: null,
+        })),
       })),
     };
     expect(result.record).toEqual(withNested);
@@ -250,10 +265,14 @@ describe("the version-1 fixture", () => {
       "question",
     ]);
     expect(result.record.rounds).toHaveLength(2);
+    expect(result.record.rounds.map((r) => r.steps.map((st) => st.worker))).toEqual([
+      ["gpt", "qwen", "claude"],
+      ["qwen", "gpt"],
+    ]);
     const text = exportRun(result.record, FIXTURE_EXPORTED_AT);
     const again = importRun(text);
     expect(again).toMatchObject({ ok: true, migratedFrom: null });
-    // A v3 document re-exports byte for byte.
+    // A v4 document re-exports byte for byte.
     expect(again.ok && exportRun(again.record, FIXTURE_EXPORTED_AT)).toBe(text);
   });
 
@@ -265,5 +284,44 @@ describe("the version-1 fixture", () => {
     expect("kind" in run).toBe(false);
     const v3 = v2.ok ? migrate(v2.doc, 2, 3) : v2;
     expect(v3.ok && v3.doc.version).toBe(3);
+  });
+});
+
+describe("the version-3 nested fixture", () => {
+  const V3_EXPORTED_AT = "2026-11-30T00:00:00.000Z";
+  const v3 = readFileSync(new URL("./fixtures/run-v3-nested.json", import.meta.url), "utf8");
+  const v4 = readFileSync(new URL("./fixtures/run-v4-nested.json", import.meta.url), "utf8");
+
+  it("migrates v3 -> v4: every step's pool place becomes that worker's id, nested ones too", () => {
+    const result = importRun(v3);
+    expect(result).toMatchObject({ ok: true, migratedFrom: 3 });
+    if (!result.ok) return;
+    const { pool, rounds } = result.record;
+    expect(pool.map((w) => w.id)).toEqual(["a", "b", "c"]);
+    const top = rounds[0];
+    // v3: model_id [0, 2] on top, [1, 0] in the nested round.
+    expect(top?.steps.map((s) => s.worker)).toEqual(["a", "c"]);
+    expect(top?.lists).toMatchObject({ model_id: [0, 2], workerIds: ["a", "b", "c"] });
+    const nested = top?.steps[1]?.nested?.rounds[0];
+    expect(nested?.steps.map((s) => s.worker)).toEqual(["b", "a"]);
+    expect(nested?.lists).toMatchObject({ model_id: [1, 0], workerIds: ["a", "b", "c"] });
+    expect(top?.steps.map((s) => s.workerName)).toEqual(["Alpha", "The Conductor itself"]);
+  });
+
+  it("exports the migrated run as the v4 fixture, which re-exports byte for byte", () => {
+    const migrated = importRun(v3);
+    expect(migrated.ok && exportRun(migrated.record, V3_EXPORTED_AT)).toBe(v4);
+    const again = importRun(v4);
+    expect(again).toMatchObject({ ok: true, migratedFrom: null });
+    expect(again.ok && exportRun(again.record, V3_EXPORTED_AT)).toBe(v4);
+    expect(JSON.parse(v4)).toMatchObject({ version: EXPORT_VERSION });
+    expect(EXPORT_VERSION).toBe(4);
+  });
+
+  it("names a step whose v3 pool place is past the pool's end, rather than dropping it", () => {
+    const doc = JSON.parse(v3) as { run: { rounds: { steps: { worker: number }[] }[] } };
+    doc.run.rounds[0]!.steps[0]!.worker = 4;
+    const result = importRun(JSON.stringify(doc));
+    expect(result.ok && result.record.rounds[0]?.steps[0]?.worker).toBe("model-id-4");
   });
 });

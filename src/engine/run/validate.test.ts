@@ -9,11 +9,21 @@ const fixture = (name: string) =>
   readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8");
 const V1 = fixture("run-v1.json");
 const V2 = fixture("run-v2-nested.json");
+const V3 = fixture("run-v3-nested.json");
+const V4 = fixture("run-v4-nested.json");
 
 type Json = Record<string, unknown>;
 /** A deep copy of the v2 fixture to break in one place. */
 function v2(): Json {
   return JSON.parse(V2) as Json;
+}
+/** A deep copy of the v4 fixture (steps name their worker by id). */
+function v4(): Json {
+  return JSON.parse(V4) as Json;
+}
+/** A deep copy of the v3 fixture (steps name their worker by place in the pool). */
+function v3(): Json {
+  return JSON.parse(V3) as Json;
 }
 function run(doc: Json): Json {
   return doc.run as Json;
@@ -32,8 +42,8 @@ function refused(doc: Json | string): string {
 }
 
 describe("importRunChecked: the protocol's invariants after the schema", () => {
-  it("opens both fixtures", () => {
-    for (const text of [V1, V2]) expect(importRunChecked(text).ok).toBe(true);
+  it("opens every fixture", () => {
+    for (const text of [V1, V2, V3, V4]) expect(importRunChecked(text).ok).toBe(true);
   });
 
   it("refuses access that points forward or at the step itself, naming the step", () => {
@@ -45,13 +55,61 @@ describe("importRunChecked: the protocol's invariants after the schema", () => {
     expect(refused(self)).toMatch(/round 0, step 0: its access names the step itself/);
   });
 
-  it("refuses a model id outside the pool, in the steps or the lists", () => {
+  it("refuses a step worker id that is not in the pool, and a model id its prompt did not show", () => {
+    const doc = v4();
+    step(doc, 0).worker = "zed";
+    expect(refused(doc)).toMatch(
+      /round 0, step 0: its worker "zed" is not one of the 3 in the pool/,
+    );
+    const lists = v4();
+    (round0(lists).lists as Json).model_id = [0, 9];
+    expect(refused(lists)).toMatch(
+      /model_id\[1\] is 9, not one of the 3 workers its prompt showed/,
+    );
+    const fewer = v4();
+    (round0(fewer).lists as Json).workerIds = ["a"];
+    expect(refused(fewer)).toMatch(
+      /model_id\[1\] is 2, not one of the 1 workers its prompt showed/,
+    );
+  });
+
+  it("refuses a v2 or v3 step whose pool place is past the pool's end, naming the step", () => {
     const doc = v2();
     step(doc, 0).worker = 7;
-    expect(refused(doc)).toMatch(/step 0: worker 7 is not one of the 3 in the pool/);
-    const lists = v2();
-    (round0(lists).lists as Json).model_id = [0, 9];
-    expect(refused(lists)).toMatch(/model_id\[1\] is 9/);
+    expect(refused(doc)).toMatch(
+      /round 0, step 0: its worker "model-id-7" is not one of the 3 in the pool/,
+    );
+    const three = v3();
+    step(three, 0).worker = 3;
+    expect(refused(three)).toMatch(
+      /round 0, step 0: its worker "model-id-3" is not one of the 3 in the pool/,
+    );
+    const nested = v3();
+    const inner = (step(nested, 1).nested as Json).rounds as Json[];
+    ((inner[0] as Json).steps as Json[])[1]!.worker = 5;
+    expect(refused(nested)).toMatch(
+      /round 0, step 1 › nested round 0, step 1: its worker "model-id-5" is not one of the 3 in the pool/,
+    );
+  });
+
+  it("opens lists that showed a worker which has since left the pool, with a note", () => {
+    const doc = v4();
+    (round0(doc).lists as Json).workerIds = ["a", "gone", "c"];
+    const result = importRunChecked(JSON.stringify(doc));
+    expect(result.ok).toBe(true);
+    expect(result.ok && result.notes).toContain(
+      'round 0: the Conductor was shown worker "gone", which is no longer in the pool.',
+    );
+  });
+
+  it("compares the steps with the lists through workerIds: the same number for another id differs", () => {
+    const doc = v4();
+    // model_id [0, 2] now stands for b and c, but step 0 ran on a.
+    (round0(doc).lists as Json).workerIds = ["b", "a", "c"];
+    const result = importRunChecked(JSON.stringify(doc));
+    expect(result.ok && result.notes).toEqual([
+      "round 0: the steps that ran differ from the Conductor's lists at step 0 (edited after planning).",
+    ]);
   });
 
   it("refuses lists of different lengths and more steps than the cap", () => {
@@ -77,8 +135,8 @@ describe("importRunChecked: the protocol's invariants after the schema", () => {
   });
 
   it("refuses a nested workflow on a step whose worker is not the Conductor", () => {
-    const doc = v2();
-    step(doc, 1).worker = 0;
+    const doc = v4();
+    step(doc, 1).worker = "a";
     (round0(doc).lists as Json).model_id = [0, 0];
     expect(refused(doc)).toMatch(/holds a nested workflow, but its worker is not the Conductor/);
   });

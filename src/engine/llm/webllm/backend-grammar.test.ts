@@ -9,7 +9,7 @@ import { createWebLLMBackend } from "./backend.ts";
 import { MODEL, drain, fakeEngine, request } from "./backend-fake.ts";
 
 describe("the plan grammar through the in-browser backend", () => {
-  const POOL = { workers: 3, maxSteps: 4, round: 0 };
+  const POOL = { workerIds: ["a", "b", "c"], maxSteps: 4, round: 0 };
   const PLAN = `${DEFAULT_OPENING} One step.\nmodel_id = [1]\nsubtasks = ["Answer it."]\naccess_list = [[]]`;
   const folded = () =>
     buildConductorMessages({
@@ -47,7 +47,12 @@ describe("the plan grammar through the in-browser backend", () => {
     const { engine, calls } = fakeEngine([{ chunks: [PLAN] }]);
     const { outcome } = await plan(engine, "webllm");
     expect(outcome.ok).toBe(true);
-    const grammar = buildPlanGrammar({ ...POOL, opening: DEFAULT_OPENING });
+    const grammar = buildPlanGrammar({
+      workers: 3,
+      maxSteps: 4,
+      round: 0,
+      opening: DEFAULT_OPENING,
+    });
     expect(calls[0]?.response_format).toEqual({ type: "grammar", grammar });
     const last = calls[0]?.messages.at(-1);
     expect(last?.role).toBe("user");
