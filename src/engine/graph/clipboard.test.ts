@@ -7,8 +7,8 @@ describe("copySteps", () => {
   it("copies the chosen steps in document order, with original indices and positions", () => {
     const doc = makeDoc([[], [0], "all"], { b: { x: 1, y: 2 } });
     expect(copySteps(doc, ["c", "b", "zz"])).toEqual([
-      { index: 1, worker: 1, subtask: "task b", access: [0], position: { x: 1, y: 2 } },
-      { index: 2, worker: 2, subtask: "task c", access: "all" },
+      { index: 1, worker: "w1", subtask: "task b", access: [0], position: { x: 1, y: 2 } },
+      { index: 2, worker: "w2", subtask: "task c", access: "all" },
     ]);
   });
 });

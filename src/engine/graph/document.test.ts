@@ -13,9 +13,9 @@ import { counterIds, deepFreeze, makeDoc } from "./testing.ts";
 
 describe("docFromSteps / stepsOf", () => {
   const steps: Step[] = deepFreeze([
-    { worker: 2, subtask: "Solve it", access: [] },
-    { worker: 0, subtask: "Solve it another way", access: [] },
-    { worker: 1, subtask: "Check both", access: "all" },
+    { worker: "w2", subtask: "Solve it", access: [] },
+    { worker: "w0", subtask: "Solve it another way", access: [] },
+    { worker: "w1", subtask: "Check both", access: "all" },
   ]);
 
   it("gives each step an id and round-trips the steps", () => {
@@ -28,9 +28,9 @@ describe("docFromSteps / stepsOf", () => {
   it("normalises explicit access lists: sorted, unique, earlier only", () => {
     const doc = docFromSteps(
       [
-        { worker: 0, subtask: "a", access: [] },
-        { worker: 0, subtask: "b", access: [0] },
-        { worker: 0, subtask: "c", access: [1, 0, 1, 5] },
+        { worker: "w0", subtask: "a", access: [] },
+        { worker: "w0", subtask: "b", access: [0] },
+        { worker: "w0", subtask: "c", access: [1, 0, 1, 5] },
       ],
       counterIds(),
     );
@@ -65,10 +65,13 @@ describe("helpers", () => {
   it("names steps by 1-based number and the start of the subtask", () => {
     const doc = makeDoc([[]]);
     expect(stepName(doc, 0)).toBe('step 1 ("task a")');
-    const long = { ...doc, steps: [{ id: "x", worker: 0, subtask: "x".repeat(60), access: [] }] };
+    const long = {
+      ...doc,
+      steps: [{ id: "x", worker: "w0", subtask: "x".repeat(60), access: [] }],
+    };
     expect(stepName(long, 0)).toBe(`step 1 ("${"x".repeat(39)}…")`);
-    expect(stepName({ ...doc, steps: [{ id: "x", worker: 0, subtask: " ", access: [] }] }, 0)).toBe(
-      "step 1",
-    );
+    expect(
+      stepName({ ...doc, steps: [{ id: "x", worker: "w0", subtask: " ", access: [] }] }, 0),
+    ).toBe("step 1");
   });
 });

@@ -43,7 +43,7 @@ describe("staleAfterEdit", () => {
   });
 
   it("a changed worker on an independent step marks it and the 'all' reader", () => {
-    const after = edited(doc, { kind: "setWorker", id: "c", worker: 5 });
+    const after = edited(doc, { kind: "setWorker", id: "c", worker: "w5" });
     expect(sorted(staleAfterEdit(doc, after))).toEqual(["c", "e"]);
   });
 

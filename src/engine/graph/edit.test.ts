@@ -13,15 +13,15 @@ const apply = (doc: WorkflowDoc, edit: Edit) =>
   expectOk(applyEdit(doc, edit, { makeId: counterIds() }));
 
 describe("add", () => {
-  it("a first step gets access [], worker 0 and an empty subtask", () => {
+  it('a first step gets access [], no worker chosen yet ("") and an empty subtask', () => {
     const r = apply(makeDoc([]), { kind: "add" });
     expect(r.created).toEqual(["n1"]);
-    expect(r.doc.steps).toEqual([{ id: "n1", worker: 0, subtask: "", access: [] }]);
+    expect(r.doc.steps).toEqual([{ id: "n1", worker: "", subtask: "", access: [] }]);
   });
 
   it("a later step defaults to 'all', appended at the end", () => {
-    const r = apply(makeDoc([[], [0]]), { kind: "add", worker: 3, subtask: "Check" });
-    expect(r.doc.steps[2]).toEqual({ id: "n1", worker: 3, subtask: "Check", access: "all" });
+    const r = apply(makeDoc([[], [0]]), { kind: "add", worker: "w3", subtask: "Check" });
+    expect(r.doc.steps[2]).toEqual({ id: "n1", worker: "w3", subtask: "Check", access: "all" });
   });
 
   it("inserting in the middle shifts later explicit references; 'all' stays 'all'", () => {
@@ -44,13 +44,9 @@ describe("add", () => {
     ]);
   });
 
-  it("refuses an access list that points at a later step, and a bad worker id", () => {
+  it("refuses an access list that points at a later step", () => {
     const bad = applyEdit(makeDoc([[]]), { kind: "add", access: [1] });
     expect(bad).toMatchObject({ ok: false, code: "bad_access" });
-    expect(applyEdit(makeDoc([]), { kind: "add", worker: -1 })).toMatchObject({
-      ok: false,
-      code: "bad_worker",
-    });
   });
 });
 
@@ -86,7 +82,7 @@ describe("duplicate", () => {
   it("inserts a copy right after, with the same access, and shifts later references", () => {
     const r = apply(makeDoc([[], [0], [0, 1]]), { kind: "duplicate", id: "b" });
     expect(r.created).toEqual(["n1"]);
-    expect(r.doc.steps[2]).toEqual({ id: "n1", worker: 1, subtask: "task b", access: [0] });
+    expect(r.doc.steps[2]).toEqual({ id: "n1", worker: "w1", subtask: "task b", access: [0] });
     expect(shape(r.doc).map(([, a]) => a)).toEqual([[], [0], [0], [0, 1]]);
   });
 
@@ -148,8 +144,8 @@ describe("setWorker / setSubtask / setAccess / setPosition", () => {
   const doc = makeDoc([[], [], [0]]);
 
   it("change one step and share the others", () => {
-    const r = apply(doc, { kind: "setWorker", id: "b", worker: 6 });
-    expect(r.doc.steps[1]?.worker).toBe(6);
+    const r = apply(doc, { kind: "setWorker", id: "b", worker: "w6" });
+    expect(r.doc.steps[1]?.worker).toBe("w6");
     expect(r.doc.steps[0]).toBe(doc.steps[0]);
     expect(apply(doc, { kind: "setSubtask", id: "a", subtask: "New" }).doc.steps[0]?.subtask).toBe(
       "New",
@@ -157,7 +153,7 @@ describe("setWorker / setSubtask / setAccess / setPosition", () => {
   });
 
   it("setting the same value returns the same document", () => {
-    expect(apply(doc, { kind: "setWorker", id: "b", worker: 1 }).doc).toBe(doc);
+    expect(apply(doc, { kind: "setWorker", id: "b", worker: "w1" }).doc).toBe(doc);
     expect(apply(doc, { kind: "setSubtask", id: "a", subtask: "task a" }).doc).toBe(doc);
     expect(apply(doc, { kind: "setAccess", id: "c", access: [0] }).doc).toBe(doc);
   });
@@ -177,9 +173,9 @@ describe("setWorker / setSubtask / setAccess / setPosition", () => {
     });
   });
 
-  it("refuses a non-integer worker and unknown ids", () => {
-    expect(applyEdit(doc, { kind: "setWorker", id: "a", worker: 1.5 })).toMatchObject({
-      code: "bad_worker",
+  it("refuses unknown ids", () => {
+    expect(applyEdit(doc, { kind: "setWorker", id: "zz", worker: "w1" })).toMatchObject({
+      code: "unknown_step",
     });
     expect(applyEdit(doc, { kind: "setSubtask", id: "zz", subtask: "x" })).toMatchObject({
       code: "unknown_step",
@@ -196,6 +192,36 @@ describe("setWorker / setSubtask / setAccess / setPosition", () => {
   });
 });
 
+describe("reassign", () => {
+  it("gives every step on one worker to another, and leaves the rest shared", () => {
+    const doc = makeDoc([[], [0], "all"]);
+    const twice = apply(doc, { kind: "setWorker", id: "c", worker: "w0" }).doc;
+    const r = apply(twice, { kind: "reassign", from: "w0", to: "w5" });
+    expect(r.doc.steps.map((s) => s.worker)).toEqual(["w5", "w1", "w5"]);
+    expect(r.doc.steps[1]).toBe(twice.steps[1]);
+    // Nothing else about the steps changes: ids, subtasks, access, positions.
+    expect(r.doc.steps.map((s) => [s.id, s.subtask, s.access])).toEqual(
+      twice.steps.map((s) => [s.id, s.subtask, s.access]),
+    );
+    expect(r.doc.positions).toBe(twice.positions);
+    expect(r.created).toEqual([]);
+  });
+
+  it('can hand steps to no worker (""), and back', () => {
+    const doc = makeDoc([[], [0]]);
+    const none = apply(doc, { kind: "reassign", from: "w1", to: "" }).doc;
+    expect(none.steps.map((s) => s.worker)).toEqual(["w0", ""]);
+    const back = apply(none, { kind: "reassign", from: "", to: "w7" }).doc;
+    expect(back.steps.map((s) => s.worker)).toEqual(["w0", "w7"]);
+  });
+
+  it("returns the same document when no step is on the worker, or from equals to", () => {
+    const doc = makeDoc([[], [0]]);
+    expect(apply(doc, { kind: "reassign", from: "nobody", to: "w1" }).doc).toBe(doc);
+    expect(apply(doc, { kind: "reassign", from: "w0", to: "w0" }).doc).toBe(doc);
+  });
+});
+
 describe("immutability", () => {
   it("no edit mutates a deeply frozen document", () => {
     const doc = makeDoc([[], [0], "all", [1, 2]], { a: { x: 0, y: 0 } });
@@ -206,7 +232,8 @@ describe("immutability", () => {
       { kind: "duplicate", id: "c" },
       { kind: "move", id: "c", direction: -1 },
       { kind: "move", id: "a", toIndex: 3 },
-      { kind: "setWorker", id: "a", worker: 4 },
+      { kind: "setWorker", id: "a", worker: "w4" },
+      { kind: "reassign", from: "w0", to: "w9" },
       { kind: "setSubtask", id: "a", subtask: "x" },
       { kind: "setAccess", id: "d", access: [0] },
       { kind: "connect", source: "a", target: "d" },
@@ -215,7 +242,7 @@ describe("immutability", () => {
       { kind: "setPosition", id: "a", x: 3, y: 4 },
       {
         kind: "paste",
-        steps: [{ index: 1, worker: 1, subtask: "p", access: [0], position: { x: 0, y: 0 } }],
+        steps: [{ index: 1, worker: "w1", subtask: "p", access: [0], position: { x: 0, y: 0 } }],
       },
     ];
     for (const edit of edits) {

@@ -27,7 +27,7 @@ describe("order helpers", () => {
 
   it("unchanged steps are shared between the old and the new document", () => {
     const doc = makeDoc([[], [], "all"]);
-    const next = insertStep(doc, 3, { id: "x", worker: 0, subtask: "", access: [] });
+    const next = insertStep(doc, 3, { id: "x", worker: "w0", subtask: "", access: [] });
     expect(next.steps[0]).toBe(doc.steps[0]);
     expect(next.steps[2]).toBe(doc.steps[2]);
   });

@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import { buildWorkerMessages } from "../exec/messages.ts";
 import type { Worker } from "../schema/worker.ts";
 import type { Step } from "../schema/workflow.ts";
-import { TYPICAL_OUTPUT_TOKENS, estimateRun, promptTokensOf, tokensCost } from "./estimate.ts";
+import {
+  TYPICAL_OUTPUT_TOKENS,
+  estimateRun,
+  notInPool,
+  promptTokensOf,
+  tokensCost,
+} from "./estimate.ts";
 
 const base: Omit<Worker, "id" | "name"> = {
   kind: "openai",
@@ -30,10 +36,16 @@ describe("tokensCost", () => {
 
 describe("estimateRun", () => {
   it("counts a first step's prompt from the real worker message and its output as max tokens", () => {
-    const steps: Step[] = [{ worker: 0, subtask: "Multiply.", access: [] }];
+    const steps: Step[] = [{ worker: "a", subtask: "Multiply.", access: [] }];
     const estimate = estimateRun({ question, steps, pool });
     const expected = promptTokensOf(
-      buildWorkerMessages({ question, steps, index: 0, outputs: [] }),
+      buildWorkerMessages({
+        question,
+        steps,
+        workerIds: ["a", "b", "c", "d"],
+        index: 0,
+        outputs: [],
+      }),
     );
     const step = estimate.steps[0];
     expect(step?.promptTokens).toEqual({ max: expected, typical: expected });
@@ -45,9 +57,9 @@ describe("estimateRun", () => {
 
   it("sizes an earlier step's output in a later prompt by that step's token budget", () => {
     const steps: Step[] = [
-      { worker: 0, subtask: "Solve.", access: [] },
-      { worker: 1, subtask: "Check.", access: "all" },
-      { worker: 0, subtask: "Solve again alone.", access: [] },
+      { worker: "a", subtask: "Solve.", access: [] },
+      { worker: "b", subtask: "Check.", access: "all" },
+      { worker: "a", subtask: "Solve again alone.", access: [] },
     ];
     const e = estimateRun({ question, steps, pool });
     const [s0, s1, s2] = e.steps;
@@ -56,6 +68,7 @@ describe("estimateRun", () => {
       buildWorkerMessages({
         question,
         steps: [{ ...steps[1]!, access: [] }],
+        workerIds: ["a", "b", "c", "d"],
         index: 0,
         outputs: [],
       }),
@@ -76,23 +89,39 @@ describe("estimateRun", () => {
 
   it("marks steps without a price, or without a worker, as unknown and leaves them out of the cost", () => {
     const steps: Step[] = [
-      { worker: 0, subtask: "Solve.", access: [] },
-      { worker: 2, subtask: "Unpriced.", access: [] },
-      { worker: 9, subtask: "No such worker.", access: [] },
+      { worker: "a", subtask: "Solve.", access: [] },
+      { worker: "c", subtask: "Unpriced.", access: [] },
+      { worker: "zed", subtask: "No such worker.", access: [] },
     ];
     const e = estimateRun({ question, steps, pool });
     expect(e.steps.map((s) => s.pricing)).toEqual(["priced", "no_price", "no_worker"]);
     expect(e.steps[1]?.cost).toBeNull();
     expect(e.steps[2]?.cost).toBeNull();
-    expect(e.steps[2]?.workerName).toMatch(/not in pool/);
+    expect(e.steps[2]).toMatchObject({ worker: "zed", workerName: notInPool("zed") });
+    expect(notInPool("zed")).toContain("zed");
     expect(e.unpricedSteps).toBe(2);
     expect(e.cost).toEqual(e.steps[0]?.cost);
+  });
+
+  it("follows a step's worker by id when the pool is reordered, and names an unchosen one", () => {
+    const steps: Step[] = [
+      { worker: "b", subtask: "Solve.", access: [] },
+      { worker: "", subtask: "Not chosen.", access: [] },
+    ];
+    const reordered = [pool[3]!, pool[1]!, pool[0]!, pool[2]!];
+    const e = estimateRun({ question, steps, pool: reordered });
+    expect(e.steps.map((st) => [st.worker, st.workerName, st.pricing])).toEqual([
+      ["b", "B", "priced"],
+      ["", notInPool(""), "no_worker"],
+    ]);
+    expect(e.steps[0]?.outputTokens.max).toBe(200);
+    expect(e.steps[0]?.cost).toEqual(estimateRun({ question, steps, pool }).steps[0]?.cost);
   });
 
   it("counts an in-browser worker as free", () => {
     const e = estimateRun({
       question,
-      steps: [{ worker: 3, subtask: "Draft.", access: [] }],
+      steps: [{ worker: "d", subtask: "Draft.", access: [] }],
       pool,
     });
     expect(e.steps[0]?.pricing).toBe("free");
@@ -101,7 +130,7 @@ describe("estimateRun", () => {
   });
 
   it("includes the assistant prefill where the worker has it on", () => {
-    const steps: Step[] = [{ worker: 0, subtask: "Solve.", access: [] }];
+    const steps: Step[] = [{ worker: "a", subtask: "Solve.", access: [] }];
     const off = estimateRun({ question, steps, pool }).promptTokens.max;
     const withPrefill = pool.map((w, i) => (i === 0 ? { ...w, prefill: true } : w));
     expect(estimateRun({ question, steps, pool: withPrefill }).promptTokens.max).toBeGreaterThan(

@@ -37,7 +37,9 @@ const short = (text: string) =>
   JSON.stringify(
     JSON.parse(text, (_k, v: unknown) => (typeof v === "string" ? v.slice(0, 24) : v)),
   );
-const BASES = [short(fixture("run-v1.json")), short(fixture("run-v2-nested.json"))];
+const BASES = ["run-v1.json", "run-v2-nested.json", "run-v3-nested.json", "run-v4-nested.json"].map(
+  (name) => short(fixture(name)),
+);
 const POOL_BASE = exportPool(paperPool());
 
 function containers(root: Json): Container[] {
@@ -165,15 +167,16 @@ function roundsBroken(r: RunRecord, rounds: readonly RoundRecord[], depth: numbe
     if (l) {
       const n = l.model_id.length;
       if (l.subtasks.length !== n || l.access_list.length !== n || n > r.maxSteps) return "lists";
-      if (l.model_id.some((m) => !(m >= 0 && m < r.pool.length))) return "lists model id";
+      if (l.model_id.some((m) => !(m >= 0 && m < l.workerIds.length))) return "lists model id";
       for (const [i, a] of l.access_list.entries())
         if (a !== "all" && a.some((x) => x >= i)) return "lists access";
     }
     for (const [si, s] of round.steps.entries()) {
-      if (s.index !== si || s.worker >= r.pool.length) return `step ${si}`;
+      const worker = r.pool.find((w) => w.id === s.worker);
+      if (s.index !== si || !worker) return `step ${si}`;
       if (s.access !== "all" && s.access.some((x) => x >= si)) return `step ${si} access`;
       if (s.nested) {
-        if (r.pool[s.worker]?.kind !== "conductor" || s.nested.depth !== depth + 1) return "nested";
+        if (worker.kind !== "conductor" || s.nested.depth !== depth + 1) return "nested";
         const inner = roundsBroken(r, s.nested.rounds, depth + 1);
         if (inner) return inner;
       }

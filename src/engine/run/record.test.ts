@@ -14,8 +14,8 @@ const pool: Pool = [
 ];
 const conductor = ConductorConfigSchema.parse({ model: "conductor-7b" });
 const steps: Step[] = [
-  { worker: 0, subtask: "Factor 391.", access: [] },
-  { worker: 1, subtask: "Check the factors and answer.", access: "all" },
+  { worker: "a", subtask: "Factor 391.", access: [] },
+  { worker: "b", subtask: "Check the factors and answer.", access: "all" },
 ];
 const planMessages: ChatMessage[] = [
   { role: "system", content: "You coordinate." },
@@ -33,6 +33,13 @@ const acceptUsage: Usage = { promptTokens: 400, completionTokens: 12, estimated:
 const u0: Usage = { promptTokens: 50, completionTokens: 10, estimated: false };
 const u1: Usage = { promptTokens: 80, completionTokens: 5, estimated: true };
 
+/** The first round's plan_finish of the log. */
+function planFinish(): Extract<RunEvent, { type: "plan_finish" }> {
+  const e = log.find((x) => x.type === "plan_finish");
+  if (e?.type !== "plan_finish") throw new Error("the log has no plan_finish");
+  return e;
+}
+
 /** A whole run: plan, two steps (the first retried once), a refinement round that accepts. */
 const log: RunEvent[] = [
   {
@@ -48,7 +55,16 @@ const log: RunEvent[] = [
   { type: "plan_start", at: 110, round: 0, messages: planMessages },
   { type: "plan_delta", round: 0, text: raw0.slice(0, 20) },
   { type: "plan_delta", round: 0, text: raw0.slice(20) },
-  { type: "plan_finish", at: 150, round: 0, raw: raw0, usage: planUsage, cost: 0.001, steps },
+  {
+    type: "plan_finish",
+    at: 150,
+    round: 0,
+    raw: raw0,
+    usage: planUsage,
+    cost: 0.001,
+    steps,
+    workerIds: ["a", "b"],
+  },
   { type: "round_start", at: 151, round: 0, steps },
   { type: "step_queued", round: 0, step: 0 },
   { type: "step_queued", round: 0, step: 1 },
@@ -143,7 +159,7 @@ describe("recordOf", () => {
     expect(record.rounds[0]?.steps).toEqual([
       {
         index: 0,
-        worker: 0,
+        worker: "a",
         workerName: "Alpha",
         subtask: "Factor 391.",
         access: [],
@@ -160,7 +176,7 @@ describe("recordOf", () => {
       },
       {
         index: 1,
-        worker: 1,
+        worker: "b",
         workerName: "Beta",
         subtask: "Check the factors and answer.",
         access: "all",
@@ -199,8 +215,15 @@ describe("recordOf", () => {
       model_id: [0, 1],
       subtasks: ["Factor 391.", "Check the factors and answer."],
       access_list: [[], "all"],
+      workerIds: ["a", "b"],
     });
-    expect(record.rounds[1]?.lists).toEqual({ model_id: [], subtasks: [], access_list: [] });
+    // A plan_finish without workerIds: the run's pool as it is.
+    expect(record.rounds[1]?.lists).toEqual({
+      model_id: [],
+      subtasks: [],
+      access_list: [],
+      workerIds: ["a", "b"],
+    });
     expect(record.rounds[0]?.plan).toEqual({
       messages: planMessages,
       raw: raw0,
@@ -286,9 +309,34 @@ describe("recordOf", () => {
   it("names a worker missing from the pool by its id", () => {
     const r = recordOf([
       log[0]!,
-      { type: "round_start", at: 1, round: 0, steps: [{ worker: 7, subtask: "X.", access: [] }] },
+      {
+        type: "round_start",
+        at: 1,
+        round: 0,
+        steps: [{ worker: "gone", subtask: "X.", access: [] }],
+      },
     ]);
-    expect(r.rounds[0]?.steps[0]?.workerName).toBe("Model id 7");
+    expect(r.rounds[0]?.steps[0]).toMatchObject({ worker: "gone", workerName: "gone" });
+  });
+
+  it("numbers the lists by the workerIds the plan was shown, not by the pool's order now", () => {
+    const shown = ["b", "a"];
+    const r = recordOf([
+      log[0]!,
+      { type: "plan_start", at: 110, round: 0, messages: planMessages },
+      { ...planFinish(), workerIds: shown },
+    ]);
+    expect(r.rounds[0]?.lists).toMatchObject({ model_id: [1, 0], workerIds: shown });
+    // A round_start after it keeps those lists; the steps still name their workers by id.
+    const started = applyEvent(r, { type: "round_start", at: 151, round: 0, steps });
+    expect(started.rounds[0]?.lists).toMatchObject({ model_id: [1, 0], workerIds: shown });
+    expect(started.rounds[0]?.steps.map((st) => [st.worker, st.workerName])).toEqual([
+      ["a", "Alpha"],
+      ["b", "Beta"],
+    ]);
+    // A round that starts with no plan (a hand-built workflow) numbers them by the run's pool.
+    const hand = recordOf([log[0]!, { type: "round_start", at: 1, round: 0, steps }]);
+    expect(hand.rounds[0]?.lists).toMatchObject({ model_id: [0, 1], workerIds: ["a", "b"] });
   });
 
   it("ignores an event for a step the round does not have", () => {
