@@ -38,15 +38,26 @@ export function nodeData(
   index: number,
   pool: Worker[],
   result: StepResult | undefined,
+  former: readonly Worker[] = [],
 ): StepNodeData {
   const step = doc.steps[index]!;
   return {
     index,
     isLast: index === doc.steps.length - 1,
-    workerName: findWorker(pool, step.worker)?.name ?? notInPool(step.worker),
+    workerName:
+      findWorker(pool, step.worker)?.name ??
+      notInPool(step.worker, findWorker(former, step.worker)?.name),
     subtask: step.subtask,
     ...resultFields(result),
   };
+}
+
+/** Workers known from before the pool's edits and from the open run, latest first. */
+export function formerWorkers(
+  undo: readonly { pool: readonly Worker[] }[],
+  runPool: readonly Worker[],
+): Worker[] {
+  return [...undo.flatMap((e) => e.pool).reverse(), ...runPool];
 }
 
 /** What a node shows of a step's run: status, tokens, cost, latency, output or error. */
@@ -87,12 +98,14 @@ export function toFlowNodes(
   selectedIds: readonly string[],
   previous: readonly StepFlowNode[],
   nestedOf?: ReadonlyMap<string, StepNodeData["nested"]>,
+  /** Workers that left the pool, to name the steps still on them (`formerWorkers`). */
+  former: readonly Worker[] = [],
 ): StepFlowNode[] {
   const prev = new Map(previous.map((n) => [n.id, n]));
   return doc.steps.map((step, index) => {
     const old = prev.get(step.id);
     const data = {
-      ...nodeData(doc, index, pool, results[step.id]),
+      ...nodeData(doc, index, pool, results[step.id], former),
       nested: nestedOf?.get(step.id) ?? null,
     };
     const position = positions[step.id] ?? { x: 0, y: 0 };

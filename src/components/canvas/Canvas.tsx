@@ -16,7 +16,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useStudio } from "../../state/store.ts";
 import type { CanvasNode } from "../../state/recordFlow.ts";
 import type { StepFlowNode } from "../../state/flow.ts";
-import { toFlowEdges, toFlowNodes } from "../../state/flow.ts";
+import { formerWorkers, toFlowEdges, toFlowNodes } from "../../state/flow.ts";
 import {
   selectDoc,
   selectPhase,
@@ -41,6 +41,9 @@ export function Canvas() {
   const pool = useStudio(selectPool);
   const results = useStudio(selectResults);
   const selectedIds = useStudio(selectSelectedIds);
+  const poolUndo = useStudio((s) => s.poolUndo);
+  const runPool = useStudio((s) => s.record.pool);
+  const former = useMemo(() => formerWorkers(poolUndo, runPool), [poolUndo, runPool]);
   const [nodes, setNodes] = useState<CanvasNode[]>([]);
   const flow = useRef<ReactFlowInstance<CanvasNode, Edge> | null>(null);
   const planning = useStudio(selectPhase) === "planning";
@@ -51,13 +54,22 @@ export function Canvas() {
   useEffect(() => {
     setNodes((prev) => {
       const steps = prev.filter((n): n is StepFlowNode => n.type === "step" && !n.data.readonly);
-      const main = toFlowNodes(doc, positions, pool, results, selectedIds, steps, layer.nestedOf);
+      const main = toFlowNodes(
+        doc,
+        positions,
+        pool,
+        results,
+        selectedIds,
+        steps,
+        layer.nestedOf,
+        former,
+      );
       // Record-layer nodes keep the size React Flow measured for them.
       const measured = new Map(prev.map((n) => [n.id, n.measured]));
       const extra = layer.nodes.map((n) => ({ ...n, measured: measured.get(n.id) }));
       return [...extra, ...main];
     });
-  }, [doc, positions, pool, results, selectedIds, layer]);
+  }, [doc, positions, pool, results, selectedIds, layer, former]);
 
   // Results change every frame while steps stream; the running set only when a step starts or
   // ends. Keying on it keeps the edges array stable between those moments.

@@ -1,5 +1,7 @@
 import { findWorker } from "../../engine/conductor/ids.ts";
 import { formatCost } from "../../engine/cost.ts";
+import { notInPool } from "../../engine/pool/estimate.ts";
+import { formerWorkers } from "../../state/flow.ts";
 import { runNow } from "../../state/controller.ts";
 import {
   selectDoc,
@@ -24,6 +26,7 @@ export function Inspector() {
   const selectedIds = useStudio(selectSelectedIds);
   const phase = useStudio(selectPhase);
   const runPool = useStudio((s) => s.record.pool);
+  const poolUndo = useStudio((s) => s.poolUndo);
   // The first selected id that is still a step: a deleted step's id may linger in the selection
   // (React Flow never reports it deselected), and must not hide the step clicked after it.
   const index =
@@ -41,8 +44,8 @@ export function Inspector() {
   }
   const st = useStudio.getState;
   const result = results[step.id];
-  // A worker that left the pool is named as the open run knew it.
-  const lostName = `"${findWorker(runPool, step.worker)?.name ?? step.worker}"`;
+  // A worker that left the pool is named as the pool before the edit, or the open run, knew it.
+  const lost = findWorker(formerWorkers(poolUndo, runPool), step.worker)?.name;
   const status = result?.status ?? "idle";
   const idle = phase === "idle";
   return (
@@ -85,7 +88,7 @@ export function Inspector() {
         >
           {!findWorker(pool, step.worker) && (
             <option value={step.worker} disabled>
-              {step.worker === "" ? "Choose a worker" : `${lostName} (not in pool)`}
+              {step.worker === "" ? "Choose a worker" : notInPool(step.worker, lost)}
             </option>
           )}
           {pool.map((w, i) => (

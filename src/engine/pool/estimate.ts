@@ -54,9 +54,10 @@ export function tokensCost(promptTokens: number, outputTokens: number, price: Pr
   return (promptTokens * price.input + outputTokens * price.output) / 1_000_000;
 }
 
-/** How a step whose worker is not in the pool names it. */
-export function notInPool(worker: string): string {
-  return worker === "" ? "No worker chosen" : `Worker ${JSON.stringify(worker)} (not in pool)`;
+/** How a step whose worker is not in the pool names it: by its last known name, else its id. */
+export function notInPool(worker: string, name?: string): string {
+  if (worker === "") return "No worker chosen";
+  return `“${name ?? worker}” (not in pool)`;
 }
 
 /** Stand-in text that the rough estimate counts as exactly `tokens` tokens. */
