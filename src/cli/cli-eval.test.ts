@@ -8,6 +8,7 @@ import { EvalResultSchema } from "../engine/eval/schema.ts";
 import { exportRun } from "../engine/run/export.ts";
 import { emptyRecord, stepRecord } from "../engine/run/record.ts";
 import { ConductorSampleSchema } from "../engine/eval/training/sample.ts";
+import { WorkerSchema } from "../engine/schema/worker.ts";
 import { CLI_TIMEOUT_MS, chatRequests, harness, runCli, threeWorkerConfig } from "./cli-harness.ts";
 import type { Harness } from "./cli-harness.ts";
 
@@ -15,6 +16,25 @@ const PLAN = `One solver, then the checker answers.
 model_id = [1, 2]
 subtasks = ["Work it out.", "Check it and give the final answer."]
 access_list = [[], ["all"]]`;
+
+/** An exported one-step workflow whose pool is `pool` (studio ids) and whose step runs on `worker`. */
+function workflowFile(pool: { id: string; name: string }[], worker: string): string {
+  const base = { ...emptyRecord("wf"), pool: pool.map((w) => WorkerSchema.parse(w)) };
+  const step = { worker, subtask: "Solve it carefully.", access: [] as number[] };
+  return exportRun({
+    ...base,
+    rounds: [
+      {
+        index: 0,
+        plan: null,
+        lists: null,
+        steps: [stepRecord(base, step, 0)],
+        answer: null,
+        accepted: false,
+      },
+    ],
+  });
+}
 
 /** The number in "What is N plus one?" as the model saw it. */
 function asked(body: ChatBody): number {
@@ -267,23 +287,16 @@ describe("conductor-studio eval", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
   }) => {
     const h = await harness(onTestFinished);
     const { config, dataset, out } = await setup(h);
-    const step = { worker: 0, subtask: "Solve it carefully.", access: [] as number[] };
-    const base = { ...emptyRecord("wf"), pool: [] };
+    // The studio's ids and order are not the config's: the step's worker is found by its name.
     const workflow = await h.file(
       "workflow.json",
-      exportRun({
-        ...base,
-        rounds: [
-          {
-            index: 0,
-            plan: null,
-            lists: null,
-            steps: [stepRecord(base, step, 0)],
-            answer: null,
-            accepted: false,
-          },
+      workflowFile(
+        [
+          { id: "studio-b", name: "Solver B" },
+          { id: "studio-a", name: "Solver A" },
         ],
-      }),
+        "studio-a",
+      ),
     );
     // The Checker judges: correct when the candidate holds the reference; it fails on "What is 20".
     h.server.setDefault("checker", (b) => {
@@ -326,5 +339,33 @@ describe("conductor-studio eval", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
     expect(r.stdout.split("\n").find((l) => l.startsWith("workflow"))).toMatch(
       /^workflow\s+100\.0\s+0\.0\s+4\s/,
     );
+  });
+
+  it("refuses a workflow whose worker has no namesake in the config, naming it", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const h = await harness(onTestFinished);
+    const { config, dataset, out } = await setup(h);
+    const workflow = await h.file(
+      "workflow.json",
+      workflowFile([{ id: "studio-x", name: "Solver X" }], "studio-x"),
+    );
+    const r = await runCli([
+      "eval",
+      "--config",
+      config,
+      "--dataset",
+      dataset,
+      "--out",
+      out,
+      "--strategies",
+      "workflow",
+      "--workflow",
+      workflow,
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('uses a worker named "Solver X", which the config\'s workers lack');
+    expect(chatRequests(h.server, "solver-a")).toHaveLength(0);
   });
 });

@@ -4,7 +4,11 @@ import { AnswerStream } from "./serve-sse.ts";
 
 const usage = { promptTokens: 1, completionTokens: 1, estimated: false };
 const steps = (n: number) =>
-  Array.from({ length: n }, (_, i) => ({ worker: i, subtask: `s${i}`, access: "all" as const }));
+  Array.from({ length: n }, (_, i) => ({
+    worker: `w${i}`,
+    subtask: `s${i}`,
+    access: "all" as const,
+  }));
 const roundStart = (round: number, n: number): RunEvent => ({
   type: "round_start",
   at: 0,

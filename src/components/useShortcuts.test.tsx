@@ -21,8 +21,8 @@ const count = () => useStudio.getState().history.present.steps.length;
 beforeEach(() => {
   useStudio.setState(initial, true);
   const doc = docFromSteps([
-    { worker: 0, subtask: "Solve it.", access: [] },
-    { worker: 0, subtask: "Check it.", access: "all" },
+    { worker: "w0", subtask: "Solve it.", access: [] },
+    { worker: "w0", subtask: "Check it.", access: "all" },
   ]);
   useStudio.setState({ history: createHistory(doc), selectedIds: [doc.steps[1]!.id] });
 });

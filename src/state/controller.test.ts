@@ -73,13 +73,25 @@ describe("planNow", () => {
     expect(s.phase).toBe("idle");
     expect(s.notice).toBeNull();
     expect(doc().steps.map((st) => [st.worker, st.subtask, st.access])).toEqual([
-      [0, "Solve it one way", []],
-      [1, "Solve it another way", []],
-      [2, "Compare both and answer", "all"],
+      ["w0", "Solve it one way", []],
+      ["w1", "Solve it another way", []],
+      ["w2", "Compare both and answer", "all"],
     ]);
     expect(s.record.rounds[0]?.plan).toMatchObject({ raw: PLAN, error: null });
     expect(s.record.question).toBe("What is 6 times 7?");
     expect(callsTo("conductor")).toHaveLength(1);
+  });
+
+  it("gives the steps the ids of the workers at the plan's model ids in the pool as shown", async () => {
+    useStudio.getState().setPool([worker(2), worker(0), worker(1)]);
+    server.script("conductor", { content: PLAN, chunkDelayMs: 1 });
+    await planNow();
+    // model_id [0, 1, 2] named the pool's first, second and third workers: w2, w0, w1.
+    expect(doc().steps.map((st) => st.worker)).toEqual(["w2", "w0", "w1"]);
+    expect(useStudio.getState().record.rounds[0]?.lists).toMatchObject({
+      model_id: [0, 1, 2],
+      workerIds: ["w2", "w0", "w1"],
+    });
   });
 
   it("shows why a bad plan could not be used and adds no steps", async () => {
@@ -197,9 +209,11 @@ describe("runProblem", () => {
     expect(problem()).toMatch(/no steps/);
   });
 
-  it("names a step whose worker is not in the pool", () => {
-    seed(makeDoc([[], [], [], [], []])); // workers 0..4 with a pool of 3
-    expect(problem()).toBe("Step 4 has no worker: choose one from the pool.");
+  it("names a step whose worker is not in the pool, and one with no worker chosen", () => {
+    seed(makeDoc([[], [], [], [], []])); // workers w0..w4 with a pool of w0..w2
+    expect(problem()).toBe("Step 4's worker is no longer in the pool: choose another one for it.");
+    useStudio.getState().edit({ kind: "setWorker", id: "b", worker: "" });
+    expect(problem()).toBe("Step 2 has no worker: choose one from the pool.");
   });
 
   it("names an empty subtask", () => {

@@ -143,7 +143,7 @@ describe("stale results", () => {
 
   it("marks stale on undo and on redo too", () => {
     const s = useStudio.getState();
-    s.edit({ kind: "setWorker", id: "a", worker: 3 });
+    s.edit({ kind: "setWorker", id: "a", worker: "w3" });
     // A run after the edit: everything is done again.
     useStudio.setState({ results: allDone() });
     s.undo();

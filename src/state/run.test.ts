@@ -24,9 +24,9 @@ function result(status: StepStatus, output = ""): StepResult {
 }
 
 const STEPS: Step[] = [
-  { worker: 0, subtask: "first", access: [] },
-  { worker: 0, subtask: "second", access: [] },
-  { worker: 0, subtask: "third", access: "all" },
+  { worker: "w0", subtask: "first", access: [] },
+  { worker: "w0", subtask: "second", access: [] },
+  { worker: "w0", subtask: "third", access: "all" },
 ];
 const usage = { promptTokens: 10, completionTokens: 5, estimated: false };
 

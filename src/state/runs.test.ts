@@ -105,8 +105,13 @@ describe("runs are stored records", () => {
     const running = runNow();
     const liveId = useStudio.getState().record.id;
     await waitFor(() => callsTo("m2").length === 1, "the slow step");
+    // A version-3 file: it opens migrated, and exports as this version writes it.
     const file = readFileSync(
       new URL("../engine/run/fixtures/run-v3-nested.json", import.meta.url),
+      "utf8",
+    );
+    const v4 = readFileSync(
+      new URL("../engine/run/fixtures/run-v4-nested.json", import.meta.url),
       "utf8",
     );
     expect(await openExport(file)).toBeNull();
@@ -115,7 +120,7 @@ describe("runs are stored records", () => {
     const s = useStudio.getState();
     expect(s.record.id).toBe("nested");
     expect(s.pool.map((w) => w.id)).toEqual(["w0", "w1", "w2"]);
-    expect(exportText(s, "run")).toBe(file);
+    expect(exportText(s, "run")).toBe(v4);
     const live = await store().getRun(liveId);
     expect(live?.ok && live.record).toMatchObject({
       question: "What is 6 times 7?",
@@ -124,7 +129,7 @@ describe("runs are stored records", () => {
     });
     const imported = await store().getRun("nested");
     expect(imported?.ok && imported.meta.kind).toBe("imported");
-    expect(imported?.ok && imported.text).toBe(file);
+    expect(imported?.ok && imported.text).toBe(v4);
   });
 
   it("brings back the draft and the open run; a run cut off mid-way resumes only its unfinished steps", async () => {

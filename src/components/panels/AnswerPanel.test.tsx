@@ -61,7 +61,7 @@ describe("AnswerPanel", () => {
       lists: null,
       steps: [
         {
-          ...stepRecord({ pool: [] }, { worker: 0, subtask: "s", access: [] }, 0),
+          ...stepRecord({ pool: [] }, { worker: "w0", subtask: "s", access: [] }, 0),
           status: "done" as const,
           output: `Round ${index + 1}'s answer.`,
         },
@@ -104,7 +104,7 @@ describe("AnswerPanel", () => {
 
   it("shows the answer the steps give, not a file's answer field that disagrees", () => {
     const step = (output: string, status: "done" | "failed") => ({
-      ...stepRecord({ pool: [] }, { worker: 0, subtask: "s", access: [] }, 0),
+      ...stepRecord({ pool: [] }, { worker: "w0", subtask: "s", access: [] }, 0),
       status,
       output,
     });

@@ -3,6 +3,7 @@ import { act, cleanup, fireEvent, render, screen, within } from "@testing-librar
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createHistory } from "../../engine/graph/history.ts";
 import { makeDoc } from "../../engine/graph/testing.ts";
+import { notInPool } from "../../engine/pool/estimate.ts";
 import type { Worker } from "../../engine/schema/worker.ts";
 import { runNow } from "../../state/controller.ts";
 import type { StepResult } from "../../state/run.ts";
@@ -117,21 +118,36 @@ describe("Inspector", () => {
       "1: Beta",
       "2: Gamma",
     ]);
-    expect(select.value).toBe("1");
+    // Options are worker ids; the label keeps the Conductor's number (the place in the pool).
+    expect([...select.options].map((o) => o.value)).toEqual(["w0", "w1", "w2"]);
+    expect(select.value).toBe("w1");
   });
 
   it("changes the step's worker in the store", () => {
     render(<Inspector />);
-    fireEvent.change(screen.getByTestId("worker-select"), { target: { value: "2" } });
-    expect(step("b").worker).toBe(2);
-    expect(screen.getByTestId<HTMLSelectElement>("worker-select").value).toBe("2");
+    fireEvent.change(screen.getByTestId("worker-select"), { target: { value: "w2" } });
+    expect(step("b").worker).toBe("w2");
+    expect(screen.getByTestId<HTMLSelectElement>("worker-select").value).toBe("w2");
+  });
+
+  it("keeps the step's worker when the pool is reordered", () => {
+    useStudio.setState({ pool: [worker(2, "Gamma"), worker(1, "Beta"), worker(0, "Alpha")] });
+    render(<Inspector />);
+    const select = screen.getByTestId<HTMLSelectElement>("worker-select");
+    expect(select.value).toBe("w1");
+    expect(select.selectedOptions[0]?.textContent).toBe("1: Beta");
+    act(() => useStudio.setState({ pool: [worker(3, "Delta"), ...useStudio.getState().pool] }));
+    expect(select.value).toBe("w1");
+    expect(select.selectedOptions[0]?.textContent).toBe("2: Beta");
+    expect(step("b").worker).toBe("w1");
   });
 
   it("offers a worker that is not in the pool as such", () => {
-    useStudio.getState().edit({ kind: "setWorker", id: "b", worker: 7 });
+    useStudio.getState().edit({ kind: "setWorker", id: "b", worker: "w7" });
     render(<Inspector />);
-    expect(screen.getByTestId<HTMLSelectElement>("worker-select").value).toBe("7");
-    expect(screen.getByText("Model id 7 (not in pool)")).toBeTruthy();
+    expect(screen.getByTestId<HTMLSelectElement>("worker-select").value).toBe("w7");
+    expect(screen.getByText(notInPool("w7"))).toBeTruthy();
+    expect(notInPool("w7")).toContain("w7");
   });
 
   it("edits the subtask as one undo step and shows it in the worker preview", () => {

@@ -30,7 +30,12 @@ describe("RoundPlans", () => {
   });
 
   it("shows each refinement round's verdict and reasoning", () => {
-    const lists = { model_id: [1, 0], subtasks: ["a", "b"], access_list: [[], "all" as const] };
+    const lists = {
+      model_id: [1, 0],
+      subtasks: ["a", "b"],
+      access_list: [[], "all" as const],
+      workerIds: ["a", "b"],
+    };
     useStudio.setState({
       record: {
         ...emptyRecord(),

@@ -15,7 +15,7 @@ const run = (subtask: string, output: string): RunRecord => ({
       accepted: false,
       steps: [
         {
-          ...stepRecord({ pool: [] }, { worker: 0, subtask, access: [] }, 0),
+          ...stepRecord({ pool: [] }, { worker: "w0", subtask, access: [] }, 0),
           status: "done",
           output,
         },

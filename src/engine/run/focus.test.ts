@@ -4,7 +4,7 @@ import type { RoundRecord, RunRecord } from "../schema/record.ts";
 import { TOP, focusLabel, inFocus, isTop, nestedOwnerFinish, roundAt } from "./focus.ts";
 
 const step = (i: number, output: string) => ({
-  ...stepRecord({ pool: [] }, { worker: 0, subtask: `s${i}`, access: [] }, i),
+  ...stepRecord({ pool: [] }, { worker: "w0", subtask: `s${i}`, access: [] }, i),
   status: "done" as const,
   output,
 });

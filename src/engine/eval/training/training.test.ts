@@ -98,6 +98,7 @@ describe("training data", () => {
       model_id: [0, 1],
       subtasks: ["Solve it", "Check and answer"],
       access_list: [[], "all"],
+      workerIds: ["a", "b"],
     });
     expect(good.prompt.at(-1)!.role).toBe("assistant"); // the opening, exactly as sent
     expect(good.prompt.some((m) => m.content.includes("What is"))).toBe(true);
