@@ -188,10 +188,14 @@ export function runProblem(s: StudioState): string | null {
   const steps = s.history.present.steps;
   if (!steps.length) return "The workflow has no steps: plan one with the Conductor or add a step.";
   for (const [i, step] of steps.entries()) {
-    if (!findWorker(s.pool, step.worker))
-      return step.worker === ""
-        ? `Step ${i + 1} has no worker: choose one from the pool.`
+    if (!findWorker(s.pool, step.worker)) {
+      if (step.worker === "") return `Step ${i + 1} has no worker: choose one from the pool.`;
+      const removed = s.poolUndo.some((e) => findWorker(e.pool, step.worker));
+      const theirs = findWorker(s.record.pool, step.worker);
+      return theirs && !removed
+        ? `Step ${i + 1}'s worker “${theirs.name}” is this run's, not in your pool: use this run's pool, or choose another worker for it.`
         : `Step ${i + 1}'s worker is no longer in the pool: choose another one for it.`;
+    }
     if (!step.subtask.trim()) return `Step ${i + 1} has an empty subtask.`;
   }
   return null;
