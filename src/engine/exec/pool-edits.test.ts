@@ -6,6 +6,7 @@ import { createFakeBackend } from "../llm/fake.ts";
 import type { FakeBackend } from "../llm/fake.ts";
 import type { ChatRequest } from "../llm/types.ts";
 import type { RunEvent } from "../schema/events.ts";
+import type { ChatMessage } from "../schema/usage.ts";
 import type { Pool, Worker } from "../schema/worker.ts";
 import { WorkerSchema } from "../schema/worker.ts";
 import type { Step } from "../schema/workflow.ts";
@@ -69,8 +70,10 @@ async function run(pool: Pool, previousRound?: PriorStep[]) {
   const calledBy = Object.fromEntries(
     [...backends].flatMap(([model, b]) => b.calls.map((c) => [subtaskOf(c), model])),
   );
-  const messages = events.flatMap((e) => (e.type === "step_start" ? [[e.step, e.messages]] : []));
-  return { events, outcome, calledBy, messages: Object.fromEntries(messages) };
+  /** Each step's messages as sent, by step index. */
+  const messages: ChatMessage[][] = [];
+  for (const e of events) if (e.type === "step_start") messages[e.step] = e.messages;
+  return { events, outcome, calledBy, messages };
 }
 
 const SAME_WORKERS = { "Draft.": "gamma", "Check.": "alpha", "Answer.": "beta" };
