@@ -7,7 +7,7 @@ import { DEFAULT_COLUMNS } from "../engine/eval/dataset/schema.ts";
 import { summarise, summaryTable } from "../engine/eval/report.ts";
 import { EvalRun } from "../engine/eval/runner.ts";
 import type { Evaluation } from "../engine/eval/schema.ts";
-import { EvaluationSchema } from "../engine/eval/schema.ts";
+import { EvaluationSchema, upgradeEvaluation } from "../engine/eval/schema.ts";
 import { createScorer, defaultScorerId } from "../engine/eval/scorers/registry.ts";
 import { parseStrategyList, strategyName } from "../engine/eval/strategy.ts";
 import { conductorSample } from "../engine/eval/training/sample.ts";
@@ -208,7 +208,7 @@ async function evalWith(
   // The definition sits beside --out; a resumed run must be the same evaluation.
   const sidecar = `${values.out}.eval.json`;
   const before = await readFile(sidecar, "utf8").then(
-    (t) => EvaluationSchema.safeParse(JSON.parse(t)),
+    (t) => EvaluationSchema.safeParse(upgradeEvaluation(JSON.parse(t))),
     () => null,
   );
   if (before?.success && before.data.dataset.hash !== evaluation.dataset.hash)

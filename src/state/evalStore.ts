@@ -4,7 +4,13 @@ import { z } from "zod";
 import { EvalItemSchema } from "../engine/eval/dataset/schema.ts";
 import type { EvalItem } from "../engine/eval/dataset/schema.ts";
 import type { EvalResult, Evaluation } from "../engine/eval/schema.ts";
-import { EvalResultSchema, EvaluationSchema, resultKey } from "../engine/eval/schema.ts";
+import {
+  EvalResultSchema,
+  EvaluationSchema,
+  resultKey,
+  upgradeEvaluation,
+} from "../engine/eval/schema.ts";
+import { upgradeRunObject } from "../engine/run/export.ts";
 import type { RunRecord } from "../engine/schema/record.ts";
 import { RunRecordSchema } from "../engine/schema/record.ts";
 
@@ -80,7 +86,7 @@ export function createDexieEvalStore(name = EVAL_DB_NAME): EvalStore {
     async listEvaluations() {
       const rows = await db.evaluations.orderBy("createdAt").reverse().toArray();
       return rows.flatMap((r) => {
-        const parsed = EvaluationSchema.safeParse(r.evaluation);
+        const parsed = EvaluationSchema.safeParse(upgradeEvaluation(r.evaluation));
         return parsed.success ? [parsed.data] : [];
       });
     },
@@ -112,7 +118,7 @@ export function createDexieEvalStore(name = EVAL_DB_NAME): EvalStore {
     },
     async loadRecord(evalId, runId) {
       const row = await db.records.get([evalId, runId]);
-      const parsed = RunRecordSchema.safeParse(row?.record);
+      const parsed = RunRecordSchema.safeParse(upgradeRunObject(row?.record));
       return parsed.success ? parsed.data : null;
     },
     async deleteEvaluation(evalId) {

@@ -1,3 +1,4 @@
+import { isObject } from "../schema/guards.ts";
 import { z } from "zod";
 import { ConductorConfigSchema, PoolSchema } from "../schema/worker.ts";
 import { ColumnMappingSchema } from "./dataset/schema.ts";
@@ -85,3 +86,27 @@ export const EvaluationSchema = z.object({
   maxCost: z.number().positive().nullable(),
 });
 export type Evaluation = z.infer<typeof EvaluationSchema>;
+
+/**
+ * An evaluation as stored before steps referred to workers by id: a "workflow" strategy's step
+ * held its worker's place in the evaluation's pool; it becomes that worker's id. Anything else
+ * passes unchanged, for the schema to judge.
+ */
+export function upgradeEvaluation(raw: unknown): unknown {
+  if (!isObject(raw) || !Array.isArray(raw.strategies) || !Array.isArray(raw.pool)) return raw;
+  const pool: unknown[] = raw.pool;
+  const idAt = (n: number): string => {
+    const w = pool[n];
+    return isObject(w) && typeof w.id === "string" ? w.id : `model-id-${n}`;
+  };
+  const strategies = raw.strategies.map((st: unknown) => {
+    if (!isObject(st) || st.kind !== "workflow" || !Array.isArray(st.steps)) return st;
+    const steps = st.steps.map((step: unknown) =>
+      isObject(step) && typeof step.worker === "number"
+        ? { ...step, worker: idAt(step.worker) }
+        : step,
+    );
+    return { ...st, steps };
+  });
+  return { ...raw, strategies };
+}

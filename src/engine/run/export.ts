@@ -89,7 +89,11 @@ export const MIGRATIONS: Readonly<Record<number, Migration>> = {
     const rounds = (list: unknown[]): unknown[] =>
       list.map((round: unknown) => {
         if (!isObject(round)) return round;
-        const lists = isObject(round.lists) ? { ...round.lists, workerIds: ids } : round.lists;
+        // A lists object that has its mapping already keeps it: the migration is idempotent.
+        const lists =
+          isObject(round.lists) && !Array.isArray(round.lists.workerIds)
+            ? { ...round.lists, workerIds: ids }
+            : round.lists;
         const steps = Array.isArray(round.steps)
           ? round.steps.map((step: unknown) => {
               if (!isObject(step)) return step;
@@ -105,6 +109,15 @@ export const MIGRATIONS: Readonly<Record<number, Migration>> = {
     return { ...doc, run: { ...run, rounds: rounds(run.rounds) } };
   },
 };
+
+/**
+ * A run record kept as an object rather than an export (an evaluation's stored items): one from
+ * before steps referred to workers by id is brought to today's shape; today's passes unchanged.
+ */
+export function upgradeRunObject(run: unknown): unknown {
+  const step = MIGRATIONS[3];
+  return step ? step({ run }).run : run;
+}
 
 /**
  * The record with every secret header value of the pool and the Conductor redacted: names are
