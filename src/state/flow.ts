@@ -12,6 +12,8 @@ export interface StepNodeData extends Record<string, unknown> {
   index: number;
   isLast: boolean;
   workerName: string;
+  /** The step's worker is not in the pool (removed, or the open run's): the step cannot run. */
+  workerMissing?: boolean;
   subtask: string;
   status: StepStatus;
   tokens: number | null;
@@ -47,6 +49,7 @@ export function nodeData(
     workerName:
       findWorker(pool, step.worker)?.name ??
       notInPool(step.worker, findWorker(former, step.worker)?.name),
+    ...(findWorker(pool, step.worker) ? {} : { workerMissing: true }),
     subtask: step.subtask,
     ...resultFields(result),
   };

@@ -22,7 +22,14 @@ export const StepNode = memo(function StepNode({ data, selected }: NodeProps<Ste
       <Handle type="target" position={Position.Left} isConnectable={!data.readonly} />
       <div className="step-head">
         <span className="step-number">{data.index + 1}</span>
-        <span className="step-worker" title={data.workerName}>
+        <span
+          className={data.workerMissing ? "step-worker missing" : "step-worker"}
+          title={
+            data.workerMissing
+              ? `${data.workerName}: choose a worker for this step in the inspector`
+              : data.workerName
+          }
+        >
           {data.workerName}
         </span>
         <StatusBadge status={data.status} />

@@ -80,7 +80,7 @@ export const WorkerCard = memo(function WorkerCard({
             data-testid="duplicate-worker"
             onClick={() => duplicateWorker(worker)}
           >
-            ⧉
+            Duplicate
           </button>
           <RemoveButton worker={worker} onAsk={setRemoving} />
         </span>
