@@ -69,15 +69,33 @@ describe("conductor-studio serve", { timeout: CLI_TIMEOUT_MS }, () => {
       rounds: [
         {
           plan: { raw: ATTEMPTS_THEN_CHECK, usage: { prompt_tokens: 900 } },
-          lists: { model_id: [0, 1, 2], access_list: [[], [], "all"] },
+          lists: {
+            model_id: [0, 1, 2],
+            access_list: [[], [], "all"],
+            workerIds: ["w0", "w1", "w2"],
+          },
           steps: [
             {
+              worker_id: "w0",
+              model_id: 0,
               worker_name: "Solver A",
               output: ANSWER_A,
               cost: expect.closeTo(0.00064, 12) as unknown,
             },
-            { worker_name: "Solver B", output: ANSWER_B, usage: { completion_tokens: 30 } },
-            { worker_name: "Checker", status: "done", output: CHECKED },
+            {
+              worker_id: "w1",
+              model_id: 1,
+              worker_name: "Solver B",
+              output: ANSWER_B,
+              usage: { completion_tokens: 30 },
+            },
+            {
+              worker_id: "w2",
+              model_id: 2,
+              worker_name: "Checker",
+              status: "done",
+              output: CHECKED,
+            },
           ],
         },
       ],
