@@ -24,7 +24,11 @@ function template(): RunRecord {
     .repeat(Math.ceil(OUTPUT_BYTES / 27))
     .slice(0, OUTPUT_BYTES);
   const steps = Array.from({ length: STEPS }, (_, i) => ({
-    ...stepRecord(base, { worker: `w${i}`, subtask: `Attempt ${i + 1} of the question`, access: [] }, i),
+    ...stepRecord(
+      base,
+      { worker: `w${i}`, subtask: `Attempt ${i + 1} of the question`, access: [] },
+      i,
+    ),
     status: "done" as const,
     output: `${i}: ${output}`,
     startedAt: 1_700_000_000_000,

@@ -1,4 +1,4 @@
-import { shownIds } from "../engine/conductor/ids.ts";
+import { findWorker, shownIds } from "../engine/conductor/ids.ts";
 import { stepsOf } from "../engine/graph/document.ts";
 import { exportRun } from "../engine/run/export.ts";
 import { importRunChecked } from "../engine/run/validate.ts";
@@ -27,7 +27,10 @@ export function workflowRecord(s: StudioState): RunRecord {
       {
         index: 0,
         plan: s.record.question === s.question ? (s.record.rounds[0]?.plan ?? null) : null,
-        lists: listsOf(steps, shownIds(s.pool)),
+        // No Conductor numbers for a workflow with a step on no worker of the pool.
+        lists: steps.every((st) => findWorker(s.pool, st.worker))
+          ? listsOf(steps, shownIds(s.pool))
+          : null,
         steps: steps.map((st, i) => stepRecord(base, st, i)),
         answer: null,
         accepted: false,

@@ -53,9 +53,10 @@ export function recordEdit(
   label: string,
   coalesce?: string,
 ): PoolHistory {
-  if (before === after) return h;
+  const same = { poolUndo: h.poolUndo, poolRedo: h.poolRedo };
+  if (before === after) return same;
   const top = h.poolUndo.at(-1);
-  if (coalesce && top?.coalesce === coalesce && h.poolRedo.length === 0) return h;
+  if (coalesce && top?.coalesce === coalesce && h.poolRedo.length === 0) return same;
   const entry: PoolEntry = {
     label,
     pool: before,

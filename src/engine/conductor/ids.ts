@@ -22,7 +22,10 @@ export function stepsByWorkerId(planned: readonly PlannedStep[], ids: readonly s
 }
 
 /** A pool's worker with this id, if the pool has it. */
-export function findWorker<W extends { id: string }>(pool: readonly W[], id: string): W | undefined {
+export function findWorker<W extends { id: string }>(
+  pool: readonly W[],
+  id: string,
+): W | undefined {
   return pool.find((w) => w.id === id);
 }
 

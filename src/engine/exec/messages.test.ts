@@ -218,6 +218,14 @@ Your assigned subtask: Give the final answer.`,
     );
   });
 
+  it('tags a step whose worker left the pool as Agent "?", never with a number it does not have', () => {
+    const text =
+      buildWorkerMessages({ question, steps, workerIds: ["beta"], index: 1, outputs })[0]
+        ?.content ?? "";
+    expect(text).toContain("<Agent ? response>\n91 = 7 * 13\n</Agent ? response>");
+    expect(text).not.toContain("Agent -1");
+  });
+
   it("throws on a step index outside the workflow, which is a bug in the caller", () => {
     expect(() => buildWorkerMessages({ question, steps, workerIds, index: 3, outputs })).toThrow(
       RangeError,

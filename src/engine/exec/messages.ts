@@ -56,7 +56,7 @@ export function buildWorkerMessages(input: WorkerMessageInput): ChatMessage[] {
   if (input.previousRound && roundSeesPrevious(input.steps)) {
     for (const prior of input.previousRound) {
       if (isEmpty(prior.output)) continue;
-      const k = modelIdOf(input.workerIds, prior.worker);
+      const k = agentOf(input.workerIds, prior.worker);
       blocks.push(tagged(`Previous round subtask assigned to Agent ${k}`, prior.subtask));
       blocks.push(tagged(`Previous round Agent ${k} response`, prior.output));
     }
@@ -65,7 +65,7 @@ export function buildWorkerMessages(input: WorkerMessageInput): ChatMessage[] {
     const earlier = input.steps[i];
     const output = input.outputs[i];
     if (!earlier || output === undefined || isEmpty(output)) continue;
-    const m = modelIdOf(input.workerIds, earlier.worker);
+    const m = agentOf(input.workerIds, earlier.worker);
     blocks.push(tagged(`Subtask assigned to Agent ${m}`, earlier.subtask));
     blocks.push(tagged(`Agent ${m} response`, output));
   }
@@ -74,6 +74,12 @@ export function buildWorkerMessages(input: WorkerMessageInput): ChatMessage[] {
   const messages: ChatMessage[] = [{ role: "user", content: blocks.join("\n\n") }];
   if (input.prefill) messages.push({ role: "assistant", content: WORKER_PREFILL });
   return messages;
+}
+
+/** A step's agent number in the tags; "?" for a worker that is no longer in the pool. */
+function agentOf(ids: readonly string[], worker: string): string {
+  const m = modelIdOf(ids, worker);
+  return m >= 0 ? String(m) : "?";
 }
 
 /** `<tag>\ntext\n</tag>`: the content sits on its own lines so long answers stay readable. */

@@ -136,10 +136,7 @@ function duplicate(doc: WorkflowDoc, index: number, makeId: () => string): EditR
 function editStep(
   doc: WorkflowDoc,
   index: number,
-  edit: Exclude<
-    Edit,
-    { kind: "add" | "delete" | "paste" | "connect" | "disconnect" | "reassign" }
-  >,
+  edit: Exclude<Edit, { kind: "add" | "delete" | "paste" | "connect" | "disconnect" | "reassign" }>,
   makeId: () => string,
 ): EditResult {
   const step = doc.steps[index];

@@ -84,8 +84,7 @@ export const MIGRATIONS: Readonly<Record<number, Migration>> = {
           isObject(w) && typeof w.id === "string" ? w.id : `model-id-${i}`,
         )
       : [];
-    const idOf = (n: unknown): unknown =>
-      typeof n === "number" ? (ids[n] ?? `model-id-${n}`) : n;
+    const idOf = (n: unknown): unknown => (typeof n === "number" ? (ids[n] ?? `model-id-${n}`) : n);
     const rounds = (list: unknown[]): unknown[] =>
       list.map((round: unknown) => {
         if (!isObject(round)) return round;

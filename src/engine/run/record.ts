@@ -66,7 +66,10 @@ export function stepRecord(record: Pick<RunRecord, "pool">, step: Step, index: n
 }
 
 /** A round's lists in the Conductor's numbering of `workerIds` (the pool as its prompt showed it). */
-export function listsOf(steps: readonly Step[], workerIds: readonly string[]): RoundRecord["lists"] {
+export function listsOf(
+  steps: readonly Step[],
+  workerIds: readonly string[],
+): RoundRecord["lists"] {
   return {
     model_id: steps.map((s) => modelIdOf(workerIds, s.worker)),
     subtasks: steps.map((s) => s.subtask),

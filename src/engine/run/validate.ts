@@ -106,9 +106,12 @@ function checkRounds(
     for (const [s, step] of round.steps.entries()) {
       const st = `${at}, step ${s}`;
       if (step.index !== s) out.problems.push(`${st} is numbered ${step.index}.`);
+      // A step that never ran may lack a worker (an exported sketch): it opens asking for one.
       if (!ids.has(step.worker))
-        out.problems.push(
-          `${st}: its worker ${JSON.stringify(clip(step.worker, 40))} is not one of the ${poolSize} in the pool.`,
+        (step.status === "idle" ? out.notes : out.problems).push(
+          step.worker === ""
+            ? `${st} has no worker chosen yet.`
+            : `${st}: its worker ${JSON.stringify(clip(step.worker, 40))} is not one of the ${poolSize} in the pool.`,
         );
       const p = accessProblem(step.access, s);
       if (p) out.problems.push(`${st}: ${p}`);

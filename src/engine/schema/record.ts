@@ -34,8 +34,11 @@ export type RetryState = z.infer<typeof RetryStateSchema>;
 
 export const StepRecordSchema = z.object({
   index: z.number().int().nonnegative(),
-  /** The id of the step's worker in the run's pool (export v4; v3 held its place in the pool). */
-  worker: z.string().min(1),
+  /**
+   * The id of the step's worker in the run's pool (export v4; v3 held its place in the pool); ""
+   * in an exported workflow whose step had no worker chosen yet.
+   */
+  worker: z.string(),
   workerName: z.string(),
   subtask: z.string(),
   access: AccessSchema,
