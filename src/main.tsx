@@ -14,6 +14,10 @@ void probeNow();
 // A test hook for the code sandbox (e2e/code-sandbox.spec.ts), loaded only with ?sandbox-test.
 if (new URLSearchParams(location.search).has("sandbox-test"))
   void import("./components/eval/SandboxTestHook.tsx").then((m) => m.mountSandboxTestHook());
+// A test hook that loads in-browser models as a scripted engine (e2e/inbrowser-worker.spec.ts),
+// loaded only with ?fake-webllm.
+if (new URLSearchParams(location.search).has("fake-webllm"))
+  void import("./state/fakeWebLLMHook.ts").then((m) => m.mountFakeWebLLM());
 const render = () =>
   createRoot(root).render(
     <StrictMode>

@@ -47,7 +47,7 @@ function createOpenAIBackend(options: OpenAIBackendOptions): ChatBackend {
 
 /** What a step on an in-browser worker says when no model is loaded. */
 export const LOAD_IN_BROWSER_MODEL =
-  "Load one in Settings → Conductor (in-browser model), then run this step again.";
+  "Load one in Settings (Load on the in-browser worker, or Conductor → In this browser), then run this step again.";
 
 /** A backend whose every call fails with `message`: a step shows it as its error. */
 function unavailable(label: string, message: string, code: ErrorCode = "unknown"): ChatBackend {

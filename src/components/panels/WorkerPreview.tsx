@@ -1,6 +1,6 @@
 import { useMemo } from "react";
 import { stepsOf } from "../../engine/graph/document.ts";
-import { buildWorkerMessages } from "../../engine/exec/messages.ts";
+import { buildWorkerMessages, prefillModeOf } from "../../engine/exec/messages.ts";
 import { visibleSteps } from "../../engine/schema/workflow.ts";
 import { selectDoc, selectPool, selectQuestion, selectResults } from "../../state/selectors.ts";
 import { useStudio } from "../../state/store.ts";
@@ -31,7 +31,7 @@ export function WorkerPreview({ index }: { index: number }) {
       steps,
       index,
       outputs,
-      prefill: pool[step.worker]?.prefill ?? false,
+      prefill: prefillModeOf(pool[step.worker]),
     });
     return messages
       .map((m) => (messages.length > 1 ? `[${m.role}]\n${m.content}` : m.content))

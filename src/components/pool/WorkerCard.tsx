@@ -6,6 +6,7 @@ import { useStudio } from "../../state/store.ts";
 import { ConnectionTest } from "./ConnectionTest.tsx";
 import { EndpointFields } from "./EndpointFields.tsx";
 import { GenerationFields } from "./GenerationFields.tsx";
+import { InBrowserWorkerNote } from "./InBrowserWorkerNote.tsx";
 
 const KIND_LABEL: Readonly<Record<Worker["kind"], string>> = {
   openai: "API",
@@ -92,6 +93,7 @@ export const WorkerCard = memo(function WorkerCard({
         </span>
       </div>
       {worker.kind === "openai" && <EndpointFields worker={worker} />}
+      {worker.kind === "webllm" && <InBrowserWorkerNote worker={worker} />}
       <GenerationFields worker={worker} />
       {worker.kind === "openai" && <ConnectionTest worker={worker} />}
     </li>

@@ -1,4 +1,4 @@
-import { buildWorkerMessages } from "../exec/messages.ts";
+import { buildWorkerMessages, prefillModeOf } from "../exec/messages.ts";
 import { estimateTokens } from "../llm/estimate.ts";
 import type { ChatMessage } from "../schema/usage.ts";
 import type { Price, Worker } from "../schema/worker.ts";
@@ -87,7 +87,7 @@ export function estimateRun(input: {
         steps,
         index,
         outputs: outputs.map(placeholder),
-        prefill: input.pool[steps[index]?.worker ?? -1]?.prefill ?? false,
+        prefill: prefillModeOf(input.pool[steps[index]?.worker ?? -1]),
       }),
     );
 
