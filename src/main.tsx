@@ -3,8 +3,9 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./components/App.tsx";
 import { bootRuns, bootStudio } from "./state/boot.ts";
-import { probeNow } from "./state/inbrowserController.ts";
+import { loadModel, probeNow, setEngineLoader } from "./state/inbrowserController.ts";
 import { loadRunStore } from "./state/runStore.ts";
+import { useStudio } from "./state/store.ts";
 import "./styles.css";
 
 const root = document.getElementById("root");
@@ -17,7 +18,13 @@ if (new URLSearchParams(location.search).has("sandbox-test"))
 // A test hook that loads in-browser models as a scripted engine (e2e/inbrowser-worker.spec.ts),
 // loaded only with ?fake-webllm.
 if (new URLSearchParams(location.search).has("fake-webllm"))
-  void import("./state/fakeWebLLMHook.ts").then((m) => m.mountFakeWebLLM());
+  void import("./state/fakeWebLLMHook.ts").then((m) =>
+    m.mountFakeWebLLM({
+      setEngineLoader,
+      loadModel,
+      chosenModel: () => useStudio.getState().conductor.webllmModelId,
+    }),
+  );
 const render = () =>
   createRoot(root).render(
     <StrictMode>

@@ -6,7 +6,7 @@ import type { RunEvent } from "../engine/schema/events.ts";
 import type { Worker } from "../engine/schema/worker.ts";
 import { conductorBackend, conductorConfigOf, workerBackend } from "./backends.ts";
 import { mountFakeWebLLM } from "./fakeWebLLMHook.ts";
-import { setEngineLoader, unloadModel } from "./inbrowserController.ts";
+import { loadModel, setEngineLoader, unloadModel } from "./inbrowserController.ts";
 import { useStudio } from "./store.ts";
 
 const PLAN = `Two attempts on this computer, then a check.
@@ -39,7 +39,12 @@ afterEach(() => {
 
 describe("the ?fake-webllm hook", () => {
   it("loads the scripted engine through the real load path, and the run uses it in turn", async () => {
-    const hook = mountFakeWebLLM(0);
+    const hook = mountFakeWebLLM({
+      setEngineLoader,
+      loadModel,
+      chosenModel: () => useStudio.getState().conductor.webllmModelId,
+      chunkDelayMs: 0,
+    });
     expect(window.__fakeWebLLM).toBe(hook);
     hook.script([
       { when: "AVAILABLE LANGUAGE MODELS", text: PLAN },

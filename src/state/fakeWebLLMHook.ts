@@ -7,12 +7,9 @@
  * with that query (a dynamic import in main.tsx); it touches nothing until a model is loaded.
  */
 import type { SmallChatRequest } from "../engine/llm/webllm/backend.ts";
-import { classifyWebLLMError } from "../engine/llm/webllm/errors.ts";
-import { parseProgress } from "../engine/llm/webllm/progress.ts";
 import type { ScriptedReply } from "../engine/llm/webllm/scripted.ts";
 import { createScriptedEngine } from "../engine/llm/webllm/scripted.ts";
-import { loadModel, setEngineLoader } from "./inbrowserController.ts";
-import { useStudio } from "./store.ts";
+import type { EngineLoader } from "./inbrowserController.ts";
 
 export interface FakeWebLLMHook {
   /** Replaces the scripted replies (see `ScriptedReply`). */
@@ -27,26 +24,37 @@ export interface FakeWebLLMHook {
   load(modelId?: string): Promise<void>;
 }
 
+/**
+ * The controller's functions the hook drives, passed in by main.tsx: importing them here would
+ * make the bundler split the modules it shares with the page into chunks of their own, which
+ * costs the first load even without the query.
+ */
+export interface FakeWebLLMDeps {
+  setEngineLoader(loader: EngineLoader | null): void;
+  loadModel(id: string): Promise<void>;
+  /** The in-browser model the Conductor settings name. */
+  chosenModel(): string;
+  /** A real pause between streamed pieces, so overlapping generations would show (default 10). */
+  chunkDelayMs?: number;
+}
+
 declare global {
   interface Window {
     __fakeWebLLM?: FakeWebLLMHook;
   }
 }
 
-/** `chunkDelayMs`: a real pause between streamed pieces, so overlapping generations would show. */
-export function mountFakeWebLLM(chunkDelayMs = 10): FakeWebLLMHook {
-  const fake = createScriptedEngine({ chunkDelayMs });
-  setEngineLoader(async ({ modelId, chatOpts, onProgress, signal }) => {
-    onProgress?.(parseProgress({ progress: 0, timeElapsed: 0, text: "Start to fetch params" }));
+export function mountFakeWebLLM(deps: FakeWebLLMDeps): FakeWebLLMHook {
+  const fake = createScriptedEngine({ chunkDelayMs: deps.chunkDelayMs ?? 10 });
+  deps.setEngineLoader(async ({ modelId, chatOpts, onProgress }) => {
+    onProgress?.({
+      phase: "loading",
+      progress: 0.5,
+      text: "Loading the scripted engine (no download)…",
+      rawText: "",
+      elapsedSeconds: 0,
+    });
     await fake.engine.reload(modelId, chatOpts);
-    if (signal?.aborted) return { ok: false, problem: classifyWebLLMError("AbortError") };
-    onProgress?.(
-      parseProgress({
-        progress: 1,
-        timeElapsed: 0,
-        text: "Finish loading on WebGPU - fake engine",
-      }),
-    );
     return { ok: true, engine: fake.engine, terminate: () => undefined };
   });
   const hook: FakeWebLLMHook = {
@@ -54,7 +62,7 @@ export function mountFakeWebLLM(chunkDelayMs = 10): FakeWebLLMHook {
     requests: () => structuredClone(fake.requests),
     maxActive: () => fake.maxActive,
     loads: () => [...fake.reloads],
-    load: (modelId) => loadModel(modelId ?? useStudio.getState().conductor.webllmModelId),
+    load: (modelId) => deps.loadModel(modelId ?? deps.chosenModel()),
   };
   window.__fakeWebLLM = hook;
   return hook;
