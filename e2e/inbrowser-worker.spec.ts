@@ -81,6 +81,7 @@ test("with a remote Conductor: in-browser steps say what to load, then run on th
   await expect(app.byTestId("inbrowser-prefill-note")).toContainText(
     "sent as an instruction in the user message",
   );
+  expect(await app.noteViolations()).toEqual([]);
   await app.closeSettings();
 
   await studio.run();
@@ -91,6 +92,10 @@ test("with a remote Conductor: in-browser steps say what to load, then run on th
   await studio.selectNode(1);
   await expect(app.inspectorError()).toContainText("The in-browser model is not loaded yet.");
   await expect(app.inspectorError()).toContainText(LOAD_TEXT);
+  // What the worker will read: the prefill folded into its one user message.
+  const preview = studio.byTestId("worker-preview");
+  await expect(preview).toContainText(FOLDED_PREFILL.trim());
+  await expect(preview).not.toContainText("[assistant]");
   // Nothing is lost: the remote step's answer stays, and the fake engine was never called.
   await expect(studio.output(0)).toHaveText("Remote solver: 391 = 17 × 23.");
   expect(await app.requests()).toEqual([]);
@@ -99,6 +104,7 @@ test("with a remote Conductor: in-browser steps say what to load, then run on th
   await app.openSettings();
   await app.loadFromWorkerCard();
   await expect(app.workerNote()).toContainText("Runs on Qwen2.5-7B-Instruct-q4f32_1-MLC");
+  expect(await app.noteViolations()).toEqual([]);
   await app.closeSettings();
   expect(await app.loads()).toEqual(["Qwen2.5-7B-Instruct-q4f32_1-MLC"]);
   await expect(app.byTestId("conductor-status")).toHaveAttribute("data-backend", "remote");

@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import type { Locator, Page } from "@playwright/test";
 import { expect } from "@playwright/test";
 import type { ScriptedReply } from "../../src/engine/llm/webllm/scripted.ts";
@@ -88,6 +89,16 @@ export class InBrowserPage {
   /** The pool editor's note on an in-browser worker (settings open). */
   workerNote(): Locator {
     return this.byTestId("inbrowser-worker-note");
+  }
+
+  /** Serious and critical axe violations inside the in-browser worker's note, one line each. */
+  async noteViolations(): Promise<string[]> {
+    const { violations } = await new AxeBuilder({ page: this.page })
+      .include('[data-testid="inbrowser-worker-note"]')
+      .analyze();
+    return violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
   }
 
   /** Loads the model from the in-browser worker's card, confirming the first download. */
