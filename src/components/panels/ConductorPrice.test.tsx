@@ -13,6 +13,7 @@ import type { ConductorConfig, Price } from "../../engine/schema/worker.ts";
 import { ConductorConfigSchema, WorkerSchema } from "../../engine/schema/worker.ts";
 import { TOP } from "../../state/run.ts";
 import { useStudio } from "../../state/store.ts";
+import { nextPrice } from "../pool/PriceField.tsx";
 import { ConductorPanel } from "./ConductorPanel.tsx";
 import { ConductorSettings } from "./ConductorSettings.tsx";
 import { RunBar } from "./RunBar.tsx";
@@ -68,9 +69,13 @@ describe("the Conductor's price in Settings", () => {
     fireEvent.change(screen.getByTestId("conductor-price-output"), { target: { value: "4" } });
     expect(useStudio.getState().conductor.price).toEqual(price);
     expect(screen.getByTestId("conductor-price-source").textContent).toMatch(/Your price/);
-    // An emptied side is $0 while the other is set, as in a worker's price.
+    // An emptied side is $0 while the other is set; emptying both makes the price unknown again.
     fireEvent.change(screen.getByTestId("conductor-price-input"), { target: { value: "" } });
     expect(useStudio.getState().conductor.price).toEqual({ input: 0, output: 4 });
+    fireEvent.change(screen.getByTestId("conductor-price-output"), { target: { value: "" } });
+    expect(useStudio.getState().conductor.price).toBeUndefined();
+    expect(screen.getByTestId<HTMLInputElement>("conductor-price-input").value).toBe("");
+    expect(screen.getByTestId("conductor-price-source").textContent).toMatch(/Price unknown/);
   });
 
   it("says planning is free for the in-browser Conductor, with no price to enter", () => {
@@ -78,6 +83,17 @@ describe("the Conductor's price in Settings", () => {
     render(<ConductorSettings />);
     expect(screen.getByTestId("conductor-price-free").textContent).toMatch(/Planning is free/);
     expect(screen.queryByTestId("conductor-price-input")).toBeNull();
+  });
+});
+
+describe("nextPrice", () => {
+  it("reads one side as typed, keeping the other, and a typed 0 / 0 as free", () => {
+    expect(nextPrice(undefined, "input", "")).toBeUndefined();
+    expect(nextPrice(undefined, "output", "2.5")).toEqual({ input: 0, output: 2.5 });
+    expect(nextPrice({ input: 1, output: 4 }, "input", "")).toEqual({ input: 0, output: 4 });
+    expect(nextPrice({ input: 0, output: 4 }, "output", "")).toBeUndefined();
+    expect(nextPrice({ input: 0, output: 4 }, "output", "0")).toEqual({ input: 0, output: 0 });
+    expect(nextPrice({ input: 1, output: 4 }, "input", "-3")).toEqual({ input: 0, output: 4 });
   });
 });
 

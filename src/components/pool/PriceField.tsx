@@ -2,8 +2,9 @@ import type { Price, Worker } from "../../engine/schema/worker.ts";
 import { useStudio } from "../../state/store.ts";
 
 /**
- * The price after one side is typed as `raw`: an empty side counts as 0 while the other is set;
- * both sides empty means the price is unknown (undefined).
+ * The price after one side is typed as `raw`: an empty side counts as 0 while the other is set
+ * (and shows as 0). Emptying a side while the other is 0 or empty makes the price unknown
+ * (undefined) again; a price of 0 / 0 is typed, never left over.
  */
 export function nextPrice(
   price: Price | undefined,
@@ -12,7 +13,7 @@ export function nextPrice(
 ): Price | undefined {
   const value = raw === "" ? undefined : Math.max(0, Number(raw) || 0);
   const otherValue = price?.[side === "input" ? "output" : "input"];
-  if (value === undefined && otherValue === undefined) return undefined;
+  if (value === undefined && !otherValue) return undefined;
   const mine = value ?? 0;
   const theirs = otherValue ?? 0;
   return side === "input" ? { input: mine, output: theirs } : { input: theirs, output: mine };
