@@ -72,7 +72,7 @@ test("a priced Conductor's plan counts in the estimate, the plan, the run's tota
   for (const i of [0, 1, 2]) await expect(studio.status(i)).toHaveAttribute("data-status", "done");
   // 480 for the plan and 120 for each of the three steps; the cost is the plan's and the steps'.
   await expect(studio.byTestId("totals")).toContainText(
-    `840 tokens · ${TOTAL_COST} (Conductor ${PLAN_COST}) · planning`,
+    `840 tokens · ${TOTAL_COST} (incl. Conductor ${PLAN_COST}) · planning`,
   );
 
   const run = CostsSchema.parse((await studio.exportRun()).raw.run);

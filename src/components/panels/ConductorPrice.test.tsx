@@ -30,18 +30,22 @@ const pool = [
 const PLAN = 'Two tries.\nmodel_id = [0, 0]\nsubtasks = ["Try A", "Try B"]\naccess_list = [[], []]';
 const price: Price = { input: 1, output: 4 };
 const planUsage = { promptTokens: 900, completionTokens: 150, estimated: false };
+const stepUsage = { promptTokens: 100, completionTokens: 20, estimated: false };
 
-/** A planned run (plan only) by the engine's runner, its plan costed at the Conductor's price. */
-async function plannedBy(conductor: ConductorConfig): Promise<RunRecord> {
+/**
+ * A planned run (plan only, or run to its end) by the engine's runner, its plan costed at the
+ * Conductor's price and each step at $2 / $10 for 100 + 20 tokens ($0.0004).
+ */
+async function plannedBy(conductor: ConductorConfig, planOnly = true): Promise<RunRecord> {
   const events: RunEvent[] = [];
   const gen = runRun({
     question,
     pool,
     conductor,
     conductorBackend: createFakeBackend([{ text: PLAN, usage: planUsage }]),
-    backendFor: () => createFakeBackend([]),
+    backendFor: () => createFakeBackend(() => ({ text: "391 = 17 × 23", usage: stepUsage })),
     signal: new AbortController().signal,
-    start: { from: "plan", planOnly: true },
+    start: { from: "plan", planOnly },
   });
   for await (const e of gen) events.push(e);
   return recordOf(events);
@@ -136,10 +140,18 @@ describe("planning cost before and after a run", () => {
   });
 
   it("the run's totals say how much of the cost was planning", async () => {
+    open(await plannedBy(remote(price), false), price);
+    const view = render(<RunBar />);
+    // The plan's $0.0015 and two steps' $0.0004 each.
+    expect(screen.getByTestId("totals").textContent).toMatch(
+      /^1,290 tokens · \$0\.0023 \(incl\. Conductor \$0\.0015\) · planning /,
+    );
+    view.unmount();
+    // A planned run's whole cost is its plan: nothing to break down.
     open(await plannedBy(remote(price)), price);
     render(<RunBar />);
     expect(screen.getByTestId("totals").textContent).toMatch(
-      /^1,050 tokens · \$0\.0015 \(Conductor \$0\.0015\) · planning /,
+      /^1,050 tokens · \$0\.0015 · planning /,
     );
   });
 

@@ -100,13 +100,13 @@ export function RunBar() {
                 <span title="Some endpoints sent no usage: those counts are estimated.">*</span>
               )}{" "}
               · {formatCost(t.cost)}
-              {planning > 0 && (
+              {planning > 0 && planning < t.cost && (
                 <span
                   data-testid="totals-planning-cost"
                   title="The part of the cost that the Conductor's plans made"
                 >
                   {" "}
-                  (Conductor {formatCost(planning)})
+                  (incl. Conductor {formatCost(planning)})
                 </span>
               )}
               {wall && ` · ${wall}`}
