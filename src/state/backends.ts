@@ -64,7 +64,10 @@ function unavailable(label: string, message: string, code: ErrorCode = "unknown"
   };
 }
 
-/** The Conductor's settings as the run record keeps them (no key). */
+/**
+ * The Conductor's settings as the run record keeps them (no key). A remote Conductor's price goes
+ * with them, so its plans are costed; the in-browser one is free and carries none.
+ */
 export function conductorConfigOf(s: StudioState): ConductorConfig {
   const c = s.conductor;
   return c.backend === "webllm"
@@ -83,6 +86,7 @@ export function conductorConfigOf(s: StudioState): ConductorConfig {
         temperature: c.temperature,
         maxTokens: c.maxTokens,
         planGrammar: planGrammarOf(c),
+        ...(c.price ? { price: c.price } : {}),
       };
 }
 
