@@ -3,8 +3,9 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./components/App.tsx";
 import { bootRuns, bootStudio } from "./state/boot.ts";
-import { probeNow } from "./state/inbrowserController.ts";
+import { loadModel, probeNow, setEngineLoader } from "./state/inbrowserController.ts";
 import { loadRunStore } from "./state/runStore.ts";
+import { useStudio } from "./state/store.ts";
 import "./styles.css";
 
 const root = document.getElementById("root");
@@ -14,6 +15,16 @@ void probeNow();
 // A test hook for the code sandbox (e2e/code-sandbox.spec.ts), loaded only with ?sandbox-test.
 if (new URLSearchParams(location.search).has("sandbox-test"))
   void import("./components/eval/SandboxTestHook.tsx").then((m) => m.mountSandboxTestHook());
+// A test hook that loads in-browser models as a scripted engine (e2e/inbrowser-worker.spec.ts),
+// loaded only with ?fake-webllm.
+if (new URLSearchParams(location.search).has("fake-webllm"))
+  void import("./state/fakeWebLLMHook.ts").then((m) =>
+    m.mountFakeWebLLM({
+      setEngineLoader,
+      loadModel,
+      chosenModel: () => useStudio.getState().conductor.webllmModelId,
+    }),
+  );
 const render = () =>
   createRoot(root).render(
     <StrictMode>

@@ -194,6 +194,12 @@ export class ConductorPage {
       await this.byTestId("conductor-max-tokens").fill(String(maxTokens));
   }
 
+  /** Sets the remote Conductor's price in $ per million tokens (settings open, on "remote"). */
+  async setPrice({ input, output }: { input: number; output: number }) {
+    await this.byTestId("conductor-price-input").fill(String(input));
+    await this.byTestId("conductor-price-output").fill(String(output));
+  }
+
   /** The custom-record form (settings open, in-browser backend); returns the form's message. */
   async addCustomModel(input: { id: string; weightsUrl: string; libUrl?: string }) {
     const summary = this.page.getByText("Use my own conversion of the Conductor weights…");

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { WORKER_PREFILL } from "../engine/exec/messages.ts";
 import { runConductor } from "../engine/exec/run.ts";
 import type { SmallChatRequest, SmallChunk, SmallEngine } from "../engine/llm/webllm/backend.ts";
 import { createWebLLMBackend } from "../engine/llm/webllm/backend.ts";
@@ -65,8 +66,10 @@ async function drain(gen: AsyncGenerator<RunEvent, unknown>): Promise<RunEvent[]
   return events;
 }
 
-function run(conductorBackend: ReturnType<typeof createWebLLMBackend>) {
-  const pool = [inBrowser("a"), inBrowser("b")];
+function run(
+  conductorBackend: ReturnType<typeof createWebLLMBackend>,
+  pool = [inBrowser("a"), inBrowser("b")],
+) {
   return drain(
     runConductor({
       question: "What is 2 + 2?",
@@ -108,5 +111,29 @@ describe("in-browser workers", () => {
       code: "model_not_loaded",
       message: `The in-browser model is not loaded yet. ${LOAD_IN_BROWSER_MODEL}`,
     });
+  });
+
+  it("fold a worker's step-by-step prefill into the user message, which the model can take", async () => {
+    const { engine, calls } = fakeEngine();
+    const backend = createWebLLMBackend(engine, { modelId: "m" });
+    setInBrowserBackend(backend);
+    // A stale `prefill: true` (an imported pool): the WebLLM backend refuses a trailing assistant
+    // message, so sent as one it would fail both steps.
+    const record = recordOf(
+      await run(backend, [
+        { ...inBrowser("a"), prefill: true },
+        { ...inBrowser("b"), prefill: true },
+      ]),
+    );
+    expect(record.rounds[0]?.steps.map((s) => s.status)).toEqual(["done", "done"]);
+    for (const call of calls.slice(1)) {
+      expect(call.messages.map((m) => m.role)).toEqual(["user"]);
+      expect(call.messages[0]?.content).toMatch(
+        new RegExp(`\n\nBegin your reply with this sentence: "${WORKER_PREFILL}"$`),
+      );
+    }
+    // The run record shows what was sent.
+    const sent = record.rounds[0]?.steps[0]?.messages ?? [];
+    expect(sent.map((m) => m.role)).toEqual(["user"]);
   });
 });

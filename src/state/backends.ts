@@ -47,7 +47,7 @@ function createOpenAIBackend(options: OpenAIBackendOptions): ChatBackend {
 
 /** What a step on an in-browser worker says when no model is loaded. */
 export const LOAD_IN_BROWSER_MODEL =
-  "Load one in Settings → Conductor (in-browser model), then run this step again.";
+  "Load one in Settings (Load on the in-browser worker, or Conductor → In this browser), then run this step again.";
 
 /** A backend whose every call fails with `message`: a step shows it as its error. */
 function unavailable(label: string, message: string, code: ErrorCode = "unknown"): ChatBackend {
@@ -64,7 +64,10 @@ function unavailable(label: string, message: string, code: ErrorCode = "unknown"
   };
 }
 
-/** The Conductor's settings as the run record keeps them (no key). */
+/**
+ * The Conductor's settings as the run record keeps them (no key). A remote Conductor's price goes
+ * with them, so its plans are costed; the in-browser one is free and carries none.
+ */
 export function conductorConfigOf(s: StudioState): ConductorConfig {
   const c = s.conductor;
   return c.backend === "webllm"
@@ -83,6 +86,7 @@ export function conductorConfigOf(s: StudioState): ConductorConfig {
         temperature: c.temperature,
         maxTokens: c.maxTokens,
         planGrammar: planGrammarOf(c),
+        ...(c.price ? { price: c.price } : {}),
       };
 }
 

@@ -2,6 +2,7 @@ import type { WebLLMBackend } from "../engine/llm/webllm/backend.ts";
 import { createWebLLMBackend } from "../engine/llm/webllm/backend.ts";
 import { buildCatalogue, chooseModel, contextWindowFor } from "../engine/llm/webllm/catalogue.ts";
 import { classifyWebLLMError } from "../engine/llm/webllm/errors.ts";
+import type { LoadEngineOptions, LoadEngineResult } from "../engine/llm/webllm/loader.ts";
 import {
   deleteCachedModel,
   listCachedModels,
@@ -14,6 +15,19 @@ import { useStudio } from "./store.ts";
 
 /** The catalogue shown in settings: the Conductor's base model first, then smaller ones. */
 export const CATALOGUE = buildCatalogue();
+
+/** Starts an engine with a model loaded: WebLLM's in a Web Worker (loader.ts) unless replaced. */
+export type EngineLoader = (opts: LoadEngineOptions) => Promise<LoadEngineResult>;
+
+let engineLoader: EngineLoader = loadEngine;
+
+/**
+ * Replaces how `loadModel` starts the engine (null: WebLLM's again). Only the `?fake-webllm` test
+ * hook does this; everything after the engine (state, backend, queue) is the real path.
+ */
+export function setEngineLoader(loader: EngineLoader | null): void {
+  engineLoader = loader ?? loadEngine;
+}
 
 let loading: AbortController | null = null;
 let current: { backend: WebLLMBackend; terminate: () => void } | null = null;
@@ -63,7 +77,7 @@ export async function loadModel(id: string): Promise<void> {
   });
   unloadModel(false);
   const contextWindow = contextWindowFor(id, s.conductor.webllmContextWindow, s.customRecords);
-  const result = await loadEngine({
+  const result = await engineLoader({
     modelId: id,
     customRecords: s.customRecords,
     chatOpts: { context_window_size: contextWindow },

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { redactOwner } from "../engine/pool/headers.ts";
 import { PLAN_GRAMMAR_MODES } from "../engine/conductor/constrain.ts";
-import { PoolSchema } from "../engine/schema/worker.ts";
+import { PoolSchema, PriceSchema } from "../engine/schema/worker.ts";
 import { DEFAULT_CONDUCTOR } from "./settings.ts";
 import type { StudioState } from "./store.ts";
 
@@ -26,6 +26,8 @@ const StoredSettingsSchema = z.object({
       webllmGrammar: z.boolean(),
       webllmContextWindow: z.number().int().min(512).nullable(),
       remoteGrammar: z.record(z.string(), z.enum(PLAN_GRAMMAR_MODES)),
+      // A price that no longer reads is dropped (unknown), not the whole settings with it.
+      price: PriceSchema.optional().catch(undefined),
     })
     .partial(),
   maxSteps: z.number().int().positive().max(20).optional(),

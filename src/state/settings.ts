@@ -1,7 +1,7 @@
 import type { StateCreator } from "zustand";
 import type { PlanGrammarMode } from "../engine/conductor/constrain.ts";
 import { DEFAULT_TEMPLATE } from "../engine/conductor/prompt.ts";
-import type { Worker } from "../engine/schema/worker.ts";
+import type { Price, Worker } from "../engine/schema/worker.ts";
 import { currentOrigin } from "./keybinding.ts";
 import type { PoolEntry } from "./poolHistory.ts";
 import { recordEdit, stepHistory } from "./poolHistory.ts";
@@ -29,6 +29,11 @@ export interface ConductorSettings {
   webllmContextWindow: number | null;
   /** "Constrain the plan" for remote endpoints, by base URL: which grammar field the server takes. */
   remoteGrammar: Record<string, PlanGrammarMode>;
+  /**
+   * The remote Conductor's price in dollars per million tokens, so planning counts in a run's
+   * cost; absent means unknown. The in-browser Conductor is free and ignores it.
+   */
+  price?: Price;
 }
 
 /** The most refinement rounds and nesting levels the settings offer. */

@@ -1,4 +1,5 @@
 import { formatCost } from "../../engine/cost.ts";
+import type { ConductorConfig } from "../../engine/schema/worker.ts";
 import { planNow } from "../../state/controller.ts";
 import { selectPhase, selectPlan } from "../../state/selectors.ts";
 import { useStudio } from "../../state/store.ts";
@@ -6,11 +7,20 @@ import { RetryNote, Thinking } from "../ui/Thinking.tsx";
 import { ErrorBadge } from "../ui/ErrorBadge.tsx";
 import { RoundPlans } from "./RoundPlans.tsx";
 
+/** A plan's cost: free in the browser, unknown for a remote Conductor without a price. */
+function planCost(cost: number, providerCost: boolean, conductor: ConductorConfig | null): string {
+  if (conductor?.kind === "webllm") return "free (in this browser)";
+  if (conductor && !conductor.price && !providerCost)
+    return "cost unknown (set the Conductor's price in Settings)";
+  return formatCost(cost);
+}
+
 /** The Conductor's streamed reasoning, its raw output and whether the plan parsed. */
 export function ConductorPanel() {
   const plan = useStudio(selectPlan);
   const phase = useStudio(selectPhase);
   const stats = useStudio((s) => (s.conductor.backend === "webllm" ? s.ibStats : null));
+  const planner = useStudio((s) => s.record.conductor);
   if (!plan) {
     return (
       <section className="panel conductor-panel" aria-label="Conductor">
@@ -65,7 +75,8 @@ export function ConductorPanel() {
       {usage && (
         <div className="muted small">
           {usage.promptTokens + usage.completionTokens} tokens
-          {usage.estimated ? " (estimated)" : ""} · {formatCost(plan.cost ?? 0)}
+          {usage.estimated ? " (estimated)" : ""} ·{" "}
+          {planCost(plan.cost ?? 0, usage.providerCost !== undefined, planner)}
           {plan.startedAt !== null &&
             plan.finishedAt !== null &&
             ` · ${((plan.finishedAt - plan.startedAt) / 1000).toFixed(1)} s`}

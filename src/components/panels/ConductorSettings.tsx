@@ -3,6 +3,7 @@ import { CONDUCTOR_KEY_ID, keyStatusAt, originOf } from "../../state/keybinding.
 import { useStudio } from "../../state/store.ts";
 import { KeyMovedNote } from "../pool/KeyMovedNote.tsx";
 import { ConductorPreview } from "./ConductorPreview.tsx";
+import { ConductorPriceFields } from "./ConductorPriceFields.tsx";
 import { InBrowserSection } from "./InBrowserSection.tsx";
 import { chooseConductor, namedWorkersAdvice } from "./namedWorkers.ts";
 import { RecursionSettings } from "./RecursionSettings.tsx";
@@ -126,6 +127,7 @@ export function ConductorSettings() {
             }
           />
         </label>
+        <ConductorPriceFields />
         <label className="field checkbox span2">
           <input
             type="checkbox"

@@ -1,4 +1,5 @@
 import { formatCost } from "../../engine/cost.ts";
+import { planningCostOf } from "../../engine/run/totals.ts";
 import { capWarning } from "../../engine/graph/edit.ts";
 import { tidy } from "../../engine/graph/layout.ts";
 import { cancelNow, runNow } from "../../state/controller.ts";
@@ -39,6 +40,7 @@ export function RunBar() {
   const st = useStudio.getState;
   const warning = capWarning(doc, useStudio.getState().maxSteps);
   const t = record.totals;
+  const planning = planningCostOf(record);
   const wall = durations(record.planningMs, record.executionMs);
   return (
     <div className="run-bar">
@@ -98,6 +100,15 @@ export function RunBar() {
                 <span title="Some endpoints sent no usage: those counts are estimated.">*</span>
               )}{" "}
               · {formatCost(t.cost)}
+              {planning > 0 && planning < t.cost && (
+                <span
+                  data-testid="totals-planning-cost"
+                  title="The part of the cost that the Conductor's plans made"
+                >
+                  {" "}
+                  (incl. Conductor {formatCost(planning)})
+                </span>
+              )}
               {wall && ` · ${wall}`}
             </>
           )}

@@ -6,6 +6,7 @@ import type { RunEstimate as Estimate, StepEstimate } from "../../engine/pool/es
 import { TYPICAL_OUTPUT_TOKENS, estimateRun } from "../../engine/pool/estimate.ts";
 import { selectDoc, selectPool, selectQuestion } from "../../state/selectors.ts";
 import { useStudio } from "../../state/store.ts";
+import { ConductorEstimate } from "./ConductorEstimate.tsx";
 import "./run-estimate.css";
 
 const tokens = (n: number) => n.toLocaleString("en-US");
@@ -53,7 +54,7 @@ export function RunEstimate() {
         <span className="estimate-warning" role="status" data-testid="estimate-needs-model">
           Step{needsModel.length === 1 ? "" : "s"} {needsModel.join(", ")} run
           {needsModel.length === 1 ? "s" : ""} on the in-browser model, which is not loaded: load it
-          in Settings → Conductor first.
+          first, from the worker in Settings → Workers or in Settings → Conductor.
         </span>
       )}
       <details>
@@ -62,6 +63,7 @@ export function RunEstimate() {
           title={`Upper bound: every step writes its max tokens. Typical: about ${TYPICAL_OUTPUT_TOKENS} tokens a step (the paper's ~1,820 tokens per question over ~3 steps).`}
         >
           {summary(estimate)}
+          <ConductorEstimate answer={estimate.steps.at(-1)?.outputTokens} />
         </summary>
         <table data-testid="run-estimate-details">
           <thead>

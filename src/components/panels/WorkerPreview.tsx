@@ -1,7 +1,7 @@
 import { useMemo } from "react";
 import { stepsOf } from "../../engine/graph/document.ts";
 import { findWorker, shownIds } from "../../engine/conductor/ids.ts";
-import { buildWorkerMessages } from "../../engine/exec/messages.ts";
+import { buildWorkerMessages, prefillModeOf } from "../../engine/exec/messages.ts";
 import { visibleSteps } from "../../engine/schema/workflow.ts";
 import { selectDoc, selectPool, selectQuestion, selectResults } from "../../state/selectors.ts";
 import { useStudio } from "../../state/store.ts";
@@ -33,7 +33,7 @@ export function WorkerPreview({ index }: { index: number }) {
       workerIds: shownIds(pool),
       index,
       outputs,
-      prefill: findWorker(pool, step.worker)?.prefill ?? false,
+      prefill: prefillModeOf(findWorker(pool, step.worker)),
     });
     return messages
       .map((m) => (messages.length > 1 ? `[${m.role}]\n${m.content}` : m.content))

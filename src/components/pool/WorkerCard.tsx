@@ -6,6 +6,7 @@ import { useStudio } from "../../state/store.ts";
 import { ConnectionTest } from "./ConnectionTest.tsx";
 import { EndpointFields } from "./EndpointFields.tsx";
 import { GenerationFields } from "./GenerationFields.tsx";
+import { InBrowserWorkerNote } from "./InBrowserWorkerNote.tsx";
 import { RemoveButton, RemoveConfirm } from "./RemoveWorker.tsx";
 
 const KIND_LABEL: Readonly<Record<Worker["kind"], string>> = {
@@ -89,6 +90,7 @@ export const WorkerCard = memo(function WorkerCard({
         <RemoveConfirm worker={worker} steps={removing} onClose={() => setRemoving(null)} />
       )}
       {worker.kind === "openai" && <EndpointFields worker={worker} />}
+      {worker.kind === "webllm" && <InBrowserWorkerNote worker={worker} />}
       <GenerationFields worker={worker} />
       {worker.kind === "openai" && <ConnectionTest worker={worker} />}
     </li>

@@ -11,7 +11,7 @@ import { visibleSteps } from "../schema/workflow.ts";
 import { callWithRetry } from "./call.ts";
 import type { PriorStep } from "./messages.ts";
 import { shownIds } from "../conductor/ids.ts";
-import { buildWorkerMessages } from "./messages.ts";
+import { buildWorkerMessages, prefillModeOf } from "./messages.ts";
 import { AsyncQueue } from "./queue.ts";
 import type { RetryPolicy } from "./retry.ts";
 import { DEFAULT_RETRY } from "./retry.ts";
@@ -124,7 +124,7 @@ export async function* executeWorkflow(
       index,
       outputs,
       previousRound: o.previousRound,
-      prefill: worker.prefill,
+      prefill: prefillModeOf(worker),
     });
     if (worker.kind === "conductor" && o.nested) {
       const outcome = await runNestedStep(o.nested, index, messages);

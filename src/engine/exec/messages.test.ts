@@ -4,6 +4,7 @@ import {
   WORKER_PREAMBLE,
   WORKER_PREFILL,
   buildWorkerMessages,
+  prefillModeOf,
   roundSeesPrevious,
 } from "./messages.ts";
 import type { PriorStep } from "./messages.ts";
@@ -224,6 +225,32 @@ Your assigned subtask: Give the final answer.`,
         ?.content ?? "";
     expect(text).toContain("<Agent ? response>\n91 = 7 * 13\n</Agent ? response>");
     expect(text).not.toContain("Agent -1");
+  });
+
+  it("folds the prefill into the user message for a model that cannot continue an assistant message", () => {
+    const folded = buildWorkerMessages({
+      question,
+      steps,
+      workerIds,
+      index: 0,
+      outputs: [],
+      prefill: "folded",
+    });
+    expect(folded.map((m) => m.role)).toEqual(["user"]);
+    const plain = buildWorkerMessages({ question, steps, workerIds, index: 0, outputs: [] });
+    expect(folded[0]?.content).toBe(
+      `${plain[0]?.content}\n\nBegin your reply with this sentence: "${WORKER_PREFILL}"`,
+    );
+    expect(
+      buildWorkerMessages({ question, steps, workerIds, index: 0, outputs: [], prefill: "none" }),
+    ).toEqual(plain);
+  });
+
+  it("gives in-browser workers the folded prefill and API workers the assistant one", () => {
+    expect(prefillModeOf({ kind: "webllm", prefill: true })).toBe("folded");
+    expect(prefillModeOf({ kind: "openai", prefill: true })).toBe("assistant");
+    expect(prefillModeOf({ kind: "webllm", prefill: false })).toBe("none");
+    expect(prefillModeOf(undefined)).toBe("none");
   });
 
   it("throws on a step index outside the workflow, which is a bug in the caller", () => {

@@ -1,5 +1,7 @@
 import { modelIdOf } from "../conductor/ids.ts";
+import { foldedOpening } from "../conductor/prompt.ts";
 import type { ChatMessage } from "../schema/usage.ts";
+import type { Worker } from "../schema/worker.ts";
 import type { Step } from "../schema/workflow.ts";
 import { visibleSteps } from "../schema/workflow.ts";
 
@@ -12,6 +14,19 @@ export const WORKER_PREAMBLE =
 
 /** The optional assistant prefill that opens a step-by-step answer. */
 export const WORKER_PREFILL = "Let's work through this step by step.";
+
+/**
+ * How a worker's prefill is sent: as a trailing assistant message the model continues, folded into
+ * the user message as an instruction (a model that cannot continue an assistant message: WebLLM
+ * rejects one, so the in-browser model gets it folded, as SPEC 1.4 does for the Conductor), or not.
+ */
+export type PrefillMode = "assistant" | "folded" | "none";
+
+/** The prefill mode of a worker (undefined: a step whose worker is not in the pool). */
+export function prefillModeOf(worker: Pick<Worker, "kind" | "prefill"> | undefined): PrefillMode {
+  if (!worker?.prefill) return "none";
+  return worker.kind === "webllm" ? "folded" : "assistant";
+}
 
 /** A step of the previous round with its output, as shown to the next round (SPEC 1.6). */
 export interface PriorStep {
@@ -34,7 +49,8 @@ export interface WorkerMessageInput {
   outputs: (string | undefined)[];
   /** The steps of the previous round, in a refinement round. */
   previousRound?: PriorStep[];
-  prefill?: boolean;
+  /** `true` is "assistant"; `prefillModeOf(worker)` gives the mode a worker's backend can take. */
+  prefill?: boolean | PrefillMode;
 }
 
 /** Whether the previous round is shown: true exactly when any step of this round has access "all" (SPEC 1.6). */
@@ -43,7 +59,8 @@ export function roundSeesPrevious(steps: Step[]): boolean {
 }
 
 /**
- * The messages a step's worker receives: one user message (and an assistant prefill if enabled).
+ * The messages a step's worker receives: one user message (and an assistant prefill if enabled,
+ * or the prefill folded into the user message where the model cannot continue one).
  * Previous-round blocks go to every step of a round that sees the previous round, whatever the
  * step's own access: SPEC 1.6 says every worker of that round sees it, and a step with `[]` that
  * refines the old answer needs it most.
@@ -71,8 +88,10 @@ export function buildWorkerMessages(input: WorkerMessageInput): ChatMessage[] {
   }
   blocks.push(`Your assigned subtask: ${step.subtask}`);
 
+  const mode = input.prefill === true ? "assistant" : input.prefill || "none";
+  if (mode === "folded") blocks.push(foldedOpening(WORKER_PREFILL));
   const messages: ChatMessage[] = [{ role: "user", content: blocks.join("\n\n") }];
-  if (input.prefill) messages.push({ role: "assistant", content: WORKER_PREFILL });
+  if (mode === "assistant") messages.push({ role: "assistant", content: WORKER_PREFILL });
   return messages;
 }
 

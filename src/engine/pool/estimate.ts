@@ -1,5 +1,5 @@
 import { findWorker, shownIds } from "../conductor/ids.ts";
-import { buildWorkerMessages } from "../exec/messages.ts";
+import { buildWorkerMessages, prefillModeOf } from "../exec/messages.ts";
 import { estimateTokens } from "../llm/estimate.ts";
 import type { ChatMessage } from "../schema/usage.ts";
 import type { Price, Worker } from "../schema/worker.ts";
@@ -98,7 +98,7 @@ export function estimateRun(input: {
         workerIds,
         index,
         outputs: outputs.map(placeholder),
-        prefill: workers[index]?.prefill ?? false,
+        prefill: prefillModeOf(workers[index]),
       }),
     );
 

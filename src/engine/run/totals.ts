@@ -76,3 +76,33 @@ export function roundSums(round: RoundRecord) {
   }
   return { tokens, cost, estimated };
 }
+
+function sumPlans(
+  rounds: readonly RoundRecord[],
+  parent: ParentPath,
+  kept: ReadonlySet<string>,
+): number {
+  let cost = 0;
+  for (const round of rounds) {
+    const plan = round.plan;
+    if (plan?.usage && plan.finishedAt !== null && !kept.has(keptKey(parent, round.index, null)))
+      cost += plan.cost ?? 0;
+    for (const step of round.steps)
+      if (step.nested)
+        cost += sumPlans(
+          step.nested.rounds,
+          [...parent, { round: round.index, step: step.index }],
+          kept,
+        );
+  }
+  return cost;
+}
+
+/**
+ * The part of a run's cost its Conductor calls made (every plan, refinement and nested plan it
+ * counts in `totalsOf`), so the totals can say how much of the cost is planning.
+ */
+export function planningCostOf(record: Pick<RunRecord, "rounds" | "kept">): number {
+  const kept = new Set(record.kept.map((k: KeptRef) => keptKey(k.parent, k.round, k.step)));
+  return sumPlans(record.rounds, [], kept);
+}

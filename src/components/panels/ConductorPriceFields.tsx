@@ -1,0 +1,42 @@
+import { useStudio } from "../../state/store.ts";
+import { PriceInput } from "../pool/PriceField.tsx";
+
+/**
+ * The Conductor's price, as a worker's: input and output dollars per million tokens, so planning
+ * counts in a run's cost. The in-browser Conductor runs on the user's GPU: it has no price field,
+ * only a line saying planning is free.
+ */
+export function ConductorPriceFields() {
+  const backend = useStudio((s) => s.conductor.backend);
+  const price = useStudio((s) => s.conductor.price);
+  if (backend === "webllm")
+    return (
+      <p className="muted small span2" data-testid="conductor-price-free">
+        Planning is free: the in-browser Conductor runs on your own GPU, so its plans cost $0.
+      </p>
+    );
+  const set = (next: typeof price) => useStudio.getState().setConductor({ price: next });
+  return (
+    <>
+      <PriceInput
+        price={price}
+        side="input"
+        label="Input $ / million tokens"
+        testId="conductor-price-input"
+        onChange={set}
+      />
+      <PriceInput
+        price={price}
+        side="output"
+        label="Output $ / million tokens"
+        testId="conductor-price-output"
+        onChange={set}
+      />
+      <p className="span2 muted small" data-testid="conductor-price-source">
+        {price
+          ? "Your price: each plan's cost counts in the run's totals."
+          : "Price unknown: planning counts as $0 in costs and estimates until you enter one."}
+      </p>
+    </>
+  );
+}

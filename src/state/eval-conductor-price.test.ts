@@ -1,0 +1,67 @@
+import "fake-indexeddb/auto";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { TestServer } from "../../e2e/server/server.ts";
+import { startTestServer } from "../../e2e/server/server.ts";
+import { SAMPLE_SETS } from "../engine/eval/dataset/samples.ts";
+import { INITIAL_SETUP, useEval } from "./eval.ts";
+import { loadSample, setEvalStore, startEvaluation } from "./evalController.ts";
+import { createDexieEvalStore } from "./evalStore.ts";
+import { useStudio } from "./store.ts";
+
+// The Evaluate view's Conductor strategy costs its plans at the price set in Settings (issue 10).
+const initialStudio = useStudio.getState();
+const initialEval = useEval.getState();
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+const PLAN = 'One step.\nmodel_id = [0]\nsubtasks = ["Answer the question."]\naccess_list = [[]]';
+
+beforeEach(() => {
+  server.reset();
+  useStudio.setState(initialStudio, true);
+  useEval.setState({ ...initialEval, setup: INITIAL_SETUP }, true);
+  const s = useStudio.getState();
+  s.setPool([
+    {
+      id: "w0",
+      name: "Solver",
+      kind: "openai",
+      baseURL: server.baseURL,
+      model: "solver",
+      temperature: 0.2,
+      maxTokens: 64,
+      prefill: false,
+    },
+  ]);
+  s.setConductor({
+    backend: "remote",
+    baseURL: server.baseURL,
+    model: "conductor-7b",
+    price: { input: 1, output: 4 },
+  });
+  setEvalStore(createDexieEvalStore(`eval-conductor-price-${Math.random()}`));
+});
+
+describe("an evaluation's Conductor strategy", () => {
+  it("keeps the Conductor's price and counts each plan at it", async () => {
+    server.setDefault("conductor-7b", {
+      content: PLAN,
+      usage: { prompt_tokens: 900, completion_tokens: 150 },
+    });
+    // The worker has no price: each item's cost is its plan's alone, 900 * 1 + 150 * 4 per million.
+    server.setDefault("solver", "Answer: Paris");
+    const facts = SAMPLE_SETS.find((set) => set.id === "factual");
+    if (!facts) throw new Error("no factual sample set");
+    loadSample(facts);
+    useEval.getState().patchSetup({ strategies: ["conductor"] });
+    await startEvaluation();
+    const e = useEval.getState();
+    expect(e.phase).toBe("finished");
+    expect(e.evaluation?.conductor?.price).toEqual({ input: 1, output: 4 });
+    expect(e.results).toHaveLength(10);
+    for (const r of e.results) expect(r.cost).toBeCloseTo(0.0015, 12);
+  });
+});
