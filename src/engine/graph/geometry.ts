@@ -12,6 +12,29 @@ export interface Rect {
   height: number;
 }
 
+/** A horizontal or vertical run of a route, from `a` to `b`. */
+export interface Run {
+  a: Point;
+  b: Point;
+}
+
+/**
+ * How many pixels the axis-aligned segment p-q runs on top of `run`: both horizontal (or both
+ * vertical) within 3 px of each other, the length their extents share; 0 otherwise.
+ */
+export function runOverlap(p: Point, q: Point, run: Run): number {
+  const near = (u: number, v: number) => Math.abs(u - v) < 3;
+  const shared = (p1: number, p2: number, q1: number, q2: number) =>
+    Math.max(
+      0,
+      Math.min(Math.max(p1, p2), Math.max(q1, q2)) - Math.max(Math.min(p1, p2), Math.min(q1, q2)),
+    );
+  const { a, b } = run;
+  if (near(p.y, q.y) && near(a.y, b.y) && near(p.y, a.y)) return shared(p.x, q.x, a.x, b.x);
+  if (near(p.x, q.x) && near(a.x, b.x) && near(p.x, a.x)) return shared(p.y, q.y, a.y, b.y);
+  return 0;
+}
+
 /** The rectangle grown by `by` on every side. */
 export function inflate(r: Rect, by: number): Rect {
   return { x: r.x - by, y: r.y - by, width: r.width + 2 * by, height: r.height + 2 * by };

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { WorkflowDoc } from "./document.ts";
 import { edgesOf } from "./edges.ts";
 import type { Point, Rect } from "./geometry.ts";
-import { bezierPoints, handlesOf, polylineHits } from "./geometry.ts";
+import { bezierPoints, handlesOf, polylineHits, runOverlap } from "./geometry.ts";
 import { DEFAULT_NODE_SIZE, layoutDoc } from "./layout.ts";
 import { routeAround, routeEdges } from "./route.ts";
 import { makeDoc } from "./testing.ts";
@@ -65,6 +65,35 @@ describe("routeEdges", () => {
       expect(paths.filter((p) => p.routed).length).toBeGreaterThan(0);
     },
   );
+
+  it("routes a column the user stacked by hand (a vertical layout) and an all-'all' workflow", () => {
+    for (const doc of [CHAIN_THEN_ALL, makeDoc([[], "all", "all", "all", "all"])]) {
+      const column: Record<string, Rect> = {};
+      doc.steps.forEach((s, i) => {
+        column[s.id] = { x: i * 40, y: i * (DEFAULT_NODE_SIZE.height + 60), ...DEFAULT_NODE_SIZE };
+      });
+      for (const rects of [rectsOf(doc), column]) {
+        const paths = drawn(doc, rects);
+        expect(paths.some((p) => p.routed)).toBe(true);
+        for (const p of paths) expect(polylineHits(p.points, p.others), p.edge.id).toBe(false);
+      }
+    }
+  });
+
+  it("keeps detours off each other, apart from the last run into a shared target", () => {
+    const rects = rectsOf(CHAIN_THEN_ALL);
+    const routes = Object.values(routeEdges(rects, edgesOf(CHAIN_THEN_ALL)));
+    expect(routes).toHaveLength(3);
+    const runs = (points: Point[]) => points.slice(0, -1).map((a, i) => ({ a, b: points[i + 1]! }));
+    for (const [i, a] of routes.entries())
+      for (const b of routes.slice(i + 1)) {
+        const along = runs(a.slice(0, -1)).reduce(
+          (sum, r) => sum + runs(b.slice(0, -1)).reduce((t, q) => t + runOverlap(r.a, r.b, q), 0),
+          0,
+        );
+        expect(along).toBeLessThan(6);
+      }
+  });
 
   it("leaves an edge whose curve is clear as a curve", () => {
     const doc = makeDoc([[], [], "all"]);
