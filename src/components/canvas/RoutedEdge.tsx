@@ -4,6 +4,8 @@ import { memo } from "react";
 import type { Point } from "../../engine/graph/geometry.ts";
 import { anchorRoute, roundedPath } from "../../engine/graph/geometry.ts";
 
+const DETOUR_HIT_WIDTH = 12;
+
 /** An access edge: `route` is set when the default curve would pass under another step. */
 export type RoutedFlowEdge = Edge<{ bundle: boolean; route?: readonly Point[] }, "routed">;
 
@@ -24,7 +26,9 @@ export const RoutedEdge = memo(function RoutedEdge(props: EdgeProps<RoutedFlowEd
       markerStart={props.markerStart}
       markerEnd={props.markerEnd}
       style={props.style}
-      interactionWidth={props.interactionWidth}
+      // Detours run in lanes a few pixels apart: a narrower hit area keeps a click on one lane
+      // from landing on the next.
+      interactionWidth={route ? DETOUR_HIT_WIDTH : props.interactionWidth}
     />
   );
 });

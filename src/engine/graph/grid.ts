@@ -17,7 +17,7 @@ export interface RouteOptions {
 export const ROUTE_DEFAULTS: Required<RouteOptions> = {
   clearance: 18,
   stub: 18,
-  laneGap: 10,
+  laneGap: 12,
   lanes: 8,
   bendCost: 60,
 };

@@ -1,5 +1,5 @@
 import type { Point, Rect, Run } from "./geometry.ts";
-import { bezierPoints, handlesOf, polylineHits, runOverlap } from "./geometry.ts";
+import { bezierPoints, handlesOf, inflate, polylineHits, runOverlap } from "./geometry.ts";
 import type { RouteOptions } from "./grid.ts";
 import { ROUTE_DEFAULTS, routeAround } from "./grid.ts";
 
@@ -20,7 +20,8 @@ interface Placed {
 
 /**
  * Detours for the edges whose default curve (React Flow's bezier from the source's right side to
- * the target's left side) would pass under a node that is not one of its two ends. Each detour is
+ * the target's left side) would pass under, or within `clearance` of, a node that is not one
+ * of its two ends. Each detour is
  * a polyline of horizontal and vertical runs from the source handle to the target handle that
  * passes through no node's rectangle (its own ends included, apart from the handles). Edges whose
  * curve is clear are left out: they keep the curve. Detours are found shortest first; running
@@ -41,7 +42,10 @@ export function routeEdges(
     const target = rects[e.target];
     if (!source || !target) return false;
     const { from, to } = handlesOf(source, target);
-    const others = all.filter(([id]) => id !== e.source && id !== e.target).map(([, r]) => r);
+    // A curve that only grazes a box reads as touching it, so it goes around too.
+    const others = all
+      .filter(([id]) => id !== e.source && id !== e.target)
+      .map(([, r]) => inflate(r, o.clearance));
     return polylineHits(bezierPoints(from, to), others);
   });
   const span = (e: RouteRequest) => {
