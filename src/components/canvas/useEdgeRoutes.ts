@@ -7,6 +7,9 @@ import type { CanvasNode } from "../../state/recordFlow.ts";
 
 type Routes = Readonly<Record<string, Point[]>>;
 
+/** A routing pass slower than this (ms) is not repeated on every frame of a drag. */
+const SLOW_MS = 12;
+
 /**
  * Detours for the edges whose default curve would pass under a step they do not join, from the
  * nodes as drawn (the user's positions, or the layout's, and the sizes React Flow measured).
@@ -17,6 +20,7 @@ export function useEdgeRoutes(
   edges: readonly RouteRequest[],
 ): Routes {
   const rects = useMemo(() => rectsOf(nodes), [nodes]);
+  const dragging = nodes.some((n) => n.dragging);
   const key = useMemo(
     () =>
       Object.entries(rects)
@@ -28,14 +32,22 @@ export function useEdgeRoutes(
   );
   // A mutable box, not state: the routes are a cache keyed by the geometry, not something to
   // render from.
-  const [box] = useState<{ key: string; routes: Routes }>(() => ({ key: "", routes: {} }));
+  const [box] = useState<{ key: string; routes: Routes; ms: number }>(() => ({
+    key: "",
+    routes: {},
+    ms: 0,
+  }));
   return useMemo(() => {
-    if (box.key !== key) {
-      box.key = key;
+    // A big workflow whose routing takes more than a frame keeps its detours (their ends follow
+    // the handles) while a node is dragged, and routes again when the drag ends.
+    if (box.key !== key && !(dragging && box.ms > SLOW_MS)) {
+      const started = performance.now();
       box.routes = routeEdges(rects, edges);
+      box.ms = performance.now() - started;
+      box.key = key;
     }
     return box.routes;
-  }, [box, key, rects, edges]);
+  }, [box, key, rects, edges, dragging]);
 }
 
 /** The boxes of the step nodes in flow coordinates (nested ones offset by their group's corner). */

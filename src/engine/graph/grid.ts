@@ -106,6 +106,7 @@ function shortestPath(
   const key = (i: number, j: number, d: number) => (j * nx + i) * 4 + d;
   const cost = new Float64Array(nx * ny * 4).fill(Infinity);
   const back = new Int32Array(nx * ny * 4).fill(-1);
+  const done = new Uint8Array(nx * ny * 4);
   const h = (i: number, j: number) => Math.abs(xs[i]! - goal.x) + Math.abs(ys[j]! - goal.y);
   const heap = new MinHeap();
   cost[key(sx, sy, 0)] = 0;
@@ -113,6 +114,9 @@ function shortestPath(
   let best = -1;
   while (heap.size) {
     const k = heap.pop()[1];
+    // A state comes off the heap once per improvement; the first time is its best.
+    if (done[k]) continue;
+    done[k] = 1;
     const c = cost[k]!;
     const d = k % 4;
     const cell = (k - d) / 4;

@@ -20,15 +20,14 @@ interface Placed {
 
 /**
  * Detours for the edges whose default curve (React Flow's bezier from the source's right side to
- * the target's left side) would pass under, or within `clearance` of, a node that is not one
- * of its two ends. Each detour is
- * a polyline of horizontal and vertical runs from the source handle to the target handle that
- * passes through no node's rectangle (its own ends included, apart from the handles). Edges whose
- * curve is clear are left out: they keep the curve. Detours are found shortest first; running
- * on top of an earlier one (other than into a shared handle) costs extra, and a detour that still
- * would moves out to the next lane, so detours read as separate, nested arcs, never as one line
- * (two dashed lines on top of each other would look solid). Pure; positions are whatever the caller has,
- * user-dragged or laid out.
+ * the target's left side) would pass under, or within `clearance` of, a node that is not one of
+ * its two ends. Each detour is a polyline of horizontal and vertical runs from the source handle
+ * to the target handle that passes through no node's rectangle (its own ends included, apart from
+ * the handles). Edges whose curve is clear are left out: they keep the curve. Detours are found
+ * shortest first; running on top of an earlier one (other than into a shared handle) costs extra,
+ * and a detour that still would moves out to the next lane, so detours read as separate, nested
+ * arcs, never as one line (two dashed lines on top of each other would look solid). Pure: the
+ * positions are whatever the caller has, user-dragged or laid out.
  */
 export function routeEdges(
   rects: Readonly<Record<string, Rect>>,
