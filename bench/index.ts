@@ -6,6 +6,7 @@ import { benchHistory } from "./history.ts";
 import { benchPageLoad } from "./pageload.ts";
 import { benchPoolEditor } from "./pool-editor.ts";
 import { benchParser } from "./parser.ts";
+import { benchRoutes } from "./routes.ts";
 import { benchScheduling } from "./scheduling.ts";
 import { benchServe } from "./serve.ts";
 import { benchUi } from "./ui.ts";
@@ -16,6 +17,7 @@ await benchServe();
 await benchCode();
 await benchEval();
 benchParser();
+benchRoutes();
 const app = await builtApp();
 try {
   benchPageLoad(app.dir, app.source);

@@ -10,6 +10,8 @@ import {
   piecesOf,
   scriptPlanAndAnswers,
 } from "./support/scenario.ts";
+import type { PlanLists } from "./support/scenario.ts";
+import { canvasGeometry, edgesUnderNodes } from "./support/geometry.ts";
 
 let server: TestServer;
 let studio: StudioPage;
@@ -128,4 +130,43 @@ test("dragging a node moves it; undo and redo move it back and forth, one step p
   await expect.poll(() => studio.position(0)).toEqual(start);
   // A drag changes no step: the plan's lists are intact.
   expect(await studio.accessLists()).toEqual([[], [], "all"]);
+});
+
+/** A chain, then a final step that reads "all": drawn straight, its edges run under steps 2-4. */
+const CHAIN_THEN_ALL: PlanLists = {
+  model_id: [0, 1, 2, 0, 1],
+  subtasks: [
+    "Factor 391 by trial division.",
+    "Check the factors.",
+    "Try 17 and 23.",
+    "Verify by multiplying.",
+    "Give the final answer.",
+  ],
+  access_list: [[], [0], [1], [2], "all"],
+};
+
+test("an 'all' step's edges go around the steps between, at the layout and after a drag", async ({
+  page,
+}) => {
+  scriptPlanAndAnswers(server, CHAIN_THEN_ALL);
+  await studio.plan(5);
+  await studio.settle();
+  const laidOut = await canvasGeometry(page);
+  expect(laidOut.edges.filter((e) => /\bedge-bundle\b/.test(e.className))).toHaveLength(4);
+  expect(edgesUnderNodes(laidOut)).toEqual([]);
+
+  // Drag step 3 up onto the straight line from step 1 to step 5 (the user's position is kept).
+  const centreY = (b: { y: number; height: number }) => b.y + b.height / 2;
+  const before = await studio.position(2);
+  await studio.dragNode(2, 0, centreY(laidOut.nodes[1]!) - centreY(laidOut.nodes[3]!));
+  await expect.poll(async () => (await studio.position(2)).y).toBeLessThan(before.y - 10);
+  await expect.poll(async () => edgesUnderNodes(await canvasGeometry(page))).toEqual([]);
+  const moved = await studio.position(2);
+
+  // A detoured edge is still selected by a click on it and removed with Delete; nothing moved.
+  await studio.clickEdge(0, 4);
+  await page.keyboard.press("Delete");
+  await expect.poll(async () => (await studio.accessLists())[4]).toEqual([1, 2, 3]);
+  expect(await studio.position(2)).toEqual(moved);
+  await expect(page.locator('.react-flow__edge[aria-label="step 2 to step 5"]')).toHaveCount(1);
 });

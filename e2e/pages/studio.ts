@@ -203,15 +203,34 @@ export class StudioPage {
   }
 
   /**
-   * Clicks an edge at its middle: for React Flow's bezier from a right handle to a left handle,
-   * the curve's midpoint is the midpoint of the two handles. Expects the edge selected.
+   * Clicks an edge on its drawn path: halfway along it (for a curve between two handles, the
+   * midpoint of the handles), or, where another edge or a node lies on top there (detours that run
+   * side by side at a small zoom), the point nearest halfway where this edge is the one on top, as
+   * a user would aim. Expects the edge selected.
    */
   async clickEdge(from: number, to: number) {
     await this.showNodes(from, to);
-    const a = center(await boxOf(this.handle(from, "source")));
-    const b = center(await boxOf(this.handle(to, "target")));
-    await this.page.mouse.click((a.x + b.x) / 2, (a.y + b.y) / 2);
-    await expect(await this.edge(from, to)).toHaveClass(/selected/);
+    const edge = await this.edge(from, to);
+    const id = await edge.getAttribute("data-id");
+    const point = await edge.locator("path.react-flow__edge-path").evaluate((el, edgeId) => {
+      const path = el as SVGPathElement;
+      const ctm = path.getScreenCTM();
+      if (!ctm) throw new Error("The edge path is not on the screen");
+      const length = path.getTotalLength();
+      const onTop = (p: DOMPoint) =>
+        document
+          .elementFromPoint(p.x, p.y)
+          ?.closest(".react-flow__edge")
+          ?.getAttribute("data-id") === edgeId;
+      for (let k = 0; k <= 50; k++) {
+        const at = length / 2 + (k % 2 ? 1 : -1) * Math.ceil(k / 2) * (length / 100);
+        const p = path.getPointAtLength(at).matrixTransform(ctm);
+        if (onTop(p)) return { x: p.x, y: p.y };
+      }
+      throw new Error(`No point of edge ${edgeId} lies on top of the canvas`);
+    }, id);
+    await this.page.mouse.click(point.x, point.y);
+    await expect(edge).toHaveClass(/selected/);
   }
 
   /** Records a sample of the page after every DOM change from now on (see `samples`). */

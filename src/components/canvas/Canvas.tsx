@@ -7,6 +7,7 @@ import {
   type Connection,
   type Edge,
   type EdgeChange,
+  type EdgeTypes,
   type NodeChange,
   type NodeTypes,
   type ReactFlowInstance,
@@ -24,15 +25,19 @@ import {
   selectResults,
   selectSelectedIds,
 } from "../../state/selectors.ts";
+import { edgesOf } from "../../engine/graph/edges.ts";
 import { EdgeLegend } from "./EdgeLegend.tsx";
 import { GroupNode } from "./GroupNode.tsx";
+import { RoutedEdge } from "./RoutedEdge.tsx";
 import { StepNode } from "./StepNode.tsx";
+import { useEdgeRoutes } from "./useEdgeRoutes.ts";
 import { useRecordLayer } from "./useRecordLayer.ts";
 import { useFileDrop } from "./useFileDrop.ts";
 import { Welcome } from "./Welcome.tsx";
 import { useStickyLayout } from "./useStickyLayout.ts";
 
 const nodeTypes: NodeTypes = { step: StepNode, "group-box": GroupNode };
+const edgeTypes: EdgeTypes = { routed: RoutedEdge };
 const DELETE_KEYS = ["Delete", "Backspace"];
 
 /** The workflow graph: one node per step, one edge per visible earlier step. */
@@ -81,18 +86,23 @@ export function Canvas() {
   // Edge selection is React Flow ephemera, kept here: without it a clicked edge never becomes
   // selected (the edges are controlled), so Delete/Backspace could not remove it.
   const [selectedEdgeIds, setSelectedEdgeIds] = useState<ReadonlySet<string>>(() => new Set());
+  // Edges whose default curve would pass under a step they do not join go around it instead.
+  const graphEdges = useMemo(() => edgesOf(doc), [doc]);
+  const routes = useEdgeRoutes(nodes, graphEdges);
   const edges = useMemo(() => {
     // Screen readers hear which steps an edge joins, not internal ids.
     const number = new Map(doc.steps.map((st, i) => [st.id, i + 1]));
     return [
       ...toFlowEdges(doc, running).map((e) => ({
         ...e,
+        type: "routed",
+        data: { ...e.data, route: routes[e.id] },
         ariaLabel: `step ${number.get(e.source)} to step ${number.get(e.target)}`,
         ...(selectedEdgeIds.has(e.id) && { selected: true }),
       })),
       ...layer.edges,
     ];
-  }, [doc, running, selectedEdgeIds, layer]);
+  }, [doc, running, selectedEdgeIds, layer, routes]);
   const onEdgesChange = useCallback((changes: EdgeChange[]) => {
     if (!changes.some((c) => c.type === "select" || c.type === "remove")) return;
     setSelectedEdgeIds((prev) => {
@@ -175,6 +185,7 @@ export function Canvas() {
         nodes={nodes}
         edges={edges}
         nodeTypes={nodeTypes}
+        edgeTypes={edgeTypes}
         onInit={(instance) => (flow.current = instance)}
         onNodesChange={onNodesChange}
         onEdgesChange={onEdgesChange}
