@@ -117,7 +117,7 @@ test("an import during a run opens as its own run; the live run finishes into it
   page,
 }) => {
   const file = readFileSync(
-    new URL("../src/engine/run/fixtures/run-v3-nested.json", import.meta.url),
+    new URL("../src/engine/run/fixtures/run-v4-nested.json", import.meta.url),
     "utf8",
   );
   const poolBefore = await settingsPool(page);
