@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { PoolPage } from "./pages/pool.ts";
 import { StudioPage } from "./pages/studio.ts";
@@ -67,11 +68,21 @@ test("moving workers in the pool keeps every step on its worker; agent numbers f
   expect(round.steps.map((s) => s.worker)).toEqual(["w0", "w1", "w2"]);
 });
 
-test("removing a worker that a step uses asks first, and can give its steps to another worker", async () => {
+test("removing a worker that a step uses asks first, and can give its steps to another worker", async ({
+  page,
+}) => {
   await pool.openSettings();
   await pool.worker(1).getByTestId("remove-worker").click();
   const confirm = pool.worker(1).getByTestId("remove-confirm");
   await expect(confirm).toContainText(`Step 2 uses “${NAMES[1]}”`);
+  // The question takes focus, and has no serious accessibility violation.
+  await expect(confirm.getByTestId("remove-cancel")).toBeFocused();
+  const { violations } = await new AxeBuilder({ page })
+    .include('[data-testid="remove-confirm"]')
+    .analyze();
+  expect(
+    violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id),
+  ).toEqual([]);
   await confirm.getByTestId("remove-cancel").click();
   await expect(confirm).toBeHidden();
   await expect(pool.workers()).toHaveCount(3);
