@@ -12,7 +12,7 @@ export function RemoteGrammarField() {
     st().setConductor({ remoteGrammar });
   };
   return (
-    <label className="field span2">
+    <label className="field span2 with-hint">
       Constrain the plan (for this endpoint)
       <select
         data-testid="conductor-grammar"
