@@ -98,7 +98,16 @@ export function RunBar() {
               {(t.promptTokens + t.completionTokens).toLocaleString()} tokens
               {t.estimated && (
                 <span title="Some endpoints sent no usage: those counts are estimated.">*</span>
-              )}{" "}
+              )}
+              {t.reasoningTokens ? (
+                <span
+                  data-testid="totals-reasoning"
+                  title="Completion tokens the providers reported as spent reasoning"
+                >
+                  {" "}
+                  (of which {t.reasoningTokens.toLocaleString()} reasoning)
+                </span>
+              ) : null}{" "}
               · {formatCost(t.cost)}
               {planning > 0 && planning < t.cost && (
                 <span

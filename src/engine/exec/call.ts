@@ -1,7 +1,8 @@
 import type { ChatBackend, ChatRequest } from "../llm/types.ts";
 import { LlmError } from "../llm/types.ts";
 import { estimateUsage } from "../llm/estimate.ts";
-import { splitUnopenedThink } from "../llm/think.ts";
+import type { UnopenedPiece } from "../llm/think.ts";
+import { UnopenedThink } from "../llm/think.ts";
 import type { Usage } from "../schema/usage.ts";
 import type { RetryPolicy } from "./retry.ts";
 import { attemptSignal, retryDelay, sleep, toLlmError } from "./retry.ts";
@@ -12,6 +13,12 @@ export interface CallHooks {
   onDelta?: (text: string) => void;
   /** Reasoning streamed apart from the answer; a retry starts it over too. */
   onReasoning?: (text: string) => void;
+  /**
+   * The answer streamed so far in this attempt was reasoning (a `</think>` arrived that the prompt
+   * had opened, as DeepSeek-R1's chat template does): drop it from the answer; `reasoning` is it,
+   * to add to the reasoning. Later deltas are the answer.
+   */
+  onReclassify?: (reasoning: string) => void;
   /** Before waiting `delayMs` for attempt `attempt` of `of` in all, after `error`. */
   onRetry?: (attempt: number, delayMs: number, error: LlmError, of: number) => void;
   /** Asked before every attempt; returning false stops with a `budget` error (SPEC 1.6 call cap). */
@@ -38,25 +45,32 @@ export async function callWithRetry(
     let text = "";
     let reasoning = "";
     let usage: Usage | undefined;
+    // Answer text that turns out to be reasoning once a bare `</think>` arrives.
+    const unopened = new UnopenedThink();
+    const answer = (pieces: UnopenedPiece[]) => {
+      for (const piece of pieces) {
+        if (piece.type === "delta") {
+          text += piece.text;
+          hooks.onDelta?.(piece.text);
+        } else {
+          text = "";
+          reasoning += piece.text;
+          hooks.onReclassify?.(piece.text);
+        }
+      }
+    };
     try {
       for await (const chunk of backend.stream(request, scoped.signal)) {
         if (scoped.signal.aborted) break;
-        if (chunk.type === "delta") {
-          text += chunk.text;
-          hooks.onDelta?.(chunk.text);
-        } else if (chunk.type === "reasoning") {
+        if (chunk.type === "delta") answer(unopened.push(chunk.text));
+        else if (chunk.type === "reasoning") {
           reasoning += chunk.text;
           hooks.onReasoning?.(chunk.text);
         } else usage = chunk.usage;
       }
       // A backend that stops quietly on abort must not pass for a finished call.
       if (scoped.signal.aborted) throw new LlmError("aborted");
-      // Streamed as answer until its closing tag came; the finished call keeps them apart.
-      const unopened = splitUnopenedThink(text);
-      if (unopened) {
-        text = unopened.text;
-        reasoning += unopened.reasoning;
-      }
+      answer(unopened.end());
       return {
         text,
         reasoning,

@@ -148,6 +148,8 @@ export async function* executeWorkflow(
             emit({ type: "step_start", at: now(), round, step: index, attempt, messages }),
           onDelta: (text) => emit({ type: "step_delta", round, step: index, text }),
           onReasoning: (text) => emit({ type: "step_reasoning", round, step: index, text }),
+          onReclassify: (text) =>
+            emit({ type: "step_reasoning", round, step: index, text, reclassified: true }),
           onRetry: (attempt, delayMs, e, of) =>
             emit({
               type: "step_retry",

@@ -106,6 +106,11 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
           }
         },
         onReasoning: (text) => stream.push({ type: "plan_reasoning", ...scope, round, text }),
+        onReclassify: (text) => {
+          raw = "";
+          checkedAt = 0;
+          stream.push({ type: "plan_reasoning", ...scope, round, text, reclassified: true });
+        },
         onRetry: (attempt, delayMs, e, of) =>
           stream.push({
             type: "plan_retry",

@@ -7,6 +7,7 @@ import type { ChatRequest } from "../llm/types.ts";
 import { LlmError } from "../llm/types.ts";
 import { exportRun, importRun } from "../run/export.ts";
 import { applyEvent, recordOf } from "../run/record.ts";
+import { totalsOf } from "../run/totals.ts";
 import type { RunEvent } from "../schema/events.ts";
 import type { Pool } from "../schema/worker.ts";
 import { ConductorConfigSchema, WorkerSchema } from "../schema/worker.ts";
@@ -146,5 +147,92 @@ describe("reasoning in a run", () => {
     );
     expect(events.find((e) => e.type === "plan_retry")).toMatchObject({ attempt: 2, status: 503 });
     expect(recordOf(events).rounds[0]?.plan?.reasoning).toBe(PLAN_THOUGHT);
+  });
+
+  it("moves a block the prompt opened to reasoning as soon as its bare </think> streams in", async () => {
+    // DeepSeek-R1's chat template opens the block, so the completion streams it as content.
+    const conductorBackend = createFakeBackend([
+      { chunks: ["PLAN-THOUGHT: two steps", " suffice.</", "think>\n", plan] },
+    ]);
+    const thinker = createFakeBackend([
+      {
+        chunks: [
+          "SECRET-THOUGHT: try 17, ",
+          "since 17 × 23 = 391.\n</th",
+          "ink>\n\nANSWER: ",
+          "391 = 17 × 23.",
+        ],
+      },
+    ]);
+    const checker = createFakeBackend([{ text: "Not prime." }]);
+    const events = await drain(
+      runConductor({
+        question,
+        pool,
+        conductor,
+        conductorBackend,
+        backendFor: (w) => (w.id === "w0" ? thinker : checker),
+        signal: new AbortController().signal,
+        retry: fastRetry,
+      }),
+    );
+    expect(events.filter((e) => "reclassified" in e && e.reclassified)).toMatchObject([
+      { type: "plan_reasoning", text: "PLAN-THOUGHT: two steps suffice." },
+      { type: "step_reasoning", step: 0, text: "SECRET-THOUGHT: try 17, since 17 × 23 = 391.\n" },
+    ]);
+
+    // Folded event by event, as the screen sees it: the tag never shows, and once the answer after
+    // it does, the reasoning is gone from the output and sits in the Thinking part.
+    let record = recordOf([]);
+    for (const e of events) {
+      record = applyEvent(record, e);
+      const round = record.rounds[0];
+      const raw = round?.plan?.raw ?? "";
+      const output = round?.steps[0]?.output ?? "";
+      expect(raw + output).not.toContain("</");
+      if (raw.includes("model_id")) expect(raw).not.toContain("PLAN-THOUGHT");
+      if (output.includes("ANSWER")) {
+        expect(output).not.toContain("SECRET");
+        expect(round?.steps[0]?.reasoning).toContain("SECRET-THOUGHT");
+      }
+    }
+    const round = record.rounds[0]!;
+    expect(round.plan).toMatchObject({ raw: plan, reasoning: "PLAN-THOUGHT: two steps suffice." });
+    expect(round.steps[0]).toMatchObject({
+      output: "ANSWER: 391 = 17 × 23.",
+      reasoning: "SECRET-THOUGHT: try 17, since 17 × 23 = 391.\n",
+    });
+    const seen = checker.calls[0]?.messages.map((m) => m.content).join("\n");
+    expect(seen).toContain("ANSWER: 391 = 17 × 23.");
+    expect(seen).not.toContain("SECRET-THOUGHT");
+  });
+
+  it("sums the reasoning tokens the calls report into the run's totals", async () => {
+    const used = (reasoningTokens?: number) => ({
+      promptTokens: 50,
+      completionTokens: 80,
+      estimated: false,
+      ...(reasoningTokens !== undefined ? { reasoningTokens } : {}),
+    });
+    const conductorBackend = createFakeBackend([{ text: plan, usage: used(20) }]);
+    const thinker = createFakeBackend([{ text: "391 = 17 × 23.", usage: used(60) }]);
+    const checker = createFakeBackend([{ text: "Not prime.", usage: used() }]);
+    const events = await drain(
+      runConductor({
+        question,
+        pool,
+        conductor,
+        conductorBackend,
+        backendFor: (w) => (w.id === "w0" ? thinker : checker),
+        signal: new AbortController().signal,
+        retry: fastRetry,
+      }),
+    );
+    const record = recordOf(events);
+    expect(record.totals).toMatchObject({ completionTokens: 240, reasoningTokens: 80, calls: 3 });
+    // Counted as the calls finished, and the same when derived from the finished record.
+    expect(totalsOf(record)).toEqual(record.totals);
+    const streaming = recordOf(events.filter((e) => e.type !== "run_finish"));
+    expect(streaming.totals.reasoningTokens).toBe(80);
   });
 });

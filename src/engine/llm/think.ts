@@ -96,3 +96,68 @@ export function splitUnopenedThink(text: string): { text: string; reasoning: str
     text: text.slice(close + CLOSE.length).replace(/^\s+/, ""),
   };
 }
+
+/** What `UnopenedThink` makes of streamed answer text. */
+export type UnopenedPiece =
+  | { type: "delta"; text: string }
+  /** Everything streamed as answer so far was reasoning: `text` is it, to move to the reasoning. */
+  | { type: "reclassify"; text: string };
+
+/**
+ * The streaming side of `splitUnopenedThink`: watches answer text for a `</think>` that was never
+ * opened. Answer text passes through as it comes (a possible partial `</think>` held back until the
+ * next chunk decides it, so the tag itself is never shown); once the tag arrives, one `reclassify`
+ * piece says that all of it so far was reasoning, and what follows the tag is the answer. A
+ * `<think>` before any `</think>` ends the watch, as in `splitUnopenedThink`.
+ */
+export class UnopenedThink {
+  private state: "watching" | "after" | "answer" = "watching";
+  private seen = "";
+  private emitted = 0;
+
+  push(text: string): UnopenedPiece[] {
+    if (this.state === "answer") return text ? [{ type: "delta", text }] : [];
+    if (this.state === "after") return this.after(text);
+    const from = Math.max(0, this.seen.length - (CLOSE.length - 1));
+    this.seen += text;
+    const open = this.seen.indexOf(OPEN, from);
+    const close = this.seen.indexOf(CLOSE, from);
+    if (open >= 0 && (close < 0 || open < close)) {
+      this.state = "answer";
+      return this.flush();
+    }
+    if (close >= 0) {
+      const reasoning = this.seen.slice(0, close).replace(/^\s+/, "");
+      const rest = this.seen.slice(close + CLOSE.length);
+      const out: UnopenedPiece[] =
+        reasoning || this.emitted > 0 ? [{ type: "reclassify", text: reasoning }] : [];
+      this.seen = "";
+      this.state = "after";
+      return [...out, ...this.after(rest)];
+    }
+    const keep = this.seen.length - partialTagAt(this.seen, CLOSE);
+    const emit = this.seen.slice(this.emitted, keep);
+    this.emitted = keep;
+    return emit ? [{ type: "delta", text: emit }] : [];
+  }
+
+  /** What is still held back when the stream ends (a `</`, say): it was answer after all. */
+  end(): UnopenedPiece[] {
+    return this.state === "watching" ? this.flush() : [];
+  }
+
+  private flush(): UnopenedPiece[] {
+    const emit = this.seen.slice(this.emitted);
+    this.seen = "";
+    this.emitted = 0;
+    return emit ? [{ type: "delta", text: emit }] : [];
+  }
+
+  /** The line breaks between the tag and the answer belong to neither. */
+  private after(text: string): UnopenedPiece[] {
+    const trimmed = text.replace(/^\s+/, "");
+    if (!trimmed) return [];
+    this.state = "answer";
+    return [{ type: "delta", text: trimmed }];
+  }
+}

@@ -227,6 +227,7 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
     case "plan_reasoning":
       return withPlan(r, e.parent, e.round, (p) => ({
         ...p,
+        ...(e.reclassified ? { raw: "" } : {}),
         reasoning: more(p.reasoning, e.text),
       }));
     case "plan_retry":
@@ -296,6 +297,7 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
     case "step_reasoning":
       return withStep(r, e.parent, e.round, e.step, (s) => ({
         ...s,
+        ...(e.reclassified ? { output: "" } : {}),
         reasoning: more(s.reasoning, e.text),
       }));
     case "step_retry":

@@ -16,14 +16,16 @@ export function keptKey(parent: ParentPath, round: number, step: number | null):
   return `${path}|${round}|${step ?? "p"}`;
 }
 
-/** Adds one call's usage to totals. */
+/** Adds one call's usage to totals; `reasoningTokens` appears once some call reported any. */
 export function addCall(t: Totals, usage: Usage, cost: number): Totals {
+  const reasoning = (t.reasoningTokens ?? 0) + (usage.reasoningTokens ?? 0);
   return {
     promptTokens: t.promptTokens + usage.promptTokens,
     completionTokens: t.completionTokens + usage.completionTokens,
     cost: t.cost + cost,
     estimated: t.estimated || usage.estimated,
     calls: t.calls + 1,
+    ...(reasoning > 0 ? { reasoningTokens: reasoning } : {}),
   };
 }
 

@@ -29,6 +29,13 @@ const retry = {
   message: z.string(),
 };
 
+/**
+ * On a reasoning event: the output streamed so far in this attempt was this reasoning, not answer
+ * (a bare `</think>` arrived whose `<think>` was in the chat template, as with DeepSeek-R1). The
+ * streamed output is dropped and `text` joins the reasoning; later deltas are the answer.
+ */
+const reclassified = { reclassified: z.literal(true).optional() };
+
 /** The typed events a run emits, in order; the recorder folds them into a run record. */
 export const RunEventSchema = z.discriminatedUnion("type", [
   z.object({
@@ -55,7 +62,13 @@ export const RunEventSchema = z.discriminatedUnion("type", [
   }),
   z.object({ type: z.literal("plan_delta"), ...scoped, round: ref.round, text: z.string() }),
   /** The Conductor's reasoning, streamed apart from its output (reasoning fields, `<think>`). */
-  z.object({ type: z.literal("plan_reasoning"), ...scoped, round: ref.round, text: z.string() }),
+  z.object({
+    type: z.literal("plan_reasoning"),
+    ...scoped,
+    round: ref.round,
+    text: z.string(),
+    ...reclassified,
+  }),
   z.object({
     type: z.literal("plan_retry"),
     ...scoped,
@@ -100,7 +113,13 @@ export const RunEventSchema = z.discriminatedUnion("type", [
   }),
   z.object({ type: z.literal("step_delta"), ...scoped, ...ref, text: z.string() }),
   /** A worker's reasoning, streamed apart from its answer; later steps never read it. */
-  z.object({ type: z.literal("step_reasoning"), ...scoped, ...ref, text: z.string() }),
+  z.object({
+    type: z.literal("step_reasoning"),
+    ...scoped,
+    ...ref,
+    text: z.string(),
+    ...reclassified,
+  }),
   z.object({ type: z.literal("step_retry"), ...scoped, at, ...ref, ...retry }),
   z.object({
     type: z.literal("step_finish"),

@@ -167,6 +167,8 @@ export const TotalsSchema = z.object({
   cost: z.number().nonnegative(),
   estimated: z.boolean(),
   calls: z.number().int().nonnegative(),
+  /** Of the completion tokens, those the providers reported as reasoning; absent when none did. */
+  reasoningTokens: z.number().int().nonnegative().optional(),
 });
 export type Totals = z.infer<typeof TotalsSchema>;
 

@@ -5,6 +5,7 @@
  */
 import type { ChatMessage, Usage } from "../../schema/usage.ts";
 import { estimateUsage } from "../estimate.ts";
+import { ThinkSplitter } from "../think.ts";
 import type { ChatBackend, ChatChunk, ChatRequest } from "../types.ts";
 import { LlmError } from "../types.ts";
 import { toWebLLMError } from "./errors.ts";
@@ -157,8 +158,9 @@ async function settle(
 
 /**
  * Creates the in-browser `ChatBackend` over an engine that has `opts.modelId` loaded. It does not
- * continue assistant messages, streams text deltas then one usage chunk, reports WebLLM's speed
- * figures through `onStats`, interrupts the engine when the signal aborts, and classifies errors.
+ * continue assistant messages, streams text deltas (a leading `<think>` block as reasoning) then
+ * one usage chunk, reports WebLLM's speed figures through `onStats`, interrupts the engine when the
+ * signal aborts, and classifies errors.
  */
 export function createWebLLMBackend(
   engine: SmallEngine,
@@ -207,6 +209,8 @@ export function createWebLLMBackend(
       let text = "";
       let usage: Usage | undefined;
       let interrupted = false;
+      // Qwen3 and R1 distills write their reasoning inline, in a leading `<think>` block.
+      const think = new ThinkSplitter();
       for (;;) {
         const next = iterator.next();
         inFlight = next;
@@ -218,7 +222,7 @@ export function createWebLLMBackend(
           const delta = choice.delta?.content;
           if (delta) {
             text += delta;
-            yield { type: "delta", text: delta };
+            yield* think.push(delta);
           }
           if (choice.finish_reason === "abort") interrupted = true;
         }
@@ -240,6 +244,7 @@ export function createWebLLMBackend(
       finished = true;
       if (signal.aborted) throw new LlmError("aborted");
       if (interrupted) throw new LlmError("aborted", "The generation was interrupted.");
+      yield* think.end();
       yield { type: "usage", usage: usage ?? estimateUsage(request.messages, text) };
     } catch (e: unknown) {
       throw grammarError(e, request, signal) ?? toWebLLMError(e, signal);
