@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import type { Locator } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { StudioPage } from "./pages/studio.ts";
 import type { TestServer } from "./server/server.ts";
 import { withTestServer } from "./support/server.ts";
@@ -92,6 +92,108 @@ test("a reasoning worker's thinking streams into its Thinking part and stays out
   const exported = await studio.exportRun();
   expect(exported.text).toContain("SECRET-REASONING");
   expect(exported.text).toContain("PLAN-REASONING");
+});
+
+/** Records every text a test id's element shows, as the page changes (read back with `seen`). */
+async function recordTexts(page: Page, selectors: Record<string, string>): Promise<void> {
+  await page.evaluate((sel) => {
+    const seen: Record<string, string[]> = {};
+    const note = () => {
+      for (const [name, css] of Object.entries(sel)) {
+        const text = document.querySelector(css)?.textContent;
+        const list = (seen[name] ??= []);
+        if (text && list.at(-1) !== text) list.push(text);
+      }
+    };
+    new MutationObserver(note).observe(document.body, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+    });
+    (window as unknown as { seenTexts: typeof seen }).seenTexts = seen;
+  }, selectors);
+}
+
+const seen = (page: Page) =>
+  page.evaluate(() => (window as unknown as { seenTexts: Record<string, string[]> }).seenTexts);
+
+test("a bare </think> (DeepSeek-R1: the prompt opened the block) moves what streamed so far into Thinking", async ({
+  page,
+}) => {
+  for (const w of WORKERS) server.setDefault(w.model, `Answer from ${w.name}.`);
+  // No `<think>` on the wire: the chat template held it. The closing tag is split across chunks.
+  server.script(CONDUCTOR_MODEL, {
+    chunks: ["R1-PLAN-THOUGHT: a chain", " of three.\n</thi", "nk>\n\n", conductorText(CHAIN)],
+    chunkDelayMs: 100,
+  });
+  const thought = "R1-SECRET: divide by 17 and get 23, so 391 is composite.\n";
+  const answer = "R1-ANSWER: 391 = 17 × 23, so it is not prime.";
+  server.setDefault(SOLVER, {
+    chunks: [...piecesOf(thought, 12), "</th", "ink>\n\n", ...piecesOf(answer, 4)],
+    chunkDelayMs: 120,
+    usage: {
+      prompt_tokens: 60,
+      completion_tokens: 90,
+      completion_tokens_details: { reasoning_tokens: 70 },
+    },
+  });
+  studio = new StudioPage(page);
+  await studio.seed(server.baseURL);
+  await studio.goto();
+  await recordTexts(page, {
+    raw: '[data-testid="conductor-raw"]',
+    output: '[data-testid="step-node"][data-index="0"] [data-testid="step-output"]',
+  });
+  await studio.ask(QUESTION);
+  await studio.plan(3);
+  await expect(studio.byTestId("conductor-raw")).not.toContainText("R1-PLAN-THOUGHT");
+  await studio.byTestId("conductor-thinking").locator("summary").click();
+  await expect(studio.byTestId("conductor-thinking-text")).toHaveText(
+    "R1-PLAN-THOUGHT: a chain of three.\n",
+  );
+
+  await studio.run();
+  const node = studio.node(0);
+  // The answer after the tag streams while the step runs, and the Thinking part holds what came
+  // before it.
+  await expect(studio.output(0)).toContainText("R1-ANS");
+  await expect(studio.status(0)).toHaveAttribute("data-status", "running");
+  const thinking = await openThinking(node);
+  await expect(thinking).toHaveText(thought);
+  await expect(studio.output(0)).not.toContainText("R1-SECRET");
+
+  await expect(studio.status(0)).toHaveAttribute("data-status", "done");
+  await expect(studio.output(0)).toHaveText(answer);
+  await studio.waitIdle();
+
+  // Everything the page ever showed: the reasoning streamed as output until its closing tag came
+  // (nothing could tell before), the tag itself never showed, and no text after it shows the
+  // reasoning again.
+  const texts = await seen(page);
+  for (const [name, before, after] of [
+    ["raw", "R1-PLAN-THOUGHT", "model_id"],
+    ["output", "R1-SECRET", "R1-ANS"],
+  ] as const) {
+    const shown = texts[name] ?? [];
+    expect(
+      shown.some((t) => t.includes(before)),
+      name,
+    ).toBe(true);
+    expect(
+      shown.filter((t) => t.includes("</")),
+      name,
+    ).toEqual([]);
+    expect(
+      shown.filter((t) => t.includes(after) && t.includes(before)),
+      name,
+    ).toEqual([]);
+  }
+  const read = JSON.stringify(callsTo(server, CHECKER)[0]?.body);
+  expect(read).toContain(answer);
+  expect(read).not.toContain("R1-SECRET");
+
+  // The totals count the reasoning tokens the solver reported.
+  await expect(studio.byTestId("totals-reasoning")).toHaveText("(of which 70 reasoning)");
 });
 
 test("a 429 shows the visible retry state, then the retried answer", async ({ page }) => {

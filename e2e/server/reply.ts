@@ -14,6 +14,8 @@ export interface ScriptedUsage {
   prompt_tokens: number;
   completion_tokens: number;
   cost?: number;
+  /** Of the completion tokens, those spent reasoning (OpenAI's `reasoning_tokens`). */
+  completion_tokens_details?: { reasoning_tokens: number };
 }
 
 /** A scripted reply in full. Every field is optional; an empty object is an empty answer. */
@@ -80,6 +82,9 @@ export const ReplyJsonSchema = z.union([
           prompt_tokens: z.number().int().nonnegative(),
           completion_tokens: z.number().int().nonnegative(),
           cost: z.number().nonnegative().optional(),
+          completion_tokens_details: z
+            .object({ reasoning_tokens: z.number().int().nonnegative() })
+            .optional(),
         }),
       ])
       .optional(),
