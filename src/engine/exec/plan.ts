@@ -158,7 +158,7 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
   yield* stream;
   const notice = notices.length > 0 ? { notice: notices.join(" ") } : {};
   try {
-    // The call's own reasoning: it also holds a block only the finished answer revealed.
+    // The call's own reasoning, a block that a bare `</think>` moved out of the answer included.
     const result = await call;
     const { text, usage } = result;
     const thought = result.reasoning ? { reasoning: result.reasoning } : {};
