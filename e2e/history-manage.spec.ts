@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import { UNDO_MS } from "../src/state/history.ts";
 import { HistoryPage } from "./pages/history.ts";
@@ -168,6 +169,12 @@ test("deleted runs come back whole with Undo; without it they stay gone after th
   await showsRun(3);
 });
 
+const NESTED = {
+  name: "nested.json",
+  mimeType: "application/json",
+  buffer: readFileSync(new URL("../src/engine/run/fixtures/run-v4-nested.json", import.meta.url)),
+};
+
 interface ExportLine {
   format: string;
   version: number;
@@ -217,13 +224,16 @@ test("selected runs export as JSON lines in list order, and import back as store
   expect((await studio.storedTexts()).sort()).toEqual([...stored].sort());
   await expect(studio.byTestId("notice")).toHaveCount(0);
 
-  // Into a fresh browser profile: three new stored runs, each whole.
+  // Into a fresh browser profile, with a single-run file beside it: four new stored runs, each whole
+  // (the single run was made long ago, so it lists last).
   await studio.forgetStoredRuns();
   await studio.openHistory();
   await expect(studio.entries()).toHaveCount(0);
-  await studio.importIntoHistory(jsonl);
-  await expect.poll(() => studio.keys()).toEqual(keys);
-  for (const k of keys) await expect(studio.entryByKey(k)).toHaveAttribute("data-kind", "imported");
+  await studio.importIntoHistory([jsonl, NESTED]);
+  await expect(studio.byTestId("question")).toHaveValue(/longest increasing subsequence/);
+  await expect.poll(() => studio.keys()).toEqual([...keys, "nested"]);
+  for (const k of [...keys, "nested"])
+    await expect(studio.entryByKey(k)).toHaveAttribute("data-kind", "imported");
   await expect(studio.byTestId("notice")).toHaveCount(0);
   for (const [i, k] of keys.entries()) {
     await studio.title(studio.entryByKey(k)).click();
@@ -271,7 +281,8 @@ test("a retry and a re-run from a step are child runs; Lineage links each to its
   await expect(studio.output(1)).toHaveText("Checker Claude answer #1.");
   await expect(lineage.getByTestId("lineage-parent")).toHaveText(`${QUESTION} (planned)`);
   await expect(lineage.getByTestId("lineage-child")).toHaveCount(1);
-  await expect(lineage.getByTestId("lineage-child")).toContainText("rerun");
+  // Named as History's rows name kinds.
+  await expect(lineage.getByTestId("lineage-child")).toHaveText(/^re-run · /);
 
   // The planned run: no parent, the retry as its child.
   await lineage.getByTestId("lineage-parent").click();
@@ -279,7 +290,7 @@ test("a retry and a re-run from a step are child runs; Lineage links each to its
   await expect(studio.status(1)).toHaveAttribute("data-status", "failed");
   await expect(lineage.getByTestId("lineage-parent")).toHaveCount(0);
   await expect(lineage.getByTestId("lineage-child")).toHaveCount(1);
-  await expect(lineage.getByTestId("lineage-child")).toContainText("retry");
+  await expect(lineage.getByTestId("lineage-child")).toHaveText(/^retry · /);
   await lineage.getByTestId("lineage-child").click();
   await expect(studio.entryByKey(retry)).toHaveClass(/open/);
 });
