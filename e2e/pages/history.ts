@@ -1,6 +1,15 @@
+import { readFile } from "node:fs/promises";
 import type { Locator } from "@playwright/test";
 import { expect } from "@playwright/test";
+import type { FileInput } from "./studio.ts";
 import { StudioPage } from "./studio.ts";
+
+/** A JSON-lines export of History's selection: the file's name and text, and each line parsed. */
+export interface JsonLinesFile {
+  name: string;
+  text: string;
+  lines: unknown[];
+}
 
 /** The studio with its history panel and compare view. */
 export class HistoryPage extends StudioPage {
@@ -24,9 +33,89 @@ export class HistoryPage extends StudioPage {
     return this.entries().nth(i);
   }
 
+  /** The row of the stored run with this key (wherever it is in the list). */
+  entryByKey(key: string): Locator {
+    return this.page.locator(`[data-testid="history-entry"][data-key="${key}"]`);
+  }
+
+  /** The stored keys of the listed runs, in list order (newest first). */
+  async keys(): Promise<string[]> {
+    const keys = await this.entries().evaluateAll((rows) =>
+      rows.map((r) => r.getAttribute("data-key") ?? ""),
+    );
+    return keys;
+  }
+
   /** Opens the i-th run of the list (newest first). */
   async openEntry(i: number) {
     await this.entry(i).getByTestId("history-open").click();
+  }
+
+  /** The name a row shows (the user's title, else the question). */
+  title(row: Locator): Locator {
+    return row.getByTestId("history-open");
+  }
+
+  /** Renames a run from its row: Rename, type the name, Enter. */
+  async rename(row: Locator, name: string) {
+    await row.getByTestId("history-rename").click();
+    const input = row.getByTestId("history-rename-input");
+    await expect(input).toBeFocused();
+    await input.fill(name);
+    await input.press("Enter");
+  }
+
+  async search(text: string) {
+    await this.byTestId("history-search").fill(text);
+  }
+
+  star(row: Locator): Locator {
+    return row.getByTestId("history-star");
+  }
+
+  async starredOnly(on: boolean) {
+    await this.byTestId("history-starred-filter").setChecked(on);
+  }
+
+  async select(row: Locator) {
+    await row.getByTestId("history-select").check();
+  }
+
+  async deleteSelected() {
+    await this.byTestId("history-delete-selected").click();
+  }
+
+  undoNotice(): Locator {
+    return this.byTestId("history-undo");
+  }
+
+  async undoDelete() {
+    await this.byTestId("history-undo-button").click();
+  }
+
+  /** Exports the selected runs as one JSON-lines file. */
+  async exportJsonLines(): Promise<JsonLinesFile> {
+    const [download] = await Promise.all([
+      this.page.waitForEvent("download"),
+      this.byTestId("history-export-jsonl").click(),
+    ]);
+    const text = await readFile(await download.path(), "utf8");
+    const lines = text
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => JSON.parse(l) as unknown);
+    return { name: download.suggestedFilename(), text, lines };
+  }
+
+  /** Imports files through History's "Import files…" picker. */
+  async importIntoHistory(files: FileInput | FileInput[]) {
+    await this.byTestId("history-import").setInputFiles(
+      files as Parameters<Locator["setInputFiles"]>[0],
+    );
+  }
+
+  lineage(): Locator {
+    return this.byTestId("history-lineage");
   }
 
   /** The stored export texts of every run, read straight from IndexedDB. */

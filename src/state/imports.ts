@@ -1,11 +1,45 @@
-import { openFile } from "./files.ts";
+import { openExport, openFile } from "./files.ts";
 import { refreshHistory } from "./history.ts";
 import { useStudio } from "./store.ts";
 
-/** Imports several files as stored runs (the last one opens); says which could not be read. */
+/** Whether a file is a JSON-lines file (History's "as JSON lines" export): one run a line. */
+export function isJsonLines(file: { name: string }): boolean {
+  return /\.(jsonl|ndjson)$/i.test(file.name);
+}
+
+/** Opens each line of a JSON-lines file as a run; the problems, by line. */
+async function openLines(file: File): Promise<string[]> {
+  const problems: string[] = [];
+  if (file.size > 50 * 1024 * 1024)
+    return [`${file.name}: That file is larger than 50 MB; it is not a Conductor Studio export.`];
+  let text: string;
+  try {
+    text = await file.text();
+  } catch (e: unknown) {
+    return [
+      `${file.name}: The file could not be read: ${e instanceof Error ? e.message : String(e)}`,
+    ];
+  }
+  const lines = text.split("\n");
+  for (const [i, line] of lines.entries()) {
+    if (!line.trim()) continue;
+    const message = await openExport(line);
+    if (message) problems.push(`${file.name} line ${i + 1}: ${message}`);
+  }
+  return problems;
+}
+
+/**
+ * Imports several files as stored runs (the last one opens); a JSON-lines file brings in each of
+ * its lines. Says which could not be read.
+ */
 export async function importFiles(files: File[]): Promise<void> {
   const problems: string[] = [];
   for (const file of files) {
+    if (isJsonLines(file)) {
+      problems.push(...(await openLines(file)));
+      continue;
+    }
     const message = await openFile(file);
     if (message) problems.push(`${file.name}: ${message}`);
   }

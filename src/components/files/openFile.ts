@@ -3,6 +3,7 @@ import type { RunRecord } from "../../engine/schema/record.ts";
 import { POOL_FORMAT } from "../../engine/pool/transfer.ts";
 import { openExport, openRecord } from "../../state/files.ts";
 import { refreshHistory } from "../../state/history.ts";
+import { importFiles, isJsonLines } from "../../state/imports.ts";
 import { useStudio } from "../../state/store.ts";
 
 /** Files above this size are read in a Web Worker, so the page stays responsive. */
@@ -83,6 +84,8 @@ async function openNow(file: File): Promise<void> {
 export function openUserFile(file: File): void {
   if (file.size > MAX_FILE_BYTES)
     return fail(file, "That file is larger than 50 MB; it is not a Conductor Studio export.");
+  // History's JSON-lines export: one run a line, each imported as its own stored run.
+  if (isJsonLines(file)) return void importFiles([file]);
   if (file.size > ASK_BEFORE_BYTES) return setOffer({ kind: "large", file });
   void openNow(file);
 }

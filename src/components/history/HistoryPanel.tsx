@@ -45,6 +45,8 @@ export function HistoryPanel() {
     void openRun(key).then((m) => m && useStudio.getState().setNotice(m));
   }, []);
   const exportOne = useCallback((key: string) => void exportKeys([key], "json"), []);
+  // An export of the selection lists its runs as History does (newest first), not in click order.
+  const inListOrder = () => rows.map((r) => r.key).filter((k) => selected.includes(k));
   return (
     <section className="history-panel" data-testid="history-panel" aria-label="History">
       <div className="history-head">
@@ -87,6 +89,7 @@ export function HistoryPanel() {
         <label className="small">
           <input
             type="checkbox"
+            data-testid="history-starred-filter"
             checked={query.starred}
             onChange={(e) => setQuery({ starred: e.target.checked })}
           />{" "}
@@ -99,7 +102,7 @@ export function HistoryPanel() {
           <input
             type="file"
             multiple
-            accept=".json,application/json"
+            accept=".json,.jsonl,.ndjson,application/json"
             data-testid="history-import"
             hidden
             onChange={(e) => {
@@ -112,7 +115,8 @@ export function HistoryPanel() {
         <button
           type="button"
           disabled={!selected.length}
-          onClick={() => void exportKeys(selected, "json")}
+          data-testid="history-export-json"
+          onClick={() => void exportKeys(inListOrder(), "json")}
         >
           Export {selected.length || ""} as JSON
         </button>
@@ -120,7 +124,7 @@ export function HistoryPanel() {
           type="button"
           disabled={!selected.length}
           data-testid="history-export-jsonl"
-          onClick={() => void exportKeys(selected, "jsonl")}
+          onClick={() => void exportKeys(inListOrder(), "jsonl")}
         >
           as JSON lines
         </button>
@@ -142,6 +146,7 @@ export function HistoryPanel() {
           type="button"
           disabled={!selected.length}
           className="danger-text"
+          data-testid="history-delete-selected"
           onClick={() => void deleteRuns(selected.filter((k) => k !== liveId))}
         >
           Delete

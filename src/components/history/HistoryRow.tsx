@@ -82,7 +82,12 @@ export const HistoryRow = memo(function HistoryRow(p: Props) {
         </div>
       </div>
       <div className="history-actions">
-        <button type="button" className="link" onClick={() => setRenaming(true)}>
+        <button
+          type="button"
+          className="link"
+          data-testid="history-rename"
+          onClick={() => setRenaming(true)}
+        >
           Rename
         </button>
         <button type="button" className="link" onClick={() => p.onExport(row.key)}>

@@ -4,6 +4,10 @@ import { useHistory } from "../../state/history.ts";
 import { openRun } from "../../state/open.ts";
 import { runStore } from "../../state/runStore.ts";
 import { useStudio } from "../../state/store.ts";
+import { KIND_LABELS } from "./format.ts";
+
+/** A run kind as history rows name it ("re-run", not "rerun"). */
+const kindLabel = (kind: string) => KIND_LABELS[kind] ?? kind;
 
 /** The open run's parent and children, as links. */
 export function Lineage() {
@@ -36,7 +40,7 @@ export function Lineage() {
             data-testid="lineage-parent"
             onClick={() => go(links.parent!.key)}
           >
-            {links.parent.title || links.parent.question} ({links.parent.kind})
+            {links.parent.title || links.parent.question} ({kindLabel(links.parent.kind)})
           </button>
         </div>
       )}
@@ -51,7 +55,7 @@ export function Lineage() {
               data-testid="lineage-child"
               onClick={() => go(c.key)}
             >
-              {c.kind} · {new Date(c.createdAt).toLocaleTimeString()}
+              {kindLabel(c.kind)} · {new Date(c.createdAt).toLocaleTimeString()}
             </button>
           ))}
         </div>

@@ -57,6 +57,7 @@ describe("RunStore", () => {
     await store.updateMeta("c", { starred: true, title: "My favourite" });
     expect((await store.listRuns({ starred: true })).map((m) => m.key)).toEqual(["c"]);
     expect((await store.listRuns({ text: "favourite" })).map((m) => m.key)).toEqual(["c"]);
+    expect((await store.listRuns({ text: "My Fav" })).map((m) => m.key)).toEqual(["c"]);
     // A later save of the same run keeps the user's title and star.
     await store.saveRun(run("c", "gamma", { createdAt: 3 }));
     expect((await store.listRuns({ starred: true }))[0]?.title).toBe("My favourite");

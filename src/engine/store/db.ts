@@ -139,7 +139,8 @@ export class RunStore {
         const row = await this.db.runs.get(key);
         if (!row) return;
         const title = patch.title ?? row.title;
-        const search = `${title}\n${row.search.split("\n").slice(1).join("\n")}`;
+        // The search text is lower case, as listRuns compares it (metaOf writes it so too).
+        const search = `${title.toLowerCase()}\n${row.search.split("\n").slice(1).join("\n")}`;
         await this.db.runs.put({ ...row, ...patch, search });
       });
       return { ok: true };

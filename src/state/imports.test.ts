@@ -1,0 +1,48 @@
+import { readFileSync } from "node:fs";
+import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
+import { beforeEach, describe, expect, it } from "vitest";
+import { RunStore } from "../engine/store/db.ts";
+import { importFiles, isJsonLines } from "./imports.ts";
+import { runStore, setRunStore } from "./runStore.ts";
+import { useStudio } from "./store.ts";
+
+const initial = useStudio.getState();
+const fixture = (name: string) =>
+  readFileSync(new URL(`../engine/run/fixtures/${name}`, import.meta.url), "utf8");
+/** One export as one line, as History's "as JSON lines" writes it. */
+const line = (text: string) => JSON.stringify(JSON.parse(text) as unknown);
+let n = 0;
+
+beforeEach(() => {
+  setRunStore(new RunStore(`imports-${n++}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
+  useStudio.setState(initial, true);
+});
+
+describe("importFiles", () => {
+  it("tells JSON-lines files by their name", () => {
+    expect(
+      ["a.jsonl", "B.NDJSON", "a.json", "jsonl.txt"].map((name) => isJsonLines({ name })),
+    ).toEqual([true, true, false, false]);
+  });
+
+  it("stores each line of a JSON-lines file as its own run and names the bad lines", async () => {
+    const text = `${line(fixture("run-v4-nested.json"))}\n\n${line(fixture("run-v1.json"))}\n{"format":"nope"}\n`;
+    await importFiles([new File([text], "runs.jsonl")]);
+    const rows = await runStore()!.listRuns();
+    expect(rows.map((r) => [r.key, r.kind]).sort()).toEqual([
+      ["nested", "imported"],
+      ["run-2026-01-01-fixture", "imported"],
+    ]);
+    // The last good line is the one on screen.
+    expect(useStudio.getState().openKey).toBe("run-2026-01-01-fixture");
+    expect(useStudio.getState().notice).toMatch(/^Could not open runs\.jsonl line 4: /);
+  });
+
+  it("brings a run already stored back as that run, not a second copy", async () => {
+    const text = line(fixture("run-v4-nested.json"));
+    await importFiles([new File([text], "a.jsonl")]);
+    await importFiles([new File([`${text}\n`], "b.jsonl")]);
+    expect((await runStore()!.listRuns()).map((r) => r.key)).toEqual(["nested"]);
+    expect(useStudio.getState().notice).toBeNull();
+  });
+});
