@@ -107,12 +107,20 @@ export async function refreshStorage(): Promise<void> {
 
 let undoTimer: ReturnType<typeof setTimeout> | null = null;
 
-/** Deletes runs, undoable for UNDO_MS. */
+/** Deletes runs, undoable for UNDO_MS after the last delete (with any delete still undoable). */
 export async function deleteRuns(keys: string[]): Promise<void> {
   const store = runStore();
   if (!store || !keys.length) return;
-  const removed = await store.deleteRuns(keys);
+  const deleted = await store.deleteRuns(keys);
   if (undoTimer !== null) clearTimeout(undoTimer);
+  // A delete while an earlier one can still be undone joins it: Undo brings back both.
+  const before = useHistory.getState().undo?.removed;
+  const removed = before
+    ? {
+        rows: [...before.rows, ...deleted.rows],
+        records: [...before.records, ...deleted.records],
+      }
+    : deleted;
   useHistory.setState({ undo: { count: removed.rows.length, removed } });
   undoTimer = setTimeout(() => useHistory.setState({ undo: null }), UNDO_MS);
   await refreshHistory();

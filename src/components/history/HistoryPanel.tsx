@@ -67,7 +67,8 @@ export function HistoryPanel() {
       <div className="history-filters">
         <input
           type="search"
-          placeholder="Search questions and names"
+          placeholder="Search runs"
+          title="Search questions and run names"
           aria-label="Search runs"
           data-testid="history-search"
           value={query.text}
@@ -126,7 +127,7 @@ export function HistoryPanel() {
           data-testid="history-export-jsonl"
           onClick={() => void exportKeys(inListOrder(), "jsonl")}
         >
-          as JSON lines
+          Export {selected.length || ""} as JSON lines
         </button>
         <button
           type="button"

@@ -31,6 +31,7 @@ export function Lineage() {
   const go = (key: string) => void openRun(key);
   return (
     <div className="small history-lineage" data-testid="history-lineage">
+      <div className="muted">The open run</div>
       {links.parent && (
         <div>
           Continues{" "}
@@ -40,7 +41,8 @@ export function Lineage() {
             data-testid="lineage-parent"
             onClick={() => go(links.parent!.key)}
           >
-            {links.parent.title || links.parent.question} ({kindLabel(links.parent.kind)})
+            {links.parent.title || links.parent.question} ({kindLabel(links.parent.kind)} ·{" "}
+            {new Date(links.parent.createdAt).toLocaleTimeString()})
           </button>
         </div>
       )}
@@ -55,6 +57,7 @@ export function Lineage() {
               data-testid="lineage-child"
               onClick={() => go(c.key)}
             >
+              {c.title ? `${c.title} · ` : ""}
               {kindLabel(c.kind)} · {new Date(c.createdAt).toLocaleTimeString()}
             </button>
           ))}
