@@ -69,7 +69,6 @@ export function PoolEditor() {
           </button>
         )}
         <PoolTransfer />
-        <PoolUndoBar />
       </div>
       <KeysPanel />
       {pool.length === 0 && (
@@ -82,6 +81,7 @@ export function PoolEditor() {
           <WorkerCard key={w.id} worker={w} index={i} last={i === pool.length - 1} />
         ))}
       </ol>
+      <PoolUndoBar />
     </section>
   );
 }

@@ -124,7 +124,7 @@ export function PoolUndoBar() {
   if (!undo && !redo) return null;
   const st = useStudio.getState;
   return (
-    <span className="row pool-undo" data-testid="pool-undo-bar">
+    <div className="row pool-undo" data-testid="pool-undo-bar" role="status">
       <button
         type="button"
         data-testid="pool-undo"
@@ -143,6 +143,6 @@ export function PoolUndoBar() {
       >
         ↷ Redo
       </button>
-    </span>
+    </div>
   );
 }
