@@ -145,3 +145,20 @@ test("a worker removed anyway leaves its step asking for one, and Undo brings it
   expect(solver[0]?.headers.authorization).toBe("Bearer sk-solver-key-0123456789");
   expect(await page.getByTestId("step-node").count()).toBe(3);
 });
+
+test("replacing the pool says which steps lose their worker, and Undo brings the pool back", async () => {
+  await pool.openSettings();
+  await pool.byTestId("load-paper-pool").click();
+  await expect(pool.byTestId("losing-steps")).toHaveText(
+    " Steps 1, 2 and 3 use workers the new pool lacks: they will ask for a worker (Undo brings this pool back).",
+  );
+  await pool.byTestId("confirm-paper-pool-yes").click();
+  await expect(pool.workers()).toHaveCount(7);
+  await pool.closeSettings();
+  await expect(studio.workerName(0)).toHaveText(`“${NAMES[0]}” (not in pool)`);
+  await pool.openSettings();
+  await pool.byTestId("pool-undo").click();
+  await expect(pool.workers()).toHaveCount(3);
+  await pool.closeSettings();
+  for (const i of [0, 1, 2]) await expect(studio.workerName(i)).toHaveText(NAMES[i]!);
+});

@@ -1,10 +1,11 @@
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
+import { paperPool } from "../../engine/pool/paper.ts";
 import { loadPaperPool } from "../../state/pool.ts";
 import { useStudio } from "../../state/store.ts";
 import { KeysPanel } from "./KeysPanel.tsx";
 import { PoolTransfer } from "./PoolTransfer.tsx";
 import { PresetMenu } from "./PresetMenu.tsx";
-import { PoolUndoBar } from "./RemoveWorker.tsx";
+import { LosingSteps, PoolUndoBar } from "./RemoveWorker.tsx";
 import { WorkerCard } from "./WorkerCard.tsx";
 import "./pool.css";
 
@@ -31,6 +32,7 @@ export function PoolEditor() {
   const size = pool.length;
   const shown = useProgressiveCount(size);
   const [confirming, setConfirming] = useState(false);
+  const paper = useMemo(() => (confirming ? paperPool() : []), [confirming]);
   return (
     <section className="pool-editor" data-testid="pool-editor">
       <h3>Workers</h3>
@@ -43,6 +45,7 @@ export function PoolEditor() {
         {confirming ? (
           <span className="row" data-testid="confirm-paper-pool">
             Replace the {size} worker{size === 1 ? "" : "s"} with the paper pool?
+            <LosingSteps next={paper} />
             <button
               type="button"
               className="danger"

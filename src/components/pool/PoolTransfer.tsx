@@ -4,15 +4,19 @@ import { download } from "../../state/files.ts";
 import { importPool } from "../../engine/pool/transfer.ts";
 import { importPoolFile, poolExportText } from "../../state/pool.ts";
 import { useStudio } from "../../state/store.ts";
+import type { Worker } from "../../engine/schema/worker.ts";
+import { LosingSteps } from "./RemoveWorker.tsx";
 
 type Message = { text: string; error: boolean };
 
 /** Export the pool as JSON (without keys) and import a pool file, asking before it replaces one. */
 export function PoolTransfer() {
   const [message, setMessage] = useState<Message | null>(null);
-  const [pending, setPending] = useState<{ name: string; text: string; count: number } | null>(
-    null,
-  );
+  const [pending, setPending] = useState<{
+    name: string;
+    text: string;
+    workers: Worker[];
+  } | null>(null);
   const size = useStudio((s) => s.pool.length);
   const apply = (name: string, text: string) => {
     const result = importPoolFile(text);
@@ -34,8 +38,9 @@ export function PoolTransfer() {
       </button>
       {pending ? (
         <span className="row" data-testid="confirm-import-pool">
-          Replace the {size} worker{size === 1 ? "" : "s"} with the {pending.count} in{" "}
+          Replace the {size} worker{size === 1 ? "" : "s"} with the {pending.workers.length} in{" "}
           {pending.name}?
+          <LosingSteps next={pending.workers} />
           <button
             type="button"
             className="danger"
@@ -67,7 +72,7 @@ export function PoolTransfer() {
                     error: true,
                   });
                 else if (useStudio.getState().pool.length > 0)
-                  setPending({ name: file.name, text, count: checked.workers.length });
+                  setPending({ name: file.name, text, workers: checked.workers });
                 else apply(file.name, text);
               })
               .catch((err: unknown) =>

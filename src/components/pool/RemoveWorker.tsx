@@ -117,6 +117,24 @@ export function RemoveConfirm({
   );
 }
 
+/**
+ * For a question about replacing the pool: which steps would lose their worker (their worker id is
+ * not in `next`), said plainly; nothing when none would.
+ */
+export function LosingSteps({ next }: { next: readonly { id: string }[] }) {
+  const steps = useStudio((s) => s.history.present.steps);
+  const ids = new Set(next.map((w) => w.id));
+  const losing = steps.flatMap((s, i) => (s.worker && !ids.has(s.worker) ? [i + 1] : []));
+  if (!losing.length) return null;
+  return (
+    <span data-testid="losing-steps">
+      {" "}
+      {listed(losing)} {losing.length === 1 ? "a worker" : "workers"} the new pool lacks:{" "}
+      {losing.length === 1 ? "it" : "they"} will ask for a worker (Undo brings this pool back).
+    </span>
+  );
+}
+
 /** Undo and redo of pool edits, with what each would undo. */
 export function PoolUndoBar() {
   const undo = useStudio((s) => s.poolUndo.at(-1)?.label);
