@@ -1,5 +1,5 @@
 import { ReactFlowProvider } from "@xyflow/react";
-import { Suspense, lazy, useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { Canvas } from "./canvas/Canvas.tsx";
 import { EvaluateMount } from "./eval/EvaluateMount.tsx";
 import type { Theme } from "./Header.tsx";
@@ -13,15 +13,18 @@ import { Inspector } from "./panels/Inspector.tsx";
 import { QuestionBox } from "./panels/QuestionBox.tsx";
 import { RunBar } from "./panels/RunBar.tsx";
 import { Splitter } from "./ui/Splitter.tsx";
+import { deferred, whenIdle } from "./ui/deferred.tsx";
 import { useShortcuts } from "./useShortcuts.ts";
 
-// Not needed for the first paint: history (virtual list) and compare (the diff library) load when opened.
-const HistoryPanel = lazy(() =>
-  import("./history/HistoryPanel.tsx").then((m) => ({ default: m.HistoryPanel })),
+// Not needed for the first paint: history (virtual list) and compare (the diff library) load when
+// opened; history's code is also fetched once the page is idle.
+const History = deferred(
+  () => import("./history/HistoryPanel.tsx").then((m) => m.HistoryPanel),
+  <p className="muted" role="status">
+    Loading history…
+  </p>,
 );
-const CompareView = lazy(() =>
-  import("./history/CompareView.tsx").then((m) => ({ default: m.CompareView })),
-);
+const Compare = deferred(() => import("./history/CompareView.tsx").then((m) => m.CompareView));
 
 const THEME_KEY = "conductor-studio.theme";
 
@@ -35,6 +38,7 @@ const clamp = (v: number, min: number, max: number) => Math.min(max, Math.max(mi
 
 /** The studio: question and Conductor on the left, the graph in the middle, inspector and answer right. */
 export function App() {
+  useEffect(() => whenIdle(History.preload), []);
   const [theme, setTheme] = useState<Theme>(initialTheme);
   const [left, setLeft] = useState(320);
   const [right, setRight] = useState(360);
@@ -87,19 +91,9 @@ export function App() {
           max={640}
         />
         <aside className="column right">
-          {historyOpen ? (
-            <Suspense fallback={<p className="muted">Loading history…</p>}>
-              <HistoryPanel />
-            </Suspense>
-          ) : (
-            <Inspector />
-          )}
+          {historyOpen ? <History.Component /> : <Inspector />}
         </aside>
-        {compare && (
-          <Suspense fallback={null}>
-            <CompareView pair={compare} />
-          </Suspense>
-        )}
+        {compare && <Compare.Component pair={compare} />}
         <EvaluateMount />
       </div>
     </ReactFlowProvider>

@@ -1,4 +1,4 @@
-import { Suspense, lazy } from "react";
+import { useEffect } from "react";
 import { download, exportText } from "../state/files.ts";
 import type { StudioState } from "../state/store.ts";
 import { useHistory } from "../state/history.ts";
@@ -6,10 +6,11 @@ import { useStudio } from "../state/store.ts";
 import { useUi } from "../state/ui.ts";
 import { openUserFile } from "./files/openFile.ts";
 import { JsonFileButton } from "./ui/JsonFileButton.tsx";
+import { deferred, whenIdle } from "./ui/deferred.tsx";
 import { EvaluateButton } from "./eval/EvaluateMount.tsx";
 
-// Not needed for the first paint: loaded when Settings is first opened.
-const SettingsDialog = lazy(() => import("./panels/SettingsDialog.tsx"));
+// Not needed for the first paint: Settings' code loads once the page is idle, or when first opened.
+const Settings = deferred(() => import("./panels/SettingsDialog.tsx").then((m) => m.default));
 
 /** Whether there is a run to export (a run that started steps), and a workflow (any step). */
 const selectHasRun = (s: StudioState) =>
@@ -21,6 +22,7 @@ export type Theme = "light" | "dark";
 /** Title, import and export, settings and the theme toggle. */
 export function Header({ theme, onToggleTheme }: { theme: Theme; onToggleTheme: () => void }) {
   const settingsOpen = useUi((s) => s.settingsOpen);
+  useEffect(() => whenIdle(Settings.preload), []);
   const hasRun = useStudio(selectHasRun);
   const hasSteps = useStudio(selectHasSteps);
   const historyOpen = useHistory((s) => s.open);
@@ -77,11 +79,7 @@ export function Header({ theme, onToggleTheme }: { theme: Theme; onToggleTheme: 
           {theme === "dark" ? "☀ Light" : "☾ Dark"}
         </button>
       </div>
-      {settingsOpen && (
-        <Suspense fallback={null}>
-          <SettingsDialog onClose={closeSettings} />
-        </Suspense>
-      )}
+      {settingsOpen && <Settings.Component onClose={closeSettings} />}
     </header>
   );
 }

@@ -1,17 +1,13 @@
-import { Suspense, lazy } from "react";
+import { deferred } from "../ui/deferred.tsx";
 import { useEval } from "../../state/eval.ts";
 
 // The Evaluate mode's code (and uPlot, which it imports lazily in turn) loads on first open.
-const EvaluateView = lazy(() => import("./EvaluateView.tsx"));
+const Evaluate = deferred(() => import("./EvaluateView.tsx").then((m) => m.default));
 
 /** Mounts the Evaluate view while it is open. */
 export function EvaluateMount() {
   const open = useEval((s) => s.open);
-  return open ? (
-    <Suspense fallback={null}>
-      <EvaluateView />
-    </Suspense>
-  ) : null;
+  return open ? <Evaluate.Component /> : null;
 }
 
 /** The header's button that opens the Evaluate view. */
