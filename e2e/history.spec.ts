@@ -263,3 +263,43 @@ test("a full disk shows a clear message and loses no stored run", async ({ page 
   await expect(studio.entries()).toHaveCount(1);
   await expect(studio.entry(0)).toHaveAttribute("data-status", "done");
 });
+
+test("a reload while an imported run is open still stores the live run as interrupted, with Resume", async ({
+  page,
+}) => {
+  const file = readFileSync(
+    new URL("../src/engine/run/fixtures/run-v4-nested.json", import.meta.url),
+    "utf8",
+  );
+  server.setDefault(
+    CHECKER,
+    slowly("The checker is still factoring 391, one prime at a time.", 4, 150),
+  );
+  await studio.run();
+  await expect(studio.output(1)).toContainText("The checker is still");
+  await expect
+    .poll(async () => (await studio.storedTexts()).some((t) => t.includes("The checker is still")))
+    .toBe(true);
+  await studio.importFile({
+    name: "nested.json",
+    mimeType: "application/json",
+    buffer: Buffer.from(file),
+  });
+  await expect(studio.byTestId("question")).toHaveValue(/longest increasing subsequence/);
+  page.on("dialog", (d) => void d.accept());
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "Conductor Studio" })).toBeVisible();
+  // The imported run is still the open one; the live run is not left "running" for ever.
+  await expect(studio.byTestId("question")).toHaveValue(/longest increasing subsequence/);
+  await studio.openHistory();
+  const live = studio.entries().filter({ hasText: QUESTION });
+  await expect(live).toHaveAttribute("data-status", "interrupted");
+  await live.getByTestId("history-open").click();
+  await expect(studio.status(0)).toHaveAttribute("data-status", "done");
+  await expect(studio.status(1)).toHaveAttribute("data-status", "interrupted");
+  await expect(studio.output(1)).toContainText("The checker is still");
+  server.setDefault(CHECKER, "Checker Claude, resumed: 391 = 17 × 23.");
+  await studio.byTestId("resume").click();
+  await expect(studio.byTestId("final-answer")).toContainText("Judge Qwen answer");
+  expect(count(SOLVER)).toBe(1);
+});

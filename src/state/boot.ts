@@ -2,7 +2,11 @@ import { requestPersistence } from "../engine/store/browser.ts";
 import { autosaveDraft, guardUnload, restoreDraft } from "./draft.ts";
 import { bootKeys } from "./keyring.ts";
 import { loadSettings, SETTINGS_KEY, settingsToStore } from "./persist.ts";
+import { isBusy } from "./controller.ts";
+import { refreshHistory } from "./history.ts";
+import { runStore } from "./runStore.ts";
 import { useStudio } from "./store.ts";
+import { markInterruptedRuns } from "./sweep.ts";
 
 /**
  * Loads stored settings and keeps them saved as they change (browser only). Keys are saved apart,
@@ -36,6 +40,13 @@ export async function bootRuns(): Promise<void> {
   void requestPersistence();
   try {
     await restoreDraft();
+    const store = runStore();
+    if (store) {
+      // Not the run this page may have started since it loaded.
+      const live = (id: string) => isBusy() && useStudio.getState().record.id === id;
+      const marked = await markInterruptedRuns(store, live);
+      if (marked) void refreshHistory();
+    }
   } finally {
     autosaveDraft();
   }
