@@ -186,6 +186,14 @@ export function importRun(
   } catch (e: unknown) {
     return { ok: false, ...failure("bad_json", e instanceof Error ? e.message : undefined) };
   }
+  return importRunDocument(doc, table);
+}
+
+/** importRun on JSON already parsed (validate.ts parses once, bounded, before its own checks). */
+export function importRunDocument(
+  doc: unknown,
+  table: Readonly<Record<number, Migration>> = MIGRATIONS,
+): Result<{ record: RunRecord; migratedFrom: number | null }> {
   if (!isObject(doc) || doc.format !== EXPORT_FORMAT)
     return { ok: false, ...failure("bad_format", `Expected "format": "${EXPORT_FORMAT}".`) };
   const version = doc.version;
