@@ -4,13 +4,12 @@ import { buildPlanGrammar } from "../engine/conductor/grammar.ts";
 import { parseConductorOutput } from "../engine/conductor/parse.ts";
 import { DEFAULT_OPENING } from "../engine/conductor/prompt.ts";
 import { formatCost } from "../engine/cost.ts";
-import { runConductor } from "../engine/exec/run.ts";
-import { createOpenAIBackend } from "../engine/llm/openai.ts";
 import type { RunEvent } from "../engine/schema/events.ts";
 import { exportRun } from "../engine/run/export.ts";
-import { applyEvent, emptyRecord } from "../engine/run/record.ts";
+import type { RunRecord } from "../engine/schema/record.ts";
 import { resolveConfig } from "./config.ts";
 import { serveCommand } from "./serve.ts";
+import { createEngine, runQuestion } from "./serve-engine.ts";
 import { EVAL_HELP, evalCommand } from "./eval.ts";
 
 const HELP = `conductor-studio: plan and run Conductor workflows from the command line
@@ -206,46 +205,22 @@ async function runCommand(args: string[], io: Io): Promise<number> {
     io.stderr(`${resolved.message}\n`);
     return 2;
   }
-  const { config, conductor, pool, keys } = resolved;
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   process.once("SIGINT", onSignal);
-  const timeoutMs = config.timeoutMs;
-  const conductorBackend = createOpenAIBackend({
-    baseURL: conductor.baseURL,
-    model: conductor.model,
-    apiKey: keys.get("conductor"),
-    headers: conductor.headers,
-    timeoutMs,
-  });
-  let record = emptyRecord();
   const starts = new Map<string, number>();
+  let record: RunRecord;
   try {
-    for await (const event of runConductor({
+    record = await runQuestion(createEngine(resolved), {
       question: values.question,
-      pool,
-      conductor,
-      conductorBackend,
-      backendFor: (w) =>
-        createOpenAIBackend({
-          baseURL: w.baseURL,
-          model: w.model,
-          apiKey: keys.get(w.id),
-          headers: w.headers,
-          timeoutMs,
-        }),
+      context: [],
       signal: controller.signal,
-      maxSteps: config.maxSteps,
-      maxRounds: config.rounds,
-      maxCalls: config.maxCalls,
-      prompt: { namedWorkers: config.namedWorkers },
-      retry: { ...config.retry, ...(timeoutMs ? { timeoutMs } : {}) },
-    })) {
-      record = applyEvent(record, event);
-      const names = record.rounds.at(-1)?.steps.map((s) => s.workerName) ?? [];
-      const line = progressLine(event, starts, names);
-      if (line) io.stderr(`${line}\n`);
-    }
+      onEvent: (event, after) => {
+        const names = after.rounds.at(-1)?.steps.map((s) => s.workerName) ?? [];
+        const line = progressLine(event, starts, names);
+        if (line) io.stderr(`${line}\n`);
+      },
+    });
   } finally {
     process.off("SIGINT", onSignal);
   }

@@ -1,5 +1,5 @@
-// The engine side of `serve`: one runner (the same `runConductor` the studio and `run` use) per
-// request, its events folded into a run record as they come.
+// The engine side of `serve` and `run`: one runner (the same `runConductor` the studio uses) per
+// question, its events folded into a run record as they come.
 import { DEFAULT_TEMPLATE } from "../engine/conductor/prompt.ts";
 import { runConductor } from "../engine/exec/run.ts";
 import { createOpenAIBackend } from "../engine/llm/openai.ts";
@@ -74,7 +74,8 @@ export function templateWithContext(context: ContextMessage[]): string | undefin
 export interface RunInput {
   question: string;
   context: ContextMessage[];
-  runId: string;
+  /** The record's id; when absent the runner makes one from the start time. */
+  runId?: string;
   signal: AbortSignal;
   /** Sees every event with the record after it. */
   onEvent?: (e: RunEvent, record: RunRecord) => void;

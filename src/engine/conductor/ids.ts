@@ -21,6 +21,14 @@ export function stepsByWorkerId(planned: readonly PlannedStep[], ids: readonly s
   });
 }
 
+/**
+ * The worker id `model_id` n stands for, or `model-id-N` where `ids` has none there (an old file's
+ * step past its pool's end): a name no pool has, which validation then reports.
+ */
+export function workerIdAt(ids: readonly (string | undefined)[], n: number): string {
+  return ids[n] ?? `model-id-${n}`;
+}
+
 /** A pool's worker with this id, if the pool has it. */
 export function findWorker<W extends { id: string }>(
   pool: readonly W[],

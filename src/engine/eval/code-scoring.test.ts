@@ -4,22 +4,14 @@
 import { describe, expect, it } from "vitest";
 import type { ChatBackend } from "../llm/types.ts";
 import type { Worker } from "../schema/worker.ts";
-import type { Sandbox, SandboxStatus } from "./code/pool.ts";
+import type { Sandbox } from "./code/pool.ts";
+import { IDLE_STATUS } from "./code/pool.ts";
 import type { RunRequest } from "./code/types.ts";
 import type { EvalItem } from "./dataset/schema.ts";
 import { summarise } from "./report.ts";
 import { EvalRun } from "./runner.ts";
 import type { EvalResult, Evaluation } from "./schema.ts";
 import { createScorer, defaultScorerId, scorerIds } from "./scorers/registry.ts";
-
-const IDLE: SandboxStatus = {
-  phase: "idle",
-  loaded: 0,
-  total: 0,
-  starts: 0,
-  lastLoadMs: null,
-  message: null,
-};
 
 /** Runs "programs" by name: `sum` adds the numbers on stdin, anything else prints nothing. */
 function fakeSandbox(): Sandbox & { runs: RunRequest[]; limits: number[] } {
@@ -44,7 +36,7 @@ function fakeSandbox(): Sandbox & { runs: RunRequest[]; limits: number[] } {
       });
     },
     warm: () => Promise.resolve(),
-    status: () => IDLE,
+    status: () => IDLE_STATUS,
     subscribe: () => () => undefined,
     dispose: () => undefined,
   };

@@ -1,3 +1,4 @@
+import { TYPICAL_PLAN_TOKENS } from "../pool/conductor-estimate.ts";
 import { TYPICAL_OUTPUT_TOKENS, tokensCost } from "../pool/estimate.ts";
 import type { ConductorConfig, Pool } from "../schema/worker.ts";
 import { visibleSteps } from "../schema/workflow.ts";
@@ -6,7 +7,6 @@ import { stepsFor } from "./strategy.ts";
 
 /** The Conductor's prompt and output, and the steps a plan usually has (the paper: about 3). */
 const CONDUCTOR_PROMPT_TOKENS = 1500;
-const CONDUCTOR_OUTPUT_TOKENS = 400;
 const TYPICAL_PLAN_STEPS = 3;
 
 /**
@@ -25,7 +25,7 @@ export function priorCost(
     const plan = conductor?.price
       ? tokensCost(
           CONDUCTOR_PROMPT_TOKENS + questionTokens,
-          CONDUCTOR_OUTPUT_TOKENS,
+          TYPICAL_PLAN_TOKENS,
           conductor.price,
         )
       : 0;

@@ -1,3 +1,5 @@
+import { workerIdAt } from "../conductor/ids.ts";
+import { poolIds } from "../run/export.ts";
 import { isObject } from "../schema/guards.ts";
 import { z } from "zod";
 import { ConductorConfigSchema, PoolSchema } from "../schema/worker.ts";
@@ -94,16 +96,12 @@ export type Evaluation = z.infer<typeof EvaluationSchema>;
  */
 export function upgradeEvaluation(raw: unknown): unknown {
   if (!isObject(raw) || !Array.isArray(raw.strategies) || !Array.isArray(raw.pool)) return raw;
-  const pool: unknown[] = raw.pool;
-  const idAt = (n: number): string => {
-    const w = pool[n];
-    return isObject(w) && typeof w.id === "string" ? w.id : `model-id-${n}`;
-  };
+  const ids = poolIds(raw.pool);
   const strategies = raw.strategies.map((st: unknown) => {
     if (!isObject(st) || st.kind !== "workflow" || !Array.isArray(st.steps)) return st;
     const steps = st.steps.map((step: unknown) =>
       isObject(step) && typeof step.worker === "number"
-        ? { ...step, worker: idAt(step.worker) }
+        ? { ...step, worker: workerIdAt(ids, step.worker) }
         : step,
     );
     return { ...st, steps };

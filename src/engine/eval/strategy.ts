@@ -87,7 +87,7 @@ export function formatInstruction(scorerId: string): string {
 type Picked = { ok: true; id: string } | { ok: false; message: string };
 
 /** The id of the worker named `name`, or (unnamed) of the worker at `fallback`, the last if fewer. */
-function indexOf(pool: Pool, name: string | undefined, fallback: number): Picked {
+function pickWorker(pool: Pool, name: string | undefined, fallback: number): Picked {
   const w =
     name === undefined
       ? pool[Math.min(fallback, pool.length - 1)]
@@ -114,14 +114,14 @@ export function stepsFor(s: Strategy, pool: Pool, instruction: string): Step[] |
     case "conductor":
       return "The Conductor plans each question itself.";
     case "single": {
-      const w = need(indexOf(pool, s.worker, 0));
+      const w = need(pickWorker(pool, s.worker, 0));
       return typeof w === "string"
         ? w
         : [{ worker: w[0]!, subtask: `${SOLVE} ${instruction}`, access: [] }];
     }
     case "moa": {
-      const ws = need(...(s.workers ?? pool.map((w) => w.name)).map((n) => indexOf(pool, n, 0)));
-      const agg = need(indexOf(pool, s.aggregator, 0));
+      const ws = need(...(s.workers ?? pool.map((w) => w.name)).map((n) => pickWorker(pool, n, 0)));
+      const agg = need(pickWorker(pool, s.aggregator, 0));
       if (typeof ws === "string") return ws;
       if (typeof agg === "string") return agg;
       return [
@@ -135,7 +135,7 @@ export function stepsFor(s: Strategy, pool: Pool, instruction: string): Step[] |
     }
     case "chain": {
       const names = s.workers ?? [undefined, undefined, undefined];
-      const ws = need(...names.map((n, k) => indexOf(pool, n, k)));
+      const ws = need(...names.map((n, k) => pickWorker(pool, n, k)));
       if (typeof ws === "string") return ws;
       return [
         { worker: ws[0]!, subtask: SOLVE, access: [] },
@@ -152,7 +152,7 @@ export function stepsFor(s: Strategy, pool: Pool, instruction: string): Step[] |
       ];
     }
     case "best-of-n": {
-      const w = need(indexOf(pool, s.worker, 0), indexOf(pool, s.judge, 1));
+      const w = need(pickWorker(pool, s.worker, 0), pickWorker(pool, s.judge, 1));
       if (typeof w === "string") return w;
       return [
         ...Array.from({ length: s.n }, () => ({

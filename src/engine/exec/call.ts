@@ -25,6 +25,18 @@ export interface CallHooks {
   mayCall?: () => boolean;
 }
 
+/** A retry as the run events carry it (plan_retry, step_retry), from `onRetry`'s arguments. */
+export function retryFields(attempt: number, delayMs: number, error: LlmError, of: number) {
+  return {
+    attempt,
+    of,
+    delayMs,
+    code: error.code,
+    ...(error.status !== undefined ? { status: error.status } : {}),
+    message: error.message,
+  };
+}
+
 /**
  * One model call with bounded retries: exponential backoff with jitter on 429, 5xx, timeouts and
  * dropped or refused connections, honouring Retry-After; a per-attempt timeout; nothing is retried

@@ -8,7 +8,7 @@ import type { ChatMessage } from "../schema/usage.ts";
 import type { Pool, Worker } from "../schema/worker.ts";
 import type { Step } from "../schema/workflow.ts";
 import { visibleSteps } from "../schema/workflow.ts";
-import { callWithRetry } from "./call.ts";
+import { callWithRetry, retryFields } from "./call.ts";
 import type { PriorStep } from "./messages.ts";
 import { shownIds } from "../conductor/ids.ts";
 import { buildWorkerMessages, prefillModeOf } from "./messages.ts";
@@ -150,19 +150,8 @@ export async function* executeWorkflow(
           onReasoning: (text) => emit({ type: "step_reasoning", round, step: index, text }),
           onReclassify: (text) =>
             emit({ type: "step_reasoning", round, step: index, text, reclassified: true }),
-          onRetry: (attempt, delayMs, e, of) =>
-            emit({
-              type: "step_retry",
-              at: now(),
-              round,
-              step: index,
-              attempt,
-              of,
-              delayMs,
-              code: e.code,
-              ...(e.status !== undefined ? { status: e.status } : {}),
-              message: e.message,
-            }),
+          onRetry: (...retry) =>
+            emit({ type: "step_retry", at: now(), round, step: index, ...retryFields(...retry) }),
         },
       );
       outputs[index] = result.text;

@@ -14,7 +14,7 @@ import type { ConductorConfig } from "../schema/worker.ts";
 import type { Step } from "../schema/workflow.ts";
 import type { CallBudget } from "./execute.ts";
 import { refusedGrammar } from "../conductor/constrain.ts";
-import { callWithRetry } from "./call.ts";
+import { callWithRetry, retryFields } from "./call.ts";
 import { constrainedRequest, grammarProblem } from "./plan-grammar.ts";
 import { AsyncQueue } from "./queue.ts";
 import type { RetryPolicy } from "./retry.ts";
@@ -111,19 +111,8 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
           checkedAt = 0;
           stream.push({ type: "plan_reasoning", ...scope, round, text, reclassified: true });
         },
-        onRetry: (attempt, delayMs, e, of) =>
-          stream.push({
-            type: "plan_retry",
-            ...scope,
-            at: now(),
-            round,
-            attempt,
-            of,
-            delayMs,
-            code: e.code,
-            ...(e.status !== undefined ? { status: e.status } : {}),
-            message: e.message,
-          }),
+        onRetry: (...retry) =>
+          stream.push({ type: "plan_retry", ...scope, at: now(), round, ...retryFields(...retry) }),
       },
     );
   // The unconstrained request, fitted to the context window like the constrained one.

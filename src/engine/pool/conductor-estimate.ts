@@ -1,5 +1,5 @@
 import { buildRefinementMessage } from "../conductor/refine.ts";
-import { estimateTokens } from "../llm/estimate.ts";
+import { MESSAGE_OVERHEAD, estimateTokens } from "../llm/estimate.ts";
 import type { ChatMessage } from "../schema/usage.ts";
 import type { ConductorConfig } from "../schema/worker.ts";
 import type { Span } from "./estimate.ts";
@@ -7,9 +7,6 @@ import { promptTokensOf, tokensCost } from "./estimate.ts";
 
 /** A typical plan, in tokens: reasoning and the three lists (eval/estimate.ts uses the same). */
 export const TYPICAL_PLAN_TOKENS = 400;
-
-/** Per-message overhead, as the rough estimate counts it (pool/estimate.ts). */
-const MESSAGE_OVERHEAD = 4;
 
 export interface ConductorEstimate {
   /** "free" for the in-browser Conductor; "no_price" for a remote one without a price. */

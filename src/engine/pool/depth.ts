@@ -1,3 +1,7 @@
+import type { Result } from "../errors.ts";
+import { failure } from "../errors.ts";
+import { clip } from "../schema/guards.ts";
+
 /**
  * The deepest nesting of arrays and objects a file may have. Validators recurse, so a document
  * nested thousands of levels deep would overflow the stack; this is checked first, without
@@ -16,4 +20,23 @@ export function jsonDepthProblem(value: unknown, limit = MAX_JSON_DEPTH): string
     for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
   }
   return null;
+}
+
+/**
+ * Parses a file's text as JSON and refuses nesting too deep to validate: the first step of every
+ * strict importer (runs, pools). Never throws on user data.
+ */
+export function parseBoundedJson(text: string): Result<{ doc: unknown }> {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e: unknown) {
+    return {
+      ok: false,
+      ...failure("bad_json", e instanceof Error ? clip(e.message, 120) : undefined),
+    };
+  }
+  const deep = jsonDepthProblem(doc);
+  if (deep) return { ok: false, ...failure("invalid_file", deep) };
+  return { ok: true, doc };
 }

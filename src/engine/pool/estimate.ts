@@ -1,6 +1,6 @@
 import { findWorker, shownIds } from "../conductor/ids.ts";
 import { buildWorkerMessages, prefillModeOf } from "../exec/messages.ts";
-import { estimateTokens } from "../llm/estimate.ts";
+import { estimatePromptTokens } from "../llm/estimate.ts";
 import type { ChatMessage } from "../schema/usage.ts";
 import type { Price, Worker } from "../schema/worker.ts";
 import type { Step } from "../schema/workflow.ts";
@@ -11,9 +11,6 @@ import type { Step } from "../schema/workflow.ts";
  * planning figure, not a bound; reasoning models often write far more, up to their max tokens.
  */
 export const TYPICAL_OUTPUT_TOKENS = 600;
-
-/** Per-message overhead the rough estimate adds (role and separators), as `estimateUsage` does. */
-const MESSAGE_OVERHEAD = 4;
 
 /** Two figures for one quantity: the upper bound and the typical case. */
 export interface Span {
@@ -46,7 +43,7 @@ export interface RunEstimate {
 
 /** Prompt tokens of a message list, counted as the rough estimate counts them. */
 export function promptTokensOf(messages: readonly ChatMessage[]): number {
-  return messages.reduce((n, m) => n + estimateTokens(m.content) + MESSAGE_OVERHEAD, 0);
+  return estimatePromptTokens(messages);
 }
 
 /** Dollars for a number of prompt and output tokens at per-million prices. */

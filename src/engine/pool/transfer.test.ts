@@ -90,6 +90,17 @@ describe("pool import", () => {
     }
   });
 
+  it("refuses a file nested too deeply to validate before validating it", () => {
+    const deep = `${"[".repeat(5000)}${"]".repeat(5000)}`;
+    const text = `{"format":"${POOL_FORMAT}","version":1,"workers":[{"id":"a","name":"A","x":${deep}}]}`;
+    const result = importPool(text);
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.code).toBe("invalid_file");
+      expect(result.message).toMatch(/nested more than 100 levels deep/);
+    }
+  });
+
   it("fills defaults and redacts header values of an older hand-written file (all are secret)", () => {
     const result = importPool(
       envelope([

@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { clip, describeIssues, isObject } from "../schema/guards.ts";
+import { describeIssues, isObject } from "../schema/guards.ts";
 import type { Result } from "../errors.ts";
 import { failure } from "../errors.ts";
 import type { Worker } from "../schema/worker.ts";
 import { WorkerSchema } from "../schema/worker.ts";
 import { redactOwner, withPresetPlainHeaders } from "./headers.ts";
-import { jsonDepthProblem } from "./depth.ts";
+import { parseBoundedJson } from "./depth.ts";
 import { poolProblem } from "./invariants.ts";
 
 /** The pool file's format name; a file without it is not a pool. */
@@ -57,17 +57,9 @@ export function exportPool(pool: readonly Worker[], exportedAt = new Date().toIS
  * supplies a secret. Returns a result value and never throws on user data.
  */
 export function importPool(text: string): Result<{ workers: Worker[] }> {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (e: unknown) {
-    return {
-      ok: false,
-      ...failure("bad_json", e instanceof Error ? clip(e.message, 120) : undefined),
-    };
-  }
-  const deep = jsonDepthProblem(doc);
-  if (deep) return { ok: false, ...failure("invalid_file", deep) };
+  const read = parseBoundedJson(text);
+  if (!read.ok) return read;
+  const doc = read.doc;
   if (!isObject(doc) || doc.format !== POOL_FORMAT)
     return { ok: false, ...failure("bad_format", `Expected "format": "${POOL_FORMAT}".`) };
   const version = doc.version;

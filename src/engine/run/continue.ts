@@ -1,3 +1,4 @@
+import { workerIdAt } from "../conductor/ids.ts";
 import type { ParentPath } from "../schema/events.ts";
 import type { KeptRef, RoundRecord, RunRecord } from "../schema/record.ts";
 import type { Step } from "../schema/workflow.ts";
@@ -98,7 +99,7 @@ export function stepsAt(record: RunRecord, at: Focus): Step[] {
   const lists = round?.lists;
   if (!lists) return [];
   return lists.model_id.map((n, i) => ({
-    worker: lists.workerIds[n] ?? `model-id-${n}`,
+    worker: workerIdAt(lists.workerIds, n),
     subtask: lists.subtasks[i] ?? "",
     access: lists.access_list[i] ?? [],
   }));

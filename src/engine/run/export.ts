@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { workerIdAt } from "../conductor/ids.ts";
 import { describeIssues, isObject } from "../schema/guards.ts";
 import type { Result } from "../errors.ts";
 import { redactOwner, withPresetPlainHeaders } from "../pool/headers.ts";
@@ -19,6 +20,14 @@ export const ExportEnvelopeSchema = z.object({
   run: RunRecordSchema,
 });
 export type ExportEnvelope = z.infer<typeof ExportEnvelopeSchema>;
+
+/** The ids of an old file's pool by place, a place without one as `model-id-N` (workerIdAt). */
+export function poolIds(pool: unknown): string[] {
+  if (!Array.isArray(pool)) return [];
+  return pool.map((w: unknown, i) =>
+    isObject(w) && typeof w.id === "string" ? w.id : workerIdAt([], i),
+  );
+}
 
 /** A pure migration from version `n` to `n + 1`, keyed by `n`. */
 export type Migration = (doc: Record<string, unknown>) => Record<string, unknown>;
@@ -79,12 +88,8 @@ export const MIGRATIONS: Readonly<Record<number, Migration>> = {
   3: (doc) => {
     const run = doc.run;
     if (!isObject(run) || !Array.isArray(run.rounds)) return doc;
-    const ids: string[] = Array.isArray(run.pool)
-      ? run.pool.map((w: unknown, i) =>
-          isObject(w) && typeof w.id === "string" ? w.id : `model-id-${i}`,
-        )
-      : [];
-    const idOf = (n: unknown): unknown => (typeof n === "number" ? (ids[n] ?? `model-id-${n}`) : n);
+    const ids = poolIds(run.pool);
+    const idOf = (n: unknown): unknown => (typeof n === "number" ? workerIdAt(ids, n) : n);
     const rounds = (list: unknown[]): unknown[] =>
       list.map((round: unknown) => {
         if (!isObject(round)) return round;
@@ -186,6 +191,14 @@ export function importRun(
   } catch (e: unknown) {
     return { ok: false, ...failure("bad_json", e instanceof Error ? e.message : undefined) };
   }
+  return importRunDocument(doc, table);
+}
+
+/** importRun on JSON already parsed (validate.ts parses once, bounded, before its own checks). */
+export function importRunDocument(
+  doc: unknown,
+  table: Readonly<Record<number, Migration>> = MIGRATIONS,
+): Result<{ record: RunRecord; migratedFrom: number | null }> {
   if (!isObject(doc) || doc.format !== EXPORT_FORMAT)
     return { ok: false, ...failure("bad_format", `Expected "format": "${EXPORT_FORMAT}".`) };
   const version = doc.version;

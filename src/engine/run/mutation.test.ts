@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { seededRandom } from "../eval/dataset/shuffle.ts";
 import { paperPool } from "../pool/paper.ts";
 import { exportPool, importPool } from "../pool/transfer.ts";
 import type { RoundRecord, RunRecord } from "../schema/record.ts";
@@ -14,18 +15,6 @@ import { importRunChecked } from "./validate.ts";
 
 const RUN_CASES = 8000;
 const POOL_CASES = 4000;
-
-/** mulberry32: a small seeded PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type Container = Json[] | { [k: string]: Json };
@@ -194,7 +183,7 @@ describe("generated mutations of run and pool files", () => {
     `${RUN_CASES} mutated run files: no throw, no accepted file that breaks an invariant`,
     { timeout: 60_000 },
     () => {
-      const rnd = prng(11);
+      const rnd = seededRandom(11);
       const tally = { accepted: 0, refused: 0, throws: 0, broken: [] as string[] };
       for (let i = 0; i < RUN_CASES; i++) {
         const text = mutated(BASES[i % BASES.length] as string, rnd);
@@ -230,7 +219,7 @@ describe("generated mutations of run and pool files", () => {
     `${POOL_CASES} mutated pool files: no throw, no accepted pool that breaks an invariant`,
     { timeout: 60_000 },
     () => {
-      const rnd = prng(23);
+      const rnd = seededRandom(23);
       let accepted = 0;
       const broken: string[] = [];
       for (let i = 0; i < POOL_CASES; i++) {

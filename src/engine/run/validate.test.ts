@@ -150,6 +150,12 @@ describe("importRunChecked: the protocol's invariants after the schema", () => {
     ]);
   });
 
+  it("refuses text that is not JSON with bad_json, without throwing", () => {
+    const result = importRunChecked(`{"format": ${"x".repeat(500)}`);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.code).toBe("bad_json");
+  });
+
   it("refuses a workflow nested 500 levels deep with a message, without overflowing", () => {
     const doc = v2();
     let inner = step(doc, 1);

@@ -1,6 +1,6 @@
 import type { Result } from "../errors.ts";
 import { failure } from "../errors.ts";
-import { jsonDepthProblem } from "../pool/depth.ts";
+import { parseBoundedJson } from "../pool/depth.ts";
 import { redactOwner } from "../pool/headers.ts";
 import { poolProblem } from "../pool/invariants.ts";
 import { withoutSecrets } from "../pool/transfer.ts";
@@ -8,7 +8,7 @@ import { clip, isObject } from "../schema/guards.ts";
 import type { RoundRecord, RunRecord } from "../schema/record.ts";
 import type { Access } from "../schema/workflow.ts";
 import type { Migration } from "./export.ts";
-import { MIGRATIONS, importRun } from "./export.ts";
+import { MIGRATIONS, importRunDocument } from "./export.ts";
 
 /**
  * The protocol's invariants (SPEC 1.1, 1.6), checked on an imported run after its schema: what the
@@ -168,22 +168,14 @@ export function importRunChecked(
     ok: false as const,
     ...failure(code, clip(detail, MESSAGE_CHARS)),
   });
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (e: unknown) {
-    return {
-      ok: false,
-      ...failure("bad_json", e instanceof Error ? clip(e.message, 120) : undefined),
-    };
-  }
-  const deep = jsonDepthProblem(doc);
-  if (deep) return refuse("invalid_file", deep);
+  const parsed = parseBoundedJson(text);
+  if (!parsed.ok) return parsed;
+  const doc = parsed.doc;
   if (isObject(doc)) {
     const shape = shapeProblem(doc);
     if (shape) return refuse("invalid_file", shape);
   }
-  const read = importRun(text, table);
+  const read = importRunDocument(doc, table);
   if (!read.ok) return { ...read, message: clip(read.message, MESSAGE_CHARS) };
   const check = checkRun(read.record);
   if (check.problems.length > 0) {

@@ -68,6 +68,16 @@ interface Slot {
   failure: ((message: string) => void) | null;
 }
 
+/** A sandbox that has not started an interpreter yet. */
+export const IDLE_STATUS: SandboxStatus = {
+  phase: "idle",
+  loaded: 0,
+  total: 0,
+  starts: 0,
+  lastLoadMs: null,
+  message: null,
+};
+
 const failed = (message: string): RunResult => ({ ok: false, code: "sandbox_failed", message });
 
 /** An interpreter pool over `spawn`; see the module comment. */
@@ -78,14 +88,7 @@ export function createInterpreterPool(opts: PoolOptions): Sandbox {
   const slots = new Set<Slot>();
   const waiting: (() => void)[] = [];
   const subscribers = new Set<(s: SandboxStatus) => void>();
-  let status: SandboxStatus = {
-    phase: "idle",
-    loaded: 0,
-    total: 0,
-    starts: 0,
-    lastLoadMs: null,
-    message: null,
-  };
+  let status: SandboxStatus = IDLE_STATUS;
   const setStatus = (patch: Partial<SandboxStatus>) => {
     status = { ...status, ...patch };
     for (const cb of subscribers) cb(status);

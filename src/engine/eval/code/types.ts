@@ -3,25 +3,7 @@
  * program run in the sandbox.
  */
 
-export interface ScoreResult {
-  /** null: the item could not be scored (no or invalid tests, cancelled). */
-  correct: boolean | null;
-  score: number;
-  /** The program that was run, or null when none was found. */
-  extracted: string | null;
-  reason?: string;
-  details?: Record<string, unknown>;
-}
-
-export interface Scorer {
-  id: string;
-  version: number;
-  score(
-    answer: string,
-    item: { question: string; expected?: string; tests?: unknown },
-    signal: AbortSignal,
-  ): Promise<ScoreResult>;
-}
+export type { ScoreResult, Scorer } from "../scorers/types.ts";
 
 /** Limits for one program run (one test). */
 export interface RunLimits {
