@@ -2,13 +2,15 @@
 // process against the local OpenAI-compatible test server. Not a test file itself.
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ChatBody, TestServer, TestServerOptions } from "../../e2e/server/server.ts";
 import { startTestServer } from "../../e2e/server/server.ts";
 import { ChatBodySchema } from "../../e2e/server/reply.ts";
+import type { EvalResult } from "../engine/eval/schema.ts";
+import { EvalResultSchema } from "../engine/eval/schema.ts";
 import type { ExportEnvelope } from "../engine/run/export.ts";
 import { ExportEnvelopeSchema } from "../engine/run/export.ts";
 
@@ -113,6 +115,32 @@ export function promptText(request: SeenRequest | undefined): string {
 /** Reads the CLI's output as the versioned export; throws (failing the test) when it is not one. */
 export function readExport(text: string): ExportEnvelope {
   return ExportEnvelopeSchema.parse(JSON.parse(text));
+}
+
+/** `eval --config <config> --dataset <dataset> --out <out>`, then `extra` (the flags under test). */
+export function evalArgs(
+  files: { config: string; dataset: string; out: string },
+  ...extra: string[]
+): string[] {
+  return [
+    "eval",
+    "--config",
+    files.config,
+    "--dataset",
+    files.dataset,
+    "--out",
+    files.out,
+    ...extra,
+  ];
+}
+
+/** Reads an `eval --out` file, one result a line; throws (failing the test) on a line that is not one. */
+export async function readEvalResults(file: string): Promise<EvalResult[]> {
+  const text = await readFile(file, "utf8");
+  return text
+    .trim()
+    .split("\n")
+    .map((l) => EvalResultSchema.parse(JSON.parse(l)));
 }
 
 export interface EndpointEntry {
