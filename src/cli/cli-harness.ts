@@ -198,6 +198,18 @@ export const USAGE = {
   checker: { prompt_tokens: 300, completion_tokens: 20 },
 } as const;
 
+/** The prompt and completion tokens of all four scripted calls together. */
+export const USAGE_TOTAL = Object.values(USAGE).reduce(
+  (t, u) => ({ p: t.p + u.prompt_tokens, c: t.c + u.completion_tokens }),
+  { p: 0, c: 0 },
+);
+
+/** A chat request to the served `conductor` model with one user message. */
+export const ask = (content = QUESTION) => ({
+  model: "conductor",
+  messages: [{ role: "user" as const, content }],
+});
+
 /** Scripts the Conductor's plan and the three workers' answers (with exact usage). */
 export function scriptAttemptsThenCheck(server: TestServer): void {
   server.script("conductor-7b", { content: ATTEMPTS_THEN_CHECK, usage: USAGE["conductor-7b"] });
