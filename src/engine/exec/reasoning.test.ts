@@ -12,6 +12,7 @@ import type { RunEvent } from "../schema/events.ts";
 import type { Pool } from "../schema/worker.ts";
 import { ConductorConfigSchema, WorkerSchema } from "../schema/worker.ts";
 import { runConductor } from "./run.ts";
+import { drain } from "./testing.ts";
 
 const question = "Is 391 prime?";
 const pool: Pool = [
@@ -30,12 +31,6 @@ access_list = [[], ["all"]]`;
 const THOUGHT = "SECRET-THOUGHT: try 17, since 17 × 23 = 391.";
 const PLAN_THOUGHT = "PLAN-THOUGHT: two steps suffice.";
 const fastRetry = { baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 0, random: () => 0.5 };
-
-async function drain(gen: AsyncGenerator<RunEvent, void>): Promise<RunEvent[]> {
-  const events: RunEvent[] = [];
-  for await (const e of gen) events.push(e);
-  return events;
-}
 
 type Backend = ReturnType<typeof createFakeBackend>;
 
