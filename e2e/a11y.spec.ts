@@ -1,23 +1,15 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, test } from "@playwright/test";
-import { StudioPage } from "./pages/studio.ts";
+import type { StudioPage } from "./pages/studio.ts";
 import type { TestServer } from "./server/server.ts";
-import { withTestServer } from "./support/server.ts";
+import { withStudio } from "./support/studio.ts";
 import { QUESTION, WORKERS, scriptPlanAndAnswers } from "./support/scenario.ts";
 
 let server: TestServer;
 let studio: StudioPage;
 
-withTestServer((s) => (server = s));
-test.beforeEach(async ({ page }) => {
-  studio = new StudioPage(page);
-  await studio.seed(server.baseURL);
-  await studio.goto();
-});
-test.afterEach(() => {
-  expect(studio.errors).toEqual([]);
-});
+withStudio((s) => ({ server, studio } = s));
 
 /** Serious and critical axe violations on the page as it is, one line each. */
 async function seriousViolations(page: Page, include?: string): Promise<string[]> {

@@ -1,22 +1,14 @@
 import { expect, test } from "@playwright/test";
-import { StudioPage } from "./pages/studio.ts";
+import type { StudioPage } from "./pages/studio.ts";
 import type { TestServer } from "./server/server.ts";
-import { withTestServer } from "./support/server.ts";
+import { withStudio } from "./support/studio.ts";
 import type { ReplySpec } from "./server/server.ts";
 import { QUESTION, WORKERS, piecesOf, scriptPlanAndAnswers } from "./support/scenario.ts";
 
 let server: TestServer;
 let studio: StudioPage;
 
-withTestServer((s) => (server = s));
-test.beforeEach(async ({ page }) => {
-  studio = new StudioPage(page);
-  await studio.seed(server.baseURL);
-  await studio.goto();
-});
-test.afterEach(() => {
-  expect(studio.errors).toEqual([]);
-});
+withStudio((s) => ({ server, studio } = s));
 
 const JUDGE = WORKERS[2].model;
 

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
-import { StudioPage } from "./pages/studio.ts";
+import type { StudioPage } from "./pages/studio.ts";
 import type { TestServer } from "./server/server.ts";
-import { withTestServer } from "./support/server.ts";
+import { withStudio } from "./support/studio.ts";
 import {
   CONDUCTOR_MODEL,
   QUESTION,
@@ -12,16 +12,7 @@ import {
 let server: TestServer;
 let studio: StudioPage;
 
-withTestServer((s) => (server = s));
-test.beforeEach(async ({ page }) => {
-  studio = new StudioPage(page);
-  await studio.seed(server.baseURL);
-  await studio.goto();
-  await studio.ask(QUESTION);
-});
-test.afterEach(() => {
-  expect(studio.errors).toEqual([]);
-});
+withStudio((s) => ({ server, studio } = s), { ask: QUESTION });
 
 /** Three independent attempts: no edges, so drawing one changes the automatic layout. */
 const THREE_ALONE = {

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
-import { StudioPage } from "./pages/studio.ts";
+import type { StudioPage } from "./pages/studio.ts";
 import type { TestServer } from "./server/server.ts";
-import { withTestServer } from "./support/server.ts";
+import { withStudio } from "./support/studio.ts";
 import {
   ATTEMPTS_THEN_JUDGE,
   CONDUCTOR_MODEL,
@@ -16,16 +16,7 @@ import { canvasGeometry, edgesUnderNodes } from "./support/geometry.ts";
 let server: TestServer;
 let studio: StudioPage;
 
-withTestServer((s) => (server = s));
-test.beforeEach(async ({ page }) => {
-  studio = new StudioPage(page);
-  await studio.seed(server.baseURL);
-  await studio.goto();
-  await studio.ask(QUESTION);
-});
-test.afterEach(() => {
-  expect(studio.errors).toEqual([]);
-});
+withStudio((s) => ({ server, studio } = s), { ask: QUESTION });
 
 test("the Conductor's plan streams into the panel and its steps appear on the canvas", async ({
   page,

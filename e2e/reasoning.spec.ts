@@ -27,6 +27,15 @@ const THOUGHT =
   "SECRET-REASONING: trial division by 2, 3, 5, 7, 11 and 13 leaves remainders; 17 goes in 23 times.";
 const ANSWER = "391 = 17 × 23, so it is not prime.";
 
+/** Opens the studio on the test server, asks QUESTION and waits for the scripted three-step plan. */
+async function openPlanned(page: Page): Promise<void> {
+  studio = new StudioPage(page);
+  await studio.seed(server.baseURL);
+  await studio.goto();
+  await studio.ask(QUESTION);
+  await studio.plan(3);
+}
+
 /** A node's Thinking part, opened so its text shows. */
 async function openThinking(node: Locator): Promise<Locator> {
   const part = node.getByTestId("step-thinking");
@@ -51,11 +60,7 @@ test("a reasoning worker's thinking streams into its Thinking part and stays out
     chunkDelayMs: 40,
     usage: { prompt_tokens: 60, completion_tokens: 90 },
   });
-  studio = new StudioPage(page);
-  await studio.seed(server.baseURL);
-  await studio.goto();
-  await studio.ask(QUESTION);
-  await studio.plan(3);
+  await openPlanned(page);
 
   // The Conductor's reasoning sits under its own Thinking part, not in the raw plan.
   await expect(studio.byTestId("conductor-thinking")).toContainText("Thinking");
@@ -199,11 +204,7 @@ test("a bare </think> (DeepSeek-R1: the prompt opened the block) moves what stre
 test("a 429 shows the visible retry state, then the retried answer", async ({ page }) => {
   scriptPlanAndAnswers(server, CHAIN);
   server.script(SOLVER, { status: 429, retryAfter: "2" }, "Recovered answer.");
-  studio = new StudioPage(page);
-  await studio.seed(server.baseURL);
-  await studio.goto();
-  await studio.ask(QUESTION);
-  await studio.plan(3);
+  await openPlanned(page);
 
   await studio.run();
   const note = studio.node(0).getByTestId("step-retry");
@@ -222,11 +223,7 @@ test("cancel closes the worker's connection while it waits for the first byte", 
 }) => {
   scriptPlanAndAnswers(server, CHAIN);
   server.setDefault(SOLVER, { content: "never sent", latencyMs: 20_000 });
-  studio = new StudioPage(page);
-  await studio.seed(server.baseURL);
-  await studio.goto();
-  await studio.ask(QUESTION);
-  await studio.plan(3);
+  await openPlanned(page);
 
   await studio.run();
   await expect.poll(() => callsTo(server, SOLVER).length).toBe(1);

@@ -9,8 +9,15 @@ import {
   CODE_QUESTIONS_JSONL,
   scriptedCodeReply,
 } from "../../e2e/fixtures/code-answers.ts";
-import { EvalResultSchema } from "../engine/eval/schema.ts";
-import { chatRequests, harness, promptText, runCli, threeWorkerConfig } from "./cli-harness.ts";
+import {
+  chatRequests,
+  evalArgs,
+  harness,
+  promptText,
+  readEvalResults,
+  runCli,
+  threeWorkerConfig,
+} from "./cli-harness.ts";
 
 // A cold Pyodide start in a worker thread takes seconds on a busy machine, and the hanging answer
 // costs its 2 s limit and a fresh interpreter.
@@ -30,30 +37,16 @@ describe("conductor-studio eval --scorer code", { timeout: TIMEOUT_MS }, () => {
     const dataset = await h.file("code.jsonl", CODE_QUESTIONS_JSONL);
     const out = `${h.dir}/results.jsonl`;
     const started = Date.now();
-    const r = await runCli(
-      [
-        "eval",
-        "--config",
-        config,
-        "--dataset",
-        dataset,
-        "--out",
-        out,
-        "--strategies",
-        "single:Solver A",
-      ],
-      { timeoutMs: TIMEOUT_MS },
-    );
+    const r = await runCli(evalArgs({ config, dataset, out }, "--strategies", "single:Solver A"), {
+      timeoutMs: TIMEOUT_MS,
+    });
     // Exited by itself (the sandbox's worker threads terminated), well before the kill timeout.
     expect(r.code, r.stderr).toBe(0);
     expect(Date.now() - started).toBeLessThan(TIMEOUT_MS - 5_000);
     expect(r.stderr).toContain("Starting the Python sandbox (Pyodide)");
     expect(r.stderr).toMatch(/code-wrong single:Solver A: wrong .*0\/2 tests passed/);
 
-    const rows = (await readFile(out, "utf8"))
-      .trim()
-      .split("\n")
-      .map((l) => EvalResultSchema.parse(JSON.parse(l)));
+    const rows = await readEvalResults(out);
     expect(Object.fromEntries(rows.map((x) => [x.item, x.correct]))).toEqual(CODE_EXPECTED);
     expect(rows.filter((x) => x.correct).length / rows.length).toBe(CODE_PASS_AT_1);
     const row = (id: string) => rows.find((x) => x.item === id)!;

@@ -9,7 +9,15 @@ import { exportRun } from "../engine/run/export.ts";
 import { emptyRecord, stepRecord } from "../engine/run/record.ts";
 import { ConductorSampleSchema } from "../engine/eval/training/sample.ts";
 import { WorkerSchema } from "../engine/schema/worker.ts";
-import { CLI_TIMEOUT_MS, chatRequests, harness, runCli, threeWorkerConfig } from "./cli-harness.ts";
+import {
+  CLI_TIMEOUT_MS,
+  chatRequests,
+  evalArgs,
+  harness,
+  readEvalResults as lines,
+  runCli,
+  threeWorkerConfig,
+} from "./cli-harness.ts";
 import type { Harness } from "./cli-harness.ts";
 
 const PLAN = `One solver, then the checker answers.
@@ -76,14 +84,6 @@ async function setup(h: Harness) {
   return { config, dataset, out: `${h.dir}/results.jsonl` };
 }
 
-async function lines(file: string) {
-  const text = await readFile(file, "utf8");
-  return text
-    .trim()
-    .split("\n")
-    .map((l) => EvalResultSchema.parse(JSON.parse(l)));
-}
-
 const chatCount = (h: Harness) =>
   h.server.requests.filter((r) => r.path === "/v1/chat/completions").length;
 
@@ -93,11 +93,11 @@ describe("conductor-studio eval", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
     onTestFinished,
   }) => {
     const h = await harness(onTestFinished);
-    const { config, dataset, out } = await setup(h);
-    const r = await runCli(["eval", "--config", config, "--dataset", dataset, "--out", out]);
+    const files = await setup(h);
+    const r = await runCli(evalArgs(files));
     expect(r.stderr).toMatch(/^\[20\/20\] /m);
     expect(r.code).toBe(0);
-    const rows = await lines(out);
+    const rows = await lines(files.out);
     expect(rows).toHaveLength(20);
     const acc = (s: string) => rows.filter((x) => x.strategy === s && x.correct).length / 4;
     expect(
@@ -147,18 +147,9 @@ describe("conductor-studio eval", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
     onTestFinished,
   }) => {
     const h = await harness(onTestFinished);
-    const { config, dataset, out } = await setup(h);
-    const args = [
-      "eval",
-      "--config",
-      config,
-      "--dataset",
-      dataset,
-      "--out",
-      out,
-      "--strategies",
-      "single,moa",
-    ];
+    const files = await setup(h);
+    const { out } = files;
+    const args = evalArgs(files, "--strategies", "single,moa");
     expect((await runCli(args)).code).toBe(0);
     const full = await readFile(out, "utf8");
     // Keep 9 of the 16 lines, plus a torn line as an interrupted write leaves it.
@@ -197,27 +188,21 @@ describe("conductor-studio eval", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
     onTestFinished,
   }) => {
     const h = await harness(onTestFinished);
-    const { config, dataset, out } = await setup(h);
+    const files = await setup(h);
     // Solver A costs $0.012 per question (1000 tokens in at $2/M, 1000 out at $10/M).
-    const args = [
-      "eval",
-      "--config",
-      config,
-      "--dataset",
-      dataset,
-      "--out",
-      out,
+    const args = evalArgs(
+      files,
       "--strategies",
       "single:Solver A",
       "--concurrency",
       "1",
       "--max-cost",
       "0.025",
-    ];
+    );
     const r = await runCli(args);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/Stopped at the spending cap \(\$0\.025\)/);
-    const rows = await lines(out);
+    const rows = await lines(files.out);
     expect(rows.length).toBeGreaterThanOrEqual(2);
     expect(rows.length).toBeLessThan(4);
     const spent = rows.reduce((a, x) => a + x.cost, 0);
@@ -238,19 +223,13 @@ describe("conductor-studio eval", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
     const csv = 'key,prompt,gold\nx1,What is 5 plus one?,6\nx2,,7\nx3,"What is 9 plus one?",10\n';
     const dataset = await h.file("q.csv", csv);
     const out = `${h.dir}/r.jsonl`;
-    const base = [
-      "eval",
-      "--config",
-      config,
-      "--dataset",
-      dataset,
-      "--out",
-      out,
+    const base = evalArgs(
+      { config, dataset, out },
       "--columns",
       "question=prompt,answer=gold,id=key",
       "--strategies",
       "conductor",
-    ];
+    );
     const refused = await runCli(base);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('line 3: The question column "prompt" is empty or missing.');
@@ -286,7 +265,7 @@ describe("conductor-studio eval", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
     onTestFinished,
   }) => {
     const h = await harness(onTestFinished);
-    const { config, dataset, out } = await setup(h);
+    const files = await setup(h);
     // The studio's ids and order are not the config's: the step's worker is found by its name.
     const workflow = await h.file(
       "workflow.json",
@@ -306,26 +285,22 @@ describe("conductor-studio eval", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
       const cand = /<candidate>\\n([\s\S]*?)\\n<\/candidate>/.exec(text)?.[1] ?? "";
       return `Comparing.\nVERDICT: ${ref && cand.includes(`Answer: ${ref}`) ? "CORRECT" : "INCORRECT"}`;
     });
-    const r = await runCli([
-      "eval",
-      "--config",
-      config,
-      "--dataset",
-      dataset,
-      "--out",
-      out,
-      "--strategies",
-      "workflow,single:Solver B",
-      "--workflow",
-      workflow,
-      "--scorer",
-      "judge",
-      "--judge",
-      "Checker",
-    ]);
+    const r = await runCli(
+      evalArgs(
+        files,
+        "--strategies",
+        "workflow,single:Solver B",
+        "--workflow",
+        workflow,
+        "--scorer",
+        "judge",
+        "--judge",
+        "Checker",
+      ),
+    );
     expect(r.stderr).toContain("[8/8]");
     expect(r.code).toBe(0);
-    const rows = await lines(out);
+    const rows = await lines(files.out);
     const verdicts = (s: string) =>
       rows
         .filter((x) => x.strategy === s)
@@ -346,24 +321,12 @@ describe("conductor-studio eval", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
     onTestFinished,
   }) => {
     const h = await harness(onTestFinished);
-    const { config, dataset, out } = await setup(h);
+    const files = await setup(h);
     const workflow = await h.file(
       "workflow.json",
       workflowFile([{ id: "studio-x", name: "Solver X" }], "studio-x"),
     );
-    const r = await runCli([
-      "eval",
-      "--config",
-      config,
-      "--dataset",
-      dataset,
-      "--out",
-      out,
-      "--strategies",
-      "workflow",
-      "--workflow",
-      workflow,
-    ]);
+    const r = await runCli(evalArgs(files, "--strategies", "workflow", "--workflow", workflow));
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('uses a worker named "Solver X", which the config\'s workers lack');
     expect(chatRequests(h.server, "solver-a")).toHaveLength(0);

@@ -2,13 +2,15 @@
 // process against the local OpenAI-compatible test server. Not a test file itself.
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ChatBody, TestServer, TestServerOptions } from "../../e2e/server/server.ts";
 import { startTestServer } from "../../e2e/server/server.ts";
 import { ChatBodySchema } from "../../e2e/server/reply.ts";
+import type { EvalResult } from "../engine/eval/schema.ts";
+import { EvalResultSchema } from "../engine/eval/schema.ts";
 import type { ExportEnvelope } from "../engine/run/export.ts";
 import { ExportEnvelopeSchema } from "../engine/run/export.ts";
 
@@ -115,6 +117,32 @@ export function readExport(text: string): ExportEnvelope {
   return ExportEnvelopeSchema.parse(JSON.parse(text));
 }
 
+/** `eval --config <config> --dataset <dataset> --out <out>`, then `extra` (the flags under test). */
+export function evalArgs(
+  files: { config: string; dataset: string; out: string },
+  ...extra: string[]
+): string[] {
+  return [
+    "eval",
+    "--config",
+    files.config,
+    "--dataset",
+    files.dataset,
+    "--out",
+    files.out,
+    ...extra,
+  ];
+}
+
+/** Reads an `eval --out` file, one result a line; throws (failing the test) on a line that is not one. */
+export async function readEvalResults(file: string): Promise<EvalResult[]> {
+  const text = await readFile(file, "utf8");
+  return text
+    .trim()
+    .split("\n")
+    .map((l) => EvalResultSchema.parse(JSON.parse(l)));
+}
+
 export interface EndpointEntry {
   baseURL: string;
   model: string;
@@ -169,6 +197,18 @@ export const USAGE = {
   "solver-b": { prompt_tokens: 110, completion_tokens: 30 },
   checker: { prompt_tokens: 300, completion_tokens: 20 },
 } as const;
+
+/** The prompt and completion tokens of all four scripted calls together. */
+export const USAGE_TOTAL = Object.values(USAGE).reduce(
+  (t, u) => ({ p: t.p + u.prompt_tokens, c: t.c + u.completion_tokens }),
+  { p: 0, c: 0 },
+);
+
+/** A chat request to the served `conductor` model with one user message. */
+export const ask = (content = QUESTION) => ({
+  model: "conductor",
+  messages: [{ role: "user" as const, content }],
+});
 
 /** Scripts the Conductor's plan and the three workers' answers (with exact usage). */
 export function scriptAttemptsThenCheck(server: TestServer): void {

@@ -9,14 +9,12 @@ import {
   ANSWER_B,
   CHECKED,
   CLI_TIMEOUT_MS,
-  QUESTION,
+  ask,
   harness,
   runCli,
   threeWorkerConfig,
 } from "./cli-harness.ts";
 import { readRuns, startServe } from "./serve-harness.ts";
-
-const ask = { model: "conductor", messages: [{ role: "user" as const, content: QUESTION }] };
 
 /** Scripts a run whose checker call is held for `latencyMs`; resolves when that call arrives. */
 function holdChecker(h: Harness, latencyMs: number): Promise<void> {
@@ -31,6 +29,22 @@ function holdChecker(h: Harness, latencyMs: number): Promise<void> {
   });
 }
 
+/** A test server, and `serve` on it recording runs under `<dir>/runs`; `extra` are more flags. */
+async function serveWithRuns(
+  onTestFinished: (fn: () => void | Promise<void>) => void,
+  extra: string[] = [],
+) {
+  const h = await harness(onTestFinished);
+  const config = await h.file("pool.json", threeWorkerConfig(h.server));
+  const runs = join(h.dir, "runs");
+  const serve = await startServe(
+    ["--config", config, "--runs", runs, ...extra],
+    {},
+    onTestFinished,
+  );
+  return { h, runs, serve };
+}
+
 describe("conductor-studio serve lifecycle", { timeout: CLI_TIMEOUT_MS }, () => {
   it("refuses to bind beyond loopback without a server key", async ({ expect }) => {
     const r = await runCli(["serve", "--config", "pool.json", "--host", "0.0.0.0"]);
@@ -43,19 +57,16 @@ describe("conductor-studio serve lifecycle", { timeout: CLI_TIMEOUT_MS }, () => 
     expect,
     onTestFinished,
   }) => {
-    const h = await harness(onTestFinished);
-    const config = await h.file("pool.json", threeWorkerConfig(h.server));
-    const runs = join(h.dir, "runs");
-    const serve = await startServe(["--config", config, "--runs", runs], {}, onTestFinished);
+    const { h, runs, serve } = await serveWithRuns(onTestFinished);
     const reached = holdChecker(h, 400);
     const client = serve.client();
-    const inFlight = client.chat.completions.create(ask);
+    const inFlight = client.chat.completions.create(ask());
     await reached;
     serve.child.kill("SIGINT");
     await serve.waitForLine(/SIGINT: no new requests/);
     const late = await serve
       .client()
-      .chat.completions.create(ask)
+      .chat.completions.create(ask())
       .catch((e: unknown) => e);
     expect(late).toBeInstanceOf(Error); // refused: the port is closed (or a 503 on a kept-alive socket)
     const r = await inFlight;
@@ -70,15 +81,11 @@ describe("conductor-studio serve lifecycle", { timeout: CLI_TIMEOUT_MS }, () => 
     expect,
     onTestFinished,
   }) => {
-    const h = await harness(onTestFinished);
-    const config = await h.file("pool.json", threeWorkerConfig(h.server));
-    const runs = join(h.dir, "runs");
-    const args = ["--config", config, "--runs", runs, "--grace-ms", "50"];
-    const serve = await startServe(args, {}, onTestFinished);
+    const { h, runs, serve } = await serveWithRuns(onTestFinished, ["--grace-ms", "50"]);
     const reached = holdChecker(h, 10_000);
     const inFlight = serve
       .client()
-      .chat.completions.create(ask)
+      .chat.completions.create(ask())
       .catch((e: unknown) => e);
     await reached;
     serve.child.kill("SIGTERM");

@@ -9,21 +9,14 @@ import {
   ANSWER_B,
   ATTEMPTS_THEN_CHECK,
   CLI_TIMEOUT_MS,
-  QUESTION,
   USAGE,
+  USAGE_TOTAL as TOTAL,
+  ask,
   chatRequests,
   threeWorkerConfig,
 } from "./cli-harness.ts";
 import { readRuns, serveSuite } from "./serve-harness.ts";
 
-const TOTAL = Object.values(USAGE).reduce(
-  (t, u) => ({ p: t.p + u.prompt_tokens, c: t.c + u.completion_tokens }),
-  { p: 0, c: 0 },
-);
-const ask = (content = QUESTION) => ({
-  model: "conductor",
-  messages: [{ role: "user" as const, content }],
-});
 const PIECES = ["The sum ", "of 1 to 100 ", "is 100 * 101 / 2, ", "which is ", "5050."];
 
 /** Reads a stream to its end: the content pieces, and the error that ended it, if any. */

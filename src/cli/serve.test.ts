@@ -11,7 +11,8 @@ import {
   CHECKED,
   CLI_TIMEOUT_MS,
   QUESTION,
-  USAGE,
+  USAGE_TOTAL as TOTAL,
+  ask,
   chatRequests,
   promptText,
   scriptAttemptsThenCheck,
@@ -24,14 +25,6 @@ const STUDIO = "http://localhost:5173";
 const SERVER_KEY = "sk-serve-test-5e1d0c9b7a";
 const KEY_A = "sk-test-solver-a-77f3e2d901";
 const ENV = { CS_SERVE_KEY: SERVER_KEY, CS_SOLVER_A_KEY: KEY_A };
-const TOTAL = Object.values(USAGE).reduce(
-  (t, u) => ({ p: t.p + u.prompt_tokens, c: t.c + u.completion_tokens }),
-  { p: 0, c: 0 },
-);
-const ask = (content = QUESTION) => ({
-  model: "conductor",
-  messages: [{ role: "user" as const, content }],
-});
 
 describe("conductor-studio serve", { timeout: CLI_TIMEOUT_MS }, () => {
   const suite = serveSuite({

@@ -4,11 +4,11 @@ import { runConductor } from "../engine/exec/run.ts";
 import type { SmallChatRequest, SmallChunk, SmallEngine } from "../engine/llm/webllm/backend.ts";
 import { createWebLLMBackend } from "../engine/llm/webllm/backend.ts";
 import { recordOf } from "../engine/run/record.ts";
-import type { RunEvent } from "../engine/schema/events.ts";
 import { ConductorConfigSchema } from "../engine/schema/worker.ts";
 import type { Worker } from "../engine/schema/worker.ts";
 import { LOAD_IN_BROWSER_MODEL, setInBrowserBackend, workerBackend } from "./backends.ts";
 import { useStudio } from "./store.ts";
+import { drain } from "../engine/exec/testing.ts";
 
 const PLAN = `Two independent attempts.
 model_id = [0, 1]
@@ -59,12 +59,6 @@ const inBrowser = (id: string): Worker => ({
   maxTokens: 64,
   prefill: false,
 });
-
-async function drain(gen: AsyncGenerator<RunEvent, unknown>): Promise<RunEvent[]> {
-  const events: RunEvent[] = [];
-  for await (const e of gen) events.push(e);
-  return events;
-}
 
 function run(
   conductorBackend: ReturnType<typeof createWebLLMBackend>,

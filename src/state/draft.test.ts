@@ -8,22 +8,9 @@ import { WorkerSchema } from "../engine/schema/worker.ts";
 import { DRAFT_KEY, DRAFT_VERSION, autosaveDraft, readDraft, restoreDraft } from "./draft.ts";
 import { setRunStore } from "./runStore.ts";
 import { useStudio } from "./store.ts";
+import { memoryStorage } from "./testing.ts";
 
 const initial = useStudio.getState();
-/** A Storage in memory (the tests run outside a browser). */
-function memoryStorage(entries: Record<string, string> = {}): Storage {
-  const memory = new Map(Object.entries(entries));
-  return {
-    getItem: (k: string) => memory.get(k) ?? null,
-    setItem: (k: string, v: string) => void memory.set(k, v),
-    removeItem: (k: string) => void memory.delete(k),
-    clear: () => memory.clear(),
-    key: () => null,
-    get length() {
-      return memory.size;
-    },
-  };
-}
 const stored = (version: number, value: unknown) =>
   memoryStorage({ [DRAFT_KEY]: JSON.stringify({ version, value }) });
 

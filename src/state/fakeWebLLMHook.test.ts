@@ -2,12 +2,12 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { runConductor } from "../engine/exec/run.ts";
 import { recordOf } from "../engine/run/record.ts";
-import type { RunEvent } from "../engine/schema/events.ts";
 import type { Worker } from "../engine/schema/worker.ts";
 import { conductorBackend, conductorConfigOf, workerBackend } from "./backends.ts";
 import { mountFakeWebLLM } from "./fakeWebLLMHook.ts";
 import { loadModel, setEngineLoader, unloadModel } from "./inbrowserController.ts";
 import { useStudio } from "./store.ts";
+import { drain } from "../engine/exec/testing.ts";
 
 const PLAN = `Two attempts on this computer, then a check.
 model_id = [0, 0, 0]
@@ -24,12 +24,6 @@ const local: Worker = {
   maxTokens: 64,
   prefill: false,
 };
-
-async function drain(gen: AsyncGenerator<RunEvent, unknown>): Promise<RunEvent[]> {
-  const events: RunEvent[] = [];
-  for await (const e of gen) events.push(e);
-  return events;
-}
 
 afterEach(() => {
   unloadModel();

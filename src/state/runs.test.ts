@@ -11,18 +11,11 @@ import { DRAFT_KEY, autosaveDraft, restoreDraft } from "./draft.ts";
 import { exportText, openExport } from "./files.ts";
 import { runStore, setRunStore } from "./runStore.ts";
 import { useStudio } from "./store.ts";
+import { memoryStorage } from "./testing.ts";
 
 const initial = useStudio.getState();
-/** A Storage in memory (the tests run outside a browser). */
-const memory = new Map<string, string>();
-const storage = {
-  getItem: (k: string) => memory.get(k) ?? null,
-  setItem: (k: string, v: string) => void memory.set(k, v),
-  removeItem: (k: string) => void memory.delete(k),
-  clear: () => memory.clear(),
-  key: () => null,
-  length: 0,
-} satisfies Storage;
+/** One Storage in memory for the whole file (the tests run outside a browser). */
+const storage = memoryStorage();
 let server: TestServer;
 let n = 0;
 

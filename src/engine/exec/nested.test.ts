@@ -12,6 +12,7 @@ import { WORKER_PREAMBLE } from "./messages.ts";
 import { nestedQuestion } from "./nested.ts";
 import type { RunOptions } from "./run.ts";
 import { runConductor } from "./run.ts";
+import { drain } from "./testing.ts";
 
 const question = "Design and verify a fast algorithm for the longest increasing subsequence.";
 const pool: Pool = [
@@ -53,11 +54,6 @@ function workersBackend(replies: Record<string, FakeReply> = {}) {
   return createFakeBackend(
     (r) => replies[subtaskOf(r)] ?? { text: `Answer to "${subtaskOf(r)}".` },
   );
-}
-async function drain(gen: AsyncGenerator<RunEvent, void>): Promise<RunEvent[]> {
-  const events: RunEvent[] = [];
-  for await (const e of gen) events.push(e);
-  return events;
 }
 function run(extra: Partial<RunOptions> & Pick<RunOptions, "conductorBackend" | "backendFor">) {
   return runConductor({

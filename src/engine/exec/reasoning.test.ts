@@ -12,6 +12,7 @@ import type { RunEvent } from "../schema/events.ts";
 import type { Pool } from "../schema/worker.ts";
 import { ConductorConfigSchema, WorkerSchema } from "../schema/worker.ts";
 import { runConductor } from "./run.ts";
+import { drain } from "./testing.ts";
 
 const question = "Is 391 prime?";
 const pool: Pool = [
@@ -31,11 +32,29 @@ const THOUGHT = "SECRET-THOUGHT: try 17, since 17 × 23 = 391.";
 const PLAN_THOUGHT = "PLAN-THOUGHT: two steps suffice.";
 const fastRetry = { baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 0, random: () => 0.5 };
 
-async function drain(gen: AsyncGenerator<RunEvent, void>): Promise<RunEvent[]> {
-  const events: RunEvent[] = [];
-  for await (const e of gen) events.push(e);
-  return events;
+type Backend = ReturnType<typeof createFakeBackend>;
+
+/** Runs the question on `pool` to the end and returns every event; "w0" runs on `thinker`. */
+function runAll(
+  conductorBackend: Backend,
+  workers: { thinker: Backend; checker: Backend },
+  retry: typeof fastRetry & { maxAttempts?: number } = fastRetry,
+): Promise<RunEvent[]> {
+  return drain(
+    runConductor({
+      question,
+      pool,
+      conductor,
+      conductorBackend,
+      backendFor: (w) => (w.id === "w0" ? workers.thinker : workers.checker),
+      signal: new AbortController().signal,
+      retry,
+    }),
+  );
 }
+
+/** Everything a request showed the model, joined. */
+const seen = (r: ChatRequest | undefined) => r?.messages.map((m) => m.content).join("\n");
 
 function setup() {
   const conductorBackend = createFakeBackend([{ reasoning: [PLAN_THOUGHT], text: plan }]);
@@ -50,30 +69,18 @@ function setup() {
     },
     { reasoning: ["checker thinks"], text: "Not prime: 17 × 23." },
   ]);
-  const backendFor = (w: { id: string }) => (w.id === "w0" ? thinker : checker);
-  return { conductorBackend, thinker, checker, backendFor };
+  return { conductorBackend, thinker, checker };
 }
 
 describe("reasoning in a run", () => {
   it("streams, records and exports reasoning but never passes it on", async () => {
-    const { conductorBackend, thinker, checker, backendFor } = setup();
-    const events = await drain(
-      runConductor({
-        question,
-        pool,
-        conductor,
-        conductorBackend,
-        backendFor,
-        signal: new AbortController().signal,
-        retry: fastRetry,
-      }),
-    );
+    const { conductorBackend, thinker, checker } = setup();
+    const events = await runAll(conductorBackend, { thinker, checker });
     const types = events.map((e) => e.type);
     expect(types).toContain("plan_reasoning");
     expect(types.filter((t) => t === "step_reasoning").length).toBe(3);
 
     // The checker reads step 1's answer, not its reasoning; the extra body reaches the request.
-    const seen = (r: ChatRequest | undefined) => r?.messages.map((m) => m.content).join("\n");
     expect(seen(checker.calls.at(-1))).toContain("391 = 17 × 23.");
     expect(seen(checker.calls.at(-1))).not.toContain("SECRET-THOUGHT");
     expect(thinker.calls[0]?.extraBody).toEqual({
@@ -101,17 +108,11 @@ describe("reasoning in a run", () => {
   });
 
   it("shows a retry with attempt, total and reason, and abandons the dropped attempt's text", async () => {
-    const { conductorBackend, backendFor } = setup();
-    const events = await drain(
-      runConductor({
-        question,
-        pool,
-        conductor,
-        conductorBackend,
-        backendFor,
-        signal: new AbortController().signal,
-        retry: { ...fastRetry, maxAttempts: 4 },
-      }),
+    const { conductorBackend, thinker, checker } = setup();
+    const events = await runAll(
+      conductorBackend,
+      { thinker, checker },
+      { ...fastRetry, maxAttempts: 4 },
     );
     const retry = events.find((e) => e.type === "step_retry");
     expect(retry).toMatchObject({ step: 1, attempt: 2, of: 4, code: "rate_limited", status: 429 });
@@ -133,18 +134,8 @@ describe("reasoning in a run", () => {
       { reasoning: ["lost thought"], error: new LlmError("server", "", 503) },
       { reasoning: [PLAN_THOUGHT], text: plan },
     ]);
-    const { backendFor } = setup();
-    const events = await drain(
-      runConductor({
-        question,
-        pool,
-        conductor,
-        conductorBackend,
-        backendFor,
-        signal: new AbortController().signal,
-        retry: fastRetry,
-      }),
-    );
+    const { thinker, checker } = setup();
+    const events = await runAll(conductorBackend, { thinker, checker });
     expect(events.find((e) => e.type === "plan_retry")).toMatchObject({ attempt: 2, status: 503 });
     expect(recordOf(events).rounds[0]?.plan?.reasoning).toBe(PLAN_THOUGHT);
   });
@@ -165,17 +156,7 @@ describe("reasoning in a run", () => {
       },
     ]);
     const checker = createFakeBackend([{ text: "Not prime." }]);
-    const events = await drain(
-      runConductor({
-        question,
-        pool,
-        conductor,
-        conductorBackend,
-        backendFor: (w) => (w.id === "w0" ? thinker : checker),
-        signal: new AbortController().signal,
-        retry: fastRetry,
-      }),
-    );
+    const events = await runAll(conductorBackend, { thinker, checker });
     expect(events.filter((e) => "reclassified" in e && e.reclassified)).toMatchObject([
       { type: "plan_reasoning", text: "PLAN-THOUGHT: two steps suffice." },
       { type: "step_reasoning", step: 0, text: "SECRET-THOUGHT: try 17, since 17 × 23 = 391.\n" },
@@ -202,9 +183,8 @@ describe("reasoning in a run", () => {
       output: "ANSWER: 391 = 17 × 23.",
       reasoning: "SECRET-THOUGHT: try 17, since 17 × 23 = 391.\n",
     });
-    const seen = checker.calls[0]?.messages.map((m) => m.content).join("\n");
-    expect(seen).toContain("ANSWER: 391 = 17 × 23.");
-    expect(seen).not.toContain("SECRET-THOUGHT");
+    expect(seen(checker.calls[0])).toContain("ANSWER: 391 = 17 × 23.");
+    expect(seen(checker.calls[0])).not.toContain("SECRET-THOUGHT");
   });
 
   it("sums the reasoning tokens the calls report into the run's totals", async () => {
@@ -217,17 +197,7 @@ describe("reasoning in a run", () => {
     const conductorBackend = createFakeBackend([{ text: plan, usage: used(20) }]);
     const thinker = createFakeBackend([{ text: "391 = 17 × 23.", usage: used(60) }]);
     const checker = createFakeBackend([{ text: "Not prime.", usage: used() }]);
-    const events = await drain(
-      runConductor({
-        question,
-        pool,
-        conductor,
-        conductorBackend,
-        backendFor: (w) => (w.id === "w0" ? thinker : checker),
-        signal: new AbortController().signal,
-        retry: fastRetry,
-      }),
-    );
+    const events = await runAll(conductorBackend, { thinker, checker });
     const record = recordOf(events);
     expect(record.totals).toMatchObject({ completionTokens: 240, reasoningTokens: 80, calls: 3 });
     // Counted as the calls finished, and the same when derived from the finished record.
