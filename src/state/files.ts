@@ -112,13 +112,34 @@ function exportedAtOf(text: string): string | null {
   }
 }
 
+/** Files above this size are refused: no export is that large. */
+export const MAX_FILE_BYTES = 50 * 1024 * 1024;
+
+/** What a file above MAX_FILE_BYTES is told. */
+export const TOO_LARGE = "That file is larger than 50 MB; it is not a Conductor Studio export.";
+
+const unreadable = (e: unknown) =>
+  `The file could not be read: ${e instanceof Error ? e.message : String(e)}`;
+
+/** The text of a run file, or the message to show when it is too large or cannot be read. */
+export async function readRunFile(
+  file: File,
+): Promise<{ ok: true; text: string } | { ok: false; message: string }> {
+  if (file.size > MAX_FILE_BYTES) return { ok: false, message: TOO_LARGE };
+  try {
+    return { ok: true, text: await file.text() };
+  } catch (e: unknown) {
+    return { ok: false, message: unreadable(e) };
+  }
+}
+
 /** Reads a File and opens it; the message to show when it fails. */
 export async function openFile(file: File): Promise<string | null> {
-  if (file.size > 50 * 1024 * 1024)
-    return "That file is larger than 50 MB; it is not a Conductor Studio export.";
+  const read = await readRunFile(file);
+  if (!read.ok) return read.message;
   try {
-    return await openExport(await file.text());
+    return await openExport(read.text);
   } catch (e: unknown) {
-    return `The file could not be read: ${e instanceof Error ? e.message : String(e)}`;
+    return unreadable(e);
   }
 }

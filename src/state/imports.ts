@@ -1,4 +1,4 @@
-import { openExport, openFile } from "./files.ts";
+import { openExport, openFile, readRunFile } from "./files.ts";
 import { refreshHistory } from "./history.ts";
 import { useStudio } from "./store.ts";
 
@@ -9,17 +9,10 @@ export function isJsonLines(file: { name: string }): boolean {
 
 /** Opens each line of a JSON-lines file as a run; the problems, by line. */
 async function openLines(file: File): Promise<string[]> {
+  const read = await readRunFile(file);
+  if (!read.ok) return [`${file.name}: ${read.message}`];
   const problems: string[] = [];
-  if (file.size > 50 * 1024 * 1024)
-    return [`${file.name}: That file is larger than 50 MB; it is not a Conductor Studio export.`];
-  let text: string;
-  try {
-    text = await file.text();
-  } catch (e: unknown) {
-    return [
-      `${file.name}: The file could not be read: ${e instanceof Error ? e.message : String(e)}`,
-    ];
-  }
+  const text = read.text;
   const lines = text.split("\n");
   for (const [i, line] of lines.entries()) {
     if (!line.trim()) continue;
