@@ -1,6 +1,7 @@
 import { create } from "zustand";
 import type { ParsedTable } from "../engine/eval/dataset/parse.ts";
 import type { ColumnMapping } from "../engine/eval/dataset/schema.ts";
+import { DEFAULT_COLUMNS } from "../engine/eval/dataset/schema.ts";
 import type { EvalProgress, EvalStatus } from "../engine/eval/runner.ts";
 import type { EvalResult, Evaluation } from "../engine/eval/schema.ts";
 
@@ -40,14 +41,7 @@ export interface EvalState {
 export const INITIAL_SETUP: EvalSetup = {
   sourceName: "",
   table: null,
-  mapping: {
-    question: "question",
-    answer: "answer",
-    choices: "choices",
-    id: "id",
-    kind: "kind",
-    tests: "tests",
-  },
+  mapping: DEFAULT_COLUMNS,
   skipBad: false,
   strategies: [],
   repeats: 1,
