@@ -122,6 +122,20 @@ describe("pool undo and redo", () => {
     expect(st().keys[header]).toBe("tok-a");
   });
 
+  it("undoing an add forgets the new worker's key, and redo brings both back", () => {
+    start();
+    st().addWorker(worker("c", "https://c.example/v1"));
+    st().setKey("c", "sk-c");
+    st().undoPool();
+    expect(st().pool).toEqual([A, B]);
+    expect(st().keys).toEqual({});
+    expect(st().keyOrigins).toEqual({});
+    st().redoPool();
+    expect(st().pool.map((w) => w.id)).toEqual(["a", "b", "c"]);
+    expect(st().keys).toEqual({ c: "sk-c" });
+    expect(st().keyOrigins).toEqual({ c: "https://c.example" });
+  });
+
   it("never reverts the keys of workers that stay", () => {
     start();
     st().setKey("b", "sk-old");
