@@ -35,6 +35,8 @@ describe("importFiles", () => {
     ]);
     // The last good line is the one on screen.
     expect(useStudio.getState().openKey).toBe("run-2026-01-01-fixture");
+    // Only that one was shown: one undo step, not one per line.
+    expect(useStudio.getState().history.past).toHaveLength(1);
     expect(useStudio.getState().notice).toMatch(/^Could not open runs\.jsonl line 4: /);
   });
 
