@@ -35,6 +35,9 @@ function initialTheme(): Theme {
 }
 
 const clamp = (v: number, min: number, max: number) => Math.min(max, Math.max(min, v));
+/** The side panels' width limits, in pixels (the drag and the splitter's keyboard share them). */
+const LEFT = { min: 240, max: 560 };
+const RIGHT = { min: 280, max: 640 };
 
 /** The studio: question and Conductor on the left, the graph in the middle, inspector and answer right. */
 export function App() {
@@ -55,8 +58,14 @@ export function App() {
       return next;
     });
   }, []);
-  const resizeLeft = useCallback((dx: number) => setLeft((w) => clamp(w + dx, 240, 560)), []);
-  const resizeRight = useCallback((dx: number) => setRight((w) => clamp(w - dx, 280, 640)), []);
+  const resizeLeft = useCallback(
+    (dx: number) => setLeft((w) => clamp(w + dx, LEFT.min, LEFT.max)),
+    [],
+  );
+  const resizeRight = useCallback(
+    (dx: number) => setRight((w) => clamp(w - dx, RIGHT.min, RIGHT.max)),
+    [],
+  );
   return (
     <ReactFlowProvider>
       <div
@@ -71,25 +80,13 @@ export function App() {
           <ConductorPanel />
           <AnswerPanel />
         </aside>
-        <Splitter
-          onResize={resizeLeft}
-          label="Resize the left panel"
-          value={left}
-          min={240}
-          max={560}
-        />
+        <Splitter onResize={resizeLeft} label="Resize the left panel" value={left} {...LEFT} />
         <main className="column center">
           <FileOfferBar />
           <RunBar />
           <Canvas />
         </main>
-        <Splitter
-          onResize={resizeRight}
-          label="Resize the right panel"
-          value={right}
-          min={280}
-          max={640}
-        />
+        <Splitter onResize={resizeRight} label="Resize the right panel" value={right} {...RIGHT} />
         <aside className="column right">
           {historyOpen ? <History.Component /> : <Inspector />}
         </aside>

@@ -216,6 +216,18 @@ describe("runProblem", () => {
     expect(problem()).toBe("Step 2 has no worker: choose one from the pool.");
   });
 
+  it("names the open run's worker as the run's, unless the user removed it from the pool", () => {
+    seed(makeDoc([[], [], [], []])); // step 4 is on w3, which the pool lacks
+    useStudio.setState((s) => ({ record: { ...s.record, pool: [worker(3)] } }));
+    expect(problem()).toBe(
+      "Step 4's worker “Worker 3” is this run's, not in your pool: use this run's pool, or choose another worker for it.",
+    );
+    const s = useStudio.getState();
+    s.addWorker(worker(3));
+    s.removeWorker("w3");
+    expect(problem()).toBe("Step 4's worker is no longer in the pool: choose another one for it.");
+  });
+
   it("names an empty subtask", () => {
     seed(makeDoc([[], []]));
     useStudio.getState().edit({ kind: "setSubtask", id: "b", subtask: "   " });

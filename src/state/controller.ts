@@ -241,7 +241,7 @@ export async function runNow(fromStepId?: string): Promise<void> {
     );
   const parent = continues(s);
   s.setRunStepIds(doc.steps.map((st) => st.id));
-  const common = { ...base, selfSelect: base.selfSelect, refine };
+  const common = { ...base, refine };
   if (!top) {
     if (!parent) return s.setNotice("That workflow is not in this run's record.");
     const at = s.focus;

@@ -100,7 +100,7 @@ export async function restoreDraft(storage: Storage = localStorage): Promise<voi
         await store.saveRun(record);
       }
       const round0 = record.rounds[0]?.steps ?? [];
-      const keepsDoc = sameSteps(draft.doc, round0.length ? round0 : []);
+      const keepsDoc = sameSteps(draft.doc, round0);
       showRun(
         record,
         { key: draft.openKey, exportedAt: writtenAt(got.text) },

@@ -59,6 +59,17 @@ export function download(text: string, name: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
+/** A run stored by an import, ready to show; or why it could not be. */
+export type StoredImport =
+  | {
+      ok: true;
+      record: RunRecord;
+      key: string;
+      exportedAt: string | null;
+      notes: readonly string[];
+    }
+  | { ok: false; message: string };
+
 /**
  * Opens an exported run as a new stored run (kind "imported" in history): its question, its first
  * round's workflow (later rounds drawn beside it) and each step's output and status as recorded.
@@ -68,9 +79,14 @@ export function download(text: string, name: string): void {
  * nothing and returns the message to show.
  */
 export async function openExport(text: string): Promise<string | null> {
+  return shown(await storeExport(text));
+}
+
+/** Checks an export text in full and stores it as openExport does, without showing it. */
+export async function storeExport(text: string): Promise<StoredImport> {
   const result = importRunChecked(text);
-  if (!result.ok) return result.message;
-  return openRecord(result.record, result.notes, exportedAtOf(text));
+  if (!result.ok) return { ok: false, message: result.message };
+  return storeRecord(result.record, result.notes, exportedAtOf(text));
 }
 
 /**
@@ -83,6 +99,15 @@ export async function openRecord(
   exportedAt: string | null = null,
   kind: "imported" | "evaluation" = "imported",
 ): Promise<string | null> {
+  return shown(await storeRecord(record, notes, exportedAt, kind));
+}
+
+async function storeRecord(
+  record: RunRecord,
+  notes: readonly string[],
+  exportedAt: string | null,
+  kind: "imported" | "evaluation" = "imported",
+): Promise<StoredImport> {
   const store = runStore();
   let key = record.id;
   if (store) {
@@ -95,10 +120,16 @@ export async function openRecord(
     const saved = same
       ? ({ ok: true } as const)
       : await store.saveRun(record, { key, kind }, Number.isNaN(at) ? Date.now() : at);
-    if (!saved.ok) return saved.message;
+    if (!saved.ok) return { ok: false, message: saved.message };
   }
-  showRun(record, { key, exportedAt });
-  if (notes.length) useStudio.getState().setNotice(notes.slice(0, 2).join(" "));
+  return { ok: true, record, key, exportedAt, notes };
+}
+
+/** Shows a stored import and the checker's notes; the message to show when it was not stored. */
+export function shown(stored: StoredImport): string | null {
+  if (!stored.ok) return stored.message;
+  showRun(stored.record, { key: stored.key, exportedAt: stored.exportedAt });
+  if (stored.notes.length) useStudio.getState().setNotice(stored.notes.slice(0, 2).join(" "));
   return null;
 }
 
@@ -112,13 +143,34 @@ function exportedAtOf(text: string): string | null {
   }
 }
 
+/** Files above this size are refused: no export is that large. */
+export const MAX_FILE_BYTES = 50 * 1024 * 1024;
+
+/** What a file above MAX_FILE_BYTES is told. */
+export const TOO_LARGE = "That file is larger than 50 MB; it is not a Conductor Studio export.";
+
+const unreadable = (e: unknown) =>
+  `The file could not be read: ${e instanceof Error ? e.message : String(e)}`;
+
+/** The text of a run file, or the message to show when it is too large or cannot be read. */
+export async function readRunFile(
+  file: File,
+): Promise<{ ok: true; text: string } | { ok: false; message: string }> {
+  if (file.size > MAX_FILE_BYTES) return { ok: false, message: TOO_LARGE };
+  try {
+    return { ok: true, text: await file.text() };
+  } catch (e: unknown) {
+    return { ok: false, message: unreadable(e) };
+  }
+}
+
 /** Reads a File and opens it; the message to show when it fails. */
 export async function openFile(file: File): Promise<string | null> {
-  if (file.size > 50 * 1024 * 1024)
-    return "That file is larger than 50 MB; it is not a Conductor Studio export.";
+  const read = await readRunFile(file);
+  if (!read.ok) return read.message;
   try {
-    return await openExport(await file.text());
+    return await openExport(read.text);
   } catch (e: unknown) {
-    return `The file could not be read: ${e instanceof Error ? e.message : String(e)}`;
+    return unreadable(e);
   }
 }

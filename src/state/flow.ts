@@ -43,13 +43,12 @@ export function nodeData(
   former: readonly Worker[] = [],
 ): StepNodeData {
   const step = doc.steps[index]!;
+  const worker = findWorker(pool, step.worker);
   return {
     index,
     isLast: index === doc.steps.length - 1,
-    workerName:
-      findWorker(pool, step.worker)?.name ??
-      notInPool(step.worker, findWorker(former, step.worker)?.name),
-    ...(findWorker(pool, step.worker) ? {} : { workerMissing: true }),
+    workerName: worker?.name ?? notInPool(step.worker, findWorker(former, step.worker)?.name),
+    ...(worker ? {} : { workerMissing: true }),
     subtask: step.subtask,
     ...resultFields(result),
   };

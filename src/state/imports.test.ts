@@ -35,6 +35,8 @@ describe("importFiles", () => {
     ]);
     // The last good line is the one on screen.
     expect(useStudio.getState().openKey).toBe("run-2026-01-01-fixture");
+    // Only that one was shown: one undo step, not one per line.
+    expect(useStudio.getState().history.past).toHaveLength(1);
     expect(useStudio.getState().notice).toMatch(/^Could not open runs\.jsonl line 4: /);
   });
 
@@ -44,5 +46,22 @@ describe("importFiles", () => {
     await importFiles([new File([`${text}\n`], "b.jsonl")]);
     expect((await runStore()!.listRuns()).map((r) => r.key)).toEqual(["nested"]);
     expect(useStudio.getState().notice).toBeNull();
+  });
+
+  it("refuses a file over 50 MB and names a file that cannot be read, storing nothing", async () => {
+    const big = (name: string) => {
+      const file = new File(["{}"], name);
+      Object.defineProperty(file, "size", { value: 51 * 1024 * 1024 });
+      return file;
+    };
+    const unreadable = new File([""], "gone.json");
+    unreadable.text = () => Promise.reject(new Error("the file was moved"));
+    await importFiles([big("a.jsonl"), big("b.json"), unreadable]);
+    expect(await runStore()!.listRuns()).toEqual([]);
+    expect(useStudio.getState().notice).toBe(
+      "Could not open a.jsonl: That file is larger than 50 MB; it is not a Conductor Studio export.; " +
+        "b.json: That file is larger than 50 MB; it is not a Conductor Studio export.; " +
+        "gone.json: The file could not be read: the file was moved",
+    );
   });
 });

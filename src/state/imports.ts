@@ -1,4 +1,5 @@
-import { openExport, openFile } from "./files.ts";
+import type { StoredImport } from "./files.ts";
+import { openFile, readRunFile, shown, storeExport } from "./files.ts";
 import { refreshHistory } from "./history.ts";
 import { useStudio } from "./store.ts";
 
@@ -7,25 +8,22 @@ export function isJsonLines(file: { name: string }): boolean {
   return /\.(jsonl|ndjson)$/i.test(file.name);
 }
 
-/** Opens each line of a JSON-lines file as a run; the problems, by line. */
+/**
+ * Stores each line of a JSON-lines file as a run and shows the last good one (showing each in
+ * turn would redraw the canvas and add an undo step per line); the problems, by line.
+ */
 async function openLines(file: File): Promise<string[]> {
+  const read = await readRunFile(file);
+  if (!read.ok) return [`${file.name}: ${read.message}`];
   const problems: string[] = [];
-  if (file.size > 50 * 1024 * 1024)
-    return [`${file.name}: That file is larger than 50 MB; it is not a Conductor Studio export.`];
-  let text: string;
-  try {
-    text = await file.text();
-  } catch (e: unknown) {
-    return [
-      `${file.name}: The file could not be read: ${e instanceof Error ? e.message : String(e)}`,
-    ];
-  }
-  const lines = text.split("\n");
-  for (const [i, line] of lines.entries()) {
+  let last: StoredImport | null = null;
+  for (const [i, line] of read.text.split("\n").entries()) {
     if (!line.trim()) continue;
-    const message = await openExport(line);
-    if (message) problems.push(`${file.name} line ${i + 1}: ${message}`);
+    const stored = await storeExport(line);
+    if (stored.ok) last = stored;
+    else problems.push(`${file.name} line ${i + 1}: ${stored.message}`);
   }
+  if (last) shown(last);
   return problems;
 }
 

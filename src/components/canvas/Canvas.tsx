@@ -17,7 +17,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useStudio } from "../../state/store.ts";
 import type { CanvasNode } from "../../state/recordFlow.ts";
 import type { StepFlowNode } from "../../state/flow.ts";
-import { formerWorkers, toFlowEdges, toFlowNodes } from "../../state/flow.ts";
+import { toFlowEdges, toFlowNodes } from "../../state/flow.ts";
 import {
   selectDoc,
   selectPhase,
@@ -26,6 +26,7 @@ import {
   selectSelectedIds,
 } from "../../state/selectors.ts";
 import { edgesOf } from "../../engine/graph/edges.ts";
+import { useFormerWorkers } from "../useFormerWorkers.ts";
 import { EdgeLegend } from "./EdgeLegend.tsx";
 import { GroupNode } from "./GroupNode.tsx";
 import { RoutedEdge } from "./RoutedEdge.tsx";
@@ -46,9 +47,7 @@ export function Canvas() {
   const pool = useStudio(selectPool);
   const results = useStudio(selectResults);
   const selectedIds = useStudio(selectSelectedIds);
-  const poolUndo = useStudio((s) => s.poolUndo);
-  const runPool = useStudio((s) => s.record.pool);
-  const former = useMemo(() => formerWorkers(poolUndo, runPool), [poolUndo, runPool]);
+  const former = useFormerWorkers();
   const [nodes, setNodes] = useState<CanvasNode[]>([]);
   const flow = useRef<ReactFlowInstance<CanvasNode, Edge> | null>(null);
   const planning = useStudio(selectPhase) === "planning";

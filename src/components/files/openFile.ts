@@ -1,7 +1,13 @@
 import { create } from "zustand";
 import type { RunRecord } from "../../engine/schema/record.ts";
 import { POOL_FORMAT } from "../../engine/pool/transfer.ts";
-import { openExport, openRecord } from "../../state/files.ts";
+import {
+  MAX_FILE_BYTES,
+  TOO_LARGE,
+  openExport,
+  openRecord,
+  readRunFile,
+} from "../../state/files.ts";
 import { refreshHistory } from "../../state/history.ts";
 import { importFiles, isJsonLines } from "../../state/imports.ts";
 import { useStudio } from "../../state/store.ts";
@@ -10,8 +16,6 @@ import { useStudio } from "../../state/store.ts";
 export const WORKER_PARSE_BYTES = 1024 * 1024;
 /** Files above this size are opened only after the user agrees. */
 export const ASK_BEFORE_BYTES = 10 * 1024 * 1024;
-/** Files above this size are refused: no export is that large. */
-export const MAX_FILE_BYTES = 50 * 1024 * 1024;
 
 /** A file waiting for the user's word: a large run, or a pool file dropped where runs go. */
 export type FileOffer =
@@ -57,12 +61,9 @@ function fail(file: File, message: string) {
 
 /** Reads and opens a run file that the user has agreed to (or that needs no agreement). */
 async function openNow(file: File): Promise<void> {
-  let text: string;
-  try {
-    text = await file.text();
-  } catch (e: unknown) {
-    return fail(file, `The file could not be read: ${e instanceof Error ? e.message : String(e)}`);
-  }
+  const read = await readRunFile(file);
+  if (!read.ok) return fail(file, read.message);
+  const text = read.text;
   // A pool file dropped on the canvas is offered as a pool import rather than refused.
   if (text.length < WORKER_PARSE_BYTES) {
     const workers = poolFileWorkers(text);
@@ -82,8 +83,7 @@ async function openNow(file: File): Promise<void> {
  * very large ones only after asking), or the app's own pool file, offered as a pool import.
  */
 export function openUserFile(file: File): void {
-  if (file.size > MAX_FILE_BYTES)
-    return fail(file, "That file is larger than 50 MB; it is not a Conductor Studio export.");
+  if (file.size > MAX_FILE_BYTES) return fail(file, TOO_LARGE);
   // History's JSON-lines export: one run a line, each imported as its own stored run.
   if (isJsonLines(file)) return void importFiles([file]);
   if (file.size > ASK_BEFORE_BYTES) return setOffer({ kind: "large", file });

@@ -1,7 +1,8 @@
 import { DEFAULT_TEMPLATE, templateProblems } from "../../engine/conductor/prompt.ts";
-import { CONDUCTOR_KEY_ID, keyStatusAt, originOf } from "../../state/keybinding.ts";
+import { CONDUCTOR_KEY_ID, originOf } from "../../state/keybinding.ts";
 import { useStudio } from "../../state/store.ts";
 import { KeyMovedNote } from "../pool/KeyMovedNote.tsx";
+import { useHeldSecret } from "../pool/useHeldSecret.ts";
 import { ConductorPreview } from "./ConductorPreview.tsx";
 import { ConductorPriceFields } from "./ConductorPriceFields.tsx";
 import { InBrowserSection } from "./InBrowserSection.tsx";
@@ -14,9 +15,7 @@ export function ConductorSettings() {
   const conductor = useStudio((s) => s.conductor);
   const origin = originOf(conductor.baseURL);
   // A key entered for another origin is neither shown nor sent (keybinding.ts).
-  const keyState = useStudio((s) => keyStatusAt(s, CONDUCTOR_KEY_ID, origin).state);
-  const heldKey = useStudio((s) => s.keys[CONDUCTOR_KEY_ID] ?? "");
-  const keyFrom = useStudio((s) => s.keyOrigins[CONDUCTOR_KEY_ID] || null);
+  const { state: keyState, held: heldKey, from: keyFrom } = useHeldSecret(CONDUCTOR_KEY_ID, origin);
   const conductorKey = keyState === "bound" ? heldKey : "";
   const rememberKeys = useStudio((s) => s.rememberKeys);
   const customRecords = useStudio((s) => s.customRecords);

@@ -5,8 +5,7 @@ import {
 } from "../../engine/llm/webllm/catalogue.ts";
 import { CATALOGUE } from "../../state/inbrowserController.ts";
 import { useStudio } from "../../state/store.ts";
-
-const mb = (n: number) => (n >= 1024 ? `${(n / 1024).toFixed(1)} GB` : `${Math.round(n)} MB`);
+import { formatMB as mb } from "./DownloadConfirm.tsx";
 
 /** The in-browser Conductor's plan grammar switch and context window. */
 export function InBrowserPlanOptions() {

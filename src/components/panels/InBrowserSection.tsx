@@ -11,11 +11,10 @@ import {
 import { vramAtContext } from "../../engine/llm/webllm/catalogue.ts";
 import { useStudio } from "../../state/store.ts";
 import { CustomModelForm } from "./CustomModelForm.tsx";
+import { DownloadConfirm, formatMB as mb } from "./DownloadConfirm.tsx";
 import { InBrowserPlanOptions } from "./InBrowserPlanOptions.tsx";
 import { LoadProgressBar } from "./LoadProgressBar.tsx";
 import { ProblemBox } from "./ProblemBox.tsx";
-
-const mb = (n: number) => (n >= 1024 ? `${(n / 1024).toFixed(1)} GB` : `${Math.round(n)} MB`);
 
 /** Choose, download, load and manage the in-browser Conductor model. */
 export function InBrowserSection() {
@@ -77,26 +76,16 @@ export function InBrowserSection() {
       {status === "loading" ? (
         <LoadProgressBar />
       ) : confirming ? (
-        <div className="confirm-box" data-testid="confirm-download">
-          <p>
-            This downloads about <strong>{size ? mb(size) : "several GB"}</strong> once; the browser
-            keeps it for next time. The studio will ask the browser to keep it under storage
-            pressure.
-          </p>
-          <div className="row">
-            <button
-              type="button"
-              className="primary"
-              data-testid="confirm-download-yes"
-              onClick={start}
-            >
-              Download and load
-            </button>
-            <button type="button" onClick={() => setConfirming(false)}>
-              Not now
-            </button>
-          </div>
-        </div>
+        <DownloadConfirm
+          sizeMB={size}
+          testId="confirm-download"
+          yesTestId="confirm-download-yes"
+          onYes={start}
+          onNo={() => setConfirming(false)}
+        >
+          the browser keeps it for next time. The studio will ask the browser to keep it under
+          storage pressure.
+        </DownloadConfirm>
       ) : (
         <div className="row">
           <button

@@ -1,7 +1,6 @@
 import { findWorker } from "../../engine/conductor/ids.ts";
 import { formatCost } from "../../engine/cost.ts";
 import { notInPool } from "../../engine/pool/estimate.ts";
-import { formerWorkers } from "../../state/flow.ts";
 import { runNow } from "../../state/controller.ts";
 import {
   selectDoc,
@@ -11,6 +10,7 @@ import {
   selectSelectedIds,
 } from "../../state/selectors.ts";
 import { useStudio } from "../../state/store.ts";
+import { useFormerWorkers } from "../useFormerWorkers.ts";
 import { CopyButton } from "../ui/CopyButton.tsx";
 import { Markdown } from "../ui/Markdown.tsx";
 import { StatusBadge } from "../ui/StatusBadge.tsx";
@@ -25,8 +25,7 @@ export function Inspector() {
   const results = useStudio(selectResults);
   const selectedIds = useStudio(selectSelectedIds);
   const phase = useStudio(selectPhase);
-  const runPool = useStudio((s) => s.record.pool);
-  const poolUndo = useStudio((s) => s.poolUndo);
+  const former = useFormerWorkers();
   // The first selected id that is still a step: a deleted step's id may linger in the selection
   // (React Flow never reports it deselected), and must not hide the step clicked after it.
   const index =
@@ -45,7 +44,7 @@ export function Inspector() {
   const st = useStudio.getState;
   const result = results[step.id];
   // A worker that left the pool is named as the pool before the edit, or the open run, knew it.
-  const lost = findWorker(formerWorkers(poolUndo, runPool), step.worker)?.name;
+  const lost = findWorker(former, step.worker)?.name;
   const status = result?.status ?? "idle";
   const idle = phase === "idle";
   return (

@@ -1,19 +1,17 @@
 import { useState } from "react";
 import { isPlainHeader } from "../../engine/pool/headers.ts";
 import type { Worker } from "../../engine/schema/worker.ts";
-import { headerSecretId, keyStatusAt, originOf } from "../../state/keybinding.ts";
+import { headerSecretId, originOf } from "../../state/keybinding.ts";
 import { removeHeader, setHeader, setHeaderSecret } from "../../state/keyring.ts";
-import { useStudio } from "../../state/store.ts";
 import { KeyMovedNote } from "./KeyMovedNote.tsx";
+import { useHeldSecret } from "./useHeldSecret.ts";
 
 /** One custom header: its value (a password field while secret), the secret mark, remove. */
 function HeaderRow({ worker, name }: { worker: Worker; name: string }) {
   const plain = isPlainHeader(worker, name);
   const id = headerSecretId(worker.id, name);
   const origin = originOf(worker.baseURL);
-  const state = useStudio((s) => keyStatusAt(s, id, origin).state);
-  const held = useStudio((s) => s.keys[id] ?? "");
-  const from = useStudio((s) => s.keyOrigins[id] || null);
+  const { state, held, from } = useHeldSecret(id, origin);
   const value = plain ? (worker.headers?.[name] ?? "") : state === "bound" ? held : "";
   return (
     <li className="header-row" data-testid="header-row" data-header-name={name}>

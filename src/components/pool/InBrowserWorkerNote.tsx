@@ -7,10 +7,8 @@ import {
   needsDownload,
 } from "../../state/inbrowserController.ts";
 import { useStudio } from "../../state/store.ts";
+import { DownloadConfirm } from "../panels/DownloadConfirm.tsx";
 import { LoadProgressBar } from "../panels/LoadProgressBar.tsx";
-
-const size = (mb: number | undefined) =>
-  mb === undefined ? "several GB" : mb >= 1024 ? `${(mb / 1024).toFixed(1)} GB` : `${mb} MB`;
 
 /**
  * An in-browser worker's state: whether a model is loaded (it runs on the loaded model, in turn
@@ -63,20 +61,14 @@ export function InBrowserWorkerNote({ worker }: { worker: Worker }) {
         </button>
       )}
       {confirming && (
-        <div className="confirm-box" data-testid="inbrowser-worker-confirm">
-          <p>
-            This downloads about <strong>{size(downloadSizeMB(modelId))}</strong> once; the browser
-            keeps it. Choose another model in Conductor → In this browser.
-          </p>
-          <div className="row">
-            <button type="button" className="primary" onClick={start}>
-              Download and load
-            </button>
-            <button type="button" onClick={() => setConfirming(false)}>
-              Not now
-            </button>
-          </div>
-        </div>
+        <DownloadConfirm
+          sizeMB={downloadSizeMB(modelId)}
+          testId="inbrowser-worker-confirm"
+          onYes={start}
+          onNo={() => setConfirming(false)}
+        >
+          the browser keeps it. Choose another model in Conductor → In this browser.
+        </DownloadConfirm>
       )}
       {worker.prefill && (
         <p className="muted" data-testid="inbrowser-prefill-note">

@@ -1,10 +1,11 @@
 import { useState } from "react";
 import { presetById } from "../../engine/pool/presets.ts";
 import type { Worker } from "../../engine/schema/worker.ts";
-import { keyStatusAt, originOf, workersByOrigin } from "../../state/keybinding.ts";
+import { originOf, workersByOrigin } from "../../state/keybinding.ts";
 import { shareKeyWithOrigin } from "../../state/pool.ts";
 import { useStudio } from "../../state/store.ts";
 import { KeyMovedNote } from "./KeyMovedNote.tsx";
+import { useHeldSecret } from "./useHeldSecret.ts";
 
 /**
  * A worker's API key (a password field), and handing it to other workers of the same endpoint. A
@@ -13,10 +14,7 @@ import { KeyMovedNote } from "./KeyMovedNote.tsx";
  */
 export function KeyField({ worker }: { worker: Worker }) {
   const origin = originOf(worker.baseURL);
-  // Each selector is constant-time: the pool editor has one of these per worker.
-  const state = useStudio((s) => keyStatusAt(s, worker.id, origin).state);
-  const held = useStudio((s) => s.keys[worker.id] ?? "");
-  const from = useStudio((s) => s.keyOrigins[worker.id] || null);
+  const { state, held, from } = useHeldSecret(worker.id, origin);
   // Typed before the base URL was set: shown, sent nowhere, and bound only once the user confirms.
   const early = state === "moved" && origin === null && from === null;
   const key = state === "bound" || early ? held : "";
