@@ -7,6 +7,7 @@ import { formatCost } from "../engine/cost.ts";
 import type { RunEvent } from "../engine/schema/events.ts";
 import { exportRun } from "../engine/run/export.ts";
 import type { RunRecord } from "../engine/schema/record.ts";
+import { type Io, UsageError } from "./command.ts";
 import { resolveConfig } from "./config.ts";
 import { serveCommand } from "./serve.ts";
 import { createEngine, runQuestion } from "./serve-engine.ts";
@@ -57,12 +58,7 @@ Config (JSON):
   Keys are read from the named environment variables and never written anywhere.
 `;
 
-export interface Io {
-  stdout: (s: string) => void;
-  stderr: (s: string) => void;
-  readStdin: () => Promise<string>;
-  env: NodeJS.ProcessEnv;
-}
+export type { Io } from "./command.ts";
 
 const defaultIo: Io = {
   stdout: (s) => process.stdout.write(s),
@@ -85,8 +81,6 @@ function intOption(value: string | undefined, name: string, fallback?: number): 
     throw new UsageError(`--${name} must be a non-negative integer, got "${value}".`);
   return n;
 }
-
-class UsageError extends Error {}
 
 async function parseCommand(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseArgs({

@@ -1,0 +1,26 @@
+/**
+ * The contract between `main.ts` and each command of `conductor-studio`. Every command lives in its
+ * own module and exports one `CliCommand`; main.ts only dispatches, prints help and maps usage errors
+ * to exit code 2, so commands written apart plug in the same way.
+ */
+
+/** What a command reads and writes: tests pass fakes, the binary passes the process's. */
+export interface Io {
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+  readStdin: () => Promise<string>;
+  env: NodeJS.ProcessEnv;
+}
+
+/** One command: its name, a one-line summary for the top-level help, and its full help text. */
+export interface CliCommand {
+  name: string;
+  summary: string;
+  /** Usage, options and at least one example; printed for `conductor-studio NAME --help`. */
+  help: string;
+  /** Runs the command on the arguments after its name; returns the exit code. */
+  run: (args: string[], io: Io) => Promise<number>;
+}
+
+/** A mistake in how the command was called: main.ts prints the message and exits 2. */
+export class UsageError extends Error {}
