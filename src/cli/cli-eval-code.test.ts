@@ -92,8 +92,8 @@ describe("conductor-studio eval --scorer code", { timeout: TIMEOUT_MS }, () => {
   });
 
   it("lists --scorer code in the help", async ({ expect }) => {
-    const r = await runCli(["--help"]);
-    expect(r.stdout).toMatch(/--scorer mc\|math\|exact\|contains\|regex\|judge\|code/);
+    const r = await runCli(["eval", "--help"]);
+    expect(r.stdout).toMatch(/--scorer <ID> +mc\|math\|exact\|contains\|regex\|judge\|code/);
     expect(r.stdout).toContain("--scorer code");
   });
 });

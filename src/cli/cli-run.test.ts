@@ -46,7 +46,13 @@ describe("conductor-studio run", { timeout: CLI_TIMEOUT_MS }, () => {
     const h = await harness(onTestFinished);
     scriptAttemptsThenCheck(h.server);
     const r = await runPlan(h, threeWorkerConfig(h.server));
-    expect(r.stderr).toMatch(/^\[run\] done \(no_rounds\)$/m);
+    // Plain words, not the record's code (no_rounds).
+    expect(r.stderr).toMatch(/^\[run\] done: no refinement rounds$/m);
+    // Not a terminal: no answer block, but one line of totals.
+    expect(r.stderr).toMatch(
+      /^\[run\] totals: 1670 tokens \(1430 in, 240 out\), 4 calls, \$0\.0021, \d+\.\ds$/m,
+    );
+    expect(r.stderr).not.toContain("Answer:");
     expect(r.code).toBe(0);
 
     const lines = r.stderr.split("\n");
@@ -115,7 +121,7 @@ describe("conductor-studio run", { timeout: CLI_TIMEOUT_MS }, () => {
     expect(doc.run.rounds[0]?.steps.every((s) => s.status === "done")).toBe(true);
   });
 
-  it("an unwritable --out path exits 1 but still prints the record", async ({
+  it("an unwritable --out path exits 2 before any call is paid for", async ({
     expect,
     onTestFinished,
   }) => {
@@ -123,10 +129,13 @@ describe("conductor-studio run", { timeout: CLI_TIMEOUT_MS }, () => {
     scriptAttemptsThenCheck(h.server);
     const out = join(h.dir, "missing-dir", "run.json");
     const r = await runPlan(h, threeWorkerConfig(h.server), {}, out);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`Cannot write the run record to ${out}`);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      `Cannot write ${out}: the folder ${join(h.dir, "missing-dir")} does not exist. Nothing was sent to any model.`,
+    );
     expect(r.stderr).not.toMatch(/\n\s+at /);
-    expect(readExport(r.stdout).run.answer).toBe(CHECKED);
+    expect(r.stdout).toBe("");
+    expect(h.server.requests).toHaveLength(0);
   });
 
   it("sends each endpoint only its own key and writes no key anywhere", async ({
@@ -181,7 +190,7 @@ describe("conductor-studio run", { timeout: CLI_TIMEOUT_MS }, () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^\[step 2\] failed: The endpoint refused the API key \(401\/403\)/m);
     expect(r.stderr).toContain("Incorrect API key provided: [redacted].");
-    expect(r.stderr).toMatch(/^\[run\] failed \(step_error\)/m);
+    expect(r.stderr).toMatch(/^\[run\] failed: a step failed/m);
     expect(chatRequests(h.server, "solver-b")).toHaveLength(1); // a 401 is not retried
     expect(chatRequests(h.server, "checker")).toHaveLength(0);
     const file = await readFile(out, "utf8");
@@ -234,7 +243,7 @@ describe("conductor-studio run", { timeout: CLI_TIMEOUT_MS }, () => {
     expect(readExport(r.stdout).run.rounds[0]?.steps[1]?.attempts).toBe(2);
   });
 
-  it("an unparseable plan exits 2, shows the error and keeps the raw text", async ({
+  it("an unparseable plan exits 3, shows the error and keeps the raw text", async ({
     expect,
     onTestFinished,
   }) => {
@@ -245,7 +254,7 @@ model_id = [0, 1, 2]
 subtasks = ["Solve it with the formula.", "Solve it by pairing terms.", "Compare both answers and give the`;
     h.server.script("conductor-7b", raw);
     const r = await runPlan(h, threeWorkerConfig(h.server));
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(3); // the plan, not the config (2) or an unreachable endpoint (4)
     expect(r.stderr).toMatch(
       /^\[round 1\] plan failed: A list in the Conductor's output could not be read/m,
     );

@@ -20,11 +20,18 @@ const PLAN_JSON =
 const EMPTY_LISTS = "The answer holds up.\nmodel_id = []\nsubtasks = []\naccess_list = []\n";
 
 describe("conductor-studio usage", { timeout: CLI_TIMEOUT_MS }, () => {
-  it("--help exits 0 and names both commands", async ({ expect }) => {
+  it("--help exits 0 and lists every command; COMMAND --help gives its usage", async ({
+    expect,
+  }) => {
     const r = await runCli(["--help"]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^\s+conductor-studio parse --workers N/m);
-    expect(r.stdout).toMatch(/^\s+conductor-studio run --config FILE --question TEXT/m);
+    for (const name of ["eval", "grammar", "parse", "run", "serve"])
+      expect(r.stdout).toMatch(new RegExp(`^  ${name} +\\S`, "m"));
+    const parse = await runCli(["parse", "--help"]);
+    expect(parse.code).toBe(0);
+    expect(parse.stdout).toMatch(/^Usage: conductor-studio parse --workers N/m);
+    const run = await runCli(["run", "--help"]);
+    expect(run.stdout).toMatch(/^Usage: conductor-studio run --config FILE --question TEXT/m);
   });
 
   it("an unknown command exits 2 with a message on stderr", async ({ expect }) => {

@@ -10,6 +10,10 @@ export interface Io {
   stderr: (s: string) => void;
   readStdin: () => Promise<string>;
   env: NodeJS.ProcessEnv;
+  /** True when stderr is a terminal (a person watches): progress bars and the answer go there. */
+  stderrIsTTY?: boolean;
+  /** The terminal's width in columns, when stderr is one. */
+  columns?: number;
 }
 
 /** One command: its name, a one-line summary for the top-level help, and its full help text. */
@@ -24,3 +28,10 @@ export interface CliCommand {
 
 /** A mistake in how the command was called: main.ts prints the message and exits 2. */
 export class UsageError extends Error {}
+
+/** Reads a file, or stdin for "-" (the Unix convention). */
+export async function readInput(path: string, io: Io): Promise<string> {
+  if (path === "-") return io.readStdin();
+  const { readFile } = await import("node:fs/promises");
+  return readFile(path, "utf8");
+}

@@ -4,6 +4,8 @@ import { failure } from "../engine/errors.ts";
 import { describeIssues } from "../engine/schema/guards.ts";
 import type { ConductorConfig, Pool } from "../engine/schema/worker.ts";
 import { ExtraBodySchema, PriceSchema } from "../engine/schema/worker.ts";
+import type { UnknownKey } from "./config-keys.ts";
+import { describeUnknownKeys, unknownKeys } from "./config-keys.ts";
 
 const EndpointSchema = z.object({
   // http(s) only: a bare `localhost:8000` parses as a URL with the scheme "localhost:".
@@ -19,6 +21,9 @@ const EndpointSchema = z.object({
   extraBody: ExtraBodySchema.optional(),
 });
 
+/** The largest step cap a config, `parse` and `grammar` accept (the paper uses 5). */
+export const MAX_STEPS_CAP = 20;
+
 export const CliConfigSchema = z.object({
   conductor: EndpointSchema.extend({
     /** "Constrain the plan": which grammar field the Conductor's server takes (off by default). */
@@ -27,7 +32,7 @@ export const CliConfigSchema = z.object({
   workers: z
     .array(EndpointSchema.extend({ name: z.string().min(1), note: z.string().optional() }))
     .min(1),
-  maxSteps: z.number().int().positive().max(20).default(5),
+  maxSteps: z.number().int().positive().max(MAX_STEPS_CAP).default(5),
   rounds: z.number().int().nonnegative().max(5).default(0),
   maxCalls: z.number().int().positive().optional(),
   namedWorkers: z.boolean().default(false),
@@ -49,6 +54,8 @@ export interface ResolvedConfig {
   pool: Pool;
   /** Keys by worker id, plus "conductor"; held in memory only. */
   keys: Map<string, string>;
+  /** Keys the schema does not know (typos such as "maxStep"); ignored unless --strict. */
+  unknownKeys: UnknownKey[];
 }
 
 /**
@@ -58,7 +65,8 @@ export interface ResolvedConfig {
 export function resolveConfig(text: string, env: NodeJS.ProcessEnv): Result<ResolvedConfig> {
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    // A byte-order mark (Windows editors write one) is not part of the JSON.
+    raw = JSON.parse(text.replace(/^\uFEFF/, ""));
   } catch (e: unknown) {
     return {
       ok: false,
@@ -113,5 +121,62 @@ export function resolveConfig(text: string, env: NodeJS.ProcessEnv): Result<Reso
     headers: c.headers,
     ...(c.planGrammar ? { planGrammar: c.planGrammar } : {}),
   };
-  return { ok: true, config, conductor, pool, keys };
+  return {
+    ok: true,
+    config,
+    conductor,
+    pool,
+    keys,
+    unknownKeys: unknownKeys(CliConfigSchema, raw),
+  };
 }
+
+export type LoadedConfig = { ok: true; resolved: ResolvedConfig } | { ok: false; message: string };
+
+/**
+ * Reads and resolves the config file at `path`. Unknown keys are a warning (through `warn`), or an
+ * error under `strict`; every failure is one message for the user (exit code 2).
+ */
+export async function loadConfig(
+  path: string,
+  env: NodeJS.ProcessEnv,
+  options: { strict: boolean; warn: (line: string) => void },
+): Promise<LoadedConfig> {
+  let text: string;
+  try {
+    const { readFile } = await import("node:fs/promises");
+    text = await readFile(path, "utf8");
+  } catch (e: unknown) {
+    const why = e instanceof Error ? e.message : String(e);
+    return { ok: false, message: `Cannot read the config file ${path}: ${why}` };
+  }
+  const resolved = resolveConfig(text, env);
+  if (!resolved.ok) return { ok: false, message: `${path}: ${resolved.message}` };
+  const unknown = resolved.unknownKeys;
+  if (unknown.length && options.strict)
+    return {
+      ok: false,
+      message: `${path}: ${describeUnknownKeys(unknown)}. Fix the key, or drop --strict to ignore it.`,
+    };
+  if (unknown.length)
+    options.warn(
+      `Warning: ${path}: ${describeUnknownKeys(unknown)}; ignored (--strict refuses it).`,
+    );
+  return { ok: true, resolved };
+}
+
+/** The config section of the help of every command that reads one (run, eval, serve). */
+export const CONFIG_HELP = `Config (JSON; the same settings as the studio's):
+  {"conductor": {"baseURL": "http://localhost:8000/v1", "model": "conductor-7b",
+                 "apiKeyEnv": "ENV_NAME", "planGrammar": "off|vllm|vllm-guided|sglang"},
+   "workers": [{"name": "GPT-5", "baseURL": "https://api.openai.com/v1", "model": "gpt-5",
+                "apiKeyEnv": "OPENAI_API_KEY", "temperature": 0.2, "maxTokens": 4096,
+                "price": {"input": 1.25, "output": 10}, "note": "...", "headers": {...},
+                "extraBody": {...}}],
+   "maxSteps": 5, "rounds": 0, "namedWorkers": false, "maxCalls": N, "timeoutMs": N,
+   "retry": {"maxAttempts": N, "baseDelayMs": N, "maxDelayMs": N}}
+  Each apiKeyEnv names the environment variable holding that endpoint's key; keys are read from
+  the environment, sent only to their endpoint, and never written anywhere. price is dollars per
+  million input / output tokens. An unknown key is a warning naming the closest known key
+  (--strict makes it an error); a byte-order mark is accepted.
+`;

@@ -79,6 +79,17 @@ export function lineWriter(file: string): (value: unknown) => Promise<void> {
   return (value) => (chain = chain.then(() => appendFile(file, `${JSON.stringify(value)}\n`)));
 }
 
+/** The trainer files written beside a training-data file (the .verl.parquet only when it has samples). */
+export function trainerShapeFiles(file: string): string[] {
+  const base = file.replace(/\.jsonl$/, "");
+  return [
+    `${base}.grpo.jsonl`,
+    `${base}.sft.jsonl`,
+    `${base}.preference.jsonl`,
+    `${base}.verl.parquet`,
+  ];
+}
+
 /** Every sample in the training file (all sessions), then the trainer shapes beside it. */
 export async function writeTrainerShapes(file: string, dataSource: string): Promise<string[]> {
   const text = await readFile(file, "utf8").catch(() => "");
@@ -92,15 +103,9 @@ export async function writeTrainerShapes(file: string, dataSource: string): Prom
       // a torn line: skipped, like in --out
     }
   }
-  const base = file.replace(/\.jsonl$/, "");
   const jsonl = (rows: unknown[]) =>
     rows.map((r) => JSON.stringify(r)).join("\n") + (rows.length ? "\n" : "");
-  const written = [
-    `${base}.grpo.jsonl`,
-    `${base}.sft.jsonl`,
-    `${base}.preference.jsonl`,
-    `${base}.verl.parquet`,
-  ];
+  const written = trainerShapeFiles(file);
   await writeFile(written[0]!, jsonl(grpoRows(samples)));
   await writeFile(written[1]!, jsonl(sftRows(samples)));
   await writeFile(written[2]!, jsonl(preferenceRows(samples)));

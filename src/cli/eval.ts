@@ -1,59 +1,42 @@
+// `conductor-studio eval`: a question set through several strategies, scored, summarised.
 import { readFile, writeFile } from "node:fs/promises";
 import { basename } from "node:path";
-import { parseArgs } from "node:util";
 import { formatCost } from "../engine/cost.ts";
+import type { Sandbox } from "../engine/eval/code/pool.ts";
 import { parseColumnsOption } from "../engine/eval/dataset/parse.ts";
 import { DEFAULT_COLUMNS } from "../engine/eval/dataset/schema.ts";
-import { summarise, summaryTable } from "../engine/eval/report.ts";
+import { OriginLimiter, originOf } from "../engine/eval/limiter.ts";
+import { codeResultText, summarise, summaryTable } from "../engine/eval/report.ts";
 import { EvalRun } from "../engine/eval/runner.ts";
-import type { Evaluation } from "../engine/eval/schema.ts";
+import type { EvalResult } from "../engine/eval/schema.ts";
 import { EvaluationSchema, upgradeEvaluation } from "../engine/eval/schema.ts";
 import { createScorer, defaultScorerId } from "../engine/eval/scorers/registry.ts";
-import { parseStrategyList, strategyName } from "../engine/eval/strategy.ts";
+import { strategyName } from "../engine/eval/strategy.ts";
 import { conductorSample } from "../engine/eval/training/sample.ts";
 import { createOpenAIBackend } from "../engine/llm/openai.ts";
-import { importRun } from "../engine/run/export.ts";
-import { OriginLimiter, originOf } from "../engine/eval/limiter.ts";
 import type { Worker } from "../engine/schema/worker.ts";
-import type { Sandbox } from "../engine/eval/code/pool.ts";
-import { codeResultText } from "../engine/eval/report.ts";
-import { resolveConfig } from "./config.ts";
-import { lineWriter, loadDataset, readResults, writeTrainerShapes } from "./eval-files.ts";
-
-export const EVAL_HELP = `  conductor-studio eval --config pool.json --dataset questions.jsonl --out results.jsonl
-      [--strategies conductor,single,moa] [--repeats K] [--concurrency N] [--max-cost USD]
-      [--columns question=q,answer=a] [--scorer mc|math|exact|contains|regex|judge|code]
-      [--judge NAME] [--seed S] [--skip-bad-rows] [--training-data FILE] [--workflow FILE]
-      Run a question set (JSONL, JSON or CSV) through each strategy: conductor, single (every
-      worker alone) or single:<name>, moa, chain, best-of-n, workflow (--workflow: an exported
-      workflow applied to every question). Each line of --out is one (item,
-      strategy, repeat); running again with the same --out skips finished items. Progress on
-      stderr, the summary table on stdout. --training-data writes Conductor samples (JSON lines)
-      and, beside them, .grpo.jsonl, .sft.jsonl, .preference.jsonl and .verl.parquet.
-      --scorer code (the default when items have a tests column) runs each Python answer
-      against the item's tests in Pyodide (a worker thread): pass@1, tests passed per item.
-      Exit 0 when every item finished, 1 when stopped (spending cap, Ctrl-C), 2 for bad input.
-`;
-
-export interface EvalIo {
-  stdout: (s: string) => void;
-  stderr: (s: string) => void;
-  env: NodeJS.ProcessEnv;
-}
-
-function num(
-  v: string | undefined,
-  name: string,
-  min: number,
-  fallback: number | null,
-): number | string | null {
-  if (v === undefined) return fallback;
-  const n = Number(v);
-  return Number.isFinite(n) && n >= min ? n : `--${name} must be a number >= ${min}, got "${v}".`;
-}
+import { type CliCommand, type Io, UsageError } from "./command.ts";
+import { loadConfig } from "./config.ts";
+import {
+  lineWriter,
+  loadDataset,
+  readResults,
+  trainerShapeFiles,
+  writeTrainerShapes,
+} from "./eval-files.ts";
+import { EVAL_HELP, EVAL_SHAPE } from "./eval-help.ts";
+import { EvalProgressDisplay, countingCalls } from "./eval-progress.ts";
+import type { StoredDefinition } from "./eval-resume.ts";
+import { definitionChanges, mismatchMessage, moveAside } from "./eval-resume.ts";
+import { chooseStrategies } from "./eval-strategies.ts";
+import { summaryJson } from "./eval-summary.ts";
+import { EXIT } from "./exit-codes.ts";
+import { intOption, parseOptions } from "./options.ts";
+import { firstUnwritable } from "./output-paths.ts";
+import { runExitCode } from "./run-command.ts";
 
 /** The code scorer's Node sandbox, started on the first answer scored; disposed when the command ends. */
-function codeSandboxHolder(io: EvalIo) {
+function codeSandboxHolder(io: Io) {
   let made: Promise<Sandbox> | null = null;
   return {
     get: () =>
@@ -67,8 +50,7 @@ function codeSandboxHolder(io: EvalIo) {
   };
 }
 
-/** `conductor-studio eval`: returns the exit code. */
-export async function evalCommand(args: string[], io: EvalIo): Promise<number> {
+async function run(args: string[], io: Io): Promise<number> {
   const code = codeSandboxHolder(io);
   try {
     return await evalWith(args, io, code.get);
@@ -77,212 +59,242 @@ export async function evalCommand(args: string[], io: EvalIo): Promise<number> {
   }
 }
 
+/** Reads the definition stored beside --out: null when there is none, "bad" when unreadable. */
+async function storedDefinition(sidecar: string): Promise<StoredDefinition | null | "bad"> {
+  const text = await readFile(sidecar, "utf8").catch(() => null);
+  if (text === null) return null;
+  try {
+    const raw: unknown = JSON.parse(text);
+    const parsed = EvaluationSchema.safeParse(upgradeEvaluation(raw));
+    if (!parsed.success) return "bad";
+    const settings =
+      typeof raw === "object" && raw !== null && "runSettings" in raw ? raw.runSettings : undefined;
+    return {
+      ...parsed.data,
+      ...(settings ? { runSettings: settings as StoredDefinition["runSettings"] } : {}),
+    };
+  } catch {
+    return "bad";
+  }
+}
+
 async function evalWith(
   args: string[],
-  io: EvalIo,
+  io: Io,
   codeSandbox: () => Promise<Sandbox>,
 ): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      config: { type: "string" },
-      dataset: { type: "string" },
-      out: { type: "string" },
-      strategies: { type: "string", default: "conductor,single,moa" },
-      repeats: { type: "string" },
-      concurrency: { type: "string" },
-      "max-cost": { type: "string" },
-      columns: { type: "string" },
-      scorer: { type: "string" },
-      judge: { type: "string" },
-      seed: { type: "string" },
-      "skip-bad-rows": { type: "boolean", default: false },
-      "training-data": { type: "string" },
-      workflow: { type: "string" },
-    },
-  });
-  const usage = (m: string) => (io.stderr(`${m}\n`), 2);
+  const { values } = parseOptions(EVAL_SHAPE, args);
+  const usage = (m: string) => (io.stderr(`${m}\n`), EXIT.usage);
   if (!values.config || !values.dataset || !values.out)
-    return usage(
-      "--config, --dataset and --out are required.\nRun conductor-studio --help for usage.",
+    throw new UsageError("--config, --dataset and --out are required.");
+  const out = values.out;
+  const repeats = intOption(values.repeats, "repeats", { min: 1, fallback: 1 });
+  const concurrency = intOption(values.concurrency, "concurrency", { min: 1, fallback: 4 });
+  const seed = intOption(values.seed, "seed", { min: 0, fallback: 0 });
+  const maxCost = values["max-cost"] === undefined ? null : Number(values["max-cost"]);
+  if (maxCost !== null && !(Number.isFinite(maxCost) && maxCost > 0))
+    throw new UsageError(
+      `--max-cost must be a number of dollars above 0, got "${values["max-cost"]}".`,
     );
-  const repeats = num(values.repeats, "repeats", 1, 1);
-  const concurrency = num(values.concurrency, "concurrency", 1, 4);
-  const maxCost = num(values["max-cost"], "max-cost", 0, null);
-  const seed = num(values.seed, "seed", 0, 0);
-  if (typeof repeats === "string") return usage(repeats);
-  if (typeof concurrency === "string") return usage(concurrency);
-  if (typeof maxCost === "string") return usage(maxCost);
-  if (typeof seed === "string") return usage(seed);
-  if (repeats === null || concurrency === null || seed === null) return usage("Bad option.");
-  const configText = await readFile(values.config, "utf8").catch(() => null);
-  if (configText === null) return usage(`Cannot read the config file ${values.config}.`);
-  const resolved = resolveConfig(configText, io.env);
-  if (!resolved.ok) return usage(resolved.message);
-  const { config, conductor, pool, keys } = resolved;
+  const loaded = await loadConfig(values.config, io.env, {
+    strict: values.strict ?? false,
+    warn: (line) => io.stderr(`${line}\n`),
+  });
+  if (!loaded.ok) return usage(loaded.message);
+  const { config, conductor, pool, keys } = loaded.resolved;
   const mapping = parseColumnsOption(values.columns ?? "", DEFAULT_COLUMNS);
   if (!mapping.ok) return usage(mapping.message);
   const data = await loadDataset(
     values.dataset,
     mapping.mapping,
-    values["skip-bad-rows"],
+    values["skip-bad-rows"] ?? false,
     io.stderr,
   );
   if (!data.ok) return usage(data.message);
-  const names0 = values.strategies.split(",").map((x) => x.trim());
-  const strategies = parseStrategyList(names0.filter((n) => n !== "workflow").join(","), pool);
-  if (!strategies.ok && !(names0.length === 1 && names0[0] === "workflow"))
-    return usage(strategies.message);
-  const chosen = strategies.ok ? strategies.strategies : [];
-  if (names0.includes("workflow")) {
-    // The "this workflow" strategy: a workflow exported from the studio, applied to every question.
-    if (!values.workflow)
-      return usage("The workflow strategy needs --workflow FILE (an exported workflow).");
-    const text = await readFile(values.workflow, "utf8").catch(() => null);
-    const imported = text === null ? null : importRun(text);
-    if (!imported?.ok)
-      return usage(`Cannot use ${values.workflow}: ${imported?.message ?? "cannot read it"}`);
-    // The workflow's workers are the config's workers of the same name (ids are the studio's).
-    const source = imported.record;
-    const steps = (source.rounds[0]?.steps ?? []).map((st) => {
-      const name = source.pool.find((w) => w.id === st.worker)?.name ?? st.workerName;
-      const worker = pool.find((w) => w.name === name) ?? pool.find((w) => w.id === st.worker);
-      return { worker: worker?.id ?? "", name, subtask: st.subtask, access: st.access };
-    });
-    if (steps.length === 0) return usage(`${values.workflow} has no steps.`);
-    const lost = steps.find((st) => st.worker === "");
-    if (lost)
-      return usage(
-        `${values.workflow} uses a worker named "${lost.name}", which the config's workers lack; add it or rename one.`,
-      );
-    chosen.push({
-      kind: "workflow",
-      steps: steps.map(({ worker, subtask, access }) => ({ worker, subtask, access })),
-    });
-  }
-  const scorerId = values.scorer ?? defaultScorerId(data.value.items);
-  const backendFor = (w: Pick<Worker, "id" | "baseURL" | "model" | "headers">) =>
-    createOpenAIBackend({
-      baseURL: w.baseURL,
-      model: w.model,
-      apiKey: keys.get(w.id),
-      headers: w.headers,
-      timeoutMs: config.timeoutMs,
-    });
-  const judge = values.judge === undefined ? undefined : pool.find((w) => w.name === values.judge);
-  if (values.judge !== undefined && !judge)
-    return usage(`No worker named "${values.judge}" for --judge.`);
-  // The judge's calls share its endpoint's concurrency limit with the runs.
-  const limiter = new OriginLimiter(concurrency);
-  const made = createScorer(
-    { id: scorerId, options: judge ? { workerId: judge.id } : {} },
-    { judgeBackend: judge && limiter.wrap(backendFor(judge), originOf(judge)), codeSandbox },
+  const chosen = await chooseStrategies(
+    values.strategies ?? "conductor,single,moa",
+    pool,
+    config,
+    values.workflow,
   );
-  if (!made.ok) return usage(made.message);
-
-  const evaluation: Evaluation = EvaluationSchema.parse({
-    format: "conductor-studio-eval",
-    version: 1,
-    id: basename(values.out),
-    name: basename(values.dataset),
-    createdAt: Date.now(),
-    dataset: {
-      name: basename(values.dataset),
-      hash: data.value.hash,
-      size: data.value.items.length,
-      mapping: mapping.mapping,
-    },
-    strategies: chosen,
-    repeats,
-    seed,
-    scorer: {
-      id: scorerId,
-      options: judge ? { judge: judge.name } : {},
-      version: made.scorer.version,
-    },
-    pool: pool.map((w) => ({ ...w, headers: undefined })),
-    conductor: { ...conductor, headers: undefined },
-    concurrency,
-    maxCost,
-  });
-  // The definition sits beside --out; a resumed run must be the same evaluation.
-  const sidecar = `${values.out}.eval.json`;
-  const before = await readFile(sidecar, "utf8").then(
-    (t) => EvaluationSchema.safeParse(upgradeEvaluation(JSON.parse(t))),
-    () => null,
-  );
-  if (before?.success && before.data.dataset.hash !== evaluation.dataset.hash)
-    return usage(
-      `${values.out} holds results of another dataset (hash ${before.data.dataset.hash}); use a new --out.`,
-    );
-  if (before?.success && before.data.seed !== seed)
-    return usage(
-      `${values.out} was run with --seed ${before.data.seed}; resume with the same seed.`,
-    );
-  await writeFile(sidecar, `${JSON.stringify(evaluation, null, 2)}\n`);
-
-  const names = new Set(chosen.map(strategyName));
-  const ids = new Set(data.value.items.map((i) => i.id));
-  const previous = (await readResults(values.out, io.stderr)).filter(
-    (r) => names.has(r.strategy) && ids.has(r.item) && r.repeat < repeats,
-  );
-  if (previous.length)
-    io.stderr(`Resuming: ${previous.length} result(s) already in ${values.out}.\n`);
-  const writeResult = lineWriter(values.out);
   const trainingFile = values["training-data"];
-  const writeSample = trainingFile ? lineWriter(trainingFile) : null;
-  const all = [...previous];
-  const started = Date.now();
-  const run = new EvalRun({
-    evaluation,
-    items: data.value.items,
-    scorer: made.scorer,
-    backendFor: (w) => backendFor(w),
-    conductorBackend: backendFor({
-      id: "conductor",
-      baseURL: conductor.baseURL,
-      model: conductor.model,
-      headers: conductor.headers,
-    }),
-    previous,
-    limiter,
-    retry: { ...config.retry, ...(config.timeoutMs ? { timeoutMs: config.timeoutMs } : {}) },
-    maxCallsPerRun: config.maxCalls,
-    prompt: { namedWorkers: config.namedWorkers },
-    onResult: async (result, record) => {
-      await writeResult(result);
-      const sample = writeSample && conductorSample(result, record);
-      if (sample) await writeSample(sample);
-      all.push(result);
-      const verdict = result.correct === null ? "unscored" : result.correct ? "right" : "wrong";
-      const tests = result.code ? `; ${codeResultText(result.code)}` : "";
-      io.stderr(
-        `[${all.length}/${run.total}] ${result.item} ${result.strategy}${repeats > 1 ? ` #${result.repeat + 1}` : ""}: ${verdict} (${(result.latencyMs / 1000).toFixed(1)}s, ${formatCost(result.cost)})${tests}\n`,
-      );
-    },
-  });
-  const onSignal = () => run.cancel();
-  process.once("SIGINT", onSignal);
-  let outcome;
-  try {
-    outcome = await run.run();
-  } finally {
-    process.off("SIGINT", onSignal);
-  }
-  const secs = ((Date.now() - started) / 1000).toFixed(1);
-  if (outcome.status === "cost_cap")
-    io.stderr(
-      `Stopped at the spending cap ($${maxCost}): ${formatCost(outcome.cost)} spent; ${outcome.total - outcome.done} item(s) not run.\n`,
+  if (trainingFile && !chosen.some((s) => s.kind === "conductor"))
+    throw new UsageError(
+      `--training-data writes the Conductor's samples, but --strategies has no conductor (${chosen.map(strategyName).join(", ")}). Add conductor, or drop --training-data.`,
     );
-  else if (outcome.status === "cancelled")
-    io.stderr("Cancelled; run again with the same --out to resume.\n");
-  io.stderr(
-    `${outcome.done}/${outcome.total} done in ${secs}s, ${formatCost(outcome.cost)} in all.\n`,
-  );
-  io.stdout(summaryTable(summarise(all, [...names])));
-  if (trainingFile) {
-    const files = await writeTrainerShapes(trainingFile, evaluation.dataset.name);
-    io.stderr(`Training data: ${trainingFile} and ${files.join(", ")}\n`);
+  const scorerId = values.scorer ?? defaultScorerId(data.value.items);
+  const display = new EvalProgressDisplay(io.stderr, {
+    tty: io.stderrIsTTY ?? false,
+    columns: io.columns ?? 80,
+  });
+  try {
+    const backendFor = (w: Pick<Worker, "id" | "baseURL" | "model" | "headers">) =>
+      countingCalls(
+        createOpenAIBackend({
+          baseURL: w.baseURL,
+          model: w.model,
+          apiKey: keys.get(w.id),
+          headers: w.headers,
+          timeoutMs: config.timeoutMs,
+        }),
+        display.counter,
+      );
+    const judge =
+      values.judge === undefined ? undefined : pool.find((w) => w.name === values.judge);
+    if (values.judge !== undefined && !judge)
+      return usage(`No worker named "${values.judge}" for --judge.`);
+    // The judge's calls share its endpoint's concurrency limit with the runs.
+    const limiter = new OriginLimiter(concurrency);
+    const made = createScorer(
+      { id: scorerId, options: judge ? { workerId: judge.id } : {} },
+      { judgeBackend: judge && limiter.wrap(backendFor(judge), originOf(judge)), codeSandbox },
+    );
+    if (!made.ok) return usage(made.message);
+
+    const evaluation: StoredDefinition = {
+      ...EvaluationSchema.parse({
+        format: "conductor-studio-eval",
+        version: 1,
+        id: basename(out),
+        name: basename(values.dataset),
+        createdAt: Date.now(),
+        dataset: {
+          name: basename(values.dataset),
+          hash: data.value.hash,
+          size: data.value.items.length,
+          mapping: mapping.mapping,
+        },
+        strategies: chosen,
+        repeats,
+        seed,
+        scorer: {
+          id: scorerId,
+          options: judge ? { judge: judge.name } : {},
+          version: made.scorer.version,
+        },
+        pool: pool.map((w) => ({ ...w, headers: undefined })),
+        conductor: { ...conductor, headers: undefined },
+        concurrency,
+        maxCost,
+      }),
+      runSettings: { namedWorkers: config.namedWorkers, maxCalls: config.maxCalls ?? null },
+    };
+    // The definition sits beside --out; a resumed run must be the same evaluation.
+    const sidecar = `${out}.eval.json`;
+    const trainingFiles = trainingFile ? [trainingFile, ...trainerShapeFiles(trainingFile)] : [];
+    const unwritable = await firstUnwritable([out, sidecar, ...trainingFiles]);
+    if (unwritable) return usage(unwritable);
+    const before = await storedDefinition(sidecar);
+    if (values.new) {
+      const moved = await moveAside([out, sidecar, ...trainingFiles]);
+      if (moved.length)
+        io.stderr(`Starting over (--new); the earlier files are now ${moved.join(", ")}.\n`);
+    } else if (before === "bad") {
+      return usage(
+        `${sidecar} cannot be read, so ${out} cannot be resumed safely. Run again with --new to start over (the earlier results are kept, renamed), or choose another --out.`,
+      );
+    } else if (before) {
+      const changes = definitionChanges(before, evaluation);
+      if (changes.length) return usage(mismatchMessage(out, changes));
+    }
+    await writeFile(sidecar, `${JSON.stringify(evaluation, null, 2)}\n`);
+
+    const names = new Set(chosen.map(strategyName));
+    const ids = new Set(data.value.items.map((i) => i.id));
+    const previous = (await readResults(out, io.stderr)).filter(
+      (r) => names.has(r.strategy) && ids.has(r.item) && r.repeat < repeats,
+    );
+    if (previous.length) io.stderr(`Resuming: ${previous.length} result(s) already in ${out}.\n`);
+    const writeResult = lineWriter(out);
+    const writeSample = trainingFile ? lineWriter(trainingFile) : null;
+    const all: EvalResult[] = [...previous];
+    let unreachable = 0;
+    let session = 0;
+    const started = Date.now();
+    const runner = new EvalRun({
+      evaluation,
+      items: data.value.items,
+      scorer: made.scorer,
+      backendFor: (w) => backendFor(w),
+      conductorBackend: backendFor({
+        id: "conductor",
+        baseURL: conductor.baseURL,
+        model: conductor.model,
+        headers: conductor.headers,
+      }),
+      previous,
+      limiter,
+      retry: { ...config.retry, ...(config.timeoutMs ? { timeoutMs: config.timeoutMs } : {}) },
+      maxCallsPerRun: config.maxCalls,
+      prompt: { namedWorkers: config.namedWorkers },
+      onProgress: (p) =>
+        display.update({ done: p.done, total: p.total, cost: p.cost, etaMs: p.etaMs }),
+      onResult: async (result, record) => {
+        await writeResult(result);
+        const sample = writeSample && conductorSample(result, record);
+        if (sample) await writeSample(sample);
+        all.push(result);
+        session++;
+        if (runExitCode(record) === EXIT.unreachable) unreachable++;
+        display.line(resultLine(result, all.length, runner.total, repeats), true);
+      },
+    });
+    const onSignal = () => runner.cancel();
+    process.once("SIGINT", onSignal);
+    let outcome;
+    try {
+      outcome = await runner.run();
+    } finally {
+      process.off("SIGINT", onSignal);
+      display.stop();
+    }
+    const secs = (Date.now() - started) / 1000;
+    if (outcome.status === "cost_cap")
+      io.stderr(
+        `Stopped at the spending cap ($${maxCost}): ${formatCost(outcome.cost)} spent; ${outcome.total - outcome.done} item(s) not run.\n`,
+      );
+    else if (outcome.status === "cancelled")
+      io.stderr("Cancelled; run again with the same --out to resume.\n");
+    io.stderr(
+      `${outcome.done}/${outcome.total} done in ${secs.toFixed(1)}s, ${formatCost(outcome.cost)} in all.\n`,
+    );
+    const rows = summarise(all, [...names]);
+    io.stdout(
+      values.json ? summaryJson(rows, outcome, { out, seconds: secs }) : summaryTable(rows),
+    );
+    if (trainingFile) {
+      const files = await writeTrainerShapes(trainingFile, evaluation.dataset.name);
+      io.stderr(`Training data: ${trainingFile} and ${files.join(", ")}\n`);
+    }
+    if (session > 0 && unreachable === session) {
+      io.stderr(
+        "Every run of this session failed because an endpoint could not be reached; check the base URLs and that the servers are up.\n",
+      );
+      return EXIT.unreachable;
+    }
+    return outcome.status === "finished" ? EXIT.ok : EXIT.failed;
+  } finally {
+    display.stop();
   }
-  return outcome.status === "finished" ? 0 : 1;
 }
+
+function resultLine(result: EvalResult, done: number, total: number, repeats: number): string {
+  const verdict =
+    result.status === "failed"
+      ? `run failed${result.reason ? ` (${result.reason})` : ""}`
+      : result.correct === null
+        ? "unscored"
+        : result.correct
+          ? "right"
+          : "wrong";
+  const tests = result.code ? `; ${codeResultText(result.code)}` : "";
+  const repeat = repeats > 1 ? ` #${result.repeat + 1}` : "";
+  return `[${done}/${total}] ${result.item} ${result.strategy}${repeat}: ${verdict} (${(result.latencyMs / 1000).toFixed(1)}s, ${formatCost(result.cost)})${tests}`;
+}
+
+export const evalCommand: CliCommand = {
+  name: "eval",
+  summary: "run a question set through several strategies, score the answers, compare them",
+  help: EVAL_HELP,
+  run,
+};

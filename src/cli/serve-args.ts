@@ -1,6 +1,9 @@
 // `conductor-studio serve` options: parsed, checked, and turned into settings or one clear message.
 import { isIP } from "node:net";
 import { parseArgs } from "node:util";
+import { EXIT, exitCodesHelp } from "./exit-codes.ts";
+import { CONFIG_HELP } from "./config.ts";
+import { explainParseArgsError, optionsIn } from "./suggest.ts";
 
 export interface ServeSettings {
   config: string;
@@ -24,6 +27,8 @@ export interface ServeSettings {
   maxBodyBytes: number;
   /** How long in-flight runs may take to finish after SIGINT/SIGTERM before they are cancelled. */
   graceMs: number;
+  /** Refuse a config with unknown keys instead of warning. */
+  strict?: boolean;
 }
 
 export type ServeArgs = { ok: true; settings: ServeSettings } | { ok: false; message: string };
@@ -73,10 +78,12 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
         model: { type: "string" },
         "max-body-bytes": { type: "string" },
         "grace-ms": { type: "string" },
+        strict: { type: "boolean" },
       },
     }).values;
   } catch (e: unknown) {
-    return { ok: false, message: e instanceof Error ? e.message : String(e) };
+    const message = explainParseArgsError(e, SERVE_OPTIONS);
+    return { ok: false, message: message ?? (e instanceof Error ? e.message : String(e)) };
   }
   if (!values.config) return { ok: false, message: "--config FILE is required." };
   try {
@@ -119,6 +126,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
           1,
         ),
         graceMs: integer(values["grace-ms"], "grace-ms", SERVE_DEFAULTS.graceMs, 0),
+        strict: values.strict ?? false,
       },
     };
   } catch (e: unknown) {
@@ -126,3 +134,57 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
     throw e;
   }
 }
+
+/** The help of `conductor-studio serve`; every option above is in it. */
+export const SERVE_HELP = `Serve the Conductor and its pool as one OpenAI-compatible model, for evaluation harnesses
+(lighteval, lm-evaluation-harness, Inspect, promptfoo, simple-evals) and any OpenAI client.
+
+Usage: conductor-studio serve --config FILE [options]
+
+Options:
+  --config FILE          the Conductor and the workers (JSON, below; required)
+  --host HOST            address to bind (default 127.0.0.1); anything but loopback needs --api-key-env
+  --port N               port (default 8080; 0 picks a free one)
+  --concurrency N        runs at once (default 4)
+  --queue N              requests that may wait beyond them (default 16 x concurrency; then 429)
+  --api-key-env NAME     the environment variable holding the key clients must send as a Bearer token
+  --cors ORIGIN          allow a browser origin ("*" for any); repeat for several
+  --runs DIR             append each run record as a JSON line to DIR/runs-<start>-<pid>.jsonl
+  --model NAME           the served model name (default "conductor")
+  --max-body-bytes N     largest request body (default 1048576, 1 MiB; then 413)
+  --grace-ms N           on Ctrl+C, how long runs in flight may finish (default 30000)
+  --strict               refuse a config with unknown keys instead of warning
+
+Endpoints:
+  POST /v1/chat/completions  the last user message is the question; earlier messages are shown to the
+                             Conductor as context. "stream": true streams the final step's tokens;
+                             "conductor_trace": true adds the run's plans, steps, usage and cost.
+                             temperature and max_tokens are ignored: the config sets them per worker.
+  GET /v1/models             the served name; GET /health: {"status":"ok","running":N,"queued":M}
+
+HTTP statuses (OpenAI error objects {"error":{"message","type","code","param"}}):
+  200  the workflow's answer; usage is the sum of every call of the run, the Conductor's included
+  400  no user message in the request        401  a missing or wrong server key
+  413  a body over --max-body-bytes           429  queue_full: every run slot busy and the queue full
+                                                   (with Retry-After)
+  502  plan_error (the plan could not be parsed) or step_error (a worker failed), with the reason
+  503  shutting down
+
+Ctrl+C (SIGINT or SIGTERM) stops accepting, waits --grace-ms for runs in flight, then cancels them
+(503); a second Ctrl+C cancels at once. A client that disconnects cancels its run. Keys never reach
+the log or the records.
+
+${CONFIG_HELP}
+${exitCodesHelp({
+  [EXIT.ok]: "stopped after Ctrl+C (SIGINT or SIGTERM)",
+  [EXIT.failed]: "cannot listen on --host:--port (in use, no permission)",
+  [EXIT.usage]: "usage error or an invalid config",
+})}
+Examples:
+  conductor-studio serve --config pool.json --port 8080
+  CONDUCTOR_SERVE_KEY=$(openssl rand -hex 16) conductor-studio serve --config pool.json --host 0.0.0.0 --api-key-env CONDUCTOR_SERVE_KEY --runs runs/
+  curl -s localhost:8080/v1/chat/completions -d '{"model":"conductor","messages":[{"role":"user","content":"What is 17 * 23?"}]}'
+`;
+
+/** The options serve documents, for "did you mean". */
+const SERVE_OPTIONS = optionsIn(SERVE_HELP);

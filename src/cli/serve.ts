@@ -1,8 +1,7 @@
 // `conductor-studio serve`: the Conductor and its pool as one OpenAI-compatible model.
-import { readFile } from "node:fs/promises";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { resolveConfig } from "./config.ts";
+import { loadConfig } from "./config.ts";
 import type { ResolvedConfig } from "./config.ts";
 import type { ChatContext } from "./serve-chat.ts";
 import { SHUTDOWN } from "./serve-chat.ts";
@@ -111,23 +110,19 @@ export async function startServe(
 export async function serveCommand(args: string[], io: ServeIo): Promise<number> {
   const parsed = parseServeArgs(args, io.env);
   if (!parsed.ok) {
-    io.stderr(`${parsed.message}\nRun conductor-studio --help for usage.\n`);
+    io.stderr(`${parsed.message}\nRun conductor-studio serve --help for usage.\n`);
     return 2;
   }
   const settings = parsed.settings;
-  let text: string;
-  try {
-    text = await readFile(settings.config, "utf8");
-  } catch (e: unknown) {
-    const why = e instanceof Error ? e.message : String(e);
-    io.stderr(`Cannot read the config file ${settings.config}: ${why}\n`);
+  const loaded = await loadConfig(settings.config, io.env, {
+    strict: settings.strict ?? false,
+    warn: (line) => io.stderr(`${line}\n`),
+  });
+  if (!loaded.ok) {
+    io.stderr(`${loaded.message}\n`);
     return 2;
   }
-  const resolved = resolveConfig(text, io.env);
-  if (!resolved.ok) {
-    io.stderr(`${resolved.message}\n`);
-    return 2;
-  }
+  const resolved = loaded.resolved;
   const log = (line: string) => io.stderr(`[serve] ${line}\n`);
   let running: RunningServer;
   try {

@@ -1,0 +1,157 @@
+// `conductor-studio eval`: its options and its help, in one place so that they agree.
+import { CONFIG_HELP } from "./config.ts";
+import { EXIT, exitCodesHelp } from "./exit-codes.ts";
+import { optionsHelp } from "./options.ts";
+
+/** Strategy names `--strategies` takes (`single:<worker>` besides). */
+export const STRATEGY_NAMES = ["conductor", "single", "moa", "chain", "best-of-n", "workflow"];
+
+export const EVAL_SHAPE = {
+  name: "eval",
+  usage: "--config FILE --dataset FILE --out FILE [options]",
+  options: {
+    config: {
+      type: "string",
+      arg: "FILE",
+      description: "the Conductor and the workers (JSON, below; required)",
+    },
+    dataset: {
+      type: "string",
+      arg: "FILE",
+      description: "the questions: JSONL, JSON or CSV (required)",
+    },
+    out: {
+      type: "string",
+      arg: "FILE",
+      description:
+        "results, one JSON line per (item, strategy, repeat); resumed when run again (required)",
+    },
+    strategies: {
+      type: "string",
+      arg: "LIST",
+      description: "comma-separated, from the list below (default conductor,single,moa)",
+    },
+    repeats: {
+      type: "string",
+      arg: "K",
+      description: "samples per question and strategy (default 1)",
+    },
+    concurrency: {
+      type: "string",
+      arg: "N",
+      description: "calls at once per endpoint origin (default 4; halved on a 429)",
+    },
+    "max-cost": {
+      type: "string",
+      arg: "USD",
+      description: "spending cap in dollars, earlier sessions included (see below)",
+    },
+    columns: {
+      type: "string",
+      arg: "MAP",
+      description: "field=column pairs, e.g. question=problem,answer=solution (see below)",
+    },
+    scorer: {
+      type: "string",
+      arg: "ID",
+      description: "mc|math|exact|contains|regex|judge|code (default: chosen from the items)",
+    },
+    judge: {
+      type: "string",
+      arg: "NAME",
+      description: "the worker that judges answers for --scorer judge",
+    },
+    seed: {
+      type: "string",
+      arg: "S",
+      description: "seed that shuffles multiple-choice options (default 0)",
+    },
+    "skip-bad-rows": {
+      type: "boolean",
+      description: "skip rows that cannot be read instead of stopping (they are listed)",
+    },
+    "training-data": {
+      type: "string",
+      arg: "FILE",
+      description: "write Conductor samples there and trainer files beside it (needs conductor)",
+    },
+    workflow: {
+      type: "string",
+      arg: "FILE",
+      description: "an exported workflow, for the workflow strategy",
+    },
+    new: {
+      type: "boolean",
+      description: "start over: move the earlier results in --out aside instead of resuming",
+    },
+    json: {
+      type: "boolean",
+      description: "print the summary as JSON on stdout instead of the table",
+    },
+    strict: {
+      type: "boolean",
+      description: "refuse a config with unknown keys instead of warning",
+    },
+  },
+} as const;
+
+export const EVAL_HELP = `Run a question set through several strategies, score every answer, and compare accuracy (with its
+standard error) against tokens, cost and latency.
+
+${optionsHelp(EVAL_SHAPE)}
+Strategies (--strategies):
+  conductor        the Conductor plans each question (the config's maxSteps and rounds apply)
+  single           every worker alone, one step each; single:<name> for one worker
+  moa              Mixture-of-Agents: every worker attempts, the first aggregates
+  chain            attempt, check, final: three steps, each seeing all before it
+  best-of-n        three attempts by one worker, a judge worker picks and restates the best
+  workflow         an exported workflow (--workflow FILE) applied to every question; its workers
+                   are the config's workers of the same name
+  Every strategy's last step is told the answer format the scorer reads.
+
+Questions (--dataset, --columns): JSONL, JSON (an array) or CSV, with a byte-order mark, CRLF and
+multi-line CSV cells accepted. The fields and their default columns: question=question,
+answer=answer, choices=choices, id=id, kind=kind, tests=tests. Only question is required; a bad row
+is listed by line and stops the run unless --skip-bad-rows.
+
+Scorer (--scorer), when not given: code when items have tests, mc when they have choices, math when
+every answer is a number (or kind is math), contains otherwise. mc reads an "Answer: X" line
+(strict and lenient verdicts, both kept); math the last \\boxed{}, <answer> or "Answer:" line, with
+fractions, units and numeric tolerance; judge asks --judge NAME and leaves an item unscored, never
+wrong, when the judge fails; code runs each Python answer against the item's tests in Pyodide (a
+worker thread; pass@1 and tests passed per item).
+
+Files: each line of --out is one result {"item", "strategy", "repeat", "correct" (true, false, or
+null when unscored), "score", "answer", "expected", "tokens", "cost", "latencyMs", "runId", ...};
+OUT.eval.json beside it holds the evaluation's definition (dataset hash, strategies, repeats,
+seed, scorer and version, pool without keys, Conductor). Running the same command again resumes:
+finished items are skipped. If the definition changed (strategies, pool, prices, Conductor
+settings, scorer, seed, questions), eval refuses, names what changed, and --new starts over.
+--training-data FILE writes one Conductor sample per line (prompt, completion, lists, reward) and,
+beside it, FILE.grpo.jsonl (TRL GRPOTrainer), .sft.jsonl (SFTTrainer), .preference.jsonl
+(DPOTrainer) and .verl.parquet (verl); it needs the conductor strategy. Every output path is
+checked before the first call.
+
+Spending cap (--max-cost): before an item starts, its cost is estimated and reserved: the mean
+cost of its strategy's finished items, or before any finished, a prior from the prices (a typical
+prompt and output per step, about 3 steps for the Conductor). Nothing starts that would pass the
+cap counting the reservations of the items in flight; items in flight may still finish, so the
+spend can pass the cap by the error of their estimates. Earlier sessions' spend counts.
+
+Progress on stderr: on a terminal a bar with items done, calls in flight, dollars spent and time
+left; otherwise one line per finished item with the same numbers. The summary table (or --json) on
+stdout.
+
+${CONFIG_HELP}
+${exitCodesHelp({
+  [EXIT.ok]: "every item finished",
+  [EXIT.failed]: "stopped before the end (the spending cap, Ctrl-C); run again to resume",
+  [EXIT.usage]:
+    "usage error or bad input (config, dataset, workflow, a changed definition, an output path that cannot be written); nothing was called",
+})}
+Examples:
+  conductor-studio eval --config pool.json --dataset questions.jsonl --out results.jsonl
+  conductor-studio eval --config pool.json --dataset questions.jsonl --strategies conductor,single,moa --repeats 1 --concurrency 4 --max-cost 2.50 --columns question=problem,answer=solution --training-data conductor.jsonl --out results.jsonl
+  conductor-studio eval --config pool.json --dataset code.jsonl --scorer code --strategies single --out code-results.jsonl
+  conductor-studio eval --config pool.json --dataset questions.jsonl --out results.jsonl --json > summary.json
+`;
