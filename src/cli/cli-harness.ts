@@ -217,3 +217,19 @@ export function scriptAttemptsThenCheck(server: TestServer): void {
   server.script("solver-b", { content: ANSWER_B, usage: USAGE["solver-b"] });
   server.script("checker", { content: CHECKED, usage: USAGE.checker });
 }
+
+/** An in-process Io that records what a command writes; `tty` makes stderr a terminal. */
+export function memoryIo(
+  options: { stdin?: string; env?: Record<string, string>; tty?: boolean; columns?: number } = {},
+) {
+  const out = { stdout: "", stderr: "" };
+  const io = {
+    stdout: (s: string) => void (out.stdout += s),
+    stderr: (s: string) => void (out.stderr += s),
+    readStdin: () => Promise.resolve(options.stdin ?? ""),
+    env: options.env ?? {},
+    stderrIsTTY: options.tty ?? false,
+    columns: options.columns ?? 100,
+  };
+  return { out, io };
+}
