@@ -112,6 +112,11 @@ export class EvalProgressDisplay {
     this.redraw();
   }
 
+  /** A result has come in: `done` results and `cost` dollars in all, shown before the runner's next update. */
+  counted(done: number, cost: number): void {
+    this.state = { ...this.state, done, cost };
+  }
+
   /** A line that stays: above the bar on a terminal, with the progress appended when not. */
   line(text: string, withProgress = false): void {
     this.lastOutput = Date.now();

@@ -208,6 +208,7 @@ async function evalWith(
     const writeResult = lineWriter(out);
     const writeSample = trainingFile ? lineWriter(trainingFile) : null;
     const all: EvalResult[] = [...previous];
+    let spent = previous.reduce((sum, r) => sum + r.cost, 0);
     let unreachable = 0;
     let session = 0;
     const started = Date.now();
@@ -236,6 +237,8 @@ async function evalWith(
         all.push(result);
         session++;
         if (runExitCode(record) === EXIT.unreachable) unreachable++;
+        spent += result.cost;
+        display.counted(all.length, spent);
         display.line(resultLine(result, all.length, runner.total, repeats), true);
       },
     });

@@ -1,0 +1,233 @@
+// `eval` checks made before money is spent (output paths, --training-data, a changed definition),
+// --new, --json, strategy names, and progress on and off a terminal.
+import { readFile, readdir, writeFile } from "node:fs/promises";
+import { describe, it } from "vitest";
+import type { Harness } from "./cli-harness.ts";
+import {
+  CLI_TIMEOUT_MS,
+  evalArgs,
+  harness,
+  memoryIo,
+  readEvalResults,
+  runCli,
+  threeWorkerConfig,
+} from "./cli-harness.ts";
+import { main } from "./main.ts";
+
+const PLAN = 'One step.\nmodel_id = [0]\nsubtasks = ["Solve it."]\naccess_list = [[]]';
+const USAGE = { prompt_tokens: 1000, completion_tokens: 1000 };
+
+async function setup(h: Harness, extra: Record<string, unknown> = {}) {
+  h.server.setDefault("conductor-7b", { content: PLAN, usage: USAGE });
+  for (const m of ["solver-a", "solver-b", "checker"])
+    h.server.setDefault(m, { content: "Answer: 4", usage: USAGE });
+  const items = [
+    { id: "q1", question: "What is 2 plus 2?", answer: "4" },
+    { id: "q2", question: "What is 3 plus 1?", answer: "4" },
+  ];
+  const config = await h.file(
+    "pool.json",
+    threeWorkerConfig(h.server, { retry: { maxAttempts: 1 }, ...extra }),
+  );
+  const dataset = await h.file("q.jsonl", items.map((i) => JSON.stringify(i)).join("\n"));
+  return { config, dataset, out: `${h.dir}/results.jsonl` };
+}
+
+const calls = (h: Harness) =>
+  h.server.requests.filter((r) => r.path === "/v1/chat/completions").length;
+
+describe("eval: checks before the first call", { timeout: CLI_TIMEOUT_MS }, () => {
+  it("refuses --training-data without the conductor strategy, writing nothing", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const h = await harness(onTestFinished);
+    const files = await setup(h);
+    const train = `${h.dir}/train.jsonl`;
+    const r = await runCli(evalArgs(files, "--strategies", "single", "--training-data", train));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      "--training-data writes the Conductor's samples, but --strategies has no conductor (single:Solver A, single:Solver B, single:Checker).",
+    );
+    expect(calls(h)).toBe(0);
+    expect((await readdir(h.dir)).sort()).toEqual(["pool.json", "q.jsonl"]);
+  });
+
+  it.for<[string, string]>([
+    ["--training-data", "missing/train.jsonl"],
+    ["--out", "missing/results.jsonl"],
+  ])(
+    "an unwritable %s path exits 2 before any call",
+    async ([flag, path], { expect, onTestFinished }) => {
+      const h = await harness(onTestFinished);
+      const files = await setup(h);
+      const target = `${h.dir}/${path}`;
+      const args =
+        flag === "--out" ? evalArgs({ ...files, out: target }) : evalArgs(files, flag, target);
+      const r = await runCli([...args, "--strategies", "conductor"]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(
+        `Cannot write ${target}: the folder ${h.dir}/missing does not exist. Nothing was sent to any model.`,
+      );
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      expect(calls(h)).toBe(0);
+    },
+  );
+
+  it("names the closest strategy and lists every one, workflow included", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const h = await harness(onTestFinished);
+    const files = await setup(h);
+    const r = await runCli(evalArgs(files, "--strategies", "conductor,workflw"));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      'Unknown strategy "workflw" (did you mean "workflow"?); the strategies are conductor, single, single:<worker>, moa, chain, best-of-n, workflow.',
+    );
+    const worker = await runCli(evalArgs(files, "--strategies", "single:Solver C"));
+    expect(worker.stderr).toContain(
+      'No worker named "Solver C" in the pool (did you mean "Solver A"?).',
+    );
+  });
+});
+
+describe("eval: resume only the same evaluation", { timeout: CLI_TIMEOUT_MS * 3 }, () => {
+  it("refuses changed prices, rounds or scorer, naming each; --new starts over and keeps the old files", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const h = await harness(onTestFinished);
+    const files = await setup(h);
+    const first = await runCli(evalArgs(files, "--strategies", "conductor,single:Solver A"));
+    expect(first.code, first.stderr).toBe(0);
+    const before = await readFile(files.out, "utf8");
+    h.server.requests.length = 0;
+
+    const config = threeWorkerConfig(h.server, { retry: { maxAttempts: 1 }, rounds: 1 });
+    config.workers[0] = { ...config.workers[0]!, price: { input: 3, output: 10 } };
+    await writeFile(files.config, JSON.stringify(config));
+    const changed = await runCli(
+      evalArgs(files, "--strategies", "conductor,single:Solver A", "--scorer", "exact"),
+    );
+    expect(changed.code).toBe(2);
+    expect(changed.stderr).toContain(
+      `${files.out} holds results of a different evaluation; resuming would mix them.`,
+    );
+    expect(changed.stderr).toContain("  - strategy conductor: rounds 0 → 1\n");
+    expect(changed.stderr).toContain(
+      '  - worker "Solver A": price {"input":2,"output":10} → {"input":3,"output":10}\n',
+    );
+    expect(changed.stderr).toMatch(/^ {2}- scorer: id "math" → "exact"/m);
+    expect(changed.stderr).toContain("Run again with --new to start over");
+    expect(calls(h)).toBe(0);
+    expect(await readFile(files.out, "utf8")).toBe(before);
+
+    const fresh = await runCli(
+      evalArgs(files, "--strategies", "conductor,single:Solver A", "--scorer", "exact", "--new"),
+    );
+    expect(fresh.code, fresh.stderr).toBe(0);
+    expect(fresh.stderr).toMatch(
+      /^Starting over \(--new\); the earlier files are now .*results\.jsonl\.replaced-/m,
+    );
+    expect(fresh.stderr).not.toContain("Resuming");
+    expect(calls(h)).toBeGreaterThan(0);
+    expect((await readEvalResults(files.out)).length).toBe(4);
+    const kept = (await readdir(h.dir)).filter((f) => f.includes(".replaced-"));
+    expect(kept).toHaveLength(2); // the results and their definition
+    const old = kept.find((f) => f.startsWith("results.jsonl.replaced-"));
+    expect(await readFile(`${h.dir}/${old}`, "utf8")).toBe(before);
+
+    // The same definition again: resumed, nothing requested.
+    h.server.requests.length = 0;
+    const again = await runCli(
+      evalArgs(files, "--strategies", "conductor,single:Solver A", "--scorer", "exact"),
+    );
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain("Resuming: 4 result(s)");
+    expect(calls(h)).toBe(0);
+  });
+});
+
+describe("eval: output for scripts and people", { timeout: CLI_TIMEOUT_MS }, () => {
+  it("--json prints the summary as JSON, with accuracy, its interval and the cost", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const h = await harness(onTestFinished);
+    const files = await setup(h);
+    const r = await runCli(
+      evalArgs(files, "--strategies", "single:Solver A,single:Solver B", "--json"),
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as {
+      format: string;
+      status: string;
+      done: number;
+      total: number;
+      cost: number;
+      strategies: {
+        strategy: string;
+        accuracy: number;
+        stderr: number;
+        accuracyInterval95: number[];
+        costPerQuestion: number;
+      }[];
+    };
+    expect(doc).toMatchObject({
+      format: "conductor-studio-eval-summary",
+      status: "finished",
+      done: 4,
+      total: 4,
+    });
+    expect(doc.cost).toBeCloseTo(2 * 0.012 + 2 * 0.002, 9);
+    expect(doc.strategies.map((s) => [s.strategy, s.accuracy, s.stderr])).toEqual([
+      ["single:Solver A", 1, 0],
+      ["single:Solver B", 1, 0],
+    ]);
+    expect(doc.strategies[0]!.accuracyInterval95).toEqual([1, 1]);
+    expect(doc.strategies[0]!.costPerQuestion).toBeCloseTo(0.012, 9);
+  });
+
+  it("not on a terminal: one plain line per item with calls in flight, spent and time left", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const h = await harness(onTestFinished);
+    const files = await setup(h);
+    const r = await runCli(
+      evalArgs(files, "--strategies", "single:Solver A", "--concurrency", "1"),
+    );
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain("\x1b[");
+    expect(r.stderr).toMatch(
+      /^\[1\/2\] q\d single:Solver A: right \(\d+\.\ds, \$0\.01\) \| 1\/2 done, \d calls? in flight, \$0\.01 spent, (about \d+s left|time left unknown yet)$/m,
+    );
+    expect(r.stderr).toMatch(
+      /^\[2\/2\] q\d single:Solver A: right .* \| 2\/2 done, 0 calls in flight, \$0\.02 spent$/m,
+    );
+  });
+
+  it("on a terminal: a progress bar redrawn in place, cleared at the end", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const h = await harness(onTestFinished);
+    const files = await setup(h);
+    const { out, io } = memoryIo({ tty: true, columns: 120 });
+    const code = await main(evalArgs(files, "--strategies", "single:Solver A"), io);
+    expect(code).toBe(0);
+    // The escape character shown as <ESC>, so the patterns below stay readable.
+    const err = out.stderr.replaceAll("\x1b", "<ESC>");
+    expect(err).toMatch(
+      /\r<ESC>\[2K\[#*-*\] +\d+% \d\/2 done, \d calls? in flight, \$[\d.]+ spent/,
+    );
+    expect(out.stderr).toContain(
+      "\r\x1b[2K[##############################] 100% 2/2 done, 0 calls in flight, $0.02 spent",
+    );
+    expect(err).toMatch(/\r<ESC>\[2K\[1\/2\] q\d single:Solver A: right/);
+    // The bar is cleared before the closing lines, so the terminal is left clean.
+    expect(err).toMatch(/\r<ESC>\[2K2\/2 done in \d+\.\ds, \$0\.02 in all\.\n$/);
+    expect(out.stdout).toMatch(/^strategy/m);
+  });
+});
