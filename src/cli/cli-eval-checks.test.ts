@@ -92,6 +92,26 @@ describe("eval: checks before the first call", { timeout: CLI_TIMEOUT_MS }, () =
   });
 });
 
+describe("eval: an unreachable endpoint", { timeout: CLI_TIMEOUT_MS }, () => {
+  it("exits 4 when every run failed because its endpoint could not be reached", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const h = await harness(onTestFinished);
+    const files = await setup(h);
+    const config = threeWorkerConfig(h.server, { retry: { maxAttempts: 1 } });
+    // Port 9 (discard) on loopback: nothing listens, the connection is refused.
+    const conductor = { ...config.conductor, baseURL: "http://127.0.0.1:9/v1" };
+    await writeFile(files.config, JSON.stringify({ ...config, conductor }));
+    const r = await runCli(evalArgs(files, "--strategies", "conductor"));
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/^\[1\/2\] q\d conductor: run failed \(.*could not be reached/m);
+    expect(r.stderr).toContain(
+      "Every run of this session failed because an endpoint could not be reached",
+    );
+  });
+});
+
 describe("eval: resume only the same evaluation", { timeout: CLI_TIMEOUT_MS * 3 }, () => {
   it("refuses changed prices, rounds or scorer, naming each; --new starts over and keeps the old files", async ({
     expect,

@@ -26,8 +26,8 @@ export const UNREACHABLE_CODES: ReadonlySet<string> = new Set(["network", "timeo
 /** What each code means in general; a command's help says what it means for that command. */
 export const EXIT_MEANING: Record<ExitCode, string> = {
   0: "success",
-  1: "ran, but failed or was stopped (a step failed, Ctrl-C, the spending cap; parse: not a valid plan)",
-  2: "usage or input error (unknown command or option, bad value, invalid config or file, an output path that cannot be written); nothing was called",
+  1: "ran but failed or was stopped (a step failed, Ctrl-C, the spending cap; parse: invalid plan)",
+  2: "bad usage or input (an option, the config, a file, an output path); nothing was called",
   3: "the Conductor's plan could not be used",
   4: "an endpoint could not be reached (connection refused, DNS, timeout, dropped connection)",
   70: "internal error (a bug: please report it)",
