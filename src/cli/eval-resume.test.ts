@@ -2,7 +2,6 @@ import { describe, it } from "vitest";
 import type { Evaluation } from "../engine/eval/schema.ts";
 import { EvaluationSchema } from "../engine/eval/schema.ts";
 import { definitionChanges, mismatchMessage } from "./eval-resume.ts";
-import { duration, progressBar, progressText } from "./eval-progress.ts";
 
 const base: Evaluation = EvaluationSchema.parse({
   format: "conductor-studio-eval",
@@ -95,27 +94,5 @@ describe("resume: the same evaluation or not", () => {
     expect(mismatchMessage("r.jsonl", definitionChanges(base, renamed))).toBe(
       "r.jsonl holds results of a different evaluation; resuming would mix them. What changed:\n  - the pool: A, B → B, A\nRun again with --new to start over (the earlier results are kept, renamed), or choose another --out.",
     );
-  });
-});
-
-describe("progress text", () => {
-  it("shows done, calls in flight, spent and time left; a bar cut to the terminal", ({
-    expect,
-  }) => {
-    const p = { done: 12, total: 40, calls: 3, cost: 0.42, etaMs: 80_000 };
-    expect(progressText(p)).toBe("12/40 done, 3 calls in flight, $0.42 spent, about 1m 20s left");
-    expect(progressText({ ...p, calls: 1, etaMs: null })).toBe(
-      "12/40 done, 1 call in flight, $0.42 spent, time left unknown yet",
-    );
-    expect(progressText({ ...p, done: 40 })).toBe("40/40 done, 3 calls in flight, $0.42 spent");
-    expect(progressBar(p, 100)).toBe(
-      "[#########---------------------]  30% 12/40 done, 3 calls in flight, $0.42 spent, about 1m 20s left",
-    );
-    expect(progressBar(p, 40).length).toBe(39);
-    expect([duration(42_000), duration(65_000), duration(7_380_000)]).toEqual([
-      "42s",
-      "1m 05s",
-      "2h 03m",
-    ]);
   });
 });

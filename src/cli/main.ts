@@ -21,9 +21,12 @@ function version(): string {
   return typeof v === "string" ? v : "unknown";
 }
 
-function topHelp(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.name.length));
-  const list = COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join("\n");
+function topHelp(commands: readonly CliCommand[]): string {
+  const width = Math.max(...commands.map((c) => c.name.length));
+  const list = [...commands]
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`)
+    .join("\n");
   return `conductor-studio ${version()}: plan and run Conductor workflows from the command line, on the
 same engine as Conductor Studio. Data goes to stdout, messages and progress to stderr.
 
@@ -56,12 +59,11 @@ const defaultIo: Io = {
   columns: process.stderr.columns,
 };
 
-const names = () => COMMANDS.map((c) => c.name);
-
-function find(name: string): CliCommand {
-  const command = COMMANDS.find((c) => c.name === name);
+function find(name: string, commands: readonly CliCommand[]): CliCommand {
+  const command = commands.find((c) => c.name === name);
   if (command) return command;
-  throw new UsageError(`Unknown command "${name}"${didYouMean(name, names())}.`);
+  const known = commands.map((c) => c.name);
+  throw new UsageError(`Unknown command "${name}"${didYouMean(name, known)}.`);
 }
 
 /** `--help` or `-h` among the arguments (before a `--`). */
@@ -70,13 +72,17 @@ function asksHelp(args: string[]): boolean {
   return (end === -1 ? args : args.slice(0, end)).some((a) => a === "--help" || a === "-h");
 }
 
-/** The CLI entry: returns the exit code. */
-export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+/** The CLI entry: returns the exit code. `commands` is the registry (tests pass their own). */
+export async function main(
+  argv: string[],
+  io: Io = defaultIo,
+  commands: readonly CliCommand[] = COMMANDS,
+): Promise<number> {
   const [first, ...rest] = argv;
   let command: CliCommand | null = null;
   try {
     if (first === undefined || first === "--help" || first === "-h") {
-      io.stdout(topHelp());
+      io.stdout(topHelp(commands));
       return EXIT.ok;
     }
     if (first === "--version" || first === "-V" || first === "version") {
@@ -84,14 +90,14 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       return EXIT.ok;
     }
     if (first === "help") {
-      io.stdout(rest[0] ? find(rest[0]).help : topHelp());
+      io.stdout(rest[0] ? find(rest[0], commands).help : topHelp(commands));
       return EXIT.ok;
     }
     if (first.startsWith("-"))
       throw new UsageError(
-        `Unknown option '${first}'${didYouMean(first, ["--help", "--version"], "")}; a command comes first (${names().join(", ")}).`,
+        `Unknown option '${first}'${didYouMean(first, ["--help", "--version"], "")}; a command comes first (${commands.map((c) => c.name).join(", ")}).`,
       );
-    command = find(first);
+    command = find(first, commands);
     if (asksHelp(rest)) {
       io.stdout(command.help);
       return EXIT.ok;
