@@ -74,7 +74,7 @@ describe("eval: checks before the first call", { timeout: CLI_TIMEOUT_MS }, () =
     },
   );
 
-  it("names the closest strategy and lists every one, workflow included", async ({
+  it("names the closest strategy (every one listed, workflow included), scorer and judge", async ({
     expect,
     onTestFinished,
   }) => {
@@ -84,6 +84,15 @@ describe("eval: checks before the first call", { timeout: CLI_TIMEOUT_MS }, () =
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(
       'Unknown strategy "workflw" (did you mean "workflow"?); the strategies are conductor, single, single:<worker>, moa, chain, best-of-n, workflow.',
+    );
+    const scorer = await runCli(evalArgs(files, "--scorer", "maths"));
+    expect(scorer.code).toBe(2);
+    expect(scorer.stderr).toContain(
+      'Unknown scorer "maths" (did you mean "math"?); the scorers are mc, math,',
+    );
+    const judge = await runCli(evalArgs(files, "--scorer", "judge", "--judge", "Checker2"));
+    expect(judge.stderr).toContain(
+      'No worker named "Checker2" for --judge (did you mean "Checker"?).',
     );
     const worker = await runCli(evalArgs(files, "--strategies", "single:Solver C"));
     expect(worker.stderr).toContain(

@@ -2,6 +2,7 @@
 import { CONFIG_HELP } from "./config.ts";
 import { EXIT, exitCodesHelp } from "./exit-codes.ts";
 import { optionsHelp } from "./options.ts";
+import { scorerIds } from "../engine/eval/scorers/registry.ts";
 
 /** Strategy names `--strategies` takes (`single:<worker>` besides). */
 export const STRATEGY_NAMES = ["conductor", "single", "moa", "chain", "best-of-n", "workflow"];
@@ -54,7 +55,7 @@ export const EVAL_SHAPE = {
     scorer: {
       type: "string",
       arg: "ID",
-      description: "mc|math|exact|contains|regex|judge|code (default: chosen from the items)",
+      description: `${scorerIds().join("|")} (default: chosen from the items)`,
     },
     judge: {
       type: "string",

@@ -10,7 +10,7 @@ import { codeResultText, summarise, summaryTable } from "../engine/eval/report.t
 import { EvalRun } from "../engine/eval/runner.ts";
 import type { EvalResult } from "../engine/eval/schema.ts";
 import { EvaluationSchema, upgradeEvaluation } from "../engine/eval/schema.ts";
-import { createScorer, defaultScorerId } from "../engine/eval/scorers/registry.ts";
+import { createScorer, defaultScorerId, scorerIds } from "../engine/eval/scorers/registry.ts";
 import { strategyName } from "../engine/eval/strategy.ts";
 import { conductorSample } from "../engine/eval/training/sample.ts";
 import { createOpenAIBackend } from "../engine/llm/openai.ts";
@@ -34,6 +34,7 @@ import { EXIT } from "./exit-codes.ts";
 import { intOption, parseOptions } from "./options.ts";
 import { firstUnwritable } from "./output-paths.ts";
 import { runExitCode } from "./run-command.ts";
+import { didYouMean } from "./suggest.ts";
 
 /** The code scorer's Node sandbox, started on the first answer scored; disposed when the command ends. */
 function codeSandboxHolder(io: Io) {
@@ -122,6 +123,10 @@ async function evalWith(
     throw new UsageError(
       `--training-data writes the Conductor's samples, but --strategies has no conductor (${chosen.map(strategyName).join(", ")}). Add conductor, or drop --training-data.`,
     );
+  if (values.scorer !== undefined && !scorerIds().includes(values.scorer))
+    throw new UsageError(
+      `Unknown scorer "${values.scorer}"${didYouMean(values.scorer, scorerIds())}; the scorers are ${scorerIds().join(", ")}.`,
+    );
   const scorerId = values.scorer ?? defaultScorerId(data.value.items);
   const display = new EvalProgressDisplay(io.stderr, {
     tty: io.stderrIsTTY ?? false,
@@ -142,7 +147,12 @@ async function evalWith(
     const judge =
       values.judge === undefined ? undefined : pool.find((w) => w.name === values.judge);
     if (values.judge !== undefined && !judge)
-      return usage(`No worker named "${values.judge}" for --judge.`);
+      return usage(
+        `No worker named "${values.judge}" for --judge${didYouMean(
+          values.judge,
+          pool.map((w) => w.name),
+        )}.`,
+      );
     // The judge's calls share its endpoint's concurrency limit with the runs.
     const limiter = new OriginLimiter(concurrency);
     const made = createScorer(
