@@ -101,6 +101,17 @@ describe("config mistakes", { timeout: CLI_TIMEOUT_MS }, () => {
   });
 });
 
+describe("serve reads the config the same way", () => {
+  it("--strict refuses an unknown key before listening", async ({ expect, onTestFinished }) => {
+    const h = await harness(onTestFinished);
+    const path = await h.file("pool.json", threeWorkerConfig(h.server, { rouns: 1 }));
+    const { out, io } = memoryIo();
+    expect(await main(["serve", "--config", path, "--port", "0", "--strict"], io)).toBe(2);
+    expect(out.stderr).toContain('unknown key "rouns" (did you mean "rounds"?). Fix the key');
+    expect(out.stderr).not.toContain("listening");
+  });
+});
+
 describe("grammar and parse limits", { timeout: CLI_TIMEOUT_MS }, () => {
   it("grammar --max-steps past the cap exits 2 at once, naming the cap", async ({ expect }) => {
     const r = await runCli(["grammar", "--workers", "7", "--max-steps", "100000"]);
