@@ -1,14 +1,17 @@
 // Resuming an eval is only safe when it is the same evaluation: same questions, strategies, pool,
 // Conductor settings and scorer. Otherwise the old results would be mixed with new ones silently.
-import { rename, stat } from "node:fs/promises";
+import { readFile, rename, stat } from "node:fs/promises";
+import { z } from "zod";
 import type { Evaluation } from "../engine/eval/schema.ts";
+import { EvaluationSchema, upgradeEvaluation } from "../engine/eval/schema.ts";
 import { strategyName } from "../engine/eval/strategy.ts";
 
 /** Settings of the CLI run that change answers but live outside the Evaluation record. */
-export interface RunSettings {
-  namedWorkers: boolean;
-  maxCalls: number | null;
-}
+const RunSettingsSchema = z.object({
+  namedWorkers: z.boolean(),
+  maxCalls: z.number().int().positive().nullable(),
+});
+export type RunSettings = z.infer<typeof RunSettingsSchema>;
 
 /** The definition as stored beside --out (`<out>.eval.json`). */
 export type StoredDefinition = Evaluation & { runSettings?: RunSettings };
@@ -107,4 +110,21 @@ export async function moveAside(files: readonly string[], now = new Date()): Pro
     moved.push(`${f}.replaced-${stamp}`);
   }
   return moved;
+}
+
+/** Reads the definition stored beside --out: null when there is none, "bad" when unreadable. */
+export async function storedDefinition(sidecar: string): Promise<StoredDefinition | null | "bad"> {
+  const text = await readFile(sidecar, "utf8").catch(() => null);
+  if (text === null) return null;
+  try {
+    const raw: unknown = JSON.parse(text);
+    const parsed = EvaluationSchema.safeParse(upgradeEvaluation(raw));
+    if (!parsed.success) return "bad";
+    // Written by this version and later; absent in older definitions (compared as the defaults).
+    const settings = z.object({ runSettings: RunSettingsSchema.optional() }).safeParse(raw);
+    if (!settings.success) return "bad";
+    return { ...parsed.data, ...settings.data };
+  } catch {
+    return "bad";
+  }
 }

@@ -1,5 +1,5 @@
 // `conductor-studio eval`: a question set through several strategies, scored, summarised.
-import { readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { formatCost } from "../engine/cost.ts";
 import type { Sandbox } from "../engine/eval/code/pool.ts";
@@ -9,7 +9,7 @@ import { OriginLimiter, originOf } from "../engine/eval/limiter.ts";
 import { codeResultText, summarise, summaryTable } from "../engine/eval/report.ts";
 import { EvalRun } from "../engine/eval/runner.ts";
 import type { EvalResult } from "../engine/eval/schema.ts";
-import { EvaluationSchema, upgradeEvaluation } from "../engine/eval/schema.ts";
+import { EvaluationSchema } from "../engine/eval/schema.ts";
 import { createScorer, defaultScorerId, scorerIds } from "../engine/eval/scorers/registry.ts";
 import { strategyName } from "../engine/eval/strategy.ts";
 import { conductorSample } from "../engine/eval/training/sample.ts";
@@ -27,7 +27,7 @@ import {
 import { EVAL_HELP, EVAL_SHAPE } from "./eval-help.ts";
 import { EvalProgressDisplay, countingCalls } from "./eval-progress.ts";
 import type { StoredDefinition } from "./eval-resume.ts";
-import { definitionChanges, mismatchMessage, moveAside } from "./eval-resume.ts";
+import { definitionChanges, mismatchMessage, moveAside, storedDefinition } from "./eval-resume.ts";
 import { chooseStrategies } from "./eval-strategies.ts";
 import { summaryJson } from "./eval-summary.ts";
 import { EXIT } from "./exit-codes.ts";
@@ -57,25 +57,6 @@ async function run(args: string[], io: Io): Promise<number> {
     return await evalWith(args, io, code.get);
   } finally {
     await code.dispose();
-  }
-}
-
-/** Reads the definition stored beside --out: null when there is none, "bad" when unreadable. */
-async function storedDefinition(sidecar: string): Promise<StoredDefinition | null | "bad"> {
-  const text = await readFile(sidecar, "utf8").catch(() => null);
-  if (text === null) return null;
-  try {
-    const raw: unknown = JSON.parse(text);
-    const parsed = EvaluationSchema.safeParse(upgradeEvaluation(raw));
-    if (!parsed.success) return "bad";
-    const settings =
-      typeof raw === "object" && raw !== null && "runSettings" in raw ? raw.runSettings : undefined;
-    return {
-      ...parsed.data,
-      ...(settings ? { runSettings: settings as StoredDefinition["runSettings"] } : {}),
-    };
-  } catch {
-    return "bad";
   }
 }
 
