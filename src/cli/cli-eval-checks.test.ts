@@ -74,6 +74,26 @@ describe("eval: checks before the first call", { timeout: CLI_TIMEOUT_MS }, () =
     },
   );
 
+  it("refuses an output path that is one of its inputs, before writing anything", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const h = await harness(onTestFinished);
+    const files = await setup(h);
+    const dataset = await readFile(files.dataset, "utf8");
+    const r = await runCli(evalArgs({ ...files, out: files.dataset }));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      `${files.dataset} is an input of this command; choose another output path.`,
+    );
+    const same = await runCli(
+      evalArgs(files, "--strategies", "conductor", "--training-data", files.out),
+    );
+    expect(same.stderr).toContain("--training-data and --out must be different files.");
+    expect(await readFile(files.dataset, "utf8")).toBe(dataset);
+    expect(calls(h)).toBe(0);
+  });
+
   it("names the closest strategy (every one listed, workflow included), scorer and judge", async ({
     expect,
     onTestFinished,

@@ -101,6 +101,22 @@ describe("config mistakes", { timeout: CLI_TIMEOUT_MS }, () => {
   });
 });
 
+describe("run's output path", { timeout: CLI_TIMEOUT_MS }, () => {
+  it("--out naming the config file is refused; the config is untouched", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const h = await harness(onTestFinished);
+    const config = JSON.stringify(threeWorkerConfig(h.server));
+    const path = await h.file("pool.json", config);
+    const r = await runCli(["run", "--config", path, "--question", QUESTION, "--out", path]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--out is the config file; choose another path for the run record.");
+    expect(await readFile(path, "utf8")).toBe(config);
+    expect(h.server.requests).toHaveLength(0);
+  });
+});
+
 describe("serve reads the config the same way", () => {
   it("--strict refuses an unknown key before listening", async ({ expect, onTestFinished }) => {
     const h = await harness(onTestFinished);

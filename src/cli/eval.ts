@@ -1,6 +1,6 @@
 // `conductor-studio eval`: a question set through several strategies, scored, summarised.
 import { writeFile } from "node:fs/promises";
-import { basename } from "node:path";
+import { basename, resolve } from "node:path";
 import { formatCost } from "../engine/cost.ts";
 import type { Sandbox } from "../engine/eval/code/pool.ts";
 import { parseColumnsOption } from "../engine/eval/dataset/parse.ts";
@@ -173,7 +173,13 @@ async function evalWith(
     // The definition sits beside --out; a resumed run must be the same evaluation.
     const sidecar = `${out}.eval.json`;
     const trainingFiles = trainingFile ? [trainingFile, ...trainerShapeFiles(trainingFile)] : [];
-    const unwritable = await firstUnwritable([out, sidecar, ...trainingFiles]);
+    const inputs = [values.config, values.dataset, values.workflow].filter((f) => f !== undefined);
+    const outputs = [out, sidecar, ...trainingFiles];
+    const clash = outputs.find((o) => inputs.some((i) => resolve(i) === resolve(o)));
+    if (clash) return usage(`${clash} is an input of this command; choose another output path.`);
+    if (trainingFile && resolve(trainingFile) === resolve(out))
+      return usage("--training-data and --out must be different files.");
+    const unwritable = await firstUnwritable(outputs);
     if (unwritable) return usage(unwritable);
     const before = await storedDefinition(sidecar);
     if (values.new) {

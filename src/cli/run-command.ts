@@ -1,5 +1,6 @@
 // `conductor-studio run`: plan one question with the Conductor, run the workflow, keep the record.
 import { writeFile } from "node:fs/promises";
+import { resolve } from "node:path";
 import { exportRun } from "../engine/run/export.ts";
 import type { RunRecord } from "../engine/schema/record.ts";
 import { type CliCommand, type Io, UsageError } from "./command.ts";
@@ -91,6 +92,8 @@ async function run(args: string[], io: Io): Promise<number> {
     io.stderr(`${loaded.message}\n`);
     return EXIT.usage;
   }
+  if (values.out && resolve(values.out) === resolve(values.config))
+    throw new UsageError("--out is the config file; choose another path for the run record.");
   const unwritable = values.out ? await firstUnwritable([values.out]) : null;
   if (unwritable) {
     io.stderr(`${unwritable}\n`);
