@@ -33,6 +33,7 @@ same engine as Conductor Studio. Data goes to stdout, messages and progress to s
 Usage:
   conductor-studio COMMAND [options]
   conductor-studio COMMAND --help    that command's options, files, exit codes and examples
+                                     (or conductor-studio help COMMAND)
   conductor-studio --version
 
 Commands:

@@ -48,8 +48,8 @@ function build<T extends OptionTable>(shape: CommandShape<T>): Command {
   for (let i = 0; i < (shape.positionals ?? 0); i++) cmd.argument(`[arg${i}]`);
   for (const [name, spec] of Object.entries(shape.options)) {
     const value = spec.type === "string" ? ` <${spec.arg ?? "value"}>` : "";
-    const option = new Option(`${spec.short ? `-${spec.short}, ` : ""}--${name}${value}`);
-    option.description = spec.description;
+    const flags = `${spec.short ? `-${spec.short}, ` : ""}--${name}${value}`;
+    const option = new Option(flags, spec.description);
     if (spec.multiple) option.argParser((v: string, prev?: string[]) => [...(prev ?? []), v]);
     cmd.addOption(option);
   }
@@ -58,9 +58,7 @@ function build<T extends OptionTable>(shape: CommandShape<T>): Command {
 
 /** The usage line and the options, formatted for the help. */
 export function optionsHelp<T extends OptionTable>(shape: CommandShape<T>): string {
-  return build(shape)
-    .helpInformation()
-    .replace(/^Usage: conductor-studio \S+ /, `Usage: conductor-studio ${shape.name} `);
+  return build(shape).helpInformation();
 }
 
 /** Parses `args`; a mistake becomes a UsageError naming the closest option. */
