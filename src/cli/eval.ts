@@ -17,6 +17,8 @@ import { OriginLimiter, originOf } from "../engine/eval/limiter.ts";
 import type { Worker } from "../engine/schema/worker.ts";
 import type { Sandbox } from "../engine/eval/code/pool.ts";
 import { codeResultText } from "../engine/eval/report.ts";
+import { withCache } from "../engine/llm/cache.ts";
+import { cacheLine, openResponseCache } from "./cache-store.ts";
 import { resolveConfig } from "./config.ts";
 import { lineWriter, loadDataset, readResults, writeTrainerShapes } from "./eval-files.ts";
 
@@ -24,6 +26,7 @@ export const EVAL_HELP = `  conductor-studio eval --config pool.json --dataset q
       [--strategies conductor,single,moa] [--repeats K] [--concurrency N] [--max-cost USD]
       [--columns question=q,answer=a] [--scorer mc|math|exact|contains|regex|judge|code]
       [--judge NAME] [--seed S] [--skip-bad-rows] [--training-data FILE] [--workflow FILE]
+      [--cache DIR] [--cache-mode read-write|read-only|refresh]
       Run a question set (JSONL, JSON or CSV) through each strategy: conductor, single (every
       worker alone) or single:<name>, moa, chain, best-of-n, workflow (--workflow: an exported
       workflow applied to every question). Each line of --out is one (item,
@@ -32,6 +35,7 @@ export const EVAL_HELP = `  conductor-studio eval --config pool.json --dataset q
       and, beside them, .grpo.jsonl, .sft.jsonl, .preference.jsonl and .verl.parquet.
       --scorer code (the default when items have a tests column) runs each Python answer
       against the item's tests in Pyodide (a worker thread): pass@1, tests passed per item.
+      --cache DIR answers repeated model requests from DIR at no cost (README: the response cache).
       Exit 0 when every item finished, 1 when stopped (spending cap, Ctrl-C), 2 for bad input.
 `;
 
@@ -99,6 +103,8 @@ async function evalWith(
       "skip-bad-rows": { type: "boolean", default: false },
       "training-data": { type: "string" },
       workflow: { type: "string" },
+      cache: { type: "string" },
+      "cache-mode": { type: "string" },
     },
   });
   const usage = (m: string) => (io.stderr(`${m}\n`), 2);
@@ -106,6 +112,7 @@ async function evalWith(
     return usage(
       "--config, --dataset and --out are required.\nRun conductor-studio --help for usage.",
     );
+  const cache = await openResponseCache(values.cache, values["cache-mode"]);
   const repeats = num(values.repeats, "repeats", 1, 1);
   const concurrency = num(values.concurrency, "concurrency", 1, 4);
   const maxCost = num(values["max-cost"], "max-cost", 0, null);
@@ -161,14 +168,16 @@ async function evalWith(
     });
   }
   const scorerId = values.scorer ?? defaultScorerId(data.value.items);
-  const backendFor = (w: Pick<Worker, "id" | "baseURL" | "model" | "headers">) =>
-    createOpenAIBackend({
+  const backendFor = (w: Pick<Worker, "id" | "baseURL" | "model" | "headers" | "price">) => {
+    const backend = createOpenAIBackend({
       baseURL: w.baseURL,
       model: w.model,
       apiKey: keys.get(w.id),
       headers: w.headers,
       timeoutMs: config.timeoutMs,
     });
+    return cache ? withCache(backend, cache, w) : backend;
+  };
   const judge = values.judge === undefined ? undefined : pool.find((w) => w.name === values.judge);
   if (values.judge !== undefined && !judge)
     return usage(`No worker named "${values.judge}" for --judge.`);
@@ -243,6 +252,7 @@ async function evalWith(
       baseURL: conductor.baseURL,
       model: conductor.model,
       headers: conductor.headers,
+      price: conductor.price,
     }),
     previous,
     limiter,
@@ -279,6 +289,7 @@ async function evalWith(
   io.stderr(
     `${outcome.done}/${outcome.total} done in ${secs}s, ${formatCost(outcome.cost)} in all.\n`,
   );
+  if (cache) io.stderr(`${cacheLine(cache)}\n`);
   io.stdout(summaryTable(summarise(all, [...names])));
   if (trainingFile) {
     const files = await writeTrainerShapes(trainingFile, evaluation.dataset.name);

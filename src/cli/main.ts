@@ -30,6 +30,7 @@ Usage:
   conductor-studio serve --config FILE [--host 127.0.0.1] [--port 8080] [--concurrency N]
                         [--queue N] [--api-key-env NAME] [--cors ORIGIN]... [--runs DIR]
                         [--model NAME] [--max-body-bytes N] [--grace-ms N]
+                        [--cache DIR] [--cache-mode read-write|read-only|refresh]
       Serve the Conductor and its pool as one OpenAI-compatible model: POST /v1/chat/completions
       (the last user message is the question; stream: true streams the final step's tokens;
       "conductor_trace": true adds the run's plan, steps, usage and cost), GET /v1/models,

@@ -1,6 +1,8 @@
 // `conductor-studio serve` options: parsed, checked, and turned into settings or one clear message.
 import { isIP } from "node:net";
 import { parseArgs } from "node:util";
+import type { CacheMode } from "../engine/llm/cache.ts";
+import { CacheModeSchema } from "../engine/llm/cache.ts";
 
 export interface ServeSettings {
   config: string;
@@ -24,6 +26,8 @@ export interface ServeSettings {
   maxBodyBytes: number;
   /** How long in-flight runs may take to finish after SIGINT/SIGTERM before they are cancelled. */
   graceMs: number;
+  /** `--cache DIR` / `--cache-mode`: the response cache (cli/cache-store.ts); undefined for none. */
+  cache?: { dir: string; mode: CacheMode };
 }
 
 export type ServeArgs = { ok: true; settings: ServeSettings } | { ok: false; message: string };
@@ -73,12 +77,20 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
         model: { type: "string" },
         "max-body-bytes": { type: "string" },
         "grace-ms": { type: "string" },
+        cache: { type: "string" },
+        "cache-mode": { type: "string" },
       },
     }).values;
   } catch (e: unknown) {
     return { ok: false, message: e instanceof Error ? e.message : String(e) };
   }
   if (!values.config) return { ok: false, message: "--config FILE is required." };
+  const cacheMode = CacheModeSchema.safeParse(values["cache-mode"] ?? "read-write");
+  if (!cacheMode.success || (values["cache-mode"] && !values.cache))
+    return {
+      ok: false,
+      message: "--cache-mode read-write|read-only|refresh goes with --cache DIR.",
+    };
   try {
     const concurrency = integer(values.concurrency, "concurrency", SERVE_DEFAULTS.concurrency, 1);
     const host = values.host ?? SERVE_DEFAULTS.host;
@@ -119,6 +131,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
           1,
         ),
         graceMs: integer(values["grace-ms"], "grace-ms", SERVE_DEFAULTS.graceMs, 0),
+        ...(values.cache ? { cache: { dir: values.cache, mode: cacheMode.data } } : {}),
       },
     };
   } catch (e: unknown) {
