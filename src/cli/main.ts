@@ -13,6 +13,7 @@ import { serveCommand } from "./serve.ts";
 import { createEngine, runQuestion } from "./serve-engine.ts";
 import { EVAL_HELP, evalCommand } from "./eval.ts";
 import { REWARD_HELP, rewardCommand } from "./reward.ts";
+import { PROMPTS_HELP, promptsCommand } from "./prompts.ts";
 
 const HELP = `conductor-studio: plan and run Conductor workflows from the command line
 
@@ -45,6 +46,7 @@ Usage:
 
 ${EVAL_HELP}
 ${REWARD_HELP}
+${PROMPTS_HELP}
   conductor-studio grammar --workers N --max-steps K [--round R] [--opening TEXT]
       Print the plan grammar (EBNF as xgrammar, vLLM and SGLang take it) for a pool of N
       workers and at most K steps; --round 1 or more also allows the three empty lists.
@@ -251,6 +253,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     if (command === "eval") return await evalCommand(rest, io);
     if (command === "grammar") return grammarCommand(rest, io);
     if (command === "reward") return await rewardCommand.run(rest, io);
+    if (command === "prompts") return await promptsCommand.run(rest, io);
     throw new UsageError(`Unknown command "${command}".`);
   } catch (e: unknown) {
     if (
