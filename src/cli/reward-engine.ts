@@ -16,6 +16,7 @@ import { rewardItem } from "./reward-score.ts";
 import { createEngine } from "./serve-engine.ts";
 
 export interface RewardTotals {
+  batches: number;
   items: number;
   rewarded: number;
   errors: number;
@@ -87,17 +88,27 @@ export function createRewardRuntime(
     scorer,
     defaultScorer: o.scorer,
   };
-  const totals: RewardTotals = { items: 0, rewarded: 0, errors: 0, workerCalls: 0, cost: 0 };
+  const totals: RewardTotals = {
+    batches: 0,
+    items: 0,
+    rewarded: 0,
+    errors: 0,
+    workerCalls: 0,
+    cost: 0,
+  };
   return {
     engine,
     limiter,
     cache: o.cache,
     totals,
     async scoreBatch(request, formatBonus, signal, onRecord) {
+      totals.batches++;
       return Promise.all(
         request.items.map(async (item) => {
           let record: RunRecord | undefined;
-          const result = await rewardItem(engine, item, formatBonus, signal, (r) => (record = r));
+          // A signal per item: each run's calls listen to their own, not all to the batch's.
+          const own = AbortSignal.any([signal]);
+          const result = await rewardItem(engine, item, formatBonus, own, (r) => (record = r));
           totals.items++;
           if (result.reward === null) totals.errors++;
           else totals.rewarded++;

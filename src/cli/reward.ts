@@ -71,6 +71,7 @@ export async function startReward(
         return () => runs.delete(run);
       },
       health: () => ({
+        batches_scored: runtime.totals.batches,
         items_scored: runtime.totals.items,
         item_errors: runtime.totals.errors,
         worker_calls: runtime.totals.workerCalls,
