@@ -1,13 +1,13 @@
 // `conductor-studio reward`: rewards per second for a GRPO-sized batch, against the ideal set by
-// the worker latency and the per-origin concurrency. The service and the stand-in workers (the
-// local test server) run in this process, over real HTTP.
+// the worker latency and the per-origin concurrency. The stand-in workers (the local test server)
+// run in a process of their own, so their work does not count as the service's; real HTTP.
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startTestServer } from "../e2e/server/server.ts";
 import { resolveConfig } from "../src/cli/config.ts";
 import { parseRewardArgs } from "../src/cli/reward-args.ts";
 import { startReward } from "../src/cli/reward.ts";
+import { startServerProcess } from "./server-process.ts";
 
 const BATCH = 256;
 /** Per worker call; BENCH_REWARD_LATENCY_MS overrides it (to tell CPU cost from scheduling). */
@@ -24,17 +24,18 @@ access_list = [[], [], ["all"]]`;
 async function post(
   url: string,
   body: unknown,
-): Promise<{ rewards: { reward: number | null; calls: number }[] }> {
+): Promise<{ rewards: { reward: number | null; calls: number; cached_calls: number }[] }> {
   const res = await fetch(`${url}/v1/rewards`, { method: "POST", body: JSON.stringify(body) });
   if (!res.ok) throw new Error(`reward service answered ${res.status}: ${await res.text()}`);
-  return (await res.json()) as { rewards: { reward: number | null; calls: number }[] };
+  return (await res.json()) as {
+    rewards: { reward: number | null; calls: number; cached_calls: number }[];
+  };
 }
 
 /** Prints rewards per second for a batch of 256 at 50 ms per worker call and concurrency 16. */
 export async function benchReward(): Promise<void> {
-  const server = await startTestServer();
   const reply = { content: "It is 5050.\nAnswer: 5050", latencyMs: LATENCY_MS };
-  for (const model of ["solver-a", "solver-b", "checker"]) server.setDefault(model, reply);
+  const server = await startServerProcess({ "solver-a": reply, "solver-b": reply, checker: reply });
   const dir = await mkdtemp(join(tmpdir(), "conductor-bench-reward-"));
   const entry = (model: string) => ({
     baseURL: server.baseURL,
@@ -71,13 +72,15 @@ export async function benchReward(): Promise<void> {
         completion: plan(i),
         reference: "5050",
       }));
-      const before = server.requests.length;
+      const cpu = process.cpuUsage();
       const start = performance.now();
       const { rewards } = await post(service.url, { items });
       const ms = performance.now() - start;
-      const upstream = server.requests.length - before;
+      const used = process.cpuUsage(cpu);
+      const cpuMs = (used.user + used.system) / 1000;
       if (rewards.some((r) => r.reward !== 1)) throw new Error(`${label}: a reward was not 1`);
-      return { ms, upstream, service };
+      const upstream = rewards.reduce((t, r) => t + r.calls - r.cached_calls, 0);
+      return { ms, cpuMs, upstream, service };
     } catch (e: unknown) {
       await service.shutdown(0);
       throw e;
@@ -91,7 +94,9 @@ export async function benchReward(): Promise<void> {
     console.log(
       `reward: ${BATCH} rewards (${calls} worker calls at ${LATENCY_MS} ms, concurrency ${CONCURRENCY}) ` +
         `in ${(cold.ms / 1000).toFixed(2)}s = ${(BATCH / (cold.ms / 1000)).toFixed(1)} rewards/s; ` +
-        `ideal ${(ideal / 1000).toFixed(2)}s; ratio ${(cold.ms / ideal).toFixed(3)} (target <= 1.10)`,
+        `ideal ${(ideal / 1000).toFixed(2)}s; ratio ${(cold.ms / ideal).toFixed(3)} (target <= 1.10); ` +
+        `service CPU ${(cold.cpuMs / calls).toFixed(2)} ms per worker call (the ideal leaves ` +
+        `${(LATENCY_MS / CONCURRENCY).toFixed(2)} ms of one core per call)`,
     );
     const warm = await run("cached", ["--cache", join(dir, "cache"), "--cache-mode", "read-only"]);
     await warm.service.shutdown(0);

@@ -37,6 +37,8 @@ export async function fileCacheStore(dir: string): Promise<CacheStore> {
       if (!(e instanceof Error && "code" in e && e.code === "EEXIST")) throw e;
     },
   );
+  // Shard directories made so far: one mkdir per shard, not per write.
+  const made = new Set<string>();
   return {
     async get(key) {
       let text: string;
@@ -54,7 +56,11 @@ export async function fileCacheStore(dir: string): Promise<CacheStore> {
     },
     async put(entry: CachedResponse) {
       const file = cacheFile(dir, entry.key);
-      await mkdir(join(file, ".."), { recursive: true });
+      const shard = join(file, "..");
+      if (!made.has(shard)) {
+        await mkdir(shard, { recursive: true });
+        made.add(shard);
+      }
       const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
       await writeFile(tmp, `${JSON.stringify(entry, null, 2)}\n`);
       await rename(tmp, file);
