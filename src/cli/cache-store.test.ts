@@ -74,6 +74,7 @@ describe("the file cache store (--cache DIR)", () => {
         maxTokens: 1,
         extraBody: null,
         grammar: null,
+        occurrence: 0,
       },
       response: {
         text: "x",

@@ -3,7 +3,13 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { CacheMode, CacheStore, CachedResponse, ResponseCache } from "../engine/llm/cache.ts";
+import type {
+  CacheMode,
+  CacheRepeats,
+  CacheStore,
+  CachedResponse,
+  ResponseCache,
+} from "../engine/llm/cache.ts";
 import {
   CACHE_FORMAT,
   CACHE_VERSION,
@@ -68,17 +74,21 @@ export async function fileCacheStore(dir: string): Promise<CacheStore> {
   };
 }
 
-/** The cache of `--cache DIR --cache-mode MODE`, or undefined without --cache. */
+/**
+ * The cache of `--cache DIR --cache-mode MODE`, or undefined without --cache. `repeats`: whether
+ * identical requests share one answer (`reward`) or each repeat keeps its own (`eval`, `serve`).
+ */
 export async function openResponseCache(
   dir: string | undefined,
   mode: string | undefined,
+  repeats: CacheRepeats = "share",
 ): Promise<ResponseCache | undefined> {
   const parsedMode = parseCacheMode(mode);
   if (dir === undefined) {
     if (mode !== undefined) throw new UsageError("--cache-mode needs --cache DIR.");
     return undefined;
   }
-  return { store: await fileCacheStore(dir), mode: parsedMode, stats: emptyCacheStats() };
+  return { store: await fileCacheStore(dir), mode: parsedMode, stats: emptyCacheStats(), repeats };
 }
 
 /** `--cache-mode`: read-write (default), read-only or refresh. */

@@ -1,9 +1,7 @@
 // `--cache DIR` on `eval` and `serve`: a repeated request never reaches the provider again, and
 // what was answered from the cache is marked and costs nothing.
-import { rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, it } from "vitest";
+import { describe, it } from "vitest";
 import type { TestServer } from "../../e2e/server/server.ts";
 import {
   CLI_TIMEOUT_MS,
@@ -16,7 +14,7 @@ import {
   scriptAttemptsThenCheck,
   threeWorkerConfig,
 } from "./cli-harness.ts";
-import { readRuns, serveSuite } from "./serve-harness.ts";
+import { readRuns, startServe } from "./serve-harness.ts";
 
 const PLAN = `One solver, then the checker answers.
 model_id = [0, 2]
@@ -101,27 +99,41 @@ describe("eval --cache", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
   });
 });
 
-describe("serve --cache", { timeout: CLI_TIMEOUT_MS }, () => {
-  const cacheDir = join(tmpdir(), `conductor-serve-cache-${process.pid}`);
-  afterAll(() => rm(cacheDir, { recursive: true, force: true }));
-  const suite = serveSuite({
-    config: (server) => threeWorkerConfig(server),
-    args: ["--cache", cacheDir],
-  });
-
-  it("answers an identical second request without calling the Conductor or any worker", async ({
+describe("serve --cache", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
+  it("keeps repeats as samples within a process, and answers a re-run from the cache", async ({
     expect,
+    onTestFinished,
   }) => {
-    scriptAttemptsThenCheck(suite.server);
-    const a = await suite.client.chat.completions.create(ask());
-    expect(a.choices[0]?.message.content).toBe(CHECKED);
-    const paid = chatCalls(suite.server);
-    expect(paid).toBe(4);
-    const b = await suite.client.chat.completions.create(ask());
-    expect(b.choices[0]?.message.content).toBe(CHECKED);
-    expect(chatCalls(suite.server)).toBe(paid);
-    const runs = await readRuns(suite.runs);
-    const last = runs.at(-1)!;
-    expect(last.run.totals).toMatchObject({ cost: 0, cachedCalls: 4, calls: 4 });
+    const h = await harness(onTestFinished);
+    const config = await h.file("pool.json", threeWorkerConfig(h.server));
+    const args = [
+      "--config",
+      config,
+      "--cache",
+      join(h.dir, "cache"),
+      "--runs",
+      join(h.dir, "runs"),
+    ];
+    const session = async () => {
+      const serve = await startServe(args, {}, onTestFinished);
+      const client = serve.client();
+      for (let i = 0; i < 2; i++) {
+        scriptAttemptsThenCheck(h.server);
+        const r = await client.chat.completions.create(ask());
+        expect(r.choices[0]?.message.content).toBe(CHECKED);
+      }
+      serve.child.kill("SIGTERM");
+      await serve.exited;
+    };
+    await session();
+    // Asked twice, the same question is two samples: the Conductor and three workers each time.
+    expect(chatCalls(h.server)).toBe(8);
+    await session();
+    expect(chatCalls(h.server)).toBe(8);
+    const runs = await readRuns(join(h.dir, "runs"));
+    expect(runs.map((l) => l.run.totals.cachedCalls ?? 0).sort()).toEqual([0, 0, 4, 4]);
+    expect(runs.filter((l) => l.run.totals.cachedCalls).every((l) => l.run.totals.cost === 0)).toBe(
+      true,
+    );
   });
 });

@@ -112,7 +112,8 @@ async function evalWith(
     return usage(
       "--config, --dataset and --out are required.\nRun conductor-studio --help for usage.",
     );
-  const cache = await openResponseCache(values.cache, values["cache-mode"]);
+  // Repeats stay independent samples; a re-run of the same evaluation is answered from the cache.
+  const cache = await openResponseCache(values.cache, values["cache-mode"], "distinct");
   const repeats = num(values.repeats, "repeats", 1, 1);
   const concurrency = num(values.concurrency, "concurrency", 1, 4);
   const maxCost = num(values["max-cost"], "max-cost", 0, null);

@@ -39,7 +39,7 @@ export async function startServe(
   const runs = new Set<AbortController>();
   const inFlight = new Set<Promise<void>>();
   const queue = new RunQueue(settings.concurrency, settings.queue);
-  const cache = await openResponseCache(settings.cache?.dir, settings.cache?.mode);
+  const cache = await openResponseCache(settings.cache?.dir, settings.cache?.mode, "distinct");
   let draining = false;
   const ctx: ChatContext = {
     engine: createEngine(resolved, cache),

@@ -158,3 +158,55 @@ describe("the response cache", () => {
     );
   });
 });
+
+describe("repeats: distinct", () => {
+  it("gives the n-th identical request of a session the n-th stored answer, so repeats stay samples", async () => {
+    const upstream = createFakeBackend((_r, n) => ({ text: `sample ${n}` }));
+    const store = memoryCacheStore();
+    const session = () =>
+      withCache(
+        upstream,
+        { store, mode: "read-write", stats: emptyCacheStats(), repeats: "distinct" },
+        target,
+      );
+    const first = session();
+    const a = [
+      await collect(first, request(), signal()),
+      await collect(first, request(), signal()),
+    ];
+    expect(a.map((x) => x.text)).toEqual(["sample 0", "sample 1"]);
+    expect(upstream.calls).toHaveLength(2);
+    // A re-run of the session: the same two answers, in order, with no upstream call.
+    const again = session();
+    const b = [
+      await collect(again, request(), signal()),
+      await collect(again, request(), signal()),
+    ];
+    expect(b.map((x) => x.text)).toEqual(["sample 0", "sample 1"]);
+    expect(upstream.calls).toHaveLength(2);
+    // A third repeat is new.
+    expect((await collect(again, request(), signal())).text).toBe("sample 2");
+  });
+
+  it("a failed call keeps its number for the retry", async () => {
+    const upstream = createFakeBackend([
+      { error: new LlmError("server") },
+      { text: "retried" },
+      { text: "second" },
+    ]);
+    const cache = {
+      store: memoryCacheStore(),
+      mode: "read-write" as const,
+      stats: emptyCacheStats(),
+      repeats: "distinct" as const,
+    };
+    const backend = withCache(upstream, cache, target);
+    await expect(collect(backend, request(), signal())).rejects.toThrow(LlmError);
+    expect((await collect(backend, request(), signal())).text).toBe("retried");
+    expect([...cache.store.entries.values()].map((e) => e.request.occurrence)).toEqual([0]);
+    await collect(backend, request(), signal());
+    expect([...cache.store.entries.values()].map((e) => e.request.occurrence).sort()).toEqual([
+      0, 1,
+    ]);
+  });
+});

@@ -28,6 +28,11 @@ export const CachedRequestSchema = z.object({
   maxTokens: z.number(),
   extraBody: z.record(z.string(), z.unknown()).nullable(),
   grammar: z.string().nullable(),
+  /**
+   * Which identical request of a session this is (0, 1, ...) when the cache keeps repeats
+   * distinct; always 0 when identical requests share one answer.
+   */
+  occurrence: z.number().int().nonnegative().default(0),
 });
 export type CachedRequest = z.infer<typeof CachedRequestSchema>;
 
@@ -94,6 +99,7 @@ export function cachedRequest(
     extraBody:
       request.extraBody && Object.keys(request.extraBody).length ? request.extraBody : null,
     grammar: request.grammar ?? null,
+    occurrence: 0,
   };
 }
 
@@ -105,11 +111,20 @@ export async function cacheKey(request: CachedRequest): Promise<string> {
   return `sha256:${hex}`;
 }
 
+/**
+ * `share`: identical requests get one answer (the reward service: GRPO's rollouts repeat subtasks
+ * word for word). `distinct`: the n-th identical request of a session gets the n-th stored answer,
+ * so repeats stay independent samples while a re-run of the session costs nothing (eval, serve).
+ */
+export type CacheRepeats = "share" | "distinct";
+
 /** One cache: a store, a mode and the counters, shared by every backend it wraps. */
 export interface ResponseCache {
   store: CacheStore;
   mode: CacheMode;
   stats: CacheStats;
+  /** Default `share`. */
+  repeats?: CacheRepeats;
 }
 
 export interface CacheTarget {
@@ -127,6 +142,8 @@ type Answer = CachedResponse["response"];
  * the same subtasks together. Keyed per cache object.
  */
 const inFlight = new WeakMap<ResponseCache, Map<string, Promise<Answer | undefined>>>();
+/** With `repeats: "distinct"`: how many times each request was asked so far, per cache object. */
+const asked = new WeakMap<ResponseCache, Map<string, number>>();
 
 function* replay(answer: Answer): Generator<ChatChunk, void> {
   if (answer.reasoning) yield { type: "reasoning", text: answer.reasoning };
@@ -147,6 +164,9 @@ export function withCache(
 ): ChatBackend {
   const pending = inFlight.get(cache) ?? new Map<string, Promise<Answer | undefined>>();
   inFlight.set(cache, pending);
+  const counts = asked.get(cache) ?? new Map<string, number>();
+  asked.set(cache, counts);
+  const distinct = cache.repeats === "distinct";
   const hit = (answer: Answer) => {
     cache.stats.hits++;
     cache.stats.savedCost += callCost(answer.usage, target.price);
@@ -154,20 +174,30 @@ export function withCache(
   };
 
   async function* stream(request: ChatRequest, signal: AbortSignal): AsyncGenerator<ChatChunk> {
-    const described = cachedRequest(target, request);
+    let described = cachedRequest(target, request);
+    const base = distinct ? canonicalJson(described) : "";
+    const occurrence = distinct ? (counts.get(base) ?? 0) : 0;
+    if (distinct) {
+      counts.set(base, occurrence + 1);
+      described = { ...described, occurrence };
+    }
     const key = await cacheKey(described);
+    // A failed call gives its number back, so its retry is still the same occurrence.
+    const giveBack = () => {
+      if (distinct && counts.get(base) === occurrence + 1) counts.set(base, occurrence);
+    };
     if (cache.mode !== "refresh") {
       const stored = await cache.store.get(key);
       if (stored && canonicalJson(stored.request) === canonicalJson(described))
         return yield* hit(stored.response);
-      const shared = pending.get(key);
+      const shared = distinct ? undefined : pending.get(key);
       const answer = shared && (await shared);
       if (answer) return yield* hit(answer);
     }
     cache.stats.misses++;
     // The first caller of a key in flight owns its shared promise; later identical calls await it.
     let settle = undefined as ((a: Answer | undefined) => void) | undefined;
-    if (cache.mode !== "read-only" && !pending.has(key))
+    if (!distinct && cache.mode !== "read-only" && !pending.has(key))
       pending.set(key, new Promise<Answer | undefined>((resolve) => (settle = resolve)));
     let text = "";
     let reasoning = "";
@@ -195,6 +225,7 @@ export function withCache(
         await cache.store.put(entry).catch(() => cache.stats.writeErrors++);
       }
     } finally {
+      if (!answer) giveBack();
       // Failed, aborted or abandoned: waiters make their own call.
       settle?.(undefined);
       if (settle) pending.delete(key);
