@@ -68,7 +68,8 @@ export async function fileCacheStore(dir: string): Promise<CacheStore> {
         made.add(shard);
       }
       const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-      await writeFile(tmp, `${JSON.stringify(entry, null, 2)}\n`);
+      // Compact: entries hold whole prompts, and thousands are written a training step.
+      await writeFile(tmp, `${JSON.stringify(entry)}\n`);
       await rename(tmp, file);
     },
   };

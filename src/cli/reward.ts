@@ -173,13 +173,15 @@ export async function startReward(
 export const REWARD_HELP = `  conductor-studio reward --config pool.json [--host 127.0.0.1] [--port 8090] [--concurrency 16]
                          [--scorer math] [--format-bonus 0.5] [--api-key-env NAME] [--runs DIR]
                          [--cache DIR] [--cache-mode read-write|read-only|refresh]
+                         [--batches 8] [--queue 64] [--max-body-bytes N] [--grace-ms 30000]
       Score a trainer's sampled Conductor completions by running each plan on the pool:
       POST /v1/rewards {"items":[{"id","question","completion","reference","scorer"?,"pool"?}]}
       answers {"rewards":[{"id","reward","correct","format_ok","answer","error","run_id","cost",
       "calls"}]} in request order; GET /health counts items, calls, cache hits and money saved.
       Reward 0 for a plan that does not parse (or names a worker outside the pool), --format-bonus
       (default 0.5) parsed and wrong, 1 right; a failed worker call is an error with reward null.
-      --concurrency is worker calls at once per endpoint origin. Example:
+      --concurrency is worker calls at once per endpoint origin; --batches run at once, --queue
+      more wait (then 429). --cache answers identical worker requests from DIR at no cost. Example:
         conductor-studio reward --config pool.json --cache .reward-cache --runs runs/
       Exit 0 once stopped (Ctrl+C), 1 when it cannot listen, 2 for invalid options or config.
 `;

@@ -70,7 +70,7 @@ describe("the response cache", () => {
       cachedRequest(target, request(undefined, { extraBody: { reasoning_effort: "high" } })),
       cachedRequest(target, request(undefined, { grammar: 'root ::= "x"' })),
     ];
-    const keys = await Promise.all(variants.map(cacheKey));
+    const keys = await Promise.all(variants.map((v) => cacheKey(v)));
     expect(new Set([key, ...keys]).size).toBe(variants.length + 1);
     expect(canonicalJson({ b: 1, a: [2, { d: 3, c: 4 }] })).toBe('{"a":[2,{"c":4,"d":3}],"b":1}');
   });
