@@ -7,6 +7,7 @@ import { resolveConfig } from "./config.ts";
 import { harness, threeWorkerConfig } from "./cli-harness.ts";
 import type { Io } from "./command.ts";
 import { UsageError } from "./command.ts";
+import { main } from "./main.ts";
 import { promptsCommand } from "./prompts.ts";
 import { parsePoolSize } from "./prompts-rows.ts";
 import { parseRewardArgs } from "./reward-args.ts";
@@ -223,5 +224,15 @@ describe("conductor-studio prompts", () => {
     expect(parsePoolSize("6-7", 5)).toMatch(/only 5 worker/);
     expect(parsePoolSize("x", 5)).toMatch(/MIN-MAX/);
     await expect(promptsCommand.run(["--config", "c.json"], io().io)).rejects.toThrow(UsageError);
+    // Both commands are registered: listed in the help, and a usage mistake exits 2.
+    const help = io();
+    expect(await main(["--help"], help.io)).toBe(0);
+    expect(help.out.stdout).toContain("conductor-studio reward --config pool.json");
+    expect(help.out.stdout).toContain("conductor-studio prompts --config pool.json");
+    const bad = io();
+    expect(await main(["prompts", "--config", "c.json"], bad.io)).toBe(2);
+    expect(bad.out.stderr).toMatch(/--config and --dataset are required/);
+    expect(await main(["reward"], bad.io)).toBe(2);
+    expect(bad.out.stderr).toMatch(/--config FILE is required/);
   });
 });

@@ -75,7 +75,10 @@ const code = await new Promise<number>((resolve) => {
     },
   );
   child.on("close", (c) => resolve(c ?? 1));
-  child.on("error", () => resolve(1));
+  child.on("error", (e) => {
+    console.error(`Cannot run python3 for the adapters' tests: ${e.message}`);
+    resolve(1);
+  });
 });
 await Promise.all([open.shutdown(0), keyed.shutdown(0)]);
 await server.close();
