@@ -38,6 +38,8 @@ export const RewardErrorCodeSchema = z.enum([
   "unknown_worker",
   /** The scorer could not decide (no reference, an unknown scorer, a judge that failed). */
   "unscored",
+  /** The run reached the config's `maxCalls` before it finished. */
+  "budget",
   /** The run was cancelled (the service is shutting down, the client went away). */
   "cancelled",
 ]);

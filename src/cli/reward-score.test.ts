@@ -180,6 +180,13 @@ describe("the reward of a completion", () => {
     expect(flaky.backends.get("w0")!.calls).toHaveLength(2);
   });
 
+  it("is null with code budget when the config's maxCalls stops the run", async () => {
+    const { engine } = engineWith(standard);
+    const capped = { ...engine, maxCalls: 1 };
+    const r = await rewardItem(capped, item(plan([0, 1])), 0.5, signal());
+    expect(r).toMatchObject({ reward: null, format_ok: true, error: { code: "budget" } });
+  });
+
   it("is null when the answer cannot be scored, and converts a choice's text to its letter", async () => {
     const { engine } = engineWith({ ...standard, Solver: () => ({ text: "Answer: B" }) });
     const none = await rewardItem(engine, item(plan([0]), { reference: null }), 0.5, signal());

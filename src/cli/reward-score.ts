@@ -77,6 +77,8 @@ function runFailure(record: RunRecord): RewardResult["error"] {
   const failed = record.rounds.flatMap((r) => r.steps).find((s) => s.status === "failed");
   if (record.status === "cancelled" || record.endReason === "cancelled")
     return { code: "cancelled", message: "The run was cancelled before it finished." };
+  if (record.endReason === "budget" || failed?.error?.code === "budget")
+    return { code: "budget", message: record.message ?? "The run reached the config's maxCalls." };
   const why = failed?.error
     ? `Step ${failed.index + 1} (${failed.workerName}) failed (${failed.error.code}): ${failed.error.message}`
     : (record.message ?? "The run ended without an answer.");
