@@ -8,12 +8,14 @@ import { benchPoolEditor } from "./pool-editor.ts";
 import { benchParser } from "./parser.ts";
 import { benchRoutes } from "./routes.ts";
 import { benchScheduling } from "./scheduling.ts";
+import { benchReward } from "./reward.ts";
 import { benchServe } from "./serve.ts";
 import { benchUi } from "./ui.ts";
 
 /** `npm run bench`: prints the project's performance figures. Benchmarks print; tests assert. */
 await benchScheduling();
 await benchServe();
+await benchReward();
 await benchCode();
 await benchEval();
 benchParser();

@@ -81,6 +81,17 @@ export const EVAL_SHAPE = {
       arg: "FILE",
       description: "an exported workflow, for the workflow strategy",
     },
+    cache: {
+      type: "string",
+      arg: "DIR",
+      description:
+        "answer repeated model requests from DIR at no cost (README: the response cache)",
+    },
+    "cache-mode": {
+      type: "string",
+      arg: "MODE",
+      description: "read-write (default), read-only or refresh, for --cache",
+    },
     new: {
       type: "boolean",
       description: "start over: move the earlier results in --out aside instead of resuming",

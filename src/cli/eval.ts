@@ -13,9 +13,11 @@ import { EvaluationSchema } from "../engine/eval/schema.ts";
 import { createScorer, defaultScorerId, scorerIds } from "../engine/eval/scorers/registry.ts";
 import { strategyName } from "../engine/eval/strategy.ts";
 import { conductorSample } from "../engine/eval/training/sample.ts";
+import { withCache } from "../engine/llm/cache.ts";
 import { createOpenAIBackend } from "../engine/llm/openai.ts";
 import type { Worker } from "../engine/schema/worker.ts";
 import { type CliCommand, type Io, UsageError } from "./command.ts";
+import { cacheLine, openResponseCache } from "./cache-store.ts";
 import { loadConfig } from "./config.ts";
 import {
   lineWriter,
@@ -78,6 +80,8 @@ async function evalWith(
     throw new UsageError(
       `--max-cost must be a number of dollars above 0, got "${values["max-cost"]}".`,
     );
+  // Repeats stay independent samples; a re-run of the same evaluation is answered from the cache.
+  const cache = await openResponseCache(values.cache, values["cache-mode"], "distinct");
   const loaded = await loadConfig(values.config, io.env, {
     strict: values.strict ?? false,
     warn: (line) => io.stderr(`${line}\n`),
@@ -114,17 +118,16 @@ async function evalWith(
     columns: io.columns ?? 80,
   });
   try {
-    const backendFor = (w: Pick<Worker, "id" | "baseURL" | "model" | "headers">) =>
-      countingCalls(
-        createOpenAIBackend({
-          baseURL: w.baseURL,
-          model: w.model,
-          apiKey: keys.get(w.id),
-          headers: w.headers,
-          timeoutMs: config.timeoutMs,
-        }),
-        display.counter,
-      );
+    const backendFor = (w: Pick<Worker, "id" | "baseURL" | "model" | "headers" | "price">) => {
+      const backend = createOpenAIBackend({
+        baseURL: w.baseURL,
+        model: w.model,
+        apiKey: keys.get(w.id),
+        headers: w.headers,
+        timeoutMs: config.timeoutMs,
+      });
+      return countingCalls(cache ? withCache(backend, cache, w) : backend, display.counter);
+    };
     const judge =
       values.judge === undefined ? undefined : pool.find((w) => w.name === values.judge);
     if (values.judge !== undefined && !judge)
@@ -219,6 +222,7 @@ async function evalWith(
         baseURL: conductor.baseURL,
         model: conductor.model,
         headers: conductor.headers,
+        price: conductor.price,
       }),
       previous,
       limiter,
@@ -258,6 +262,7 @@ async function evalWith(
     io.stderr(
       `${outcome.done}/${outcome.total} done in ${secs.toFixed(1)}s, ${formatCost(outcome.cost)} in all.\n`,
     );
+    if (cache) io.stderr(`${cacheLine(cache)}\n`);
     const rows = summarise(all, [...names]);
     io.stdout(
       values.json ? summaryJson(rows, outcome, { out, seconds: secs }) : summaryTable(rows),

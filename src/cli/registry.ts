@@ -6,3 +6,5 @@ export { grammarCommand } from "./grammar-command.ts";
 export { parseCommand } from "./parse-command.ts";
 export { runCommand } from "./run-command.ts";
 export { serveCommand } from "./serve-command.ts";
+export { promptsCommand } from "./prompts.ts";
+export { rewardCommand } from "./reward.ts";

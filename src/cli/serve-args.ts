@@ -4,6 +4,8 @@ import { parseArgs } from "node:util";
 import { EXIT, exitCodesHelp } from "./exit-codes.ts";
 import { CONFIG_HELP } from "./config.ts";
 import { explainParseArgsError, optionsIn } from "./suggest.ts";
+import type { CacheMode } from "../engine/llm/cache.ts";
+import { CacheModeSchema } from "../engine/llm/cache.ts";
 
 export interface ServeSettings {
   config: string;
@@ -29,6 +31,8 @@ export interface ServeSettings {
   graceMs: number;
   /** Refuse a config with unknown keys instead of warning. */
   strict?: boolean;
+  /** `--cache DIR` / `--cache-mode`: the response cache (cli/cache-store.ts); undefined for none. */
+  cache?: { dir: string; mode: CacheMode };
 }
 
 export type ServeArgs = { ok: true; settings: ServeSettings } | { ok: false; message: string };
@@ -79,6 +83,8 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
         "max-body-bytes": { type: "string" },
         "grace-ms": { type: "string" },
         strict: { type: "boolean" },
+        cache: { type: "string" },
+        "cache-mode": { type: "string" },
       },
     }).values;
   } catch (e: unknown) {
@@ -86,6 +92,12 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
     return { ok: false, message: message ?? (e instanceof Error ? e.message : String(e)) };
   }
   if (!values.config) return { ok: false, message: "--config FILE is required." };
+  const cacheMode = CacheModeSchema.safeParse(values["cache-mode"] ?? "read-write");
+  if (!cacheMode.success || (values["cache-mode"] && !values.cache))
+    return {
+      ok: false,
+      message: "--cache-mode read-write|read-only|refresh goes with --cache DIR.",
+    };
   try {
     const concurrency = integer(values.concurrency, "concurrency", SERVE_DEFAULTS.concurrency, 1);
     const host = values.host ?? SERVE_DEFAULTS.host;
@@ -127,6 +139,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
         ),
         graceMs: integer(values["grace-ms"], "grace-ms", SERVE_DEFAULTS.graceMs, 0),
         strict: values.strict ?? false,
+        ...(values.cache ? { cache: { dir: values.cache, mode: cacheMode.data } } : {}),
       },
     };
   } catch (e: unknown) {
@@ -154,6 +167,8 @@ Options:
   --max-body-bytes N     largest request body (default 1048576, 1 MiB; then 413)
   --grace-ms N           on Ctrl+C, how long runs in flight may finish (default 30000)
   --strict               refuse a config with unknown keys instead of warning
+  --cache DIR            answer repeated model requests from DIR at no cost (README: the response cache)
+  --cache-mode MODE      read-write (default), read-only or refresh, for --cache
 
 Endpoints:
   POST /v1/chat/completions  the last user message is the question; earlier messages are shown to the

@@ -2,6 +2,8 @@
 // question, its events folded into a run record as they come.
 import { DEFAULT_TEMPLATE } from "../engine/conductor/prompt.ts";
 import { runConductor } from "../engine/exec/run.ts";
+import type { ResponseCache } from "../engine/llm/cache.ts";
+import { withCache } from "../engine/llm/cache.ts";
 import { createOpenAIBackend } from "../engine/llm/openai.ts";
 import type { ChatBackend } from "../engine/llm/types.ts";
 import { applyEvent, emptyRecord } from "../engine/run/record.ts";
@@ -17,8 +19,11 @@ export interface ServeEngine {
   backendFor: (w: Worker) => ChatBackend;
 }
 
-/** Backends for the Conductor and every worker, built once and shared by all requests. */
-export function createEngine(resolved: ResolvedConfig): ServeEngine {
+/**
+ * Backends for the Conductor and every worker, built once and shared by all requests; with a
+ * `cache` (`--cache DIR`), each answers repeated requests from it.
+ */
+export function createEngine(resolved: ResolvedConfig, cache?: ResponseCache): ServeEngine {
   const { config, conductor, pool, keys } = resolved;
   const timeoutMs = config.timeoutMs;
   const conductorBackend = createOpenAIBackend({
@@ -40,6 +45,11 @@ export function createEngine(resolved: ResolvedConfig): ServeEngine {
       }),
     ]),
   );
+  if (cache) {
+    for (const w of pool) workers.set(w.id, withCache(workers.get(w.id)!, cache, w));
+    const planner = withCache(conductorBackend, cache, conductor);
+    return { resolved, conductorBackend: planner, backendFor: (w) => workers.get(w.id) ?? planner };
+  }
   return {
     resolved,
     conductorBackend,

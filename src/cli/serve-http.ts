@@ -24,7 +24,7 @@ type Body =
  * Reads the body up to `limit` bytes. A larger one is drained (so the client, still sending, can
  * read the 413) up to a hard cap past which the connection is cut.
  */
-function readBody(req: IncomingMessage, limit: number): Promise<Body> {
+export function readBody(req: IncomingMessage, limit: number): Promise<Body> {
   return new Promise((resolve) => {
     const declared = Number(req.headers["content-length"] ?? 0);
     const parts: Buffer[] = [];
@@ -48,7 +48,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Body> {
   });
 }
 
-function keyMatches(header: string | undefined, key: string): boolean {
+export function keyMatches(header: string | undefined, key: string): boolean {
   const sent = Buffer.from(header?.replace(/^Bearer\s+/i, "") ?? "");
   const want = Buffer.from(key);
   return sent.length === want.length && timingSafeEqual(sent, want);

@@ -7,6 +7,7 @@ import type { ChatContext } from "./serve-chat.ts";
 import { SHUTDOWN } from "./serve-chat.ts";
 import type { ServeSettings } from "./serve-args.ts";
 import { parseServeArgs } from "./serve-args.ts";
+import { openResponseCache } from "./cache-store.ts";
 import { createEngine } from "./serve-engine.ts";
 import { createServeServer } from "./serve-http.ts";
 import type { RunLog } from "./serve-log.ts";
@@ -37,9 +38,10 @@ export async function startServe(
   const runs = new Set<AbortController>();
   const inFlight = new Set<Promise<void>>();
   const queue = new RunQueue(settings.concurrency, settings.queue);
+  const cache = await openResponseCache(settings.cache?.dir, settings.cache?.mode, "distinct");
   let draining = false;
   const ctx: ChatContext = {
-    engine: createEngine(resolved),
+    engine: createEngine(resolved, cache),
     queue,
     model: settings.model,
     runLog,

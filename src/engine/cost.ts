@@ -3,9 +3,10 @@ import type { Usage } from "./schema/usage.ts";
 
 /**
  * Dollar cost of one call: the provider's own figure when it reported one, else tokens times the
- * per-million prices. Zero when no price is known.
+ * per-million prices. Zero when no price is known, and for an answer from the response cache.
  */
 export function callCost(usage: Usage, price: Price | undefined): number {
+  if (usage.cached) return 0;
   if (usage.providerCost !== undefined) return usage.providerCost;
   if (!price) return 0;
   return (usage.promptTokens * price.input + usage.completionTokens * price.output) / 1_000_000;

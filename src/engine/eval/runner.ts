@@ -255,6 +255,7 @@ export class EvalRun {
       latencyMs: Math.max(0, (record.finishedAt ?? now()) - (record.startedAt ?? now())),
       runId,
       calls: t.calls,
+      ...(t.cachedCalls ? { cachedCalls: t.cachedCalls } : {}),
       extracted: scored.extracted,
       status: record.status,
       endReason: record.endReason,

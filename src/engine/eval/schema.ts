@@ -56,6 +56,8 @@ export const EvalResultSchema = z.object({
   /** The code scorer: tests passed / total, the first failing test, the time. */
   code: CodeResultSchema.optional(),
   finishedAt: z.number().optional(),
+  /** Of `calls`, those answered from the response cache (at no cost); absent when none were. */
+  cachedCalls: z.number().int().nonnegative().optional(),
 });
 export type EvalResult = z.infer<typeof EvalResultSchema>;
 

@@ -16,9 +16,10 @@ export function keptKey(parent: ParentPath, round: number, step: number | null):
   return `${path}|${round}|${step ?? "p"}`;
 }
 
-/** Adds one call's usage to totals; `reasoningTokens` appears once some call reported any. */
+/** Adds one call's usage to totals; `reasoningTokens` and `cachedCalls` appear once some call has any. */
 export function addCall(t: Totals, usage: Usage, cost: number): Totals {
   const reasoning = (t.reasoningTokens ?? 0) + (usage.reasoningTokens ?? 0);
+  const cached = (t.cachedCalls ?? 0) + (usage.cached ? 1 : 0);
   return {
     promptTokens: t.promptTokens + usage.promptTokens,
     completionTokens: t.completionTokens + usage.completionTokens,
@@ -26,6 +27,7 @@ export function addCall(t: Totals, usage: Usage, cost: number): Totals {
     estimated: t.estimated || usage.estimated,
     calls: t.calls + 1,
     ...(reasoning > 0 ? { reasoningTokens: reasoning } : {}),
+    ...(cached > 0 ? { cachedCalls: cached } : {}),
   };
 }
 

@@ -169,6 +169,8 @@ export const TotalsSchema = z.object({
   calls: z.number().int().nonnegative(),
   /** Of the completion tokens, those the providers reported as reasoning; absent when none did. */
   reasoningTokens: z.number().int().nonnegative().optional(),
+  /** Of the calls, those answered from the response cache (at no cost); absent when none were. */
+  cachedCalls: z.number().int().nonnegative().optional(),
 });
 export type Totals = z.infer<typeof TotalsSchema>;
 

@@ -9,6 +9,8 @@ export const UsageSchema = z.object({
   providerCost: z.number().nonnegative().optional(),
   /** Of the completion tokens, those spent reasoning, where the provider reports them. */
   reasoningTokens: z.number().int().nonnegative().optional(),
+  /** Answered from the response cache (llm/cache.ts): the tokens are the stored call's; it cost nothing. */
+  cached: z.boolean().optional(),
 });
 export type Usage = z.infer<typeof UsageSchema>;
 

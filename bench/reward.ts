@@ -1,0 +1,111 @@
+// `conductor-studio reward`: rewards per second for a GRPO-sized batch, against the ideal set by
+// the worker latency and the per-origin concurrency. The stand-in workers (the local test server)
+// run in a process of their own, so their work does not count as the service's; real HTTP.
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { resolveConfig } from "../src/cli/config.ts";
+import { parseRewardArgs } from "../src/cli/reward-args.ts";
+import { startReward } from "../src/cli/reward.ts";
+import { startServerProcess } from "./server-process.ts";
+
+const BATCH = 256;
+/** Per worker call; BENCH_REWARD_LATENCY_MS overrides it (to tell CPU cost from scheduling). */
+const LATENCY_MS = Number(process.env.BENCH_REWARD_LATENCY_MS ?? 50);
+const CONCURRENCY = 16;
+/** Two independent attempts, then a check that sees both: 3 worker calls, 2 on the critical path. */
+const CALLS_PER_PLAN = 3;
+
+const plan = (i: number) => `Two attempts, then a check.
+model_id = [0, 1, 2]
+subtasks = ["Solve question ${i}.", "Solve question ${i} another way.", "Compare both and answer question ${i}."]
+access_list = [[], [], ["all"]]`;
+
+async function post(
+  url: string,
+  body: unknown,
+): Promise<{ rewards: { reward: number | null; calls: number; cached_calls: number }[] }> {
+  const res = await fetch(`${url}/v1/rewards`, { method: "POST", body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`reward service answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as {
+    rewards: { reward: number | null; calls: number; cached_calls: number }[];
+  };
+}
+
+/** Prints rewards per second for a batch of 256 at 50 ms per worker call and concurrency 16. */
+export async function benchReward(): Promise<void> {
+  const reply = { content: "It is 5050.\nAnswer: 5050", latencyMs: LATENCY_MS };
+  const server = await startServerProcess({ "solver-a": reply, "solver-b": reply, checker: reply });
+  const dir = await mkdtemp(join(tmpdir(), "conductor-bench-reward-"));
+  const entry = (model: string) => ({
+    baseURL: server.baseURL,
+    model,
+    price: { input: 1, output: 4 },
+  });
+  const config = join(dir, "pool.json");
+  await writeFile(
+    config,
+    JSON.stringify({
+      conductor: entry("conductor-7b"),
+      workers: [
+        { name: "A", ...entry("solver-a") },
+        { name: "B", ...entry("solver-b") },
+        { name: "C", ...entry("checker") },
+      ],
+    }),
+  );
+  const resolved = resolveConfig(await readFile(config, "utf8"), {});
+  if (!resolved.ok) throw new Error(resolved.message);
+  const run = async (label: string, args: string[]) => {
+    const service = await startReward(
+      parseRewardArgs(
+        ["--config", config, "--port", "0", "--concurrency", String(CONCURRENCY), ...args],
+        {},
+      ),
+      resolved,
+      () => undefined,
+    );
+    try {
+      const items = Array.from({ length: BATCH }, (_v, i) => ({
+        id: `q${i}`,
+        question: `Question ${i}: what is the sum of the first 100 positive integers?`,
+        completion: plan(i),
+        reference: "5050",
+      }));
+      const cpu = process.cpuUsage();
+      const start = performance.now();
+      const { rewards } = await post(service.url, { items });
+      const ms = performance.now() - start;
+      const used = process.cpuUsage(cpu);
+      const cpuMs = (used.user + used.system) / 1000;
+      if (rewards.some((r) => r.reward !== 1)) throw new Error(`${label}: a reward was not 1`);
+      const upstream = rewards.reduce((t, r) => t + r.calls - r.cached_calls, 0);
+      return { ms, cpuMs, upstream, service };
+    } catch (e: unknown) {
+      await service.shutdown(0);
+      throw e;
+    }
+  };
+  try {
+    const cold = await run("cold", ["--cache", join(dir, "cache")]);
+    await cold.service.shutdown(0);
+    const calls = BATCH * CALLS_PER_PLAN;
+    const ideal = (calls * LATENCY_MS) / CONCURRENCY;
+    console.log(
+      `reward: ${BATCH} rewards (${calls} worker calls at ${LATENCY_MS} ms, concurrency ${CONCURRENCY}) ` +
+        `in ${(cold.ms / 1000).toFixed(2)}s = ${(BATCH / (cold.ms / 1000)).toFixed(1)} rewards/s; ` +
+        `ideal ${(ideal / 1000).toFixed(2)}s; ratio ${(cold.ms / ideal).toFixed(3)} (target <= 1.10); ` +
+        `service CPU ${(cold.cpuMs / calls).toFixed(2)} ms per worker call (the ideal leaves ` +
+        `${(LATENCY_MS / CONCURRENCY).toFixed(2)} ms of one core per call)`,
+    );
+    const warm = await run("cached", ["--cache", join(dir, "cache"), "--cache-mode", "read-only"]);
+    await warm.service.shutdown(0);
+    console.log(
+      `reward: the same batch from the cache in ${(warm.ms / 1000).toFixed(2)}s = ` +
+        `${(BATCH / (warm.ms / 1000)).toFixed(0)} rewards/s, ${warm.upstream} upstream calls`,
+    );
+  } finally {
+    await server.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,98 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { collect } from "../engine/llm/types.ts";
+import { createFakeBackend } from "../engine/llm/fake.ts";
+import { withCache } from "../engine/llm/cache.ts";
+import { cacheFile, fileCacheStore, openResponseCache, parseCacheMode } from "./cache-store.ts";
+import { UsageError } from "./command.ts";
+
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
+});
+async function tempDir() {
+  const d = await mkdtemp(join(tmpdir(), "conductor-cache-"));
+  dirs.push(d);
+  return d;
+}
+const request = {
+  messages: [{ role: "user" as const, content: "Name a prime." }],
+  temperature: 0.2,
+  maxTokens: 64,
+};
+const target = { baseURL: "http://127.0.0.1:9/v1", model: "m" };
+
+describe("the file cache store (--cache DIR)", () => {
+  it("writes one readable JSON file per response, under v1/<2 hex>/<64 hex>.json, and reads it back", async () => {
+    const dir = await tempDir();
+    const cache = await openResponseCache(dir, undefined);
+    const upstream = createFakeBackend([{ text: "7" }]);
+    await collect(withCache(upstream, cache!, target), request, new AbortController().signal);
+    // A second process (a new store over the same directory) gets the hit.
+    const again = await openResponseCache(dir, "read-only");
+    const other = createFakeBackend([{ text: "never" }]);
+    const hit = await collect(
+      withCache(other, again!, target),
+      request,
+      new AbortController().signal,
+    );
+    expect(hit.text).toBe("7");
+    expect(other.calls).toHaveLength(0);
+    const shards = await readdir(join(dir, "v1"));
+    expect(shards).toHaveLength(1);
+    const [file] = await readdir(join(dir, "v1", shards[0]!));
+    expect(file).toMatch(/^[0-9a-f]{64}\.json$/);
+    const entry = JSON.parse(await readFile(join(dir, "v1", shards[0]!, file!), "utf8")) as {
+      format: string;
+      request: { messages: unknown[] };
+    };
+    expect(entry.format).toBe("conductor-studio-response");
+    expect(entry.request.messages).toEqual(request.messages);
+    expect(JSON.parse(await readFile(join(dir, "conductor-cache.json"), "utf8"))).toMatchObject({
+      format: "conductor-studio-response",
+      version: 1,
+    });
+  });
+
+  it("treats a torn or foreign file as a miss", async () => {
+    const dir = await tempDir();
+    const store = await fileCacheStore(dir);
+    const key = `sha256:${"ab".repeat(32)}`;
+    const file = cacheFile(dir, key);
+    await store.put({
+      format: "conductor-studio-response",
+      version: 1,
+      key,
+      createdAt: "2026-01-01T00:00:00.000Z",
+      request: {
+        endpoint: "e",
+        model: "m",
+        messages: [],
+        temperature: 0,
+        maxTokens: 1,
+        extraBody: null,
+        grammar: null,
+        occurrence: 0,
+      },
+      response: {
+        text: "x",
+        reasoning: "",
+        usage: { promptTokens: 1, completionTokens: 1, estimated: false },
+      },
+    });
+    expect(await store.get(key)).toBeDefined();
+    await writeFile(file, "{ torn");
+    expect(await store.get(key)).toBeUndefined();
+    expect(() => cacheFile(dir, "../../etc/passwd")).toThrow(RangeError);
+  });
+
+  it("checks --cache-mode", async () => {
+    expect(parseCacheMode(undefined)).toBe("read-write");
+    expect(parseCacheMode("refresh")).toBe("refresh");
+    expect(() => parseCacheMode("write-only")).toThrow(UsageError);
+    await expect(openResponseCache(undefined, "read-only")).rejects.toThrow(UsageError);
+    expect(await openResponseCache(undefined, undefined)).toBeUndefined();
+  });
+});

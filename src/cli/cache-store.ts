@@ -1,0 +1,109 @@
+// The response cache on disk for the CLI (`--cache DIR`): one JSON file per response, named by the
+// SHA-256 of its request, two hex digits of fan-out. See README "The response cache".
+import { randomBytes } from "node:crypto";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type {
+  CacheMode,
+  CacheRepeats,
+  CacheStore,
+  CachedResponse,
+  ResponseCache,
+} from "../engine/llm/cache.ts";
+import {
+  CACHE_FORMAT,
+  CACHE_VERSION,
+  CachedResponseSchema,
+  CacheModeSchema,
+  emptyCacheStats,
+} from "../engine/llm/cache.ts";
+import { UsageError } from "./command.ts";
+
+/** The file of `key` under `dir`: `DIR/v1/ab/<64 hex>.json`. */
+export function cacheFile(dir: string, key: string): string {
+  const hex = key.replace(/^sha256:/, "");
+  if (!/^[0-9a-f]{64}$/.test(hex)) throw new RangeError(`Not a cache key: ${key}`);
+  return join(dir, `v${CACHE_VERSION}`, hex.slice(0, 2), `${hex}.json`);
+}
+
+/**
+ * A store in a directory. Writes go to a temporary file renamed into place, so a reader (another
+ * process sharing DIR) never sees half a file; an entry that does not parse is a miss.
+ */
+export async function fileCacheStore(dir: string): Promise<CacheStore> {
+  await mkdir(join(dir, `v${CACHE_VERSION}`), { recursive: true });
+  const marker = join(dir, "conductor-cache.json");
+  const about = {
+    format: CACHE_FORMAT,
+    version: CACHE_VERSION,
+    layout: "v1/<2 hex>/<64 hex>.json",
+  };
+  await writeFile(marker, `${JSON.stringify(about, null, 2)}\n`, { flag: "wx" }).catch(
+    (e: unknown) => {
+      if (!(e instanceof Error && "code" in e && e.code === "EEXIST")) throw e;
+    },
+  );
+  // Shard directories made so far: one mkdir per shard, not per write.
+  const made = new Set<string>();
+  return {
+    async get(key) {
+      let text: string;
+      try {
+        text = await readFile(cacheFile(dir, key), "utf8");
+      } catch {
+        return undefined;
+      }
+      try {
+        const parsed = CachedResponseSchema.safeParse(JSON.parse(text));
+        return parsed.success && parsed.data.key === key ? parsed.data : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    async put(entry: CachedResponse) {
+      const file = cacheFile(dir, entry.key);
+      const shard = join(file, "..");
+      if (!made.has(shard)) {
+        await mkdir(shard, { recursive: true });
+        made.add(shard);
+      }
+      const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+      // Compact: entries hold whole prompts, and thousands are written a training step.
+      await writeFile(tmp, `${JSON.stringify(entry)}\n`);
+      await rename(tmp, file);
+    },
+  };
+}
+
+/**
+ * The cache of `--cache DIR --cache-mode MODE`, or undefined without --cache. `repeats`: whether
+ * identical requests share one answer (`reward`) or each repeat keeps its own (`eval`, `serve`).
+ */
+export async function openResponseCache(
+  dir: string | undefined,
+  mode: string | undefined,
+  repeats: CacheRepeats = "share",
+): Promise<ResponseCache | undefined> {
+  const parsedMode = parseCacheMode(mode);
+  if (dir === undefined) {
+    if (mode !== undefined) throw new UsageError("--cache-mode needs --cache DIR.");
+    return undefined;
+  }
+  return { store: await fileCacheStore(dir), mode: parsedMode, stats: emptyCacheStats(), repeats };
+}
+
+/** `--cache-mode`: read-write (default), read-only or refresh. */
+export function parseCacheMode(mode: string | undefined): CacheMode {
+  const parsed = CacheModeSchema.safeParse(mode ?? "read-write");
+  if (!parsed.success)
+    throw new UsageError(
+      `--cache-mode must be one of ${CacheModeSchema.options.join(", ")}, got "${mode}".`,
+    );
+  return parsed.data;
+}
+
+/** The log line for a cache's counters. */
+export function cacheLine(cache: ResponseCache): string {
+  const s = cache.stats;
+  return `cache (${cache.mode}): ${s.hits} hits, ${s.misses} misses, $${s.savedCost.toFixed(4)} saved${s.writeErrors ? `, ${s.writeErrors} write errors` : ""}`;
+}

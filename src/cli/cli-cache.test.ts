@@ -1,0 +1,139 @@
+// `--cache DIR` on `eval` and `serve`: a repeated request never reaches the provider again, and
+// what was answered from the cache is marked and costs nothing.
+import { join } from "node:path";
+import { describe, it } from "vitest";
+import type { TestServer } from "../../e2e/server/server.ts";
+import {
+  CLI_TIMEOUT_MS,
+  CHECKED,
+  ask,
+  evalArgs,
+  harness,
+  readEvalResults,
+  runCli,
+  scriptAttemptsThenCheck,
+  threeWorkerConfig,
+} from "./cli-harness.ts";
+import { readRuns, startServe } from "./serve-harness.ts";
+
+const PLAN = `One solver, then the checker answers.
+model_id = [0, 2]
+subtasks = ["Work it out.", "Check it and give the final answer."]
+access_list = [[], ["all"]]`;
+const USAGE = { prompt_tokens: 1000, completion_tokens: 1000 };
+
+function script(server: TestServer) {
+  server.setDefault("conductor-7b", { content: PLAN, usage: USAGE });
+  server.setDefault("solver-a", { content: "It is 4.\nAnswer: 4", usage: USAGE });
+  server.setDefault("solver-b", { content: "Answer: 4", usage: USAGE });
+  server.setDefault("checker", { content: "Checked.\nAnswer: 4", usage: USAGE });
+}
+
+const chatCalls = (server: TestServer) =>
+  server.requests.filter((r) => r.path === "/v1/chat/completions").length;
+
+describe("eval --cache", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
+  it("re-runs an evaluation from the cache with no upstream call, marked and at no cost", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const h = await harness(onTestFinished);
+    script(h.server);
+    const config = await h.file("pool.json", threeWorkerConfig(h.server));
+    const dataset = await h.file(
+      "q.jsonl",
+      '{"id":"q1","question":"What is 2+2?","answer":"4"}\n{"id":"q2","question":"What is 3+1?","answer":"4"}\n',
+    );
+    const cache = join(h.dir, "cache");
+    const first = join(h.dir, "first.jsonl");
+    const files = (out: string) => ({ config, dataset, out });
+    const run1 = await runCli(
+      evalArgs(files(first), "--strategies", "conductor,single:Solver B", "--cache", cache),
+    );
+    expect(run1.code, run1.stderr).toBe(0);
+    const paid = chatCalls(h.server);
+    expect(paid).toBe(2 * 3 + 2);
+    expect(run1.stderr).toMatch(/cache \(read-write\): 0 hits, 8 misses/);
+    const before = await readEvalResults(first);
+    expect(before.every((r) => r.cost > 0 && r.cachedCalls === undefined)).toBe(true);
+
+    const second = join(h.dir, "second.jsonl");
+    const run2 = await runCli(
+      evalArgs(
+        files(second),
+        "--strategies",
+        "conductor,single:Solver B",
+        "--cache",
+        cache,
+        "--cache-mode",
+        "read-only",
+      ),
+    );
+    expect(run2.code, run2.stderr).toBe(0);
+    expect(chatCalls(h.server)).toBe(paid);
+    expect(run2.stderr).toMatch(/cache \(read-only\): 8 hits, 0 misses, \$0\.\d{4} saved/);
+    const after = await readEvalResults(second);
+    const row = (r: (typeof after)[number], cost: number, cached: number | undefined) =>
+      JSON.stringify([r.item, r.strategy, r.correct, cost, cached, r.calls]);
+    expect(after.map((r) => row(r, r.cost, r.cachedCalls)).sort()).toEqual(
+      before.map((r) => row(r, 0, r.calls)).sort(),
+    );
+  });
+
+  it("refuses a --cache-mode it does not know", async ({ expect }) => {
+    const r = await runCli([
+      "eval",
+      "--config",
+      "x",
+      "--dataset",
+      "y",
+      "--out",
+      "z",
+      "--cache",
+      "c",
+      "--cache-mode",
+      "sometimes",
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--cache-mode must be one of read-write, read-only, refresh/);
+  });
+});
+
+describe("serve --cache", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
+  it("keeps repeats as samples within a process, and answers a re-run from the cache", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const h = await harness(onTestFinished);
+    const config = await h.file("pool.json", threeWorkerConfig(h.server));
+    const args = [
+      "--config",
+      config,
+      "--cache",
+      join(h.dir, "cache"),
+      "--runs",
+      join(h.dir, "runs"),
+    ];
+    const session = async () => {
+      const serve = await startServe(args, {}, onTestFinished);
+      const client = serve.client();
+      for (let i = 0; i < 2; i++) {
+        scriptAttemptsThenCheck(h.server);
+        const r = await client.chat.completions.create(ask());
+        expect(r.choices[0]?.message.content).toBe(CHECKED);
+      }
+      serve.child.kill("SIGTERM");
+      await serve.exited;
+    };
+    await session();
+    // Asked twice, the same question is two samples: the Conductor and three workers each time.
+    expect(chatCalls(h.server)).toBe(8);
+    await session();
+    expect(chatCalls(h.server)).toBe(8);
+    const runs = await readRuns(join(h.dir, "runs"));
+    expect(runs.map((l) => l.run.totals.cachedCalls ?? 0).sort()).toEqual([0, 0, 4, 4]);
+    expect(runs.filter((l) => l.run.totals.cachedCalls).every((l) => l.run.totals.cost === 0)).toBe(
+      true,
+    );
+  });
+});

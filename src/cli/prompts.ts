@@ -1,0 +1,151 @@
+// `conductor-studio prompts`: GRPO training prompts with randomised pools (paper section 4.4), in
+// the shapes TRL and verl read, and what training on them would cost.
+import { readFile, writeFile } from "node:fs/promises";
+import { basename } from "node:path";
+import { parseArgs } from "node:util";
+import { formatCost } from "../engine/cost.ts";
+import { parseColumnsOption } from "../engine/eval/dataset/parse.ts";
+import { DEFAULT_COLUMNS } from "../engine/eval/dataset/schema.ts";
+import { defaultScorerId, scorerIds } from "../engine/eval/scorers/registry.ts";
+import type { CliCommand, Io } from "./command.ts";
+import { UsageError } from "./command.ts";
+import { resolveConfig } from "./config.ts";
+import { loadDataset } from "./eval-files.ts";
+import type { TrainingEstimate, TrainingShape } from "./prompts-rows.ts";
+import {
+  estimateTraining,
+  PAPER_SHAPE,
+  parsePoolSize,
+  promptRows,
+  trlRow,
+  verlPromptParquet,
+} from "./prompts-rows.ts";
+
+export const PROMPTS_HELP = `  conductor-studio prompts --config pool.json --dataset questions.jsonl --out prompts.jsonl
+      [--pool-size 3-7] [--seed N] [--scorer ID] [--columns question=q,answer=a] [--skip-bad-rows]
+      [--estimate] [--questions-per-step 4] [--rollouts 64] [--steps 200] [--calls-per-plan 2.5]
+      Write, per question, the exact Conductor prompt for a random subset of the pool (paper
+      section 4.4: a size drawn from --pool-size, workers in a random order, seeded by --seed),
+      recorded in the row: --out is TRL's conversational prompt set (JSON lines: prompt, id,
+      question, ground_truth, scorer, pool, tests, data_source) and beside it .verl.parquet for
+      verl (extra_info: question, reference, scorer, pool). --estimate prints the worker calls and
+      money per training step and for the whole run (the defaults are the paper's: 4 questions x
+      64 rollouts x 200 steps); with --estimate --out is optional. Example:
+        conductor-studio prompts --config pool.json --dataset train.jsonl --out train.jsonl --estimate
+`;
+
+function positive(v: string | undefined, name: string, fallback: number): number {
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new UsageError(`--${name} must be a positive number, got "${v}".`);
+  return n;
+}
+
+function money(v: number | null): string {
+  return v === null ? "unknown (no worker has a price)" : formatCost(v);
+}
+
+/** The --estimate report. */
+export function estimateText(e: TrainingEstimate, shape: TrainingShape, questions: number): string {
+  const lines = [
+    `Training estimate (before the response cache; ${questions} questions in the set):`,
+    `  per step: ${shape.questionsPerStep} questions x ${shape.rollouts} rollouts = ${e.plansPerStep} plans, ` +
+      `${e.callsPerStep.toLocaleString("en-US")} worker calls (${shape.callsPerPlan} per plan), ${money(e.costPerStep)}`,
+    `  whole run: ${shape.steps} steps, ${e.callsTotal.toLocaleString("en-US")} worker calls, ${money(e.costTotal)}`,
+    `  per call: ${money(e.costPerCall)} on average over the sampled pools`,
+  ];
+  if (shape.questionsPerStep * shape.steps > questions)
+    lines.push(
+      `  (${shape.questionsPerStep * shape.steps} question draws: about ${((shape.questionsPerStep * shape.steps) / questions).toFixed(1)} epochs of this set)`,
+    );
+  if (e.unpriced.length) lines.push(`  no price (counted as free): ${e.unpriced.join(", ")}`);
+  return `${lines.join("\n")}\n`;
+}
+
+async function promptsRun(args: string[], io: Io): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      config: { type: "string" },
+      dataset: { type: "string" },
+      out: { type: "string" },
+      "pool-size": { type: "string", default: "3-7" },
+      seed: { type: "string", default: "0" },
+      scorer: { type: "string" },
+      columns: { type: "string" },
+      "skip-bad-rows": { type: "boolean", default: false },
+      estimate: { type: "boolean", default: false },
+      "questions-per-step": { type: "string" },
+      rollouts: { type: "string" },
+      steps: { type: "string" },
+      "calls-per-plan": { type: "string" },
+    },
+  });
+  if (!values.config || !values.dataset)
+    throw new UsageError("--config and --dataset are required.");
+  if (!values.out && !values.estimate)
+    throw new UsageError("--out FILE is required (or --estimate alone).");
+  const seed = Number(values.seed);
+  if (!Number.isInteger(seed) || seed < 0)
+    throw new UsageError(`--seed must be a non-negative integer, got "${values.seed}".`);
+  const shape: TrainingShape = {
+    questionsPerStep: positive(
+      values["questions-per-step"],
+      "questions-per-step",
+      PAPER_SHAPE.questionsPerStep,
+    ),
+    rollouts: positive(values.rollouts, "rollouts", PAPER_SHAPE.rollouts),
+    steps: positive(values.steps, "steps", PAPER_SHAPE.steps),
+    callsPerPlan: positive(values["calls-per-plan"], "calls-per-plan", PAPER_SHAPE.callsPerPlan),
+  };
+  const configText = await readFile(values.config, "utf8").catch(() => null);
+  if (configText === null) throw new UsageError(`Cannot read the config file ${values.config}.`);
+  const resolved = resolveConfig(configText, io.env);
+  if (!resolved.ok) throw new UsageError(resolved.message);
+  const { config, pool } = resolved;
+  const size = parsePoolSize(values["pool-size"], pool.length);
+  if (typeof size === "string") throw new UsageError(size);
+  const mapping = parseColumnsOption(values.columns ?? "", DEFAULT_COLUMNS);
+  if (!mapping.ok) throw new UsageError(mapping.message);
+  const data = await loadDataset(
+    values.dataset,
+    mapping.mapping,
+    values["skip-bad-rows"],
+    io.stderr,
+  );
+  if (!data.ok) throw new UsageError(data.message);
+  const scorer = values.scorer ?? defaultScorerId(data.value.items);
+  if (!scorerIds().includes(scorer))
+    throw new UsageError(`Unknown scorer "${scorer}" (known: ${scorerIds().join(", ")}).`);
+  const rows = promptRows(data.value.items, {
+    pool,
+    size,
+    seed,
+    scorer,
+    maxSteps: config.maxSteps,
+    namedWorkers: config.namedWorkers,
+  });
+  if (values.out) {
+    const source = basename(values.dataset).replace(/\.[^.]+$/, "");
+    const trl = rows.map((r) => JSON.stringify(trlRow(r, source))).join("\n");
+    await writeFile(values.out, `${trl}\n`);
+    const verl = `${values.out.replace(/\.jsonl?$/, "")}.verl.parquet`;
+    await writeFile(verl, new Uint8Array(await verlPromptParquet(rows, source)));
+    const sizes = rows.map((r) => r.pool.length);
+    io.stderr(
+      `${rows.length} prompts (pools of ${Math.min(...sizes)}-${Math.max(...sizes)} workers, seed ${seed}, scorer ${scorer}): ${values.out} (TRL) and ${verl} (verl)\n`,
+    );
+  }
+  if (values.estimate)
+    io.stdout(estimateText(estimateTraining(rows, pool, shape), shape, rows.length));
+  return 0;
+}
+
+export const promptsCommand: CliCommand = {
+  name: "prompts",
+  summary:
+    "write GRPO training prompts with randomised pools (TRL JSONL, verl parquet) and estimate the cost",
+  help: PROMPTS_HELP,
+  run: promptsRun,
+};

@@ -1,0 +1,112 @@
+// `conductor-studio reward` options: parsed, checked, and turned into settings (or a UsageError).
+import { parseArgs } from "node:util";
+import type { CacheMode } from "../engine/llm/cache.ts";
+import { parseCacheMode } from "./cache-store.ts";
+import { UsageError } from "./command.ts";
+import { DEFAULT_FORMAT_BONUS } from "./reward-score.ts";
+import { isLoopback } from "./serve-args.ts";
+
+export interface RewardSettings {
+  config: string;
+  host: string;
+  port: number;
+  /** Worker calls at once per endpoint origin (the engine's per-origin gate). */
+  concurrency: number;
+  /** Scorer for items that name none (default: math). */
+  scorer: string;
+  formatBonus: number;
+  apiKey: string | undefined;
+  apiKeyEnv: string | undefined;
+  runs: string | undefined;
+  cache: { dir: string; mode: CacheMode } | undefined;
+  /** Batches scored at once; more wait in line, and past `queue` waiting a batch gets a 429. */
+  batches: number;
+  queue: number;
+  maxBodyBytes: number;
+  graceMs: number;
+}
+
+export const REWARD_DEFAULTS = {
+  host: "127.0.0.1",
+  port: 8090,
+  concurrency: 16,
+  scorer: "math",
+  batches: 8,
+  queue: 64,
+  maxBodyBytes: 64 * 1024 * 1024,
+  graceMs: 30_000,
+} as const;
+
+function integer(value: string | undefined, name: string, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min)
+    throw new UsageError(`--${name} must be an integer of at least ${min}, got "${value}".`);
+  return n;
+}
+
+/** Reads the reward options; the server key comes from the environment, never the command line. */
+export function parseRewardArgs(args: string[], env: NodeJS.ProcessEnv): RewardSettings {
+  const { values } = parseArgs({
+    args,
+    options: {
+      config: { type: "string" },
+      host: { type: "string" },
+      port: { type: "string" },
+      concurrency: { type: "string" },
+      scorer: { type: "string" },
+      "format-bonus": { type: "string" },
+      "api-key-env": { type: "string" },
+      runs: { type: "string" },
+      cache: { type: "string" },
+      "cache-mode": { type: "string" },
+      batches: { type: "string" },
+      queue: { type: "string" },
+      "max-body-bytes": { type: "string" },
+      "grace-ms": { type: "string" },
+    },
+  });
+  if (!values.config) throw new UsageError("--config FILE is required.");
+  const host = values.host ?? REWARD_DEFAULTS.host;
+  const keyEnv = values["api-key-env"];
+  const apiKey = keyEnv ? env[keyEnv] : undefined;
+  if (keyEnv && !apiKey)
+    throw new UsageError(`--api-key-env ${keyEnv}: that environment variable is not set.`);
+  if (!apiKey && !isLoopback(host))
+    throw new UsageError(
+      `Refusing to serve rewards on ${host} without a server key: anyone who can reach it could ` +
+        `spend your workers' credits. Set a key in an environment variable and pass ` +
+        `--api-key-env NAME, or bind to 127.0.0.1.`,
+    );
+  const bonus =
+    values["format-bonus"] === undefined ? DEFAULT_FORMAT_BONUS : Number(values["format-bonus"]);
+  if (!Number.isFinite(bonus) || bonus < 0 || bonus > 1)
+    throw new UsageError(
+      `--format-bonus must be a number from 0 to 1, got "${values["format-bonus"]}".`,
+    );
+  if (values["cache-mode"] !== undefined && values.cache === undefined)
+    throw new UsageError("--cache-mode needs --cache DIR.");
+  return {
+    config: values.config,
+    host,
+    port: integer(values.port, "port", REWARD_DEFAULTS.port, 0),
+    concurrency: integer(values.concurrency, "concurrency", REWARD_DEFAULTS.concurrency, 1),
+    scorer: values.scorer ?? REWARD_DEFAULTS.scorer,
+    formatBonus: bonus,
+    apiKey,
+    apiKeyEnv: keyEnv,
+    runs: values.runs,
+    cache: values.cache
+      ? { dir: values.cache, mode: parseCacheMode(values["cache-mode"]) }
+      : undefined,
+    batches: integer(values.batches, "batches", REWARD_DEFAULTS.batches, 1),
+    queue: integer(values.queue, "queue", REWARD_DEFAULTS.queue, 0),
+    maxBodyBytes: integer(
+      values["max-body-bytes"],
+      "max-body-bytes",
+      REWARD_DEFAULTS.maxBodyBytes,
+      1,
+    ),
+    graceMs: integer(values["grace-ms"], "grace-ms", REWARD_DEFAULTS.graceMs, 0),
+  };
+}

@@ -1,0 +1,243 @@
+// `conductor-studio reward`: an HTTP service that RL trainers call to score sampled Conductor
+// completions by running them on the pool (README "Training your own Conductor").
+import { readFile } from "node:fs/promises";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Sandbox } from "../engine/eval/code/pool.ts";
+import { formatCost } from "../engine/cost.ts";
+import { cacheLine, openResponseCache } from "./cache-store.ts";
+import type { CliCommand, Io } from "./command.ts";
+import type { ResolvedConfig } from "./config.ts";
+import { resolveConfig } from "./config.ts";
+import type { RewardSettings } from "./reward-args.ts";
+import { parseRewardArgs } from "./reward-args.ts";
+import { createRewardRuntime } from "./reward-engine.ts";
+import { createRewardServer } from "./reward-http.ts";
+import type { RewardResult } from "./reward-request.ts";
+import type { RunLog } from "./serve-log.ts";
+import { openRunLog } from "./serve-log.ts";
+import { RunQueue } from "./serve-queue.ts";
+
+export interface RunningReward {
+  url: string;
+  server: Server;
+  shutdown: (graceMs?: number) => Promise<void>;
+  closed: Promise<void>;
+}
+
+const nodeSandbox = (): Promise<Sandbox> =>
+  import("../engine/eval/code/node.ts").then(({ createNodeSandbox }) => createNodeSandbox());
+
+function batchLine(id: string, rewards: RewardResult[], ms: number): string {
+  const scored = rewards.filter((r) => r.reward !== null);
+  const mean = scored.length ? scored.reduce((t, r) => t + (r.reward ?? 0), 0) / scored.length : 0;
+  const calls = rewards.reduce((t, r) => t + r.calls, 0);
+  const cached = rewards.reduce((t, r) => t + r.cached_calls, 0);
+  const cost = rewards.reduce((t, r) => t + r.cost, 0);
+  const errors = rewards.length - scored.length;
+  return (
+    `${id} 200 ${rewards.length} items, mean reward ${mean.toFixed(3)}, ${errors} errors, ` +
+    `${calls} worker calls (${cached} cached) ${formatCost(cost)} ${(ms / 1000).toFixed(2)}s`
+  );
+}
+
+/** Starts the service; the in-process entry that the CLI, the tests and the bench share. */
+export async function startReward(
+  settings: RewardSettings,
+  resolved: ResolvedConfig,
+  log: (line: string) => void,
+): Promise<RunningReward> {
+  const runLog: RunLog | undefined = settings.runs ? await openRunLog(settings.runs) : undefined;
+  const cache = await openResponseCache(settings.cache?.dir, settings.cache?.mode);
+  const runtime = createRewardRuntime(resolved, {
+    concurrency: settings.concurrency,
+    scorer: settings.scorer,
+    cache,
+    codeSandbox: nodeSandbox,
+  });
+  const queue = new RunQueue(settings.batches, settings.queue);
+  const runs = new Set<AbortController>();
+  const inFlight = new Set<Promise<void>>();
+  let draining = false;
+  const server = createRewardServer(
+    {
+      apiKey: settings.apiKey,
+      maxBodyBytes: settings.maxBodyBytes,
+      queue,
+      draining: () => draining,
+      log,
+      track: (run) => {
+        runs.add(run);
+        return () => runs.delete(run);
+      },
+      health: () => ({
+        batches_scored: runtime.totals.batches,
+        items_scored: runtime.totals.items,
+        item_errors: runtime.totals.errors,
+        worker_calls: runtime.totals.workerCalls,
+        cost: runtime.totals.cost,
+        origin_limits: runtime.limiter.limits(),
+        cache: cache
+          ? {
+              mode: cache.mode,
+              hits: cache.stats.hits,
+              misses: cache.stats.misses,
+              saved_cost: cache.stats.savedCost,
+              write_errors: cache.stats.writeErrors,
+            }
+          : null,
+      }),
+      score: async (request, signal, id) => {
+        const started = Date.now();
+        const receivedAt = new Date(started).toISOString();
+        const appends: Promise<void>[] = [];
+        const rewards = await runtime.scoreBatch(
+          request,
+          request.format_bonus ?? settings.formatBonus,
+          signal,
+          (record, result) => {
+            if (!runLog) return;
+            const meta = {
+              request_id: id,
+              received_at: receivedAt,
+              stream: false,
+              http_status: 200,
+              client_disconnected: signal.aborted,
+              reward: {
+                id: result.id,
+                reward: result.reward,
+                correct: result.correct,
+                error: result.error,
+              },
+            };
+            appends.push(
+              runLog.append(record, meta).catch((e: unknown) => {
+                log(
+                  `${id} cannot write the run log: ${e instanceof Error ? e.message : String(e)}`,
+                );
+              }),
+            );
+          },
+        );
+        await Promise.all(appends);
+        log(batchLine(id, rewards, Date.now() - started));
+        if (cache) log(`${id} ${cacheLine(cache)}`);
+        return rewards;
+      },
+    },
+    inFlight,
+  );
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(settings.port, settings.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  let closedResolve: () => void = () => undefined;
+  const closed = new Promise<void>((resolve) => (closedResolve = resolve));
+  let shuttingDown: Promise<void> | undefined;
+  async function shutdownNow(graceMs: number): Promise<void> {
+    draining = true;
+    server.close();
+    server.closeIdleConnections();
+    queue.close();
+    const grace = setTimeout(() => runs.forEach((run) => run.abort()), graceMs);
+    try {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    } finally {
+      clearTimeout(grace);
+    }
+    server.closeAllConnections();
+    await runLog?.close();
+    await runtime.dispose();
+    closedResolve();
+  }
+  return {
+    url: `http://${host}:${address.port}`,
+    server,
+    closed,
+    shutdown(graceMs = settings.graceMs) {
+      if (shuttingDown) {
+        runs.forEach((run) => run.abort());
+        return shuttingDown;
+      }
+      shuttingDown = shutdownNow(graceMs);
+      return shuttingDown;
+    },
+  };
+}
+
+export const REWARD_HELP = `  conductor-studio reward --config pool.json [--host 127.0.0.1] [--port 8090] [--concurrency 16]
+                         [--scorer math] [--format-bonus 0.5] [--api-key-env NAME] [--runs DIR]
+                         [--cache DIR] [--cache-mode read-write|read-only|refresh]
+                         [--batches 8] [--queue 64] [--max-body-bytes N] [--grace-ms 30000]
+      Score a trainer's sampled Conductor completions by running each plan on the pool:
+      POST /v1/rewards {"items":[{"id","question","completion","reference","scorer"?,"pool"?}]}
+      answers {"rewards":[{"id","reward","correct","format_ok","answer","error","run_id","cost",
+      "calls"}]} in request order; GET /health counts items, calls, cache hits and money saved.
+      Reward 0 for a plan that does not parse (or names a worker outside the pool), --format-bonus
+      (default 0.5) parsed and wrong, 1 right; a failed worker call is an error with reward null.
+      --concurrency is worker calls at once per endpoint origin; --batches run at once, --queue
+      more wait (then 429). --cache answers identical worker requests from DIR at no cost. Example:
+        conductor-studio reward --config pool.json --cache .reward-cache --runs runs/
+      Exit 0 once stopped (Ctrl+C), 1 when it cannot listen, 2 for invalid options or config.
+`;
+
+async function rewardRun(args: string[], io: Io): Promise<number> {
+  const settings = parseRewardArgs(args, io.env);
+  let text: string;
+  try {
+    text = await readFile(settings.config, "utf8");
+  } catch (e: unknown) {
+    const why = e instanceof Error ? e.message : String(e);
+    io.stderr(`Cannot read the config file ${settings.config}: ${why}\n`);
+    return 2;
+  }
+  const resolved = resolveConfig(text, io.env);
+  if (!resolved.ok) {
+    io.stderr(`${resolved.message}\n`);
+    return 2;
+  }
+  const log = (line: string) => io.stderr(`[reward] ${line}\n`);
+  let running: RunningReward;
+  try {
+    running = await startReward(settings, resolved, log);
+  } catch (e: unknown) {
+    const why = e instanceof Error ? e.message : String(e);
+    io.stderr(`Cannot serve rewards on ${settings.host}:${settings.port}: ${why}\n`);
+    return 1;
+  }
+  const keyNote = settings.apiKeyEnv ? `server key from $${settings.apiKeyEnv}` : "no server key";
+  const cacheNote = settings.cache ? `, cache ${settings.cache.dir} (${settings.cache.mode})` : "";
+  log(
+    `listening on ${running.url}/v1/rewards (${resolved.pool.length} workers, concurrency ` +
+      `${settings.concurrency} per origin, scorer ${settings.scorer}, format bonus ` +
+      `${settings.formatBonus}, ${keyNote}${cacheNote}${settings.runs ? `, runs to ${settings.runs}` : ""})`,
+  );
+  const onSignal = (signal: NodeJS.Signals) => {
+    log(
+      `${signal}: no new batches; waiting up to ${(settings.graceMs / 1000).toFixed(1)}s (again to cancel)`,
+    );
+    void running.shutdown();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  try {
+    await running.closed;
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+  log("stopped");
+  return 0;
+}
+
+export const rewardCommand: CliCommand = {
+  name: "reward",
+  summary: "serve rewards for RL trainers: run sampled Conductor plans on the pool and score them",
+  help: REWARD_HELP,
+  run: rewardRun,
+};

@@ -1,0 +1,212 @@
+import { describe, expect, it } from "vitest";
+import { callCost } from "../cost.ts";
+import { collect, LlmError } from "./types.ts";
+import type { ChatRequest } from "./types.ts";
+import { createFakeBackend } from "./fake.ts";
+import type { ResponseCache } from "./cache.ts";
+import {
+  cachedRequest,
+  cacheKey,
+  canonicalJson,
+  emptyCacheStats,
+  memoryCacheStore,
+  withCache,
+} from "./cache.ts";
+
+const target = {
+  baseURL: "https://api.example.com/v1/",
+  model: "m",
+  price: { input: 2, output: 10 },
+};
+const request = (content = "Solve 2+2.", extra: Partial<ChatRequest> = {}): ChatRequest => ({
+  messages: [{ role: "user", content }],
+  temperature: 0.2,
+  maxTokens: 512,
+  ...extra,
+});
+const signal = () => new AbortController().signal;
+
+function cacheOf(mode: ResponseCache["mode"] = "read-write") {
+  return { store: memoryCacheStore(), mode, stats: emptyCacheStats() };
+}
+
+describe("the response cache", () => {
+  it("answers a repeated request from the store: no upstream call, marked cached, costs nothing", async () => {
+    const upstream = createFakeBackend([
+      {
+        text: "4",
+        reasoning: ["2 and 2 "],
+        usage: { promptTokens: 1000, completionTokens: 100, estimated: false },
+      },
+    ]);
+    const cache = cacheOf();
+    const backend = withCache(upstream, cache, target);
+    const first = await collect(backend, request(), signal());
+    const second = await collect(backend, request(), signal());
+    expect(upstream.calls).toHaveLength(1);
+    expect(second.text).toBe("4");
+    expect(second.reasoning).toBe("2 and 2 ");
+    expect(first.usage?.cached).toBeUndefined();
+    expect(second.usage).toMatchObject({ promptTokens: 1000, completionTokens: 100, cached: true });
+    expect(callCost(second.usage!, target.price)).toBe(0);
+    expect(cache.stats).toMatchObject({ hits: 1, misses: 1 });
+    // 1000 x $2/M + 100 x $10/M
+    expect(cache.stats.savedCost).toBeCloseTo(0.003, 10);
+  });
+
+  it("keys on endpoint, model, messages and every parameter, and on nothing else", async () => {
+    const base = cachedRequest(target, request());
+    const key = await cacheKey(base);
+    expect(key).toMatch(/^sha256:[0-9a-f]{64}$/);
+    // A trailing slash and key order do not change the address.
+    const same = cachedRequest({ ...target, baseURL: "https://api.example.com/v1" }, request());
+    expect(await cacheKey(same)).toBe(key);
+    const variants = [
+      cachedRequest({ ...target, model: "other" }, request()),
+      cachedRequest({ ...target, baseURL: "https://other.example.com/v1" }, request()),
+      cachedRequest(target, request("Solve 2+3.")),
+      cachedRequest(target, request(undefined, { temperature: 0.7 })),
+      cachedRequest(target, request(undefined, { maxTokens: 256 })),
+      cachedRequest(target, request(undefined, { extraBody: { reasoning_effort: "high" } })),
+      cachedRequest(target, request(undefined, { grammar: 'root ::= "x"' })),
+    ];
+    const keys = await Promise.all(variants.map((v) => cacheKey(v)));
+    expect(new Set([key, ...keys]).size).toBe(variants.length + 1);
+    expect(canonicalJson({ b: 1, a: [2, { d: 3, c: 4 }] })).toBe('{"a":[2,{"c":4,"d":3}],"b":1}');
+  });
+
+  it("never stores a failed or aborted call", async () => {
+    const upstream = createFakeBackend([
+      { error: new LlmError("server", "boom") },
+      { text: "half", failAfterChunks: 0, error: new LlmError("dropped") },
+      { text: "ok" },
+    ]);
+    const cache = cacheOf();
+    const backend = withCache(upstream, cache, target);
+    await expect(collect(backend, request(), signal())).rejects.toThrow(LlmError);
+    await expect(collect(backend, request(), signal())).rejects.toThrow(LlmError);
+    const aborted = new AbortController();
+    aborted.abort();
+    await expect(collect(backend, request(), aborted.signal)).rejects.toThrow();
+    expect(cache.store.entries.size).toBe(0);
+    expect((await collect(backend, request(), signal())).text).toBe("ok");
+    expect(cache.store.entries.size).toBe(1);
+  });
+
+  it("read-only answers hits and never writes; refresh never reads and overwrites", async () => {
+    const upstream = createFakeBackend((_r, n) => ({ text: `answer ${n}` }));
+    const shared = memoryCacheStore();
+    const rw = withCache(
+      upstream,
+      { store: shared, mode: "read-write", stats: emptyCacheStats() },
+      target,
+    );
+    await collect(rw, request(), signal());
+    const ro = withCache(
+      upstream,
+      { store: shared, mode: "read-only", stats: emptyCacheStats() },
+      target,
+    );
+    expect((await collect(ro, request(), signal())).text).toBe("answer 0");
+    await collect(ro, request("new question"), signal());
+    expect(shared.entries.size).toBe(1);
+    const refresh = withCache(
+      upstream,
+      { store: shared, mode: "refresh", stats: emptyCacheStats() },
+      target,
+    );
+    expect((await collect(refresh, request(), signal())).text).toBe("answer 2");
+    expect((await collect(rw, request(), signal())).text).toBe("answer 2");
+    expect(upstream.calls).toHaveLength(3);
+  });
+
+  it("shares one upstream call among identical calls in flight at once", async () => {
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (open = r));
+    const upstream = createFakeBackend([{ text: "shared", gate }]);
+    const cache = cacheOf();
+    const backend = withCache(upstream, cache, target);
+    const all = Promise.all([1, 2, 3, 4].map(() => collect(backend, request(), signal())));
+    // Let every caller reach the cache before the one upstream call answers.
+    await new Promise((r) => setImmediate(r));
+    open();
+    const answers = await all;
+    expect(answers.map((a) => a.text)).toEqual(["shared", "shared", "shared", "shared"]);
+    expect(upstream.calls).toHaveLength(1);
+    expect(cache.stats).toMatchObject({ hits: 3, misses: 1 });
+  });
+
+  it("a stored entry whose request differs (a collision, a hand edit) is not a hit", async () => {
+    const upstream = createFakeBackend([{ text: "fresh" }]);
+    const cache = cacheOf();
+    const described = cachedRequest(target, request());
+    const key = await cacheKey(described);
+    await cache.store.put({
+      format: "conductor-studio-response",
+      version: 1,
+      key,
+      createdAt: new Date(0).toISOString(),
+      request: { ...described, model: "someone-else" },
+      response: {
+        text: "stale",
+        reasoning: "",
+        usage: { promptTokens: 1, completionTokens: 1, estimated: false },
+      },
+    });
+    expect((await collect(withCache(upstream, cache, target), request(), signal())).text).toBe(
+      "fresh",
+    );
+  });
+});
+
+describe("repeats: distinct", () => {
+  it("gives the n-th identical request of a session the n-th stored answer, so repeats stay samples", async () => {
+    const upstream = createFakeBackend((_r, n) => ({ text: `sample ${n}` }));
+    const store = memoryCacheStore();
+    const session = () =>
+      withCache(
+        upstream,
+        { store, mode: "read-write", stats: emptyCacheStats(), repeats: "distinct" },
+        target,
+      );
+    const first = session();
+    const a = [
+      await collect(first, request(), signal()),
+      await collect(first, request(), signal()),
+    ];
+    expect(a.map((x) => x.text)).toEqual(["sample 0", "sample 1"]);
+    expect(upstream.calls).toHaveLength(2);
+    // A re-run of the session: the same two answers, in order, with no upstream call.
+    const again = session();
+    const b = [
+      await collect(again, request(), signal()),
+      await collect(again, request(), signal()),
+    ];
+    expect(b.map((x) => x.text)).toEqual(["sample 0", "sample 1"]);
+    expect(upstream.calls).toHaveLength(2);
+    // A third repeat is new.
+    expect((await collect(again, request(), signal())).text).toBe("sample 2");
+  });
+
+  it("a failed call keeps its number for the retry", async () => {
+    const upstream = createFakeBackend([
+      { error: new LlmError("server") },
+      { text: "retried" },
+      { text: "second" },
+    ]);
+    const cache = {
+      store: memoryCacheStore(),
+      mode: "read-write" as const,
+      stats: emptyCacheStats(),
+      repeats: "distinct" as const,
+    };
+    const backend = withCache(upstream, cache, target);
+    await expect(collect(backend, request(), signal())).rejects.toThrow(LlmError);
+    expect((await collect(backend, request(), signal())).text).toBe("retried");
+    expect([...cache.store.entries.values()].map((e) => e.request.occurrence)).toEqual([0]);
+    await collect(backend, request(), signal());
+    expect([...cache.store.entries.values()].map((e) => e.request.occurrence).sort()).toEqual([
+      0, 1,
+    ]);
+  });
+});
