@@ -45,6 +45,7 @@ export interface OtlpSpan {
   }[];
   droppedLinksCount: number;
   status: { code: number; message?: string };
+  flags: number;
 }
 export interface OtlpTraceRequest {
   resourceSpans: {
@@ -53,6 +54,11 @@ export interface OtlpTraceRequest {
   }[];
 }
 
+/**
+ * Span flags: the W3C "sampled" bit, and bit 8 saying whether the parent was remote is known
+ * (it is not: every span of a run is local), as OpenTelemetry's own exporters send them.
+ */
+const FLAGS = 0x101;
 /** OTLP's SpanKind numbers. */
 const KIND = { internal: 1, client: 3 } as const;
 /** OTLP's StatusCode numbers. */
@@ -107,9 +113,11 @@ function otlpSpan(traceId: string, s: OtelSpan): OtlpSpan {
       spanId: l.spanId,
       attributes: keyValues(l.attributes),
       droppedAttributesCount: 0,
+      flags: FLAGS,
     })),
     droppedLinksCount: 0,
     status: status(s.status),
+    flags: FLAGS,
   };
 }
 
