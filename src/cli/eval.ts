@@ -19,6 +19,8 @@ import type { Sandbox } from "../engine/eval/code/pool.ts";
 import { codeResultText } from "../engine/eval/report.ts";
 import { resolveConfig } from "./config.ts";
 import { lineWriter, loadDataset, readResults, writeTrainerShapes } from "./eval-files.ts";
+import { evalRootAttributes } from "../engine/otel/eval.ts";
+import { OTLP_HELP, OTLP_OPTIONS, otlpExporter } from "./otlp-export.ts";
 
 export const EVAL_HELP = `  conductor-studio eval --config pool.json --dataset questions.jsonl --out results.jsonl
       [--strategies conductor,single,moa] [--repeats K] [--concurrency N] [--max-cost USD]
@@ -33,6 +35,7 @@ export const EVAL_HELP = `  conductor-studio eval --config pool.json --dataset q
       --scorer code (the default when items have a tests column) runs each Python answer
       against the item's tests in Pyodide (a worker thread): pass@1, tests passed per item.
       Exit 0 when every item finished, 1 when stopped (spending cap, Ctrl-C), 2 for bad input.
+${OTLP_HELP}
 `;
 
 export interface EvalIo {
@@ -99,8 +102,11 @@ async function evalWith(
       "skip-bad-rows": { type: "boolean", default: false },
       "training-data": { type: "string" },
       workflow: { type: "string" },
+      ...OTLP_OPTIONS,
     },
   });
+  // Nothing is queued before the first result, so the early returns below leave nothing unsent.
+  const otlp = otlpExporter(values, io);
   const usage = (m: string) => (io.stderr(`${m}\n`), 2);
   if (!values.config || !values.dataset || !values.out)
     return usage(
@@ -254,6 +260,7 @@ async function evalWith(
       const sample = writeSample && conductorSample(result, record);
       if (sample) await writeSample(sample);
       all.push(result);
+      otlp?.add(record, evalRootAttributes(result, evaluation.id));
       const verdict = result.correct === null ? "unscored" : result.correct ? "right" : "wrong";
       const tests = result.code ? `; ${codeResultText(result.code)}` : "";
       io.stderr(
@@ -284,5 +291,6 @@ async function evalWith(
     const files = await writeTrainerShapes(trainingFile, evaluation.dataset.name);
     io.stderr(`Training data: ${trainingFile} and ${files.join(", ")}\n`);
   }
+  await otlp?.close();
   return outcome.status === "finished" ? 0 : 1;
 }

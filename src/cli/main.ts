@@ -12,6 +12,8 @@ import { resolveConfig } from "./config.ts";
 import { serveCommand } from "./serve.ts";
 import { createEngine, runQuestion } from "./serve-engine.ts";
 import { EVAL_HELP, evalCommand } from "./eval.ts";
+import { otelCommand } from "./otel.ts";
+import { OTLP_HELP, OTLP_OPTIONS, otlpExporter } from "./otlp-export.ts";
 
 const HELP = `conductor-studio: plan and run Conductor workflows from the command line
 
@@ -22,14 +24,15 @@ Usage:
       {"ok":false,"code":"...","message":"..."}. Exit 0 when it parsed, 1 when invalid.
       --round 1 or more allows the three empty lists of a refinement round.
 
-  conductor-studio run --config FILE --question TEXT [--out FILE]
+  conductor-studio run --config FILE --question TEXT [--out FILE] [--otlp-endpoint URL]
       Plan with the configured Conductor, run the workflow, print progress to stderr and
       write the run record (versioned export JSON) to FILE or stdout.
       Exit 0 with a final answer, 1 when the run failed, 2 for an invalid config or plan.
+${OTLP_HELP}
 
   conductor-studio serve --config FILE [--host 127.0.0.1] [--port 8080] [--concurrency N]
                         [--queue N] [--api-key-env NAME] [--cors ORIGIN]... [--runs DIR]
-                        [--model NAME] [--max-body-bytes N] [--grace-ms N]
+                        [--model NAME] [--max-body-bytes N] [--grace-ms N] [--otlp-endpoint URL]
       Serve the Conductor and its pool as one OpenAI-compatible model: POST /v1/chat/completions
       (the last user message is the question; stream: true streams the final step's tokens;
       "conductor_trace": true adds the run's plan, steps, usage and cost), GET /v1/models,
@@ -47,6 +50,7 @@ ${EVAL_HELP}
       workers and at most K steps; --round 1 or more also allows the three empty lists.
       The output starts with --opening (default: the prompt's opening; "" for none).
 
+${otelCommand.help}
   conductor-studio --help
 
 Config (JSON):
@@ -181,8 +185,14 @@ function progressLine(e: RunEvent, starts: Map<string, number>, names: string[])
 async function runCommand(args: string[], io: Io): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { config: { type: "string" }, question: { type: "string" }, out: { type: "string" } },
+    options: {
+      config: { type: "string" },
+      question: { type: "string" },
+      out: { type: "string" },
+      ...OTLP_OPTIONS,
+    },
   });
+  const otlp = otlpExporter(values, io);
   if (!values.config) throw new UsageError("--config FILE is required.");
   if (!values.question?.trim()) throw new UsageError("--question TEXT is required.");
   let text: string;
@@ -218,14 +228,24 @@ async function runCommand(args: string[], io: Io): Promise<number> {
   } finally {
     process.off("SIGINT", onSignal);
   }
+  // The trace goes out in the background; the record is written first, whatever the collector does.
+  otlp?.add(record);
+  try {
+    return await writeRecord(record, values.out, io);
+  } finally {
+    await otlp?.close();
+  }
+}
+
+async function writeRecord(record: RunRecord, out: string | undefined, io: Io): Promise<number> {
   const json = exportRun(record);
-  if (values.out) {
+  if (out) {
     try {
-      await writeFile(values.out, json);
+      await writeFile(out, json);
     } catch (e: unknown) {
       // The run has been paid for: never lose its record to a bad --out path.
       const why = e instanceof Error ? e.message : String(e);
-      io.stderr(`Cannot write the run record to ${values.out} (${why}); writing it to stdout.\n`);
+      io.stderr(`Cannot write the run record to ${out} (${why}); writing it to stdout.\n`);
       io.stdout(json);
       return 1;
     }
@@ -247,6 +267,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     if (command === "serve") return await serveCommand(rest, io);
     if (command === "eval") return await evalCommand(rest, io);
     if (command === "grammar") return grammarCommand(rest, io);
+    if (command === otelCommand.name) return await otelCommand.run(rest, io);
     throw new UsageError(`Unknown command "${command}".`);
   } catch (e: unknown) {
     if (

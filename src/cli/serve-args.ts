@@ -1,6 +1,8 @@
 // `conductor-studio serve` options: parsed, checked, and turned into settings or one clear message.
 import { isIP } from "node:net";
 import { parseArgs } from "node:util";
+import type { OtlpTarget } from "./otlp-export.ts";
+import { OTLP_OPTIONS, readOtlpOptions } from "./otlp-export.ts";
 
 export interface ServeSettings {
   config: string;
@@ -24,6 +26,8 @@ export interface ServeSettings {
   maxBodyBytes: number;
   /** How long in-flight runs may take to finish after SIGINT/SIGTERM before they are cancelled. */
   graceMs: number;
+  /** Where each run goes as an OpenTelemetry trace (--otlp-endpoint); null for nowhere. */
+  otlp?: OtlpTarget | null;
 }
 
 export type ServeArgs = { ok: true; settings: ServeSettings } | { ok: false; message: string };
@@ -73,6 +77,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
         model: { type: "string" },
         "max-body-bytes": { type: "string" },
         "grace-ms": { type: "string" },
+        ...OTLP_OPTIONS,
       },
     }).values;
   } catch (e: unknown) {
@@ -99,6 +104,8 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
           `or bind to 127.0.0.1.`,
       };
     }
+    const otlp = readOtlpOptions(values, env);
+    if (!otlp.ok) return otlp;
     return {
       ok: true,
       settings: {
@@ -119,6 +126,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
           1,
         ),
         graceMs: integer(values["grace-ms"], "grace-ms", SERVE_DEFAULTS.graceMs, 0),
+        otlp: otlp.target,
       },
     };
   } catch (e: unknown) {

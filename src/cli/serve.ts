@@ -13,6 +13,7 @@ import { createServeServer } from "./serve-http.ts";
 import type { RunLog } from "./serve-log.ts";
 import { openRunLog } from "./serve-log.ts";
 import { RunQueue } from "./serve-queue.ts";
+import { OtlpExporter } from "./otlp-export.ts";
 
 export interface ServeIo {
   stderr: (s: string) => void;
@@ -38,12 +39,16 @@ export async function startServe(
   const runs = new Set<AbortController>();
   const inFlight = new Set<Promise<void>>();
   const queue = new RunQueue(settings.concurrency, settings.queue);
+  const otlp = settings.otlp
+    ? new OtlpExporter(settings.otlp, (line) => log(`otel: ${line}`))
+    : undefined;
   let draining = false;
   const ctx: ChatContext = {
     engine: createEngine(resolved),
     queue,
     model: settings.model,
     runLog,
+    otlp,
     log,
     track: (run) => {
       runs.add(run);
@@ -88,6 +93,7 @@ export async function startServe(
     }
     server.closeAllConnections();
     await runLog?.close();
+    await otlp?.close();
     closedResolve();
   }
 
@@ -141,7 +147,8 @@ export async function serveCommand(args: string[], io: ServeIo): Promise<number>
   const keyNote = settings.apiKeyEnv ? `server key from $${settings.apiKeyEnv}` : "no server key";
   log(
     `listening on ${running.url}/v1 as "${settings.model}" (concurrency ${settings.concurrency}, ` +
-      `queue ${settings.queue}, ${keyNote}${settings.runs ? `, runs to ${settings.runs}` : ""})`,
+      `queue ${settings.queue}, ${keyNote}${settings.runs ? `, runs to ${settings.runs}` : ""}` +
+      `${settings.otlp ? `, traces to ${settings.otlp.url}` : ""})`,
   );
   const onSignal = (signal: NodeJS.Signals) => {
     log(
