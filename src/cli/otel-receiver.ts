@@ -64,11 +64,25 @@ function plain(v: unknown): unknown {
   return ((o.arrayValue as { values: unknown[] }).values ?? []).map(plain);
 }
 
-/** Starts a receiver; `refuse` answers that status to every request instead of 200. */
-export async function startReceiver(options: { refuse?: number } = {}): Promise<Receiver> {
+/**
+ * Starts a receiver; `refuse` answers that status to every request instead of 200; `cors` allows
+ * that browser origin (preflight included), as Phoenix's PHOENIX_ALLOWED_ORIGINS does.
+ */
+export async function startReceiver(
+  options: { refuse?: number; cors?: string } = {},
+): Promise<Receiver> {
   const requests: Received[] = [];
   const waiters: { test: (r: Receiver) => boolean; resolve: () => void }[] = [];
   const server = createServer((req, res) => {
+    if (options.cors) {
+      res.setHeader("Access-Control-Allow-Origin", options.cors);
+      res.setHeader("Access-Control-Allow-Headers", "content-type, authorization");
+      res.setHeader("Access-Control-Allow-Methods", "POST");
+    }
+    if (req.method === "OPTIONS") {
+      res.writeHead(options.cors ? 204 : 403).end();
+      return;
+    }
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
