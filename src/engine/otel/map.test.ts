@@ -213,6 +213,41 @@ describe("traceOf: failures", () => {
   });
 });
 
+describe("traceOf: a run that continues another", () => {
+  const parent = twoRoundRun("run-parent");
+  const child = traceOf({
+    ...twoRoundRun("run-child"),
+    kind: "rerun",
+    parentId: "run-parent",
+    kept: [
+      { parent: [], round: 0, step: null },
+      { parent: [], round: 0, step: 0 },
+    ],
+  });
+
+  it("links its root to the parent run's root, whose id it can derive", () => {
+    const root = child.spans[0]!;
+    expect(root.links).toEqual([
+      {
+        traceId: traceOf(parent).traceId,
+        spanId: traceOf(parent).spans[0]!.spanId,
+        attributes: { "conductor.link": "continues" },
+      },
+    ]);
+    expect(root.attributes["conductor.run.parent_id"]).toBe("run-parent");
+  });
+
+  it("draws kept parts as instants at the run's start, without calls: they ran in the parent", () => {
+    const kept = one(child, "invoke_agent GPT-5");
+    expect(kept.attributes["conductor.kept"]).toBe(true);
+    expect([kept.startMs, kept.endMs]).toEqual([1_000, 1_000]);
+    expect(child.spans.filter((s) => s.parentSpanId === kept.spanId)).toEqual([]);
+    expect(one(child, "plan round 1").attributes["conductor.kept"]).toBe(true);
+    expect(named(child, "chat gpt-5")).toHaveLength(0);
+    expect(named(child, "chat claude-sonnet-4")).toHaveLength(1);
+  });
+});
+
 describe("traceOf: nested workflows", () => {
   const file = readFileSync(new URL("../run/fixtures/run-v4-nested.json", import.meta.url), "utf8");
   const imported = importRun(file);

@@ -11,7 +11,7 @@ const HOSTS: readonly (readonly [RegExp, string])[] = [
   [/\.services\.ai\.azure\.com$/, "azure.ai.inference"],
   [/(^|\.)api\.anthropic\.com$/, "anthropic"],
   [/(^|\.)generativelanguage\.googleapis\.com$/, "gcp.gemini"],
-  [/(^|\.)aiplatform\.googleapis\.com$/, "gcp.vertex_ai"],
+  [/(^|[.-])aiplatform\.googleapis\.com$/, "gcp.vertex_ai"],
   [/(^|\.)api\.groq\.com$/, "groq"],
   [/(^|\.)api\.deepseek\.com$/, "deepseek"],
   [/(^|\.)api\.mistral\.ai$/, "mistral_ai"],
