@@ -152,7 +152,16 @@ export class OtlpExporter {
   /** Queues a run's trace; returns at once. `rootAttributes` go on its root span. */
   add(record: RunRecord, rootAttributes?: Attributes): void {
     if (this.closed) return;
-    this.queue.push(traceOf(record, { content: this.target.content, rootAttributes }));
+    try {
+      this.queue.push(traceOf(record, { content: this.target.content, rootAttributes }));
+    } catch (e: unknown) {
+      // A bug in the mapping must not cost the run: say so and go on without this trace.
+      this.dropped += 1;
+      this.log(
+        `could not map run ${record.id} to a trace: ${e instanceof Error ? e.message : String(e)}`,
+      );
+      return;
+    }
     const spans = this.queue.reduce((n, t) => n + t.spans.length, 0);
     if (spans >= this.tuning.maxSpans) this.flush();
     else this.timer ??= setTimeout(() => this.flush(), this.tuning.batchDelayMs).unref();
