@@ -3,7 +3,6 @@
 // OpenTelemetry JS's own protobuf encoder (@opentelemetry/otlp-transformer) for the same spans.
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
-import type { ReadableSpan } from "@opentelemetry/sdk-trace";
 import { ProtobufTraceSerializer } from "@opentelemetry/otlp-transformer";
 import protobuf from "protobufjs";
 import { describe, expect, it } from "vitest";
@@ -11,6 +10,9 @@ import { failedRun, twoRoundRun } from "./fixtures.ts";
 import { traceOf } from "./map.ts";
 import { otlpJson, otlpRequest } from "./otlp.ts";
 import type { AttrValue, OtelTrace } from "./span.ts";
+
+/** The SDK's span type, as the official serializer takes it (no import of the SDK itself). */
+type ReadableSpan = Parameters<typeof ProtobufTraceSerializer.serializeRequest>[0][number];
 
 const PROTO_DIR = fileURLToPath(new URL("./proto", import.meta.url));
 const root = new protobuf.Root();
