@@ -59,6 +59,7 @@ export function Header({ theme, onToggleTheme }: { theme: Theme; onToggleTheme: 
         <TraceActions
           testId="run-otel"
           label="Export trace"
+          sendLabel="Send trace"
           disabled={!hasRun}
           load={() => [useStudio.getState().record]}
         />

@@ -15,11 +15,13 @@ export function TraceActions({
   disabled,
   testId,
   label = "Export as OpenTelemetry trace",
+  sendLabel = "Send trace to collector",
 }: {
   load: () => Promise<RunRecord[]> | RunRecord[];
   disabled: boolean;
   testId: string;
   label?: string;
+  sendLabel?: string;
 }) {
   const collector = useStudio((s) => s.telemetry.collectorURL.trim());
   const [status, setStatus] = useState<Status>(null);
@@ -63,7 +65,7 @@ export function TraceActions({
           title={`POST the trace to ${collector}`}
           onClick={() => void send()}
         >
-          {busy ? "Sending…" : "Send trace to collector"}
+          {busy ? "Sending…" : sendLabel}
         </button>
       )}
       {status && (
