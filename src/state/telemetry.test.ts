@@ -62,13 +62,11 @@ describe("stored tracing settings", () => {
   it("reads old settings without them as the defaults, and never stores the Authorization value", () => {
     const old = JSON.stringify({ pool: [], conductor: {}, maxSteps: 5 });
     expect(loadSettings(storage(old)).telemetry).toBeUndefined();
-    useStudio
-      .getState()
-      .setTelemetry({
-        collectorURL: "http://x/v1/traces",
-        content: true,
-        authorization: "Basic s3cr3t",
-      });
+    useStudio.getState().setTelemetry({
+      collectorURL: "http://x/v1/traces",
+      content: true,
+      authorization: "Basic s3cr3t",
+    });
     const text = settingsToStore(useStudio.getState());
     expect(text).not.toContain("s3cr3t");
     expect(loadSettings(storage(text)).telemetry).toEqual({
