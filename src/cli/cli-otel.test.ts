@@ -54,6 +54,13 @@ describe("conductor-studio otel", { timeout: CLI_TIMEOUT_MS }, () => {
     expect(c.stdout).toContain(FIXTURE_QUESTION);
   });
 
+  it("prints its help, with an example", async ({ expect }) => {
+    const r = await runCli(["otel", "--help"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/conductor-studio otel RUN\.json/);
+    expect(r.stdout).toMatch(/Example: conductor-studio otel run\.json --content/);
+  });
+
   it("refuses a file that is not a run export with a clear message", async ({
     expect,
     onTestFinished,

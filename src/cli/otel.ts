@@ -37,6 +37,10 @@ function runsIn(text: string, name: string): RunRecord[] {
 }
 
 async function run(args: string[], io: Io): Promise<number> {
+  if (args.includes("--help") || args.includes("-h")) {
+    io.stdout(HELP);
+    return 0;
+  }
   const { values, positionals } = parseArgs({
     args,
     options: { content: { type: "boolean" }, out: { type: "string" }, ...OTLP_OPTIONS },
