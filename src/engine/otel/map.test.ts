@@ -92,7 +92,12 @@ describe("traceOf: rounds and retries", () => {
       "conductor.plan.model_id": [0, 1],
       "conductor.plan.workers": ["gpt", "claude"],
       "conductor.plan.access_list": '[[],"all"]',
+    });
+    expect(plan.attributes["gen_ai.request.model"]).toBeUndefined();
+    expect(named(trace, "chat conductor-7b")[0]!.attributes).toMatchObject({
       "gen_ai.provider.name": "openai_compatible",
+      "server.address": "localhost",
+      "server.port": 8000,
     });
     expect(one(trace, "plan round 2").attributes["conductor.round.accepted"]).toBe(true);
   });

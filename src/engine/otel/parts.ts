@@ -110,8 +110,9 @@ export function planSpans(
   const kept = isKept(ctx, scope, round, null);
   const lists = round.lists;
   const attributes: Attributes = {
+    // No gen_ai.* model attributes here: tools count a span carrying them as a model call, and
+    // the plan's call is its chat child.
     "openinference.span.kind": "CHAIN",
-    ...modelAttributes(conductorEndpoint(ctx)),
     "conductor.round.index": round.index,
     "conductor.round.accepted": round.accepted,
   };
