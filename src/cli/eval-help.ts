@@ -92,6 +92,20 @@ export const EVAL_SHAPE = {
       arg: "MODE",
       description: "read-write (default), read-only or refresh, for --cache",
     },
+    "otlp-endpoint": {
+      type: "string",
+      arg: "URL",
+      description: "send each item's run as an OpenTelemetry trace (OTLP/HTTP JSON) to a collector",
+    },
+    "otlp-headers-env": {
+      type: "string",
+      arg: "VAR",
+      description: "a variable holding the collector's headers as k=v,k2=v2",
+    },
+    "otlp-content": {
+      type: "boolean",
+      description: "add prompts and answers to the traces (off by default)",
+    },
     new: {
       type: "boolean",
       description: "start over: move the earlier results in --out aside instead of resuming",

@@ -15,6 +15,7 @@ import { strategyName } from "../engine/eval/strategy.ts";
 import { conductorSample } from "../engine/eval/training/sample.ts";
 import { withCache } from "../engine/llm/cache.ts";
 import { createOpenAIBackend } from "../engine/llm/openai.ts";
+import { evalRootAttributes } from "../engine/otel/eval.ts";
 import type { Worker } from "../engine/schema/worker.ts";
 import { type CliCommand, type Io, UsageError } from "./command.ts";
 import { cacheLine, openResponseCache } from "./cache-store.ts";
@@ -35,6 +36,7 @@ import { summaryJson } from "./eval-summary.ts";
 import { EXIT } from "./exit-codes.ts";
 import { intOption, parseOptions } from "./options.ts";
 import { firstUnwritable } from "./output-paths.ts";
+import { otlpExporter } from "./otlp-export.ts";
 import { runExitCode } from "./run-command.ts";
 import { didYouMean } from "./suggest.ts";
 
@@ -69,6 +71,8 @@ async function evalWith(
 ): Promise<number> {
   const { values } = parseOptions(EVAL_SHAPE, args);
   const usage = (m: string) => (io.stderr(`${m}\n`), EXIT.usage);
+  // Nothing is queued before the first result, so the early returns below leave nothing unsent.
+  const otlp = otlpExporter(values, io);
   if (!values.config || !values.dataset || !values.out)
     throw new UsageError("--config, --dataset and --out are required.");
   const out = values.out;
@@ -236,6 +240,7 @@ async function evalWith(
         const sample = writeSample && conductorSample(result, record);
         if (sample) await writeSample(sample);
         all.push(result);
+        otlp?.add(record, evalRootAttributes(result, evaluation.id));
         session++;
         if (runExitCode(record) === EXIT.unreachable) unreachable++;
         spent += result.cost;
@@ -280,6 +285,7 @@ async function evalWith(
     return outcome.status === "finished" ? EXIT.ok : EXIT.failed;
   } finally {
     display.stop();
+    await otlp?.close();
   }
 }
 

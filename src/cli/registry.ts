@@ -8,3 +8,4 @@ export { runCommand } from "./run-command.ts";
 export { serveCommand } from "./serve-command.ts";
 export { promptsCommand } from "./prompts.ts";
 export { rewardCommand } from "./reward.ts";
+export { otelCommand } from "./otel.ts";

@@ -8,12 +8,13 @@ import { CONFIG_HELP, loadConfig } from "./config.ts";
 import { EXIT, type ExitCode, UNREACHABLE_CODES, exitCodesHelp } from "./exit-codes.ts";
 import { optionsHelp, parseOptions } from "./options.ts";
 import { firstUnwritable } from "./output-paths.ts";
+import { otlpExporter } from "./otlp-export.ts";
 import { answerBlock, progressLine, totalsLine } from "./run-progress.ts";
 import { createEngine, runQuestion } from "./serve-engine.ts";
 
 const SHAPE = {
   name: "run",
-  usage: "--config FILE --question TEXT [--out FILE] [--strict]",
+  usage: "--config FILE --question TEXT [--out FILE] [--strict] [--otlp-endpoint URL]",
   options: {
     config: {
       type: "string",
@@ -33,6 +34,20 @@ const SHAPE = {
     strict: {
       type: "boolean",
       description: "refuse a config with unknown keys instead of warning",
+    },
+    "otlp-endpoint": {
+      type: "string",
+      arg: "URL",
+      description: "send the run as an OpenTelemetry trace (OTLP/HTTP JSON) to a collector",
+    },
+    "otlp-headers-env": {
+      type: "string",
+      arg: "VAR",
+      description: "a variable holding the collector's headers as k=v,k2=v2",
+    },
+    "otlp-content": {
+      type: "boolean",
+      description: "add prompts and answers to the trace (off by default)",
     },
   },
 } as const;
@@ -77,6 +92,7 @@ export function runExitCode(record: RunRecord): ExitCode {
 
 async function run(args: string[], io: Io): Promise<number> {
   const { values } = parseOptions(SHAPE, args);
+  const otlp = otlpExporter(values, io);
   if (!values.config) throw new UsageError("--config FILE is required.");
   if (values.question === undefined) throw new UsageError("--question TEXT is required.");
   const question = values.question === "-" ? await io.readStdin() : values.question;
@@ -118,16 +134,26 @@ async function run(args: string[], io: Io): Promise<number> {
   } finally {
     process.off("SIGINT", onSignal);
   }
+  // The trace goes out in the background; the record is written first, whatever the collector does.
+  otlp?.add(record);
+  try {
+    return await writeRecord(record, values.out, io);
+  } finally {
+    await otlp?.close();
+  }
+}
+
+async function writeRecord(record: RunRecord, out: string | undefined, io: Io): Promise<number> {
   const json = exportRun(record);
   if (io.stderrIsTTY) io.stderr(answerBlock(record));
   else io.stderr(`[run] totals: ${totalsLine(record)}\n`);
-  if (values.out) {
+  if (out) {
     try {
-      await writeFile(values.out, json);
+      await writeFile(out, json);
     } catch (e: unknown) {
       // Checked before the run, but a disk can fill: the paid-for record is never lost.
       const why = e instanceof Error ? e.message : String(e);
-      io.stderr(`Cannot write the run record to ${values.out} (${why}); writing it to stdout.\n`);
+      io.stderr(`Cannot write the run record to ${out} (${why}); writing it to stdout.\n`);
       io.stdout(json);
       return EXIT.failed;
     }

@@ -6,6 +6,8 @@ import { CONFIG_HELP } from "./config.ts";
 import { explainParseArgsError, optionsIn } from "./suggest.ts";
 import type { CacheMode } from "../engine/llm/cache.ts";
 import { CacheModeSchema } from "../engine/llm/cache.ts";
+import type { OtlpTarget } from "./otlp-export.ts";
+import { OTLP_OPTIONS, readOtlpOptions } from "./otlp-export.ts";
 
 export interface ServeSettings {
   config: string;
@@ -33,6 +35,8 @@ export interface ServeSettings {
   strict?: boolean;
   /** `--cache DIR` / `--cache-mode`: the response cache (cli/cache-store.ts); undefined for none. */
   cache?: { dir: string; mode: CacheMode };
+  /** Where each run goes as an OpenTelemetry trace (--otlp-endpoint); null for nowhere. */
+  otlp?: OtlpTarget | null;
 }
 
 export type ServeArgs = { ok: true; settings: ServeSettings } | { ok: false; message: string };
@@ -85,6 +89,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
         strict: { type: "boolean" },
         cache: { type: "string" },
         "cache-mode": { type: "string" },
+        ...OTLP_OPTIONS,
       },
     }).values;
   } catch (e: unknown) {
@@ -118,6 +123,8 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
           `or bind to 127.0.0.1.`,
       };
     }
+    const otlp = readOtlpOptions(values, env);
+    if (!otlp.ok) return otlp;
     return {
       ok: true,
       settings: {
@@ -140,6 +147,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
         graceMs: integer(values["grace-ms"], "grace-ms", SERVE_DEFAULTS.graceMs, 0),
         strict: values.strict ?? false,
         ...(values.cache ? { cache: { dir: values.cache, mode: cacheMode.data } } : {}),
+        otlp: otlp.target,
       },
     };
   } catch (e: unknown) {
@@ -169,6 +177,9 @@ Options:
   --strict               refuse a config with unknown keys instead of warning
   --cache DIR            answer repeated model requests from DIR at no cost (README: the response cache)
   --cache-mode MODE      read-write (default), read-only or refresh, for --cache
+  --otlp-endpoint URL    send each run as an OpenTelemetry trace (OTLP/HTTP JSON) to a collector
+  --otlp-headers-env VAR a variable holding the collector's headers as k=v,k2=v2
+  --otlp-content         add prompts and answers to the traces (off by default)
 
 Endpoints:
   POST /v1/chat/completions  the last user message is the question; earlier messages are shown to the

@@ -1,6 +1,7 @@
 // `POST /v1/chat/completions` for `serve`: admit, run, answer (whole or streamed), record.
 import type { ServerResponse } from "node:http";
 import { newRunId } from "../engine/exec/run.ts";
+import type { Attributes } from "../engine/otel/span.ts";
 import type { RunRecord } from "../engine/schema/record.ts";
 import type { ServeEngine } from "./serve-engine.ts";
 import { failureOf, runQuestion } from "./serve-engine.ts";
@@ -23,6 +24,8 @@ export interface ChatContext {
   queue: RunQueue;
   model: string;
   runLog: RunLog | undefined;
+  /** Sends each run as an OpenTelemetry trace (serve --otlp-endpoint); in the background. */
+  otlp?: { add: (record: RunRecord, attributes?: Attributes) => void };
   log: (line: string) => void;
   /** Registers a run so shutdown can cancel it; returns the unregister function. */
   track: (run: AbortController) => () => void;
@@ -130,6 +133,10 @@ export async function handleChat(
     const why = e instanceof Error ? e.message : String(e);
     ctx.log(`${requestId} could not write the run record: ${why}`);
   }
+  ctx.otlp?.add(record, {
+    "conductor.serve.request_id": requestId,
+    "http.response.status_code": status,
+  });
   if (!clientGone) answer(res, { meta, request, record, outcome, stream, send });
   ctx.log(runLine(requestId, status, record, Date.now() - received.getTime()));
 }

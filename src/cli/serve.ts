@@ -13,6 +13,7 @@ import { createServeServer } from "./serve-http.ts";
 import type { RunLog } from "./serve-log.ts";
 import { openRunLog } from "./serve-log.ts";
 import { RunQueue } from "./serve-queue.ts";
+import { OtlpExporter } from "./otlp-export.ts";
 
 export interface ServeIo {
   stderr: (s: string) => void;
@@ -39,12 +40,16 @@ export async function startServe(
   const inFlight = new Set<Promise<void>>();
   const queue = new RunQueue(settings.concurrency, settings.queue);
   const cache = await openResponseCache(settings.cache?.dir, settings.cache?.mode, "distinct");
+  const otlp = settings.otlp
+    ? new OtlpExporter(settings.otlp, (line) => log(`otel: ${line}`))
+    : undefined;
   let draining = false;
   const ctx: ChatContext = {
     engine: createEngine(resolved, cache),
     queue,
     model: settings.model,
     runLog,
+    otlp,
     log,
     track: (run) => {
       runs.add(run);
@@ -89,6 +94,7 @@ export async function startServe(
     }
     server.closeAllConnections();
     await runLog?.close();
+    await otlp?.close();
     closedResolve();
   }
 
@@ -138,7 +144,8 @@ export async function serveCommand(args: string[], io: ServeIo): Promise<number>
   const keyNote = settings.apiKeyEnv ? `server key from $${settings.apiKeyEnv}` : "no server key";
   log(
     `listening on ${running.url}/v1 as "${settings.model}" (concurrency ${settings.concurrency}, ` +
-      `queue ${settings.queue}, ${keyNote}${settings.runs ? `, runs to ${settings.runs}` : ""})`,
+      `queue ${settings.queue}, ${keyNote}${settings.runs ? `, runs to ${settings.runs}` : ""}` +
+      `${settings.otlp ? `, traces to ${settings.otlp.url}` : ""})`,
   );
   const onSignal = (signal: NodeJS.Signals) => {
     log(

@@ -8,6 +8,7 @@ import { openUserFile } from "./files/openFile.ts";
 import { JsonFileButton } from "./ui/JsonFileButton.tsx";
 import { deferred, whenIdle } from "./ui/deferred.tsx";
 import { EvaluateButton } from "./eval/EvaluateMount.tsx";
+import { TraceActions } from "./telemetry/TraceActions.tsx";
 
 // Not needed for the first paint: Settings' code loads once the page is idle, or when first opened.
 const Settings = deferred(() => import("./panels/SettingsDialog.tsx").then((m) => m.default));
@@ -55,6 +56,13 @@ export function Header({ theme, onToggleTheme }: { theme: Theme; onToggleTheme: 
         >
           Export workflow
         </button>
+        <TraceActions
+          testId="run-otel"
+          label="Export trace"
+          sendLabel="Send trace"
+          disabled={!hasRun}
+          load={() => [useStudio.getState().record]}
+        />
         <JsonFileButton testId="import" onFile={openUserFile}>
           Import…
         </JsonFileButton>

@@ -20,8 +20,8 @@ export function bootStudio(storage: Storage = localStorage): void {
   useStudio.subscribe((s) => {
     if (s.pool === undefined) return;
     // Most updates (streamed output, keys) leave the settings alone: skip serialising the pool.
-    if (s.pool === seen.pool && s.conductor === seen.conductor && s.maxSteps === seen.maxSteps)
-      return;
+    const same = s.pool === seen.pool && s.conductor === seen.conductor;
+    if (same && s.maxSteps === seen.maxSteps && s.telemetry === seen.telemetry) return;
     seen = s;
     const next = settingsToStore(s);
     if (next !== last) {

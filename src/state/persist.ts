@@ -2,7 +2,7 @@ import { z } from "zod";
 import { redactOwner } from "../engine/pool/headers.ts";
 import { PLAN_GRAMMAR_MODES } from "../engine/conductor/constrain.ts";
 import { PoolSchema, PriceSchema } from "../engine/schema/worker.ts";
-import { DEFAULT_CONDUCTOR } from "./settings.ts";
+import { DEFAULT_CONDUCTOR, DEFAULT_TELEMETRY } from "./settings.ts";
 import type { StudioState } from "./store.ts";
 
 /** Where settings live in this browser. Keys are deliberately not part of what is stored. */
@@ -31,6 +31,12 @@ const StoredSettingsSchema = z.object({
     })
     .partial(),
   maxSteps: z.number().int().positive().max(20).optional(),
+  // Added later: absent in older stored settings; one that no longer reads is dropped alone.
+  telemetry: z
+    .object({ collectorURL: z.string(), content: z.boolean() })
+    .partial()
+    .optional()
+    .catch(undefined),
 });
 
 type Stored = z.infer<typeof StoredSettingsSchema>;
@@ -56,6 +62,7 @@ export function loadSettings(storage: Pick<Storage, "getItem">): Partial<StudioS
     pool: s.pool,
     conductor: { ...DEFAULT_CONDUCTOR, ...s.conductor },
     ...(s.maxSteps ? { maxSteps: s.maxSteps } : {}),
+    ...(s.telemetry ? { telemetry: { ...DEFAULT_TELEMETRY, ...s.telemetry } } : {}),
   };
 }
 
@@ -65,6 +72,8 @@ export function settingsToStore(s: StudioState): string {
     pool: s.pool.map(redactOwner),
     conductor: s.conductor,
     maxSteps: s.maxSteps,
+    // The collector's Authorization value is a secret: never stored.
+    telemetry: { collectorURL: s.telemetry.collectorURL, content: s.telemetry.content },
   };
   return JSON.stringify(stored);
 }

@@ -63,6 +63,23 @@ export function planGrammarOf(c: ConductorSettings): PlanGrammarMode {
   return c.remoteGrammar[c.baseURL.trim()] ?? "off";
 }
 
+/**
+ * Where the studio sends runs as OpenTelemetry traces, if anywhere. `authorization` (a collector's
+ * Authorization header, e.g. Langfuse's Basic auth) is a secret: kept in memory only, never stored.
+ */
+export interface TelemetrySettings {
+  collectorURL: string;
+  /** Record prompts, answers and reasoning in traces (the conventions' opt-in). */
+  content: boolean;
+  authorization: string;
+}
+
+export const DEFAULT_TELEMETRY: TelemetrySettings = {
+  collectorURL: "",
+  content: false,
+  authorization: "",
+};
+
 export interface SettingsSlice {
   conductor: ConductorSettings;
   pool: Worker[];
@@ -73,6 +90,8 @@ export interface SettingsSlice {
   /** The user's opt-in to keep keys in this browser (keyring.ts stores them only while it is on). */
   rememberKeys: boolean;
   maxSteps: number;
+  telemetry: TelemetrySettings;
+  setTelemetry: (patch: Partial<TelemetrySettings>) => void;
   setConductor: (patch: Partial<ConductorSettings>) => void;
   /** Replaces the pool (undoable; `label` says what the change was, for "Undo: …"). */
   setPool: (pool: Worker[], label?: string) => void;
@@ -100,6 +119,8 @@ export const createSettingsSlice: StateCreator<StudioState, [], [], SettingsSlic
   keyOrigins: {},
   rememberKeys: false,
   maxSteps: 5,
+  telemetry: DEFAULT_TELEMETRY,
+  setTelemetry: (patch) => set((s) => ({ telemetry: { ...s.telemetry, ...patch } })),
   setConductor: (patch) => set((s) => ({ conductor: { ...s.conductor, ...patch } })),
   setPool: (pool, label = "change the pool") =>
     set((s) => ({ pool, ...recordEdit(s, s, s.pool, pool, label) })),

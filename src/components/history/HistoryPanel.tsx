@@ -7,6 +7,8 @@ import { importFiles } from "../../state/imports.ts";
 import { openRun } from "../../state/open.ts";
 import { useStudio } from "../../state/store.ts";
 import { HistoryRow } from "./HistoryRow.tsx";
+import { TraceActions } from "../telemetry/TraceActions.tsx";
+import { storedRecords } from "../../state/telemetry.ts";
 import { Lineage } from "./Lineage.tsx";
 import "./history.css";
 import { formatBytes } from "./format.ts";
@@ -129,6 +131,11 @@ export function HistoryPanel() {
         >
           Export {selected.length || ""} as JSON lines
         </button>
+        <TraceActions
+          testId="history-otel"
+          disabled={!selected.length}
+          load={() => storedRecords(inListOrder())}
+        />
         <button
           type="button"
           data-testid="history-compare"

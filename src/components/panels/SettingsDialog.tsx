@@ -2,6 +2,7 @@ import { useRef } from "react";
 import { PoolEditor } from "../pool/PoolEditor.tsx";
 import { useDialogFocus } from "../ui/useDialogFocus.ts";
 import { ConductorSettings } from "./ConductorSettings.tsx";
+import { TelemetrySettings } from "../telemetry/TelemetrySettings.tsx";
 
 /** The Conductor's endpoint and the worker pool (keys in memory unless the user opts in). */
 export default function SettingsDialog({ onClose }: { onClose: () => void }) {
@@ -27,6 +28,7 @@ export default function SettingsDialog({ onClose }: { onClose: () => void }) {
         </header>
         <ConductorSettings />
         <PoolEditor />
+        <TelemetrySettings />
       </div>
     </div>
   );

@@ -166,6 +166,18 @@ describe("recordOf", () => {
         status: "done",
         messages: m0,
         output: "391 = 17 x 23.",
+        // The dropped first attempt stays on record, for traces (otel/): retries as siblings.
+        tries: [
+          {
+            attempt: 1,
+            startedAt: 160,
+            finishedAt: 170,
+            code: "dropped",
+            status: null,
+            message: "Dropped.",
+          },
+        ],
+        attemptStartedAt: 1170,
         startedAt: 160,
         finishedAt: 1200,
         attempts: 2,

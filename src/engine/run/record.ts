@@ -2,6 +2,7 @@ import { modelIdOf, shownIds } from "../conductor/ids.ts";
 import type { EventOf, RunEvent } from "../schema/events.ts";
 import type { ParentPath } from "../schema/events.ts";
 import type {
+  FailedAttempt,
   NestedRecord,
   PlanRecord,
   RetryState,
@@ -181,6 +182,21 @@ function retryState(e: EventOf<"step_retry"> | EventOf<"plan_retry">): RetryStat
   };
 }
 
+/** The attempt a retry ends: it started at `startedAt` and failed when the retry was scheduled. */
+function failedAttempt(
+  e: EventOf<"step_retry"> | EventOf<"plan_retry">,
+  startedAt: number | null,
+): FailedAttempt {
+  return {
+    attempt: e.attempt - 1,
+    startedAt,
+    finishedAt: e.at,
+    code: e.code,
+    status: e.status ?? null,
+    message: e.message,
+  };
+}
+
 function addUsage(r: RunRecord, usage: Usage, cost: number): RunRecord {
   return { ...r, totals: addCall(r.totals, usage, cost) };
 }
@@ -211,11 +227,13 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
         rounds: e.seed?.rounds ?? [],
       };
     case "plan_start":
-      return withPlan(e.parent ? r : { ...r, status: "planning" }, e.parent, e.round, () => ({
+      return withPlan(e.parent ? r : { ...r, status: "planning" }, e.parent, e.round, (p) => ({
         messages: e.messages,
         raw: "",
         reasoning: undefined,
         retry: undefined,
+        // A start after a plan_retry is the next attempt: the failed ones stay on record.
+        ...(p.retry && p.tries ? { tries: p.tries } : {}),
         startedAt: e.at,
         finishedAt: null,
         usage: null,
@@ -231,7 +249,11 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
         reasoning: more(p.reasoning, e.text),
       }));
     case "plan_retry":
-      return withPlan(r, e.parent, e.round, (p) => ({ ...p, retry: retryState(e) }));
+      return withPlan(r, e.parent, e.round, (p) => ({
+        ...p,
+        retry: retryState(e),
+        tries: [...(p.tries ?? []), failedAttempt(e, p.startedAt)],
+      }));
     case "plan_finish": {
       const started = e.parent ? null : planAt(r, e.round);
       const timed = started === null ? r : { ...r, planningMs: plus(r.planningMs, e.at - started) };
@@ -278,6 +300,8 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
         startedAt: null,
         finishedAt: null,
         attempts: 0,
+        tries: undefined,
+        attemptStartedAt: undefined,
       }));
     case "step_start":
       return withStep(r, e.parent, e.round, e.step, (s) => ({
@@ -291,6 +315,7 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
         error: null,
         startedAt: s.startedAt ?? e.at,
         attempts: e.attempt,
+        ...(e.attempt > 1 ? { attemptStartedAt: e.at } : { tries: undefined }),
       }));
     case "step_delta":
       return withStep(r, e.parent, e.round, e.step, (s) => ({ ...s, output: s.output + e.text }));
@@ -305,6 +330,7 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
         ...s,
         error: { code: e.code, message: e.message },
         retry: retryState(e),
+        tries: [...(s.tries ?? []), failedAttempt(e, s.attemptStartedAt ?? s.startedAt)],
       }));
     case "step_finish":
       return withStep(

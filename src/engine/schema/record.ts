@@ -32,6 +32,20 @@ export const RetryStateSchema = z.object({
 });
 export type RetryState = z.infer<typeof RetryStateSchema>;
 
+/**
+ * An attempt that failed and was retried: when it started and failed, and why. Kept so a trace can
+ * show retries as sibling attempts (absent in older records and where nothing was retried).
+ */
+export const FailedAttemptSchema = z.object({
+  attempt: z.number().int().positive(),
+  startedAt: z.number().nullable(),
+  finishedAt: z.number(),
+  code: z.string(),
+  status: z.number().int().nullable(),
+  message: z.string(),
+});
+export type FailedAttempt = z.infer<typeof FailedAttemptSchema>;
+
 export const StepRecordSchema = z.object({
   index: z.number().int().nonnegative(),
   /**
@@ -49,6 +63,10 @@ export const StepRecordSchema = z.object({
   reasoning: z.string().optional(),
   /** Set while the step waits to retry; cleared when the next attempt starts. */
   retry: RetryStateSchema.nullable().optional(),
+  /** The attempts that failed and were retried, in order. */
+  tries: z.array(FailedAttemptSchema).optional(),
+  /** When the latest attempt started, where it was not the first (`startedAt` is the first's). */
+  attemptStartedAt: z.number().optional(),
   startedAt: z.number().nullable(),
   finishedAt: z.number().nullable(),
   attempts: z.number().int().nonnegative(),
@@ -69,6 +87,8 @@ export const PlanRecordSchema = z.object({
   reasoning: z.string().optional(),
   /** Set while the plan waits to retry; cleared when the next attempt starts. */
   retry: RetryStateSchema.nullable().optional(),
+  /** The attempts that failed and were retried, in order (`startedAt` is the latest attempt's). */
+  tries: z.array(FailedAttemptSchema).optional(),
   startedAt: z.number().nullable(),
   finishedAt: z.number().nullable(),
   usage: UsageSchema.nullable(),

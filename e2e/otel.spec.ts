@@ -1,0 +1,84 @@
+// The studio's OpenTelemetry export: a run as an OTLP JSON file, History's selection sent to a
+// collector from the page (allowed by CORS, and refused without it), under the built app's CSP.
+import { expect, test } from "@playwright/test";
+import type { Receiver } from "../src/cli/otel-receiver.ts";
+import { startReceiver, wholeTraces } from "../src/cli/otel-receiver.ts";
+import { TelemetryPage } from "./pages/telemetry.ts";
+import type { TestServer } from "./server/server.ts";
+import { withTestServer } from "./support/server.ts";
+import {
+  ATTEMPTS_THEN_JUDGE,
+  CONDUCTOR_MODEL,
+  QUESTION,
+  WORKERS,
+  conductorText,
+} from "./support/scenario.ts";
+
+let server: TestServer;
+let studio: TelemetryPage;
+const receivers: Receiver[] = [];
+
+withTestServer((s) => (server = s));
+test.beforeEach(async ({ page }) => {
+  server.script(CONDUCTOR_MODEL, conductorText(ATTEMPTS_THEN_JUDGE));
+  for (const w of WORKERS) server.setDefault(w.model, `${w.name} answers.`);
+  studio = new TelemetryPage(page);
+  await studio.seed(server.baseURL);
+  await studio.goto();
+  await studio.ask(QUESTION);
+  await studio.plan(3);
+  await studio.run();
+  await expect(studio.byTestId("final-answer")).toContainText("answers.");
+  await studio.waitIdle();
+});
+test.afterEach(async () => {
+  expect(studio.errors).toEqual([]);
+  for (const r of receivers.splice(0)) await r.close();
+});
+
+const origin = () => new URL(studio.page.url()).origin;
+
+test("exports the open run as one OTLP trace, without contents by default", async () => {
+  const file = await studio.exportTrace("run-otel");
+  expect(file.name).toMatch(/\.otlp\.json$/);
+  const roots = file.spans.filter((s) => !s.parentSpanId);
+  expect(roots.map((s) => s.name)).toEqual(["invoke_workflow conductor"]);
+  expect(file.spans.filter((s) => s.name.startsWith("invoke_agent"))).toHaveLength(3);
+  expect(file.spans.filter((s) => s.name.startsWith("chat "))).toHaveLength(4);
+  expect(new Set(file.spans.map((s) => s.traceId)).size).toBe(1);
+  expect(file.text).not.toContain(QUESTION);
+  // Exporting again gives the same trace.
+  expect((await studio.exportTrace("run-otel")).text).toBe(file.text);
+});
+
+test("sends History's selection to a collector that allows the studio's origin", async () => {
+  const rx = await startReceiver({ cors: origin() });
+  receivers.push(rx);
+  await studio.setCollector(rx.url, { content: true, authorization: "Basic cGs6c2s=" });
+  await studio.openHistory();
+  await studio.select(studio.entry(0));
+  await studio.byTestId("history-otel-send").click();
+  await expect(studio.byTestId("history-otel-status")).toHaveText(
+    /^Sent 1 trace \(\d+ spans\) to /,
+  );
+  const traces = wholeTraces(rx.spans());
+  expect(traces.size).toBe(1);
+  expect(rx.requests[0]!.headers.authorization).toBe("Basic cGs6c2s=");
+  const root = rx.spans().find((s) => !s.parentSpanId)!;
+  expect(root.attrs["input.value"]).toBe(QUESTION);
+  // The same selection also downloads, with the contents now opted in.
+  expect((await studio.exportTrace("history-otel")).text).toContain(QUESTION);
+});
+
+test("says why a collector without CORS for the studio refused, and keeps the file export", async () => {
+  const rx = await startReceiver();
+  receivers.push(rx);
+  await studio.setCollector(rx.url);
+  await studio.byTestId("run-otel-send").click();
+  await expect(studio.byTestId("run-otel-status")).toContainText("(CORS)");
+  await expect(studio.byTestId("run-otel-status")).toContainText(
+    `PHOENIX_ALLOWED_ORIGINS=${origin()}`,
+  );
+  expect(rx.requests).toHaveLength(0);
+  expect((await studio.exportTrace("run-otel")).spans.length).toBeGreaterThan(0);
+});

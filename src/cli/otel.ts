@@ -1,0 +1,81 @@
+// `conductor-studio otel`: stored runs as OpenTelemetry traces (OTLP/HTTP JSON), printed or sent.
+import { readFile, writeFile } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import { traceOf } from "../engine/otel/map.ts";
+import { otlpJson } from "../engine/otel/otlp.ts";
+import { importRunChecked } from "../engine/run/validate.ts";
+import type { RunRecord } from "../engine/schema/record.ts";
+import type { CliCommand, Io } from "./command.ts";
+import { UsageError } from "./command.ts";
+import { OTLP_OPTIONS, otlpExporter } from "./otlp-export.ts";
+
+const HELP = `  conductor-studio otel RUN.json... [--content] [--out FILE] [--otlp-endpoint URL]
+                       [--otlp-headers-env VAR]
+      Turn run records (a run export, or JSON lines of them: History's export, serve --runs)
+      into one OpenTelemetry trace each, in the GenAI semantic conventions: invoke_workflow,
+      a plan span per round with the Conductor's chat, invoke_agent per step with a chat span
+      per attempt. Prints one OTLP/HTTP JSON request (ExportTraceServiceRequest) to stdout or
+      --out, or sends it to --otlp-endpoint. "-" reads stdin. --content adds prompts, answers,
+      reasoning and subtasks (off by default); keys and secret header values never appear.
+      Exporting the same run twice gives the same trace and span ids.
+      Example: conductor-studio otel run.json --content > trace.json
+               curl -H 'Content-Type: application/json' --data @trace.json \\
+                 http://localhost:4318/v1/traces
+`;
+
+/** The runs in one file: a whole export, or one export per line. */
+function runsIn(text: string, name: string): RunRecord[] {
+  const whole = importRunChecked(text);
+  if (whole.ok) return [whole.record];
+  const lines = text.split("\n").filter((l) => l.trim());
+  if (lines.length < 2) throw new UsageError(`${name}: ${whole.message}`);
+  return lines.map((line, i) => {
+    const one = importRunChecked(line);
+    if (!one.ok) throw new UsageError(`${name}, line ${i + 1}: ${one.message}`);
+    return one.record;
+  });
+}
+
+async function run(args: string[], io: Io): Promise<number> {
+  if (args.includes("--help") || args.includes("-h")) {
+    io.stdout(HELP);
+    return 0;
+  }
+  const { values, positionals } = parseArgs({
+    args,
+    options: { content: { type: "boolean" }, out: { type: "string" }, ...OTLP_OPTIONS },
+    allowPositionals: true,
+  });
+  if (!positionals.length) throw new UsageError("Give one or more run files (or - for stdin).");
+  if (values["otlp-content"]) throw new UsageError("Use --content with otel.");
+  const content = values.content === true;
+  const sending = values["otlp-endpoint"] !== undefined;
+  const exporter = otlpExporter({ ...values, "otlp-content": sending && content }, io);
+  const records: RunRecord[] = [];
+  for (const file of positionals) {
+    let text: string;
+    try {
+      text = file === "-" ? await io.readStdin() : await readFile(file, "utf8");
+    } catch (e: unknown) {
+      io.stderr(`Cannot read ${file}: ${e instanceof Error ? e.message : String(e)}\n`);
+      return 2;
+    }
+    records.push(...runsIn(text, file === "-" ? "stdin" : file));
+  }
+  if (exporter) {
+    for (const r of records) exporter.add(r);
+    await exporter.close();
+    return exporter.dropped ? 1 : 0;
+  }
+  const json = otlpJson(records.map((r) => traceOf(r, { content })));
+  if (values.out) await writeFile(values.out, json);
+  else io.stdout(json);
+  return 0;
+}
+
+export const otelCommand: CliCommand = {
+  name: "otel",
+  summary: "Turn run records into OpenTelemetry traces (OTLP JSON), printed or sent to a collector",
+  help: HELP,
+  run,
+};

@@ -1,0 +1,73 @@
+/**
+ * Runs as OpenTelemetry traces from the studio: an OTLP JSON file to download, or a POST from
+ * this page to the collector in Settings. The browser sends it, so the collector must allow this
+ * page's origin (CORS); when it does not, the user is told so and how to allow it, and loses
+ * nothing: the same trace can still be saved as a file.
+ */
+import { refusalMessage, tracesUrl } from "../engine/otel/endpoint.ts";
+import { traceOf } from "../engine/otel/map.ts";
+import { otlpJson } from "../engine/otel/otlp.ts";
+import { importRun } from "../engine/run/export.ts";
+import type { RunRecord } from "../engine/schema/record.ts";
+import { exportTexts } from "./history.ts";
+import type { TelemetrySettings } from "./settings.ts";
+
+export type SendResult = { ok: true; message: string } | { ok: false; message: string };
+
+/** The OTLP JSON request for `records`, one trace each. */
+export function traceText(records: readonly RunRecord[], content: boolean): string {
+  return otlpJson(records.map((r) => traceOf(r, { content })));
+}
+
+/** The stored runs with these keys, read back as records (unreadable ones left out). */
+export async function storedRecords(keys: string[]): Promise<RunRecord[]> {
+  const texts = await exportTexts(keys);
+  return texts.flatMap((t) => {
+    const read = importRun(t.text);
+    return read.ok ? [read.record] : [];
+  });
+}
+
+/** Why a browser POST failed without an answer: unreachable, or (most often) CORS. */
+function unreachable(url: string): string {
+  const origin = globalThis.location?.origin ?? "this page's origin";
+  return (
+    `The browser could not reach ${url}, or the collector does not allow requests from ${origin} ` +
+    `(CORS). Allow that origin at the collector (Phoenix: PHOENIX_ALLOWED_ORIGINS=${origin}; an ` +
+    `OpenTelemetry Collector: cors.allowed_origins under receivers.otlp.protocols.http), or use ` +
+    `"Export as OpenTelemetry trace" and send the file from a terminal.`
+  );
+}
+
+/** Posts the runs' traces to the collector in `settings`; the result says what happened. */
+export async function sendTraces(
+  records: readonly RunRecord[],
+  settings: TelemetrySettings,
+  post: typeof fetch = fetch,
+): Promise<SendResult> {
+  const target = tracesUrl(settings.collectorURL);
+  if (!target.ok) return { ok: false, message: target.message };
+  if (!records.length) return { ok: false, message: "No run to send." };
+  const traces = records.map((r) => traceOf(r, { content: settings.content }));
+  const spans = traces.reduce((n, t) => n + t.spans.length, 0);
+  const headers: Record<string, string> = { "Content-Type": "application/json" };
+  // Sent only to the collector it was entered for; never stored.
+  if (settings.authorization.trim()) headers.Authorization = settings.authorization.trim();
+  let res: Response;
+  try {
+    res = await post(target.url, {
+      method: "POST",
+      headers,
+      body: otlpJson(traces),
+      signal: AbortSignal.timeout(15_000),
+    });
+  } catch {
+    return { ok: false, message: unreachable(target.url) };
+  }
+  if (!res.ok) return { ok: false, message: refusalMessage(res.status, res.statusText) };
+  const n = records.length;
+  return {
+    ok: true,
+    message: `Sent ${n} trace${n === 1 ? "" : "s"} (${spans} spans) to ${target.url}.`,
+  };
+}
