@@ -5,6 +5,8 @@ import { parseCacheMode } from "./cache-store.ts";
 import { UsageError } from "./command.ts";
 import { DEFAULT_FORMAT_BONUS } from "./reward-score.ts";
 import { isLoopback } from "./serve-args.ts";
+import type { OtlpTarget } from "./otlp-export.ts";
+import { OTLP_OPTIONS, readOtlpOptions } from "./otlp-export.ts";
 
 export interface RewardSettings {
   config: string;
@@ -24,6 +26,8 @@ export interface RewardSettings {
   queue: number;
   maxBodyBytes: number;
   graceMs: number;
+  /** Where each item's run goes as an OpenTelemetry trace (--otlp-endpoint); null for nowhere. */
+  otlp: OtlpTarget | null;
 }
 
 export const REWARD_DEFAULTS = {
@@ -64,6 +68,7 @@ export function parseRewardArgs(args: string[], env: NodeJS.ProcessEnv): RewardS
       queue: { type: "string" },
       "max-body-bytes": { type: "string" },
       "grace-ms": { type: "string" },
+      ...OTLP_OPTIONS,
     },
   });
   if (!values.config) throw new UsageError("--config FILE is required.");
@@ -86,6 +91,8 @@ export function parseRewardArgs(args: string[], env: NodeJS.ProcessEnv): RewardS
     );
   if (values["cache-mode"] !== undefined && values.cache === undefined)
     throw new UsageError("--cache-mode needs --cache DIR.");
+  const otlp = readOtlpOptions(values, env);
+  if (!otlp.ok) throw new UsageError(otlp.message);
   return {
     config: values.config,
     host,
@@ -108,5 +115,6 @@ export function parseRewardArgs(args: string[], env: NodeJS.ProcessEnv): RewardS
       1,
     ),
     graceMs: integer(values["grace-ms"], "grace-ms", REWARD_DEFAULTS.graceMs, 0),
+    otlp: otlp.target,
   };
 }

@@ -17,6 +17,7 @@ import type { RewardResult } from "./reward-request.ts";
 import type { RunLog } from "./serve-log.ts";
 import { openRunLog } from "./serve-log.ts";
 import { RunQueue } from "./serve-queue.ts";
+import { OtlpExporter } from "./otlp-export.ts";
 
 export interface RunningReward {
   url: string;
@@ -48,6 +49,9 @@ export async function startReward(
   log: (line: string) => void,
 ): Promise<RunningReward> {
   const runLog: RunLog | undefined = settings.runs ? await openRunLog(settings.runs) : undefined;
+  const otlp = settings.otlp
+    ? new OtlpExporter(settings.otlp, (line) => log(`otel: ${line}`))
+    : undefined;
   const cache = await openResponseCache(settings.cache?.dir, settings.cache?.mode);
   const runtime = createRewardRuntime(resolved, {
     concurrency: settings.concurrency,
@@ -96,6 +100,10 @@ export async function startReward(
           request.format_bonus ?? settings.formatBonus,
           signal,
           (record, result) => {
+            otlp?.add(record, {
+              "conductor.reward.item": result.id,
+              ...(result.reward === null ? {} : { "conductor.reward": result.reward }),
+            });
             if (!runLog) return;
             const meta = {
               request_id: id,
@@ -152,6 +160,7 @@ export async function startReward(
     }
     server.closeAllConnections();
     await runLog?.close();
+    await otlp?.close();
     await runtime.dispose();
     closedResolve();
   }
@@ -174,6 +183,7 @@ export const REWARD_HELP = `  conductor-studio reward --config pool.json [--host
                          [--scorer math] [--format-bonus 0.5] [--api-key-env NAME] [--runs DIR]
                          [--cache DIR] [--cache-mode read-write|read-only|refresh]
                          [--batches 8] [--queue 64] [--max-body-bytes N] [--grace-ms 30000]
+                         [--otlp-endpoint URL] [--otlp-headers-env VAR] [--otlp-content]
       Score a trainer's sampled Conductor completions by running each plan on the pool:
       POST /v1/rewards {"items":[{"id","question","completion","reference","scorer"?,"pool"?}]}
       answers {"rewards":[{"id","reward","correct","format_ok","answer","error","run_id","cost",
@@ -181,7 +191,8 @@ export const REWARD_HELP = `  conductor-studio reward --config pool.json [--host
       Reward 0 for a plan that does not parse (or names a worker outside the pool), --format-bonus
       (default 0.5) parsed and wrong, 1 right; a failed worker call is an error with reward null.
       --concurrency is worker calls at once per endpoint origin; --batches run at once, --queue
-      more wait (then 429). --cache answers identical worker requests from DIR at no cost. Example:
+      more wait (then 429). --cache answers identical worker requests from DIR at no cost.
+      --otlp-endpoint sends each item's run as an OpenTelemetry trace (see conductor-studio otel). Example:
         conductor-studio reward --config pool.json --cache .reward-cache --runs runs/
       Exit 0 once stopped (Ctrl+C), 1 when it cannot listen, 2 for invalid options or config.
 `;
