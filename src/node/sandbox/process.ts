@@ -1,0 +1,103 @@
+/**
+ * The Node sandbox: interpreters in separate Node processes (child.ts) under Node's permission
+ * model, for the CLI, the tests and the bench. Each process:
+ * - may read only Pyodide's own files (`--allow-fs-read=<pyodide dir>`) and write nothing;
+ * - may start no process and no worker thread (no `--allow-child-process`, no `--allow-worker`);
+ * - gets an empty environment, so the CLI's API keys are not there to read;
+ * - is killed (SIGKILL) when a program runs past its limit.
+ * Node 20's permission model has no network switch: the process reaches the network only through
+ * JavaScript, which programs cannot run there (child.ts), and Pyodide has no sockets of its own.
+ */
+import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+import type { HostMessage } from "../../engine/eval/code/protocol.ts";
+import type { PoolOptions, Sandbox, WorkerPort } from "../../engine/eval/code/pool.ts";
+import { createInterpreterPool } from "../../engine/eval/code/pool.ts";
+
+/** Pyodide's folder, the one thing a sandbox process may read. */
+export const PYODIDE_DIR = dirname(createRequire(import.meta.url).resolve("pyodide/package.json"));
+
+let bundle: Promise<string> | null = null;
+
+/** child.ts and what it imports as one ES module (Pyodide stays outside, loaded from its folder). */
+function childSource(): Promise<string> {
+  bundle ??= build({
+    entryPoints: [fileURLToPath(new URL("./child.ts", import.meta.url))],
+    bundle: true,
+    write: false,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    external: ["pyodide", "node:*"],
+    logLevel: "silent",
+  }).then((r) => r.outputFiles[0]?.text ?? "");
+  return bundle;
+}
+
+/** The arguments that start one sandbox process; exported for the tests that check them. */
+export function sandboxArgs(source: string): string[] {
+  return [
+    "--experimental-permission",
+    `--allow-fs-read=${PYODIDE_DIR}/`,
+    "--disable-warning=ExperimentalWarning",
+    "--input-type=module",
+    "-e",
+    source,
+    `${PYODIDE_DIR}/`,
+  ];
+}
+
+function spawnSandboxProcess(): WorkerPort {
+  let failure: (message: string) => void = () => undefined;
+  let onMessage: (data: unknown) => void = () => undefined;
+  let terminated = false;
+  let child: ReturnType<typeof spawn> | null = null;
+  const queue: HostMessage[] = [];
+  let stderr = "";
+  void childSource().then(
+    (source) => {
+      if (terminated) return;
+      const c = spawn(process.execPath, sandboxArgs(source), {
+        env: {},
+        stdio: ["ignore", "ignore", "pipe", "ipc"],
+        serialization: "advanced",
+      });
+      child = c;
+      c.stderr?.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
+      c.on("message", (m) => onMessage(m));
+      c.on("error", (e) => failure(e.message));
+      c.on("exit", (code, signal) => {
+        if (!terminated) failure(`exited with ${signal ?? `code ${code}`}${tail(stderr)}`);
+      });
+      for (const m of queue.splice(0)) c.send(m);
+    },
+    (e: unknown) => failure(`could not build the sandbox process: ${String(e)}`),
+  );
+  return {
+    post: (msg) => {
+      if (child?.connected) child.send(msg);
+      else if (!child) queue.push(msg);
+    },
+    onMessage: (cb) => (onMessage = cb),
+    onFailure: (cb) => (failure = cb),
+    terminate: () => {
+      terminated = true;
+      child?.kill("SIGKILL");
+    },
+  };
+}
+
+/** The error line of what the process printed as it died. */
+const tail = (s: string) => {
+  const lines = s.trim().split("\n").filter(Boolean);
+  const line = lines.find((l) => /Error/.test(l)) ?? lines.at(-1);
+  return line ? `: ${line.slice(0, 300)}` : "";
+};
+
+/** A sandbox of Pyodide interpreters in permission-restricted Node processes. */
+export function createNodeSandbox(opts: Omit<PoolOptions, "spawn"> = {}): Sandbox {
+  return createInterpreterPool({ ...opts, spawn: spawnSandboxProcess });
+}
