@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { ATTACKS } from "../../../../e2e/fixtures/code-attacks.ts";
 import { PYODIDE_DIR, createNodeSandbox, sandboxArgs } from "../../../node/sandbox/process.ts";
 import { createCodeScorer } from "./scorer.ts";
@@ -38,17 +38,25 @@ describe("hostile answers in the Node sandbox", { timeout: 120_000 }, () => {
   });
 
   it("stops a hanging program within 500 ms of its wall limit", async () => {
-    const r = await sandbox.run(
-      { mode: "stdio", code: "while True:\n    pass", stdin: "" },
-      { timeMs: 1000, outputBytes: 1 << 20, memoryBytes: 1 << 30 },
-    );
-    expect(r).toMatchObject({ ok: true, outcome: { status: "timeout" } });
-    const t0 = performance.now();
-    await sandbox.run(
-      { mode: "stdio", code: "while True:\n    pass", stdin: "" },
-      { timeMs: 1000, outputBytes: 1 << 20, memoryBytes: 1 << 30 },
-    );
-    expect(performance.now() - t0).toBeLessThan(1500);
+    const single = createNodeSandbox({ size: 1 });
+    onTestFinished(() => single.dispose());
+    const limits = { timeMs: 1000, outputBytes: 1 << 20, memoryBytes: 1 << 30 };
+    for (let i = 0; i < 2; i++) {
+      // Measured from a ready interpreter: the limit, not the wait for one, is what is tested
+      // (one worker, so no replacement starts while the clock runs).
+      const lease = await single.open();
+      if (!lease.ok) throw new Error(lease.message);
+      const t0 = performance.now();
+      const r = await lease.run(
+        { mode: "stdio", code: "while True:\n    pass", stdin: "" },
+        limits,
+      );
+      const took = performance.now() - t0;
+      lease.close();
+      expect(r).toMatchObject({ ok: true, outcome: { status: "timeout" } });
+      expect(took).toBeGreaterThanOrEqual(1000);
+      expect(took).toBeLessThan(1500);
+    }
   });
 
   it("sees none of the CLI's environment", async () => {
