@@ -18,6 +18,7 @@ import {
   runCli,
   threeWorkerConfig,
 } from "./cli-harness.ts";
+import { CODE_SCORER_VERSION } from "../engine/eval/code/scorer.ts";
 
 // A cold Pyodide start in a worker thread takes seconds on a busy machine, and the hanging answer
 // costs its 2 s limit and a fresh interpreter.
@@ -88,12 +89,19 @@ describe("conductor-studio eval --scorer code", { timeout: TIMEOUT_MS }, () => {
     const sidecar = JSON.parse(await readFile(`${out}.eval.json`, "utf8")) as {
       scorer: { id: string; version: number };
     };
-    expect(sidecar.scorer).toEqual({ id: "code", options: {}, version: 1 });
+    expect(sidecar.scorer).toEqual({ id: "code", options: {}, version: CODE_SCORER_VERSION });
   });
 
   it("lists --scorer code in the help", async ({ expect }) => {
     const r = await runCli(["--help"]);
     expect(r.stdout).toMatch(/--scorer mc\|math\|exact\|contains\|regex\|judge\|code/);
     expect(r.stdout).toContain("--scorer code");
+  });
+
+  it("refuses a --max-time-limit that is not a number of seconds", async ({ expect }) => {
+    const files = { config: "pool.json", dataset: "code.jsonl", out: "out.jsonl" };
+    const r = await runCli(evalArgs(files, "--max-time-limit", "soon"), { timeoutMs: 30_000 });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--max-time-limit must be a number >= 1, got "soon".');
   });
 });

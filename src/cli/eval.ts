@@ -31,7 +31,9 @@ export const EVAL_HELP = `  conductor-studio eval --config pool.json --dataset q
       stderr, the summary table on stdout. --training-data writes Conductor samples (JSON lines)
       and, beside them, .grpo.jsonl, .sft.jsonl, .preference.jsonl and .verl.parquet.
       --scorer code (the default when items have a tests column) runs each Python answer
-      against the item's tests in Pyodide (a worker thread): pass@1, tests passed per item.
+      against the item's tests in Pyodide (a separate, permission-restricted Node process):
+      pass@1, tests passed per item. --max-time-limit S raises the 60 s cap on an item's
+      timeLimitMs per test.
       Exit 0 when every item finished, 1 when stopped (spending cap, Ctrl-C), 2 for bad input.
 `;
 
@@ -99,6 +101,7 @@ async function evalWith(
       "skip-bad-rows": { type: "boolean", default: false },
       "training-data": { type: "string" },
       workflow: { type: "string" },
+      "max-time-limit": { type: "string" },
     },
   });
   const usage = (m: string) => (io.stderr(`${m}\n`), 2);
@@ -114,6 +117,9 @@ async function evalWith(
   if (typeof concurrency === "string") return usage(concurrency);
   if (typeof maxCost === "string") return usage(maxCost);
   if (typeof seed === "string") return usage(seed);
+  const maxTime = num(values["max-time-limit"], "max-time-limit", 1, null);
+  if (typeof maxTime === "string") return usage(maxTime);
+  const codeCap = maxTime === null ? {} : { maxTimeLimitMs: Math.round(maxTime * 1000) };
   if (repeats === null || concurrency === null || seed === null) return usage("Bad option.");
   const configText = await readFile(values.config, "utf8").catch(() => null);
   if (configText === null) return usage(`Cannot read the config file ${values.config}.`);
@@ -175,7 +181,7 @@ async function evalWith(
   // The judge's calls share its endpoint's concurrency limit with the runs.
   const limiter = new OriginLimiter(concurrency);
   const made = createScorer(
-    { id: scorerId, options: judge ? { workerId: judge.id } : {} },
+    { id: scorerId, options: { ...(judge ? { workerId: judge.id } : {}), ...codeCap } },
     { judgeBackend: judge && limiter.wrap(backendFor(judge), originOf(judge)), codeSandbox },
   );
   if (!made.ok) return usage(made.message);
@@ -197,7 +203,7 @@ async function evalWith(
     seed,
     scorer: {
       id: scorerId,
-      options: judge ? { judge: judge.name } : {},
+      options: { ...(judge ? { judge: judge.name } : {}), ...codeCap },
       version: made.scorer.version,
     },
     pool: pool.map((w) => ({ ...w, headers: undefined })),

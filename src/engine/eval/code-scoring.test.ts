@@ -107,6 +107,24 @@ describe("the code scorer in the evaluation", () => {
     });
   });
 
+  it("caps an item's timeLimitMs at 60 s, or at the maxTimeLimitMs the CLI stores", async () => {
+    const item = {
+      question: "q",
+      tests: { style: "stdio", timeLimitMs: 600_000, cases: [{ input: "1 2", output: "3" }] },
+    };
+    for (const [options, want] of [
+      [{}, 60_000],
+      [{ maxTimeLimitMs: 300_000 }, 300_000],
+      [{ maxTimeLimitMs: 900_000 }, 600_000],
+    ] as const) {
+      const sandbox = fakeSandbox();
+      const made = createScorer({ id: "code", options }, { codeSandbox: () => sandbox });
+      if (!made.ok) throw new Error(made.message);
+      await made.scorer.score("```python\nprint(sum)\n```", item, new AbortController().signal);
+      expect(sandbox.limits, JSON.stringify(options)).toEqual([want]);
+    }
+  });
+
   it("asks for its sandbox on the first answer only, and keeps the tests with each result", async () => {
     const sandbox = fakeSandbox();
     let asked = 0;
