@@ -5,8 +5,9 @@
  * what the permission model does not cover: Node's module loaders, `process.binding`, `fetch`,
  * `eval` and the function constructors. Its only channel is the IPC pipe to the CLI.
  */
-import { constants as fsConstants } from "node:fs";
+import { constants as fsConstants, readFileSync } from "node:fs";
 import type { HostMessage } from "../../engine/eval/code/protocol.ts";
+import type { ChildInit } from "./process.ts";
 import { lockDownWorker, serveInterpreters } from "../../engine/eval/code/runtime.ts";
 
 type Send = (message: unknown) => void;
@@ -34,11 +35,11 @@ function lockDown() {
 
 const { loadPyodide } = (await import(`${indexURL}pyodide.mjs`)) as typeof import("pyodide");
 const handle = serveInterpreters({ loadPyodide, indexURL, post: (m) => send(m), lockDown });
-process.on("message", (m: HostMessage) => {
-  // A snapshot crosses the pipe as a plain typed array (advanced serialization).
-  if (m.type === "init" && m.snapshot && !(m.snapshot instanceof Uint8Array))
-    m = { type: "init", snapshot: new Uint8Array(m.snapshot) };
-  handle(m);
+process.on("message", (m: HostMessage | ChildInit) => {
+  // A later process starts from the file the first process's snapshot was written to.
+  if (m.type === "init" && "snapshotFile" in m)
+    handle({ type: "init", snapshot: new Uint8Array(readFileSync(m.snapshotFile)) });
+  else handle(m);
 });
 // The host ends this process by closing the channel or by a kill.
 process.on("disconnect", () => process.exit(0));

@@ -9,8 +9,10 @@
  * JavaScript, which programs cannot run there (child.ts), and Pyodide has no sockets of its own.
  */
 import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname } from "node:path";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import type { HostMessage } from "../../engine/eval/code/protocol.ts";
@@ -19,6 +21,13 @@ import { createInterpreterPool } from "../../engine/eval/code/pool.ts";
 
 /** Pyodide's folder, the one thing a sandbox process may read. */
 export const PYODIDE_DIR = dirname(createRequire(import.meta.url).resolve("pyodide/package.json"));
+
+/** The init message as the process gets it: a snapshot by file name. */
+export interface ChildInit {
+  type: "init";
+  snapshot: null;
+  snapshotFile: string;
+}
 
 let bundle: Promise<string> | null = null;
 
@@ -37,11 +46,32 @@ function childSource(): Promise<string> {
   return bundle;
 }
 
+/**
+ * The memory snapshot a cold start sent, as a file that later processes may read (one
+ * `--allow-fs-read` more): it is not copied through the CLI's event loop for every new process.
+ */
+const snapshotFiles = new WeakMap<Uint8Array, string>();
+let snapshotDir: string | null = null;
+function snapshotFile(bytes: Uint8Array): string {
+  let file = snapshotFiles.get(bytes);
+  if (file) return file;
+  if (!snapshotDir) {
+    const dir = mkdtempSync(join(tmpdir(), "conductor-sandbox-"));
+    snapshotDir = dir;
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  }
+  file = join(snapshotDir, `snapshot-${Date.now()}.bin`);
+  writeFileSync(file, bytes, { mode: 0o400 });
+  snapshotFiles.set(bytes, file);
+  return file;
+}
+
 /** The arguments that start one sandbox process; exported for the tests that check them. */
-export function sandboxArgs(source: string): string[] {
+export function sandboxArgs(source: string, readable: string[] = []): string[] {
   return [
     "--experimental-permission",
     `--allow-fs-read=${PYODIDE_DIR}/`,
+    ...readable.map((f) => `--allow-fs-read=${f}`),
     "--disable-warning=ExperimentalWarning",
     "--input-type=module",
     "-e",
@@ -55,12 +85,16 @@ function spawnSandboxProcess(): WorkerPort {
   let onMessage: (data: unknown) => void = () => undefined;
   let terminated = false;
   let child: ReturnType<typeof spawn> | null = null;
-  const queue: HostMessage[] = [];
+  const queue: (HostMessage | ChildInit)[] = [];
   let stderr = "";
   void childSource().then(
     (source) => {
       if (terminated) return;
-      const c = spawn(process.execPath, sandboxArgs(source), {
+      // The init message comes first (the pool posts it at once); a snapshot goes as a file.
+      const init = queue[0]?.type === "init" ? queue[0] : null;
+      const file = init?.snapshot ? snapshotFile(init.snapshot) : null;
+      if (file) queue[0] = { type: "init", snapshot: null, snapshotFile: file };
+      const c = spawn(process.execPath, sandboxArgs(source, file ? [file] : []), {
         env: {},
         stdio: ["ignore", "ignore", "pipe", "ipc"],
         serialization: "advanced",

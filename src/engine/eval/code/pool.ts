@@ -44,6 +44,8 @@ export interface SandboxStatus {
   starts: number;
   lastLoadMs: number | null;
   message: string | null;
+  /** Interpreters ready and unused right now (the bench waits on it). */
+  idle?: number;
 }
 
 /** The sandbox the code scorer runs programs in. */
@@ -117,6 +119,10 @@ export function createInterpreterPool(opts: PoolOptions): Sandbox {
     status = { ...status, ...patch };
     for (const cb of subscribers) cb(status);
   };
+  const syncIdle = () => {
+    const idle = [...slots].filter((s) => s.state === "ready").length;
+    if (idle !== status.idle) setStatus({ idle });
+  };
 
   /** A slot became ready: the first waiter takes it. */
   function offer(slot: Slot) {
@@ -131,6 +137,7 @@ export function createInterpreterPool(opts: PoolOptions): Sandbox {
     if (!slots.delete(slot)) return;
     slot.state = "dead";
     slot.port.terminate();
+    syncIdle();
     // Replaced at once, off the critical path; a pool that cannot start one stops trying.
     if (!disposed && status.phase !== "failed") fill();
   }
@@ -167,6 +174,7 @@ export function createInterpreterPool(opts: PoolOptions): Sandbox {
         setStatus({ phase: "ready", lastLoadMs: m.loadMs, message: null });
         for (const cb of [...readyWatchers]) cb();
         offer(slot);
+        syncIdle();
       } else if (m.type === "fatal") {
         clearTimeout(timer);
         setStatus({ phase: "failed", message: m.message });
@@ -208,6 +216,7 @@ export function createInterpreterPool(opts: PoolOptions): Sandbox {
     const ready = [...slots].find((s) => s.state === "ready");
     if (ready) {
       ready.state = "leased";
+      syncIdle();
       return Promise.resolve(ready);
     }
     return new Promise((resolve) => {
