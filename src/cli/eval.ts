@@ -17,6 +17,7 @@ import { OriginLimiter, originOf } from "../engine/eval/limiter.ts";
 import type { Worker } from "../engine/schema/worker.ts";
 import type { Sandbox } from "../engine/eval/code/pool.ts";
 import { codeResultText } from "../engine/eval/report.ts";
+import { oldScorerNote } from "../engine/eval/code/scorer.ts";
 import { resolveConfig } from "./config.ts";
 import { lineWriter, loadDataset, readResults, writeTrainerShapes } from "./eval-files.ts";
 
@@ -225,6 +226,8 @@ async function evalWith(
     return usage(
       `${values.out} was run with --seed ${before.data.seed}; resume with the same seed.`,
     );
+  const stale = before?.success ? oldScorerNote(before.data.scorer) : null;
+  if (stale) return usage(`${values.out}: ${stale} Use a new --out to score with the new one.`);
   await writeFile(sidecar, `${JSON.stringify(evaluation, null, 2)}\n`);
 
   const names = new Set(chosen.map(strategyName));
