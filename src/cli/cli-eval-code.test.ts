@@ -20,7 +20,7 @@ import {
 } from "./cli-harness.ts";
 import { CODE_SCORER_VERSION } from "../engine/eval/code/scorer.ts";
 
-// A cold Pyodide start in a worker thread takes seconds on a busy machine, and the hanging answer
+// A cold Pyodide start in the sandbox process takes seconds on a busy machine, and the hanging answer
 // costs its 2 s limit and a fresh interpreter.
 const TIMEOUT_MS = 90_000;
 
@@ -41,7 +41,7 @@ describe("conductor-studio eval --scorer code", { timeout: TIMEOUT_MS }, () => {
     const r = await runCli(evalArgs({ config, dataset, out }, "--strategies", "single:Solver A"), {
       timeoutMs: TIMEOUT_MS,
     });
-    // Exited by itself (the sandbox's worker threads terminated), well before the kill timeout.
+    // Exited by itself (the sandbox's processes ended), well before the kill timeout.
     expect(r.code, r.stderr).toBe(0);
     expect(Date.now() - started).toBeLessThan(TIMEOUT_MS - 5_000);
     expect(r.stderr).toContain("Starting the Python sandbox (Pyodide)");

@@ -65,7 +65,7 @@ function codeSandboxHolder(io: EvalIo) {
         io.stderr("Starting the Python sandbox (Pyodide)…\n");
         return sandbox;
       })),
-    /** Terminates the interpreters' worker threads, so the process can exit. */
+    /** Ends the sandbox's interpreter processes, so the command can exit. */
     dispose: async () => (await made?.catch(() => null))?.dispose(),
   };
 }

@@ -5,6 +5,8 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
@@ -14,6 +16,7 @@ import { createCodeScorer } from "./scorer.ts";
 
 const sandbox = createNodeSandbox();
 const signal = new AbortController().signal;
+const LIMITS = { timeMs: 4000, outputBytes: 1 << 20, memoryBytes: 1 << 30 };
 
 beforeAll(() => sandbox.warm(), 180_000);
 afterAll(() => sandbox.dispose());
@@ -56,6 +59,31 @@ describe("hostile answers in the Node sandbox", { timeout: 120_000 }, () => {
       expect(r).toMatchObject({ ok: true, outcome: { status: "timeout" } });
       expect(took).toBeGreaterThanOrEqual(1000);
       expect(took).toBeLessThan(1500);
+    }
+  });
+
+  it("reaches no network: a local server sees no connection", async () => {
+    let connections = 0;
+    const server = createServer((socket) => {
+      connections += 1;
+      socket.destroy();
+    });
+    await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      const url = `http://127.0.0.1:${port}/`;
+      const probes = [
+        `import urllib.request\nurllib.request.urlopen(${JSON.stringify(url)}, timeout=2)`,
+        `import http.client\nc = http.client.HTTPConnection('127.0.0.1', ${port}, timeout=2)\nc.request('GET', '/')`,
+        `import importlib.machinery as m\nm.BuiltinImporter.create_module(m.BuiltinImporter.find_spec('_socket'))`,
+      ];
+      for (const code of probes) {
+        const r = await sandbox.run({ mode: "stdio", code, stdin: "" }, LIMITS);
+        expect(r.ok && r.outcome.status, code).toBe("runtime_error");
+      }
+      expect(connections).toBe(0);
+    } finally {
+      server.close();
     }
   });
 
