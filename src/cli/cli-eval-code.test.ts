@@ -1,7 +1,7 @@
 // `conductor-studio eval` with the code scorer, as a child process against the local test server
 // over HTTP: the five scripted code answers the browser test scores (e2e/eval-code.spec.ts), the
 // same pass@1 and per-item verdicts, the tests' details on each line, and a process that exits.
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { describe, it } from "vitest";
 import {
   CODE_EXPECTED,
@@ -24,7 +24,7 @@ import { CODE_SCORER_VERSION } from "../engine/eval/code/scorer.ts";
 // costs its 2 s limit and a fresh interpreter.
 const TIMEOUT_MS = 90_000;
 
-describe("conductor-studio eval --scorer code", { timeout: TIMEOUT_MS }, () => {
+describe("conductor-studio eval --scorer code", { timeout: TIMEOUT_MS + 30_000 }, () => {
   it("scores the scripted code answers as the browser does, with tests per item, and exits", async ({
     expect,
     onTestFinished,
@@ -90,6 +90,17 @@ describe("conductor-studio eval --scorer code", { timeout: TIMEOUT_MS }, () => {
       scorer: { id: string; version: number };
     };
     expect(sidecar.scorer).toEqual({ id: "code", options: {}, version: CODE_SCORER_VERSION });
+
+    // Results the old code scorer wrote are not resumed into: their verdicts are suspect.
+    const raw = JSON.parse(await readFile(`${out}.eval.json`, "utf8")) as Record<string, unknown>;
+    raw.scorer = { id: "code", options: {}, version: 1 };
+    await writeFile(`${out}.eval.json`, JSON.stringify(raw));
+    const again = await runCli(
+      evalArgs({ config, dataset, out }, "--strategies", "single:Solver A"),
+      { timeoutMs: 30_000 },
+    );
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/Scored by code scorer v1.*Use a new --out/s);
   });
 
   it("lists --scorer code in the help", async ({ expect }) => {
