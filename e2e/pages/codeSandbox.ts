@@ -67,7 +67,8 @@ export class CodeSandboxPage {
       async ([answer, tests, limits]) => {
         const t0 = performance.now();
         const r = await window.__codeSandbox?.score(answer, tests, limits ?? undefined);
-        return { correct: r?.correct ?? null, reason: r?.reason, ms: performance.now() - t0 };
+        const ran = (r?.details as { timeMs?: number } | undefined)?.timeMs;
+        return { correct: r?.correct ?? null, reason: r?.reason, ms: performance.now() - t0, ran };
       },
       [answer, tests, limits ?? null] as const,
     );

@@ -5,7 +5,7 @@
  * what the permission model does not cover: Node's module loaders, `process.binding`, `fetch`,
  * `eval` and the function constructors. Its only channel is the IPC pipe to the CLI.
  */
-import { constants as fsConstants, readFileSync } from "node:fs";
+import { constants as fsConstants, readFileSync, writeSync } from "node:fs";
 import type { HostMessage } from "../../engine/eval/code/protocol.ts";
 import type { ChildInit } from "./process.ts";
 import { lockDownWorker, serveInterpreters } from "../../engine/eval/code/runtime.ts";
@@ -28,13 +28,30 @@ for (const k of Object.keys(process.env)) Reflect.deleteProperty(process.env, k)
 function lockDown() {
   lockDownWorker(globalThis);
   const p = process as unknown as Record<string, unknown>;
-  for (const name of ["getBuiltinModule", "dlopen", "_linkedBinding", "reallyExit", "mainModule"])
+  for (const name of ["getBuiltinModule", "dlopen", "_linkedBinding", "mainModule"])
     if (name in p) Reflect.deleteProperty(p, name);
   p.binding = binding;
 }
 
 const { loadPyodide } = (await import(`${indexURL}pyodide.mjs`)) as typeof import("pyodide");
-const handle = serveInterpreters({ loadPyodide, indexURL, post: (m) => send(m), lockDown });
+/**
+ * A limit that ends a run while the program still runs is also written to stdout, synchronously:
+ * the IPC message would wait for the busy event loop, and the host acts on whichever comes first.
+ * Programs cannot write there (their output is captured in JavaScript).
+ */
+function post(m: unknown) {
+  const r = m as {
+    type?: string;
+    broken?: boolean;
+    outcome?: { status?: string; stdout?: string };
+  };
+  if (r.type === "result" && r.broken && /_limit$/.test(r.outcome?.status ?? "")) {
+    const outcome = { ...r.outcome, stdout: (r.outcome?.stdout ?? "").slice(0, 2000) };
+    writeSync(1, `${JSON.stringify({ ...r, outcome })}\n`);
+  }
+  send?.(m);
+}
+const handle = serveInterpreters({ loadPyodide, indexURL, post, lockDown });
 process.on("message", (m: HostMessage | ChildInit) => {
   // A later process starts from the file the first process's snapshot was written to.
   if (m.type === "init" && "snapshotFile" in m)

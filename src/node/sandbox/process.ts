@@ -96,12 +96,27 @@ function spawnSandboxProcess(): WorkerPort {
       if (file) queue[0] = { type: "init", snapshot: null, snapshotFile: file };
       const c = spawn(process.execPath, sandboxArgs(source, file ? [file] : []), {
         env: {},
-        stdio: ["ignore", "ignore", "pipe", "ipc"],
+        stdio: ["ignore", "pipe", "pipe", "ipc"],
         serialization: "advanced",
       });
       child = c;
       c.stderr?.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
       c.on("message", (m) => onMessage(m));
+      // A limit hit while the program still runs comes as a line on stdout (child.ts).
+      let lines = "";
+      c.stdout?.on("data", (d: Buffer) => {
+        lines = (lines + d.toString()).slice(-1_000_000);
+        let at: number;
+        while ((at = lines.indexOf("\n")) >= 0) {
+          const line = lines.slice(0, at);
+          lines = lines.slice(at + 1);
+          try {
+            onMessage(JSON.parse(line) as unknown);
+          } catch {
+            // not a message: ignored (the pool validates whatever it gets anyway)
+          }
+        }
+      });
       c.on("error", (e) => failure(e.message));
       c.on("exit", (code, signal) => {
         if (!terminated) failure(`exited with ${signal ?? `code ${code}`}${tail(stderr)}`);
