@@ -5,6 +5,7 @@ import {
   ESCAPE_OUTPUT,
   ESCAPE_PROGRAM,
 } from "./fixtures/code-answers.ts";
+import { ATTACKS } from "./fixtures/code-attacks.ts";
 import { CodeSandboxPage } from "./pages/codeSandbox.ts";
 
 // The browser code sandbox (Pyodide in a Web Worker, served by the app itself) scoring five
@@ -76,4 +77,36 @@ test("scores right, wrong, hanging and escaping answers; the page stays responsi
 
   // Digging past the import guard finds Pyodide's converters, but no way to run JavaScript.
   expect(await sandbox.stdout(ESCAPE_PROGRAM)).toBe(ESCAPE_OUTPUT);
+});
+
+test("hostile answers score as they deserve and change nothing for the answers after them", async () => {
+  test.setTimeout(240_000);
+  for (const a of ATTACKS) {
+    const r = await sandbox.score(a.answer, a.tests, a.limits ?? { timeMs: 4000 });
+    expect(r.correct, `${a.key}: ${r.reason}`).toBe(a.correct);
+    if (a.reason) expect(r.reason, a.key).toMatch(a.reason);
+    // A limit ends the program at once; it never waits out the wall limit instead.
+    if (a.limits?.memoryBytes)
+      expect(r.ran ?? Infinity, a.key).toBeLessThan(a.limits.timeMs ?? 4000);
+  }
+});
+
+test("the app may not be framed, and the code worker runs under a policy of its own", async ({
+  page,
+  request,
+}) => {
+  const res = await request.get("/");
+  const csp = res.headers()["content-security-policy"] ?? "";
+  expect(csp).toContain("frame-ancestors 'none'");
+  expect(res.headers()["x-frame-options"]).toBe("DENY");
+  // The worker's script comes with the stricter policy as well (both are enforced).
+  const workers: string[] = [];
+  page.on("worker", (w) => workers.push(new URL(w.url()).pathname));
+  expect(await sandbox.stdout("print(6 * 7)")).toBe("42\n");
+  const path = workers.find((p) => p.startsWith("/assets/code-worker-"));
+  expect(path, workers.join(", ")).toBeTruthy();
+  const worker = await request.get(path ?? "");
+  expect(worker.headers()["content-security-policy"]).toContain("default-src 'none'");
+  const headersFile = await request.get("/_headers");
+  expect(await headersFile.text()).toContain("frame-ancestors 'none'");
 });

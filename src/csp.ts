@@ -12,6 +12,11 @@
  *   decide whether it takes the page's POST), and WebLLM downloads weights from Hugging Face;
  * - inline styles (React and React Flow set style attributes), no plugins, no frames, no forms.
  * The dev server gets no policy: Vite's hot reload injects inline scripts.
+ *
+ * A `<meta>` policy cannot say who may frame the page, so the headers a host sends add
+ * `frame-ancestors 'none'` (and the older `X-Frame-Options: DENY`): `vite preview` sends them, and
+ * a build writes them to `dist/_headers` for static hosts that read that file (Netlify, Cloudflare
+ * Pages). The code sandbox's worker gets a stricter policy of its own (CODE_WORKER_POLICY).
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
@@ -27,3 +32,42 @@ export const CONTENT_SECURITY_POLICY = [
   "base-uri 'none'",
   "form-action 'none'",
 ].join("; ");
+
+/** The page's policy as a header: the meta policy plus what only a header can say. */
+export const HEADER_POLICY = `${CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`;
+
+/**
+ * The Python sandbox's worker (browser-worker.ts): it loads its own script and Pyodide's files from
+ * this origin and compiles WebAssembly; nothing else, so a program that reached JavaScript there
+ * could neither call out of the origin nor start a worker. No `'unsafe-eval'`: eval and the function
+ * constructors stay off.
+ */
+export const CODE_WORKER_POLICY = [
+  "default-src 'none'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "connect-src 'self'",
+  "worker-src 'none'",
+  "base-uri 'none'",
+].join("; ");
+
+/** Where a build puts the code sandbox's worker (vite.config.ts names it so). */
+export const CODE_WORKER_PATH = "/assets/code-worker-";
+
+/** The headers every response of the app carries. */
+export const APP_HEADERS: Readonly<Record<string, string>> = {
+  "Content-Security-Policy": HEADER_POLICY,
+  "X-Frame-Options": "DENY",
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "no-referrer",
+};
+
+/** The `_headers` file a build writes for static hosts (Netlify and Cloudflare Pages syntax). */
+export function staticHostHeaders(base = "/"): string {
+  const root = base.endsWith("/") ? base : `${base}/`;
+  const lines = [`${root}*`, ...Object.entries(APP_HEADERS).map(([k, v]) => `  ${k}: ${v}`)];
+  lines.push(`${root}${CODE_WORKER_PATH.slice(1)}*`);
+  // Hosts join a second matching rule's value to the first with a comma: two policies, both
+  // enforced, so the worker runs under the stricter of them.
+  lines.push(`  Content-Security-Policy: ${CODE_WORKER_POLICY}`);
+  return lines.join("\n") + "\n";
+}

@@ -61,6 +61,19 @@ export class CodeSandboxPage {
     }, code);
   }
 
+  /** Scores one answer in the page and waits for the result (and how long it took). */
+  async score(answer: string, tests: string, limits?: Record<string, number>) {
+    return this.page.evaluate(
+      async ([answer, tests, limits]) => {
+        const t0 = performance.now();
+        const r = await window.__codeSandbox?.score(answer, tests, limits ?? undefined);
+        const ran = (r?.details as { timeMs?: number } | undefined)?.timeMs;
+        return { correct: r?.correct ?? null, reason: r?.reason, ms: performance.now() - t0, ran };
+      },
+      [answer, tests, limits ?? null] as const,
+    );
+  }
+
   /** The longest gap between animation frames over `ms`: the main thread's worst stall. */
   async longestFrameGap(ms: number): Promise<number> {
     return this.page.evaluate(

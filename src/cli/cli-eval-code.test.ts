@@ -1,7 +1,7 @@
 // `conductor-studio eval` with the code scorer, as a child process against the local test server
 // over HTTP: the five scripted code answers the browser test scores (e2e/eval-code.spec.ts), the
 // same pass@1 and per-item verdicts, the tests' details on each line, and a process that exits.
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { describe, it } from "vitest";
 import {
   CODE_EXPECTED,
@@ -18,12 +18,13 @@ import {
   runCli,
   threeWorkerConfig,
 } from "./cli-harness.ts";
+import { CODE_SCORER_VERSION } from "../engine/eval/code/scorer.ts";
 
-// A cold Pyodide start in a worker thread takes seconds on a busy machine, and the hanging answer
+// A cold Pyodide start in the sandbox process takes seconds on a busy machine, and the hanging answer
 // costs its 2 s limit and a fresh interpreter.
 const TIMEOUT_MS = 90_000;
 
-describe("conductor-studio eval --scorer code", { timeout: TIMEOUT_MS }, () => {
+describe("conductor-studio eval --scorer code", { timeout: TIMEOUT_MS + 30_000 }, () => {
   it("scores the scripted code answers as the browser does, with tests per item, and exits", async ({
     expect,
     onTestFinished,
@@ -40,7 +41,7 @@ describe("conductor-studio eval --scorer code", { timeout: TIMEOUT_MS }, () => {
     const r = await runCli(evalArgs({ config, dataset, out }, "--strategies", "single:Solver A"), {
       timeoutMs: TIMEOUT_MS,
     });
-    // Exited by itself (the sandbox's worker threads terminated), well before the kill timeout.
+    // Exited by itself (the sandbox's processes ended), well before the kill timeout.
     expect(r.code, r.stderr).toBe(0);
     expect(Date.now() - started).toBeLessThan(TIMEOUT_MS - 5_000);
     expect(r.stderr).toContain("Starting the Python sandbox (Pyodide)");
@@ -88,12 +89,32 @@ describe("conductor-studio eval --scorer code", { timeout: TIMEOUT_MS }, () => {
     const sidecar = JSON.parse(await readFile(`${out}.eval.json`, "utf8")) as {
       scorer: { id: string; version: number };
     };
-    expect(sidecar.scorer).toEqual({ id: "code", options: {}, version: 1 });
+    expect(sidecar.scorer).toEqual({ id: "code", options: {}, version: CODE_SCORER_VERSION });
+
+    // Results the old code scorer wrote are not resumed into: their verdicts are suspect.
+    const raw = JSON.parse(await readFile(`${out}.eval.json`, "utf8")) as Record<string, unknown>;
+    raw.scorer = { id: "code", options: {}, version: 1 };
+    await writeFile(`${out}.eval.json`, JSON.stringify(raw));
+    const again = await runCli(
+      evalArgs({ config, dataset, out }, "--strategies", "single:Solver A"),
+      { timeoutMs: 30_000 },
+    );
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/Scored by code scorer v1.*--new, or use a new --out/s);
   });
 
   it("lists --scorer code in the help", async ({ expect }) => {
     const r = await runCli(["eval", "--help"]);
     expect(r.stdout).toMatch(/--scorer <ID> +mc\|math\|exact\|contains\|regex\|judge\|code/);
     expect(r.stdout).toContain("--scorer code");
+  });
+
+  it("refuses a --max-time-limit that is not a number of seconds", async ({ expect }) => {
+    const files = { config: "pool.json", dataset: "code.jsonl", out: "out.jsonl" };
+    const r = await runCli(evalArgs(files, "--max-time-limit", "soon"), { timeoutMs: 30_000 });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      '--max-time-limit must be a number of seconds of at least 1, got "soon".',
+    );
   });
 });

@@ -106,6 +106,11 @@ export const EVAL_SHAPE = {
       type: "boolean",
       description: "add prompts and answers to the traces (off by default)",
     },
+    "max-time-limit": {
+      type: "string",
+      arg: "S",
+      description: "raise the 60 s cap on a code item's timeLimitMs per test",
+    },
     new: {
       type: "boolean",
       description: "start over: move the earlier results in --out aside instead of resuming",
@@ -145,7 +150,7 @@ every answer is a number (or kind is math), contains otherwise. mc reads an "Ans
 (strict and lenient verdicts, both kept); math the last \\boxed{}, <answer> or "Answer:" line, with
 fractions, units and numeric tolerance; judge asks --judge NAME and leaves an item unscored, never
 wrong, when the judge fails; code runs each Python answer against the item's tests in Pyodide (a
-worker thread; pass@1 and tests passed per item).
+separate, permission-restricted Node process; pass@1 and tests passed per item).
 
 Files: each line of --out is one result {"item", "strategy", "repeat", "correct" (true, false, or
 null when unscored), "score", "answer", "expected", "tokens", "cost", "latencyMs", "runId", ...};

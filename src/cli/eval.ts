@@ -6,6 +6,7 @@ import type { Sandbox } from "../engine/eval/code/pool.ts";
 import { parseColumnsOption } from "../engine/eval/dataset/parse.ts";
 import { DEFAULT_COLUMNS } from "../engine/eval/dataset/schema.ts";
 import { OriginLimiter, originOf } from "../engine/eval/limiter.ts";
+import { oldScorerNote } from "../engine/eval/code/scorer.ts";
 import { codeResultText, summarise, summaryTable } from "../engine/eval/report.ts";
 import { EvalRun } from "../engine/eval/runner.ts";
 import type { EvalResult } from "../engine/eval/schema.ts";
@@ -50,7 +51,7 @@ function codeSandboxHolder(io: Io) {
         io.stderr("Starting the Python sandbox (Pyodide)…\n");
         return sandbox;
       })),
-    /** Terminates the interpreters' worker threads, so the process can exit. */
+    /** Ends the sandbox's interpreter processes, so the command can exit. */
     dispose: async () => (await made?.catch(() => null))?.dispose(),
   };
 }
@@ -79,6 +80,12 @@ async function evalWith(
   const repeats = intOption(values.repeats, "repeats", { min: 1, fallback: 1 });
   const concurrency = intOption(values.concurrency, "concurrency", { min: 1, fallback: 4 });
   const seed = intOption(values.seed, "seed", { min: 0, fallback: 0 });
+  const maxTime = values["max-time-limit"] === undefined ? null : Number(values["max-time-limit"]);
+  if (maxTime !== null && !(Number.isFinite(maxTime) && maxTime >= 1))
+    throw new UsageError(
+      `--max-time-limit must be a number of seconds of at least 1, got "${values["max-time-limit"]}".`,
+    );
+  const codeCap = maxTime === null ? {} : { maxTimeLimitMs: Math.round(maxTime * 1000) };
   const maxCost = values["max-cost"] === undefined ? null : Number(values["max-cost"]);
   if (maxCost !== null && !(Number.isFinite(maxCost) && maxCost > 0))
     throw new UsageError(
@@ -144,7 +151,7 @@ async function evalWith(
     // The judge's calls share its endpoint's concurrency limit with the runs.
     const limiter = new OriginLimiter(concurrency);
     const made = createScorer(
-      { id: scorerId, options: judge ? { workerId: judge.id } : {} },
+      { id: scorerId, options: { ...(judge ? { workerId: judge.id } : {}), ...codeCap } },
       { judgeBackend: judge && limiter.wrap(backendFor(judge), originOf(judge)), codeSandbox },
     );
     if (!made.ok) return usage(made.message);
@@ -167,7 +174,7 @@ async function evalWith(
         seed,
         scorer: {
           id: scorerId,
-          options: judge ? { judge: judge.name } : {},
+          options: { ...(judge ? { judge: judge.name } : {}), ...codeCap },
           version: made.scorer.version,
         },
         pool: pool.map((w) => ({ ...w, headers: undefined })),
@@ -198,6 +205,11 @@ async function evalWith(
         `${sidecar} cannot be read, so ${out} cannot be resumed safely. Run again with --new to start over (the earlier results are kept, renamed), or choose another --out.`,
       );
     } else if (before) {
+      const stale = oldScorerNote(before.scorer);
+      if (stale)
+        return usage(
+          `${out}: ${stale} Run again with --new, or use a new --out, to score with the new one.`,
+        );
       const changes = definitionChanges(before, evaluation);
       if (changes.length) return usage(mismatchMessage(out, changes));
     }

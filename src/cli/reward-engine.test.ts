@@ -3,7 +3,7 @@
 // src/engine/eval/code/sandbox.node.test.ts), asked for once, disposed with the runtime.
 import { describe, it } from "vitest";
 import type { Sandbox } from "../engine/eval/code/pool.ts";
-import { IDLE_STATUS } from "../engine/eval/code/pool.ts";
+import { IDLE_STATUS, leaseOver } from "../engine/eval/code/pool.ts";
 import { harness, threeWorkerConfig } from "./cli-harness.ts";
 import { resolveConfig } from "./config.ts";
 import { createRewardRuntime } from "./reward-engine.ts";
@@ -11,21 +11,23 @@ import { RewardRequestSchema } from "./reward-request.ts";
 
 /** Prints the sum of stdin's numbers when the program mentions `sum`, else nothing. */
 function scriptedSandbox(): Sandbox & { disposed: number } {
+  const run = (request: Parameters<Sandbox["run"]>[0]) => {
+    const stdin = request.mode === "stdio" ? request.stdin : "";
+    const sum = stdin
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number)
+      .reduce((a, b) => a + b, 0);
+    const stdout = request.code.includes("sum") ? `${sum}\n` : "";
+    return Promise.resolve({
+      ok: true as const,
+      outcome: { status: "ok" as const, stdout, stderr: "", timeMs: 1 },
+    });
+  };
   const box = {
     disposed: 0,
-    run(request: Parameters<Sandbox["run"]>[0]) {
-      const stdin = request.mode === "stdio" ? request.stdin : "";
-      const sum = stdin
-        .split(/\s+/)
-        .filter(Boolean)
-        .map(Number)
-        .reduce((a, b) => a + b, 0);
-      const stdout = request.code.includes("sum") ? `${sum}\n` : "";
-      return Promise.resolve({
-        ok: true as const,
-        outcome: { status: "ok" as const, stdout, stderr: "", timeMs: 1 },
-      });
-    },
+    run,
+    open: leaseOver(run),
     warm: () => Promise.resolve(),
     status: () => IDLE_STATUS,
     subscribe: () => () => undefined,

@@ -17,6 +17,7 @@ function scriptedSandbox() {
   const subs = new Set<(s: SandboxStatus) => void>();
   const sandbox: Sandbox = {
     run: () => Promise.reject(new Error("not used")),
+    open: () => Promise.reject(new Error("not used")),
     warm: () => Promise.resolve(),
     status: () => status,
     subscribe: (cb) => {

@@ -1,4 +1,5 @@
 import { useEffect, useMemo } from "react";
+import { oldScorerNote } from "../../engine/eval/code/scorer.ts";
 import { evaluationJson, resultsCsv, summarise } from "../../engine/eval/report.ts";
 import { strategyName } from "../../engine/eval/strategy.ts";
 import { findResumable, resumeStored, trainingDataJsonl } from "../../state/evalController.ts";
@@ -60,6 +61,11 @@ function Report() {
         Scorer {evaluation.scorer.id} v{evaluation.scorer.version} · dataset{" "}
         {evaluation.dataset.hash} · {evaluation.repeats} repeat(s) · choice seed {evaluation.seed}
       </p>
+      {oldScorerNote(evaluation.scorer) && (
+        <p className="warning" data-testid="old-scorer-note">
+          {oldScorerNote(evaluation.scorer)}
+        </p>
+      )}
       {code && <CodeRuntimePanel />}
       <ReportTable rows={rows} metric={code ? "pass@1" : "Accuracy"} />
       <ParetoPlot rows={rows} />

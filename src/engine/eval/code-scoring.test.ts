@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import type { ChatBackend } from "../llm/types.ts";
 import type { Worker } from "../schema/worker.ts";
 import type { Sandbox } from "./code/pool.ts";
-import { IDLE_STATUS } from "./code/pool.ts";
+import { IDLE_STATUS, leaseOver } from "./code/pool.ts";
+import { CODE_SCORER_VERSION } from "./code/scorer.ts";
 import type { RunRequest } from "./code/types.ts";
 import type { EvalItem } from "./dataset/schema.ts";
 import { summarise } from "./report.ts";
@@ -17,24 +18,26 @@ import { createScorer, defaultScorerId, scorerIds } from "./scorers/registry.ts"
 function fakeSandbox(): Sandbox & { runs: RunRequest[]; limits: number[] } {
   const runs: RunRequest[] = [];
   const limits: number[] = [];
+  const run: Sandbox["run"] = (request, l) => {
+    runs.push(request);
+    limits.push(l.timeMs);
+    const stdin = request.mode === "stdio" ? request.stdin : "";
+    const sum = stdin
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number)
+      .reduce((a, b) => a + b, 0);
+    const stdout = request.code.includes("sum") ? `${sum}\n` : "";
+    return Promise.resolve({
+      ok: true,
+      outcome: { status: "ok", stdout, stderr: "", timeMs: 2 },
+    });
+  };
   return {
     runs,
     limits,
-    run(request, l) {
-      runs.push(request);
-      limits.push(l.timeMs);
-      const stdin = request.mode === "stdio" ? request.stdin : "";
-      const sum = stdin
-        .split(/\s+/)
-        .filter(Boolean)
-        .map(Number)
-        .reduce((a, b) => a + b, 0);
-      const stdout = request.code.includes("sum") ? `${sum}\n` : "";
-      return Promise.resolve({
-        ok: true,
-        outcome: { status: "ok", stdout, stderr: "", timeMs: 2 },
-      });
-    },
+    run,
+    open: leaseOver(run),
     warm: () => Promise.resolve(),
     status: () => IDLE_STATUS,
     subscribe: () => () => undefined,
@@ -104,6 +107,24 @@ describe("the code scorer in the evaluation", () => {
     });
   });
 
+  it("caps an item's timeLimitMs at 60 s, or at the maxTimeLimitMs the CLI stores", async () => {
+    const item = {
+      question: "q",
+      tests: { style: "stdio", timeLimitMs: 600_000, cases: [{ input: "1 2", output: "3" }] },
+    };
+    for (const [options, want] of [
+      [{}, 60_000],
+      [{ maxTimeLimitMs: 300_000 }, 300_000],
+      [{ maxTimeLimitMs: 900_000 }, 600_000],
+    ] as const) {
+      const sandbox = fakeSandbox();
+      const made = createScorer({ id: "code", options }, { codeSandbox: () => sandbox });
+      if (!made.ok) throw new Error(made.message);
+      await made.scorer.score("```python\nprint(sum)\n```", item, new AbortController().signal);
+      expect(sandbox.limits, JSON.stringify(options)).toEqual([want]);
+    }
+  });
+
   it("asks for its sandbox on the first answer only, and keeps the tests with each result", async () => {
     const sandbox = fakeSandbox();
     let asked = 0;
@@ -112,7 +133,7 @@ describe("the code scorer in the evaluation", () => {
       { codeSandbox: () => (asked++, sandbox) },
     );
     if (!made.ok) throw new Error(made.message);
-    expect(made.scorer).toMatchObject({ id: "code", version: 1 });
+    expect(made.scorer).toMatchObject({ id: "code", version: CODE_SCORER_VERSION });
     expect(asked).toBe(0);
     const results: EvalResult[] = [];
     const run = new EvalRun({

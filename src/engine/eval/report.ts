@@ -1,3 +1,4 @@
+import { csvCell } from "../csv.ts";
 import { VERDICT_TEXT } from "./code/scorer.ts";
 import type { CodeResult, EvalResult, Evaluation } from "./schema.ts";
 
@@ -143,11 +144,6 @@ export function summaryTable(rows: readonly StrategySummary[]): string {
   const line = (cells: string[]) =>
     cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
   return [line(head), ...body.map(line)].join("\n") + "\n";
-}
-
-function csvCell(v: unknown): string {
-  const s = v === null || v === undefined ? "" : typeof v === "string" ? v : JSON.stringify(v);
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 const CSV_COLUMNS = [

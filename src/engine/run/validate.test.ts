@@ -55,6 +55,23 @@ describe("importRunChecked: the protocol's invariants after the schema", () => {
     expect(refused(self)).toMatch(/round 0, step 0: its access names the step itself/);
   });
 
+  it("refuses a whitespace-only subtask, naming the step", () => {
+    for (const blank of ["   ", "\n\t ", "\u00a0"]) {
+      const doc = v4();
+      step(doc, 1).subtask = blank;
+      expect(refused(doc)).toMatch(/round 0, step 1 has an empty subtask \(only whitespace\)/);
+    }
+    const ran = v4();
+    step(ran, 0).subtask = "";
+    step(ran, 0).status = "done";
+    expect(refused(ran)).toMatch(/round 0, step 0 has an empty subtask/);
+    const sketch = v4();
+    step(sketch, 0).subtask = "";
+    step(sketch, 0).status = "idle";
+    const opened = importRunChecked(JSON.stringify(sketch));
+    expect(opened.ok && opened.notes).toContain("round 0, step 0 has no subtask yet.");
+  });
+
   it("refuses a step worker id that is not in the pool, and a model id its prompt did not show", () => {
     const doc = v4();
     step(doc, 0).worker = "zed";

@@ -115,6 +115,13 @@ function checkRounds(
         );
       const p = accessProblem(step.access, s);
       if (p) out.problems.push(`${st}: ${p}`);
+      // SPEC 1.3: a subtask must say something. An unwritten one ("") in a sketch that never ran
+      // opens like a missing worker; whitespace, or an empty subtask that ran, is refused.
+      if (step.subtask.trim() === "") {
+        if (step.subtask === "" && step.status === "idle")
+          out.notes.push(`${st} has no subtask yet.`);
+        else out.problems.push(`${st} has an empty subtask (only whitespace).`);
+      }
       const nested = step.nested;
       if (!nested) continue;
       if (record.pool.find((w) => w.id === step.worker)?.kind !== "conductor")

@@ -10,19 +10,35 @@ import type { RunLimits, Scorer } from "./types.ts";
 /** Where the code scorer gets its sandbox: called once, on the first answer scored. */
 export type SandboxSource = () => Sandbox | Promise<Sandbox>;
 
-/** The scorer's options as stored with an evaluation: `timeMs` overrides the per-test wall limit. */
-export function codeLimitsOf(options: Record<string, unknown>): Partial<RunLimits> {
-  const t = options.timeMs;
-  return typeof t === "number" && Number.isInteger(t) && t > 0 ? { timeMs: t } : {};
+/** Per-test limits, and the most a question set's `timeLimitMs` may ask for. */
+export type CodeSettings = Partial<RunLimits> & { maxTimeLimitMs?: number };
+
+const positiveInt = (v: unknown): v is number =>
+  typeof v === "number" && Number.isInteger(v) && v > 0;
+
+/**
+ * The scorer's options as stored with an evaluation: `timeMs` overrides the per-test wall limit,
+ * `maxTimeLimitMs` raises the 60 s cap on an item's `timeLimitMs` (the CLI's --max-time-limit).
+ */
+export function codeLimitsOf(options: Record<string, unknown>): CodeSettings {
+  const out: CodeSettings = {};
+  if (positiveInt(options.timeMs)) out.timeMs = options.timeMs;
+  if (positiveInt(options.maxTimeLimitMs)) out.maxTimeLimitMs = options.maxTimeLimitMs;
+  return out;
 }
 
 /** A code scorer that asks `source` for its sandbox only when it first scores an answer. */
-export function lazyCodeScorer(source: SandboxSource, limits: Partial<RunLimits> = {}): Scorer {
+export function lazyCodeScorer(source: SandboxSource, settings: CodeSettings = {}): Scorer {
+  const { maxTimeLimitMs, ...limits } = settings;
   let inner: Promise<Scorer> | null = null;
   const get = () =>
     (inner ??= Promise.resolve()
       .then(source)
-      .then((sandbox) => createCodeScorer({ sandbox, limits })));
+      .then((sandbox) =>
+        createCodeScorer(
+          maxTimeLimitMs === undefined ? { sandbox, limits } : { sandbox, limits, maxTimeLimitMs },
+        ),
+      ));
   return {
     id: "code",
     version: CODE_SCORER_VERSION,

@@ -1,120 +1,108 @@
 /**
- * The interpreter pool behind both sandboxes (node.ts, browser.ts). A warm interpreter is reused
- * from program to program (the harness puts it back as it was); one that ran past its time limit is
- * stopped by terminating its worker, and the next program gets a fresh one. So are interpreters that
- * crashed, grew past the memory limit, or ran `maxRuns` programs.
+ * The interpreter pool behind both sandboxes (src/node/sandbox, browser.ts; contract in
+ * sandbox.ts). Every answer gets a pristine interpreter of its own (`open`), used for that
+ * answer's tests only; when the answer is
+ * done its worker makes a fresh one from the memory snapshot, off the critical path. A program
+ * still running at its time limit, or one that hit a limit, is stopped by ending its worker; a new
+ * worker starts from the shared snapshot while the others take the next answers.
  */
 import type { RunMessage, WorkerMessage } from "./protocol.ts";
 import { workerMessageSchema } from "./protocol.ts";
+import type {
+  LeaseResult,
+  PoolOptions,
+  RunResult,
+  Sandbox,
+  SandboxStatus,
+  WorkerPort,
+} from "./sandbox.ts";
+import { IDLE_STATUS } from "./sandbox.ts";
 import type { RunLimits, RunOutcome, RunRequest } from "./types.ts";
 
-/** The host's handle on one interpreter worker, whatever the platform. */
-export interface WorkerPort {
-  post(msg: RunMessage): void;
-  /** Every message from the worker, unvalidated. */
-  onMessage(cb: (data: unknown) => void): void;
-  /** The worker died or failed to start. */
-  onFailure(cb: (message: string) => void): void;
-  terminate(): void;
-}
-
-export type RunResult =
-  | { ok: true; outcome: RunOutcome }
-  | { ok: false; code: "sandbox_failed" | "aborted"; message: string };
-
-export type SandboxPhase = "idle" | "loading" | "ready" | "failed";
-
-/** What the UI shows about the Python runtime (see CodeRuntimeNote). */
-export interface SandboxStatus {
-  phase: SandboxPhase;
-  /** Bytes of the runtime fetched so far and in total, while the first interpreter downloads. */
-  loaded: number;
-  total: number;
-  /** Interpreters started so far (each kill adds one) and how long the last start took. */
-  starts: number;
-  lastLoadMs: number | null;
-  message: string | null;
-}
-
-/** The sandbox the code scorer runs programs in. */
-export interface Sandbox {
-  run(request: RunRequest, limits: RunLimits, signal?: AbortSignal): Promise<RunResult>;
-  /** Starts an interpreter now, so the first program does not wait for the download. */
-  warm(): Promise<void>;
-  /** Arrow-typed (no `this`), so React's useSyncExternalStore can take them as they are. */
-  status: () => SandboxStatus;
-  subscribe: (cb: (s: SandboxStatus) => void) => () => void;
-  dispose(): void;
-}
-
-export interface PoolOptions {
-  spawn: () => WorkerPort;
-  /** Interpreters that may run at once (default 1). */
-  size?: number;
-  /** Programs per interpreter before it is replaced (default 500). */
-  maxRuns?: number;
-  /** How long an interpreter may take to start (default 60 s). */
-  startTimeoutMs?: number;
-  /** Random run ids; injectable for tests. */
-  newId?: () => string;
-}
+export type {
+  Lease,
+  LeaseResult,
+  PoolOptions,
+  RunResult,
+  Sandbox,
+  SandboxPhase,
+  SandboxStatus,
+  WorkerPort,
+} from "./sandbox.ts";
+export { IDLE_STATUS } from "./sandbox.ts";
 
 interface Slot {
   port: WorkerPort;
-  ready: Promise<RunResult | null>;
-  busy: boolean;
-  runs: number;
+  state: "starting" | "ready" | "leased" | "dead";
+  answers: number;
   listener: ((m: WorkerMessage) => void) | null;
   failure: ((message: string) => void) | null;
 }
 
-/** A sandbox that has not started an interpreter yet. */
-export const IDLE_STATUS: SandboxStatus = {
-  phase: "idle",
-  loaded: 0,
-  total: 0,
-  starts: 0,
-  lastLoadMs: null,
-  message: null,
-};
-
-const failed = (message: string): RunResult => ({ ok: false, code: "sandbox_failed", message });
+const failed = (message: string) => ({
+  ok: false as const,
+  code: "sandbox_failed" as const,
+  message,
+});
+const ABORTED = { ok: false as const, code: "aborted" as const, message: "Cancelled." };
+const outcomeOf = (status: RunOutcome["status"], timeMs: number, error?: string): RunOutcome =>
+  error === undefined
+    ? { status, stdout: "", stderr: "", timeMs }
+    : { status, stdout: "", stderr: "", error, timeMs };
 
 /** An interpreter pool over `spawn`; see the module comment. */
 export function createInterpreterPool(opts: PoolOptions): Sandbox {
-  const size = opts.size ?? 1;
-  const maxRuns = opts.maxRuns ?? 500;
+  const size = Math.max(1, opts.size ?? 2);
+  const maxAnswers = opts.maxAnswers ?? 200;
   const newId = opts.newId ?? (() => crypto.randomUUID());
   const slots = new Set<Slot>();
-  const waiting: (() => void)[] = [];
+  let waiting: ((s: Slot | null) => void)[] = [];
   const subscribers = new Set<(s: SandboxStatus) => void>();
   let status: SandboxStatus = IDLE_STATUS;
+  let snapshot: Uint8Array | null = null;
+  const readyWatchers = new Set<() => void>();
+  let disposed = false;
   const setStatus = (patch: Partial<SandboxStatus>) => {
     status = { ...status, ...patch };
     for (const cb of subscribers) cb(status);
   };
+  const syncIdle = () => {
+    const idle = [...slots].filter((s) => s.state === "ready").length;
+    if (idle !== status.idle) setStatus({ idle });
+  };
+
+  /** A slot became ready: the first waiter takes it. */
+  function offer(slot: Slot) {
+    const next = waiting.shift();
+    if (next) {
+      slot.state = "leased";
+      next(slot);
+    }
+  }
 
   function retire(slot: Slot) {
     if (!slots.delete(slot)) return;
+    slot.state = "dead";
     slot.port.terminate();
-    waiting.shift()?.();
+    syncIdle();
+    // Replaced at once, off the critical path; a pool that cannot start one stops trying.
+    if (!disposed && status.phase !== "failed") fill();
+  }
+
+  // One worker starts cold and sends its snapshot; the others wait for it and start warm.
+  function fill() {
+    const target = snapshot ? size : 1;
+    while (slots.size < target) spawn();
   }
 
   function spawn(): Slot {
     const port = opts.spawn();
-    let settle: (r: RunResult | null) => void = () => undefined;
-    const slot: Slot = {
-      port,
-      ready: new Promise((ok) => (settle = ok)),
-      busy: false,
-      runs: 0,
-      listener: null,
-      failure: null,
-    };
+    const slot: Slot = { port, state: "starting", answers: 0, listener: null, failure: null };
     slots.add(slot);
     setStatus({ phase: status.phase === "ready" ? "ready" : "loading", starts: status.starts + 1 });
     const timer = setTimeout(() => {
-      settle(failed("The Python interpreter took too long to start."));
+      if (slot.state !== "starting") return;
+      startFailed("The Python interpreter took too long to start.");
       retire(slot);
     }, opts.startTimeoutMs ?? 60_000);
     port.onMessage((data) => {
@@ -122,102 +110,164 @@ export function createInterpreterPool(opts: PoolOptions): Sandbox {
       if (!parsed.success) return;
       const m = parsed.data;
       if (m.type === "progress") setStatus({ loaded: m.loaded, total: m.total });
-      else if (m.type === "ready") {
+      else if (m.type === "snapshot") {
+        snapshot ??= m.bytes;
+        if (!disposed) fill();
+      } else if (m.type === "ready") {
+        if (slot.state !== "starting") return;
         clearTimeout(timer);
+        failedStarts = 0;
+        slot.state = "ready";
         setStatus({ phase: "ready", lastLoadMs: m.loadMs, message: null });
-        settle(null);
+        for (const cb of [...readyWatchers]) cb();
+        offer(slot);
+        syncIdle();
       } else if (m.type === "fatal") {
         clearTimeout(timer);
         setStatus({ phase: "failed", message: m.message });
-        settle(failed(`The Python interpreter failed to start: ${m.message}`));
+        failAll(`The Python interpreter failed to start: ${m.message}`);
         retire(slot);
       } else slot.listener?.(m);
     });
     port.onFailure((message) => {
       clearTimeout(timer);
-      settle(failed(`The Python interpreter stopped: ${message}`));
       slot.failure?.(message);
+      if (slot.state === "starting") startFailed(message);
       retire(slot);
     });
+    port.post({ type: "init", snapshot });
     return slot;
   }
 
-  async function acquire(signal?: AbortSignal): Promise<Slot | null> {
-    for (;;) {
-      if (signal?.aborted) return null;
-      // Marked busy here, synchronously: a second run() in the same tick must not take it too.
-      const slot = [...slots].find((s) => !s.busy) ?? (slots.size < size ? spawn() : null);
-      if (slot) {
-        slot.busy = true;
-        return slot;
-      }
-      await new Promise<void>((ok) => waiting.push(ok));
-    }
+  /** A worker that fails while starting, three times in a row, fails the pool (no retry loop). */
+  let failedStarts = 0;
+  function startFailed(message: string) {
+    failedStarts += 1;
+    if (failedStarts < 3 && snapshot) return;
+    setStatus({ phase: "failed", message });
+    failAll(`The Python interpreter stopped: ${message}`);
   }
 
-  async function run(
-    request: RunRequest,
-    limits: RunLimits,
-    signal?: AbortSignal,
-  ): Promise<RunResult> {
-    const aborted: RunResult = { ok: false, code: "aborted", message: "Cancelled." };
-    const slot = await acquire(signal);
-    if (!slot) return aborted;
-    const notReady = await slot.ready;
-    if (notReady) return notReady;
-    if (signal?.aborted) {
-      slot.busy = false;
-      waiting.shift()?.();
-      return aborted;
+  let lastFailure = "";
+  function failAll(message: string) {
+    lastFailure = message;
+    const w = waiting;
+    waiting = [];
+    for (const cb of w) cb(null);
+    for (const cb of [...readyWatchers]) cb();
+  }
+
+  function acquire(signal?: AbortSignal): Promise<Slot | null> {
+    if (status.phase === "failed") status = { ...status, phase: "loading" };
+    fill();
+    const ready = [...slots].find((s) => s.state === "ready");
+    if (ready) {
+      ready.state = "leased";
+      syncIdle();
+      return Promise.resolve(ready);
     }
+    return new Promise((resolve) => {
+      const take = (s: Slot | null) => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve(s);
+      };
+      const onAbort = () => {
+        waiting = waiting.filter((w) => w !== take);
+        resolve(null);
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      waiting.push(take);
+    });
+  }
+
+  /** Hands a used slot back: its worker renews the interpreter, or the worker is replaced. */
+  function release(slot: Slot) {
+    if (slot.state !== "leased") return;
+    slot.answers += 1;
+    if (slot.answers >= maxAnswers) return retire(slot);
+    slot.state = "starting";
+    slot.port.post({ type: "reset" });
+  }
+
+  function runOn(slot: Slot, request: RunRequest, limits: RunLimits, signal?: AbortSignal) {
     const id = newId();
-    return new Promise<RunResult>((resolve) => {
-      const finish = (r: RunResult, keep: boolean) => {
+    return new Promise<{ result: RunResult; keep: boolean }>((resolve) => {
+      const finish = (result: RunResult, keep: boolean) => {
         clearTimeout(timer);
         signal?.removeEventListener("abort", onAbort);
         slot.listener = null;
         slot.failure = null;
-        slot.busy = false;
-        if (keep) waiting.shift()?.();
-        else retire(slot);
-        resolve(r);
+        resolve({ result, keep });
       };
-      const onAbort = () => finish(aborted, false);
-      const timer = setTimeout(() => {
-        // The program is still running: only terminating its worker stops it.
-        const outcome: RunOutcome = {
-          status: "timeout",
-          stdout: "",
-          stderr: "",
-          timeMs: limits.timeMs,
-        };
-        finish({ ok: true, outcome }, false);
-      }, limits.timeMs);
+      const onAbort = () => finish(ABORTED, false);
+      // The program is still running at its limit: only ending its worker stops it.
+      const timer = setTimeout(
+        () => finish({ ok: true, outcome: outcomeOf("timeout", limits.timeMs) }, false),
+        limits.timeMs,
+      );
       signal?.addEventListener("abort", onAbort, { once: true });
       slot.listener = (m) => {
         if (m.type !== "result" || m.id !== id) return;
-        slot.runs += 1;
-        const keep = !m.broken && m.heapBytes <= limits.memoryBytes && slot.runs < maxRuns;
-        finish({ ok: true, outcome: m.outcome }, keep);
+        finish({ ok: true, outcome: m.outcome }, !m.broken);
       };
-      slot.failure = (message) => {
-        const outcome: RunOutcome = {
-          status: "crashed",
-          stdout: "",
-          stderr: "",
-          error: message,
-          timeMs: 0,
-        };
-        finish({ ok: true, outcome }, false);
-      };
-      slot.port.post({ type: "run", id, request, limits });
+      slot.failure = (message) =>
+        finish({ ok: true, outcome: outcomeOf("crashed", 0, message) }, false);
+      slot.port.post({ type: "run", id, request, limits } satisfies RunMessage);
     });
   }
 
+  async function open(signal?: AbortSignal): Promise<LeaseResult> {
+    if (signal?.aborted) return ABORTED;
+    let slot = await acquire(signal);
+    if (!slot) return signal?.aborted ? ABORTED : failed(lastFailure || "no interpreter");
+    let closed = false;
+    return {
+      ok: true,
+      async run(request, limits, runSignal = signal) {
+        if (closed) return failed("This answer's interpreter was already handed back.");
+        // The interpreter died during an earlier test of this answer: the rest get a fresh one.
+        if (!slot) slot = await acquire(runSignal);
+        if (!slot) return runSignal?.aborted ? ABORTED : failed(lastFailure || "no interpreter");
+        if (runSignal?.aborted) return ABORTED;
+        const { result, keep } = await runOn(slot, request, limits, runSignal);
+        if (!keep) {
+          retire(slot);
+          slot = null;
+        }
+        return result;
+      },
+      close() {
+        if (closed) return;
+        closed = true;
+        if (slot) release(slot);
+        slot = null;
+      },
+    };
+  }
+
   return {
-    run,
+    open,
+    async run(request, limits, signal) {
+      const lease = await open(signal);
+      if (!lease.ok) return lease;
+      try {
+        return await lease.run(request, limits, signal);
+      } finally {
+        lease.close();
+      }
+    },
+    /** Resolves once an interpreter is ready (or the pool failed); leases nothing. */
     async warm() {
-      if (slots.size === 0) await spawn().ready;
+      if (status.phase === "failed") status = { ...status, phase: "loading" };
+      fill();
+      if ([...slots].some((s) => s.state === "ready")) return;
+      await new Promise<void>((done) => {
+        const cb = () => {
+          readyWatchers.delete(cb);
+          done();
+        };
+        readyWatchers.add(cb);
+      });
     },
     status: () => status,
     subscribe(cb) {
@@ -225,7 +275,22 @@ export function createInterpreterPool(opts: PoolOptions): Sandbox {
       return () => subscribers.delete(cb);
     },
     dispose() {
+      disposed = true;
       for (const s of [...slots]) retire(s);
+      failAll("The sandbox was closed.");
     },
   };
+}
+
+/**
+ * `open` for a sandbox that runs each program by itself (a scripted one in tests): every lease
+ * runs on `run` and holds nothing.
+ */
+export function leaseOver(run: Sandbox["run"]): Sandbox["open"] {
+  return (signal) =>
+    Promise.resolve(
+      signal?.aborted
+        ? ABORTED
+        : { ok: true as const, run: (r, l, s = signal) => run(r, l, s), close: () => undefined },
+    );
 }

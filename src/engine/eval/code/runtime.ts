@@ -1,87 +1,87 @@
 /**
- * The worker side, shared by the Node worker thread and the browser Web Worker: prepares a loaded
- * Pyodide for untrusted programs and runs one request at a time.
+ * The worker side, shared by the Node sandbox process and the browser Web Worker: answers the
+ * host's messages (protocol.ts) with one pristine interpreter per answer. The first interpreter
+ * starts cold and is snapshotted before any program runs; after each answer ("reset") the used
+ * interpreter is dropped and a fresh one made from that snapshot.
  */
-import type { PyodideAPI } from "pyodide";
-import { HARNESS_PY } from "./harness.ts";
-import type { RunMessage, WorkerMessage } from "./protocol.ts";
-import type { RunOutcome } from "./types.ts";
+import type { HostMessage } from "./protocol.ts";
+import type { Interpreter, RawResult } from "./interpreter.ts";
+import { interpreterFactory } from "./interpreter.ts";
 
-/** Options for `loadPyodide` that keep the host out of the interpreter. */
-export const SANDBOX_LOAD_OPTIONS = {
-  // The `js` module is an empty object instead of the worker's global scope.
-  jsglobals: Object.create(null) as object,
-  // No host environment variables (the CLI's API keys live there).
-  env: { HOME: "/home/pyodide" },
-  stdout: () => undefined,
-  stderr: () => undefined,
-};
+export { SANDBOX_LOAD_OPTIONS } from "./interpreter.ts";
 
-interface Heap {
-  _module?: { HEAP8?: { buffer: ArrayBufferLike } };
+export interface WorkerPlatform {
+  loadPyodide: Parameters<typeof interpreterFactory>[0];
+  indexURL: string;
+  post(message: unknown): void;
+  /** Called before every load: gives back what a load needs and the lockdown removed. */
+  beforeLoad?(): void;
+  /** Called after every load, before any program runs. */
+  lockDown(): void;
 }
 
-function heapBytes(py: PyodideAPI): number {
-  return (py as unknown as Heap)._module?.HEAP8?.buffer.byteLength ?? 0;
-}
+/** Serves the host's messages in order; returns the handler to feed them to. */
+export function serveInterpreters(platform: WorkerPlatform): (msg: HostMessage) => void {
+  const factory = interpreterFactory(platform.loadPyodide, platform.indexURL);
+  let snapshot: Uint8Array | null = null;
+  let current: Interpreter | null = null;
+  let chain: Promise<void> = Promise.resolve();
+  const post = (m: unknown) => platform.post(m);
 
-export type RunOne = (msg: RunMessage) => Extract<WorkerMessage, { type: "result" }>;
-
-/**
- * Installs the harness and removes Pyodide's ways into JavaScript from the Python side: the `js`
- * and `pyodide_js` modules are unregistered and the JS objects Pyodide keeps in module globals
- * are dropped (no package loading or JS event loop is needed here).
- */
-export function prepareInterpreter(py: PyodideAPI): RunOne {
-  py.unregisterJsModule("js");
-  py.unregisterJsModule("pyodide_js");
-  py.runPython(`
-import sys
-for _k in ("js", "pyodide_js"):
-    sys.modules.pop(_k, None)
-for _mod, _name in (("pyodide.webloop", "scheduleCallback"), ("pyodide._package_loader", "loadedPackages")):
-    if _mod in sys.modules and hasattr(sys.modules[_mod], _name):
-        setattr(sys.modules[_mod], _name, None)
-del _k, _mod, _name
-`);
-  const scope = py.toPy({}) as { get(k: string): unknown; destroy(): void };
-  py.runPython(HARNESS_PY, { globals: scope as never });
-  const run = scope.get("run") as (json: string) => string;
-  let stdin = new Uint8Array(0);
-  let offset = 0;
-  // `open(0).read()` reads the emscripten stdin, not sys.stdin: serve the same bytes there.
-  py.setStdin({
-    read: (buffer: Uint8Array) => {
-      const n = Math.min(buffer.length, stdin.length - offset);
-      buffer.set(stdin.subarray(offset, offset + n));
-      offset += n;
-      return n;
-    },
-  });
-  return (msg) => {
-    stdin = new TextEncoder().encode(msg.request.mode === "stdio" ? msg.request.stdin : "");
-    offset = 0;
-    let outcome: RunOutcome;
-    let broken = false;
+  async function load(t0: number) {
+    current = null;
+    platform.beforeLoad?.();
     try {
-      const json = run(JSON.stringify({ ...msg.request, outputBytes: msg.limits.outputBytes }));
-      outcome = JSON.parse(json) as RunOutcome; // validated by the host (protocol.ts)
-    } catch (e: unknown) {
-      // The harness catches every Python exception; reaching here means Pyodide itself failed
-      // (e.g. a stack overflow in WebAssembly). The interpreter cannot be trusted any more.
-      broken = true;
-      outcome = {
-        status: "crashed",
-        stdout: "",
-        stderr: "",
-        error: e instanceof Error ? e.message.split("\n")[0] : String(e),
-        timeMs: 0,
-      };
+      if (!snapshot) throw new Error("no snapshot to start from");
+      current = await factory.fresh(snapshot);
+    } finally {
+      platform.lockDown();
     }
-    const heap = heapBytes(py);
-    if (heap > msg.limits.memoryBytes && outcome.status === "ok")
-      outcome = { ...outcome, status: "memory_limit", error: `used ${heap} bytes` };
-    return { type: "result", id: msg.id, outcome, heapBytes: heap, broken };
+    post({ type: "ready", loadMs: performance.now() - t0 });
+  }
+
+  async function handle(msg: HostMessage) {
+    if (msg.type === "init") {
+      const t0 = performance.now();
+      if (msg.snapshot instanceof Uint8Array) snapshot = msg.snapshot;
+      else {
+        snapshot = await factory.snapshot();
+        post({ type: "snapshot", bytes: snapshot });
+      }
+      await load(t0);
+    } else if (msg.type === "reset") await load(performance.now());
+    else if (msg.type === "run") {
+      if (!current) {
+        post({
+          type: "result",
+          id: msg.id,
+          outcome: {
+            status: "crashed",
+            stdout: "",
+            stderr: "",
+            error: "no interpreter",
+            timeMs: 0,
+          },
+          broken: true,
+        } satisfies RawResult);
+        return;
+      }
+      let early = false;
+      const r = current.run(msg, (first) => {
+        early = true;
+        post(first);
+      });
+      if (!early) post(r);
+      if (r.broken) current = null;
+    }
+  }
+
+  return (msg) => {
+    chain = chain
+      .then(() => handle(msg))
+      .catch((e: unknown) =>
+        post({ type: "fatal", message: e instanceof Error ? e.message : String(e) }),
+      );
   };
 }
 
@@ -89,15 +89,15 @@ del _k, _mod, _name
  * Cuts the last routes out of the interpreter once Pyodide has loaded. Python code that finds a
  * JavaScript object despite the guard (Pyodide's converters stay reachable through module
  * globals) could climb `obj.constructor.constructor` to `Function` and run any JavaScript in the
- * worker's scope; the function constructors reached that way now throw. On top of that the scope
- * loses its network, storage and worker APIs (the browser's; Node's `process` stays, it is needed).
+ * worker's scope; the function constructors reached that way throw, and so does `eval`. On top of
+ * that the scope loses its network, storage and worker APIs.
  */
 export function lockDownWorker(scope: object): void {
   blockFunctionConstructors();
   removeWorkerApis(scope);
 }
 
-/** Deletes the network, storage and worker APIs from `scope` and its prototype chain. */
+/** Deletes the network, storage, module and worker APIs from `scope` and its prototype chain. */
 export function removeWorkerApis(scope: object): void {
   const names = [
     "fetch",
@@ -113,6 +113,9 @@ export function removeWorkerApis(scope: object): void {
     "SharedWorker",
     "BroadcastChannel",
     "Request",
+    // Pyodide's Node start-up leaves its module table (fs, ws, child_process) here.
+    "require",
+    "eval",
   ];
   for (
     let o: object | null = scope;

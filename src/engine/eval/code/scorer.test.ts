@@ -1,19 +1,22 @@
 /** The scorer's bookkeeping against a scripted sandbox (real programs: sandbox.node.test.ts). */
 import { describe, expect, it } from "vitest";
 import type { RunResult, Sandbox } from "./pool.ts";
-import { createCodeScorer } from "./scorer.ts";
+import { leaseOver } from "./pool.ts";
+import { CODE_SCORER_VERSION, createCodeScorer, oldScorerNote } from "./scorer.ts";
 import type { RunLimits, RunOutcome, RunRequest } from "./types.ts";
 
 function scripted(outcomes: (Partial<RunOutcome> | RunResult)[]) {
   const calls: { request: RunRequest; limits: RunLimits }[] = [];
+  const run: Sandbox["run"] = (request, limits) => {
+    calls.push({ request, limits });
+    const next = outcomes.shift() ?? {};
+    if ("ok" in next) return Promise.resolve(next);
+    const outcome: RunOutcome = { status: "ok", stdout: "", stderr: "", timeMs: 2, ...next };
+    return Promise.resolve({ ok: true, outcome } satisfies RunResult);
+  };
   const sandbox: Sandbox = {
-    run: (request, limits) => {
-      calls.push({ request, limits });
-      const next = outcomes.shift() ?? {};
-      if ("ok" in next) return Promise.resolve(next);
-      const outcome: RunOutcome = { status: "ok", stdout: "", stderr: "", timeMs: 2, ...next };
-      return Promise.resolve({ ok: true, outcome } satisfies RunResult);
-    },
+    run,
+    open: leaseOver(run),
     warm: () => Promise.resolve(),
     status: () => ({
       phase: "ready",
@@ -98,5 +101,86 @@ describe("createCodeScorer", () => {
       signal,
     );
     expect(r).toMatchObject({ correct: null, reason: message });
+  });
+
+  it("decides function tests from the plain value returned, never from the interpreter's say", async () => {
+    const tests = {
+      style: "function",
+      name: "f",
+      cases: [
+        { args: [], expected: 3 },
+        { args: [], expected: 3 },
+      ],
+    };
+    const { sandbox, calls } = scripted([
+      { value: { int: "3" }, repr: "3" },
+      { value: { int: "4" } },
+    ]);
+    const r = await createCodeScorer({ sandbox }).score(ANSWER, { question: "", tests }, signal);
+    expect(r.details).toMatchObject({
+      passed: 1,
+      firstFailure: { index: 1, verdict: "wrong_answer" },
+    });
+    // The expected value never travels to the sandbox.
+    expect(JSON.stringify(calls.map((c) => c.request))).not.toContain("expected");
+    const one = { ...tests, cases: [{ args: [], expected: 3 }] };
+    for (const outcome of [
+      { notPlain: "an object of class Always, a subclass of int" },
+      { value: { int: "3", passed: true } },
+      { value: { __eq__: "always" } },
+      {},
+    ]) {
+      const { sandbox: s } = scripted([outcome]);
+      const w = await createCodeScorer({ sandbox: s }).score(
+        ANSWER,
+        { question: "", tests: one },
+        signal,
+      );
+      expect(w.correct, JSON.stringify(outcome)).toBe(false);
+    }
+    const { sandbox: sub } = scripted([{ notPlain: "a MyInt, a subclass of int", repr: "3" }]);
+    const named = await createCodeScorer({ sandbox: sub }).score(
+      ANSWER,
+      { question: "", tests: one },
+      signal,
+    );
+    expect(named.reason).toBe(
+      "wrong answer on test 1 of 1: the function returned a MyInt, a subclass of int; only plain values count",
+    );
+  });
+
+  it("caps a question set's timeLimitMs at 60 s unless the caller raises the cap", async () => {
+    const slow = { ...TESTS, timeLimitMs: 600_000, cases: [TESTS.cases[0]] };
+    const a = scripted([{ stdout: "1\n" }]);
+    await createCodeScorer({ sandbox: a.sandbox }).score(
+      ANSWER,
+      { question: "", tests: slow },
+      signal,
+    );
+    expect(a.calls[0]?.limits.timeMs).toBe(60_000);
+    const b = scripted([{ stdout: "1\n" }]);
+    const raised = createCodeScorer({ sandbox: b.sandbox, maxTimeLimitMs: 120_000 });
+    const r = await raised.score(ANSWER, { question: "", tests: slow }, signal);
+    expect(b.calls[0]?.limits.timeMs).toBe(120_000);
+    expect(r.details).toMatchObject({ limitMs: 120_000 });
+  });
+
+  it("stops an answer at an output or memory limit: the rest count as skipped", async () => {
+    for (const status of ["output_limit", "memory_limit"] as const) {
+      const { sandbox, calls } = scripted([{ status }]);
+      const r = await createCodeScorer({ sandbox }).score(
+        ANSWER,
+        { question: "", tests: TESTS },
+        signal,
+      );
+      expect(calls).toHaveLength(1);
+      expect(r.details).toMatchObject({ passed: 0, skipped: 2, firstFailure: { verdict: status } });
+    }
+  });
+
+  it("says so of results scored by the old code scorer", () => {
+    expect(oldScorerNote({ id: "code", version: 1 })).toMatch(/code scorer v1.*re-score/);
+    expect(oldScorerNote({ id: "code", version: CODE_SCORER_VERSION })).toBeNull();
+    expect(oldScorerNote({ id: "exact", version: 1 })).toBeNull();
   });
 });

