@@ -75,6 +75,7 @@ export async function benchServe(): Promise<void> {
       apiKeyEnv: undefined,
       cors: [],
       runs: undefined,
+      fallbackWorker: undefined,
     },
     resolved,
     () => undefined,

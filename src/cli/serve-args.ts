@@ -24,6 +24,12 @@ export interface ServeSettings {
   maxBodyBytes: number;
   /** How long in-flight runs may take to finish after SIGINT/SIGTERM before they are cancelled. */
   graceMs: number;
+  /** A streamed answer sends an SSE comment after this long with nothing else sent. */
+  keepAliveMs: number;
+  /** The --runs file starts a new one past this size. */
+  runsMaxBytes: number;
+  /** The worker (by name) that answers alone when the Conductor cannot plan; undefined for none. */
+  fallbackWorker: string | undefined;
 }
 
 export type ServeArgs = { ok: true; settings: ServeSettings } | { ok: false; message: string };
@@ -35,6 +41,8 @@ export const SERVE_DEFAULTS = {
   model: "conductor",
   maxBodyBytes: 1024 * 1024,
   graceMs: 30_000,
+  keepAliveMs: 10_000,
+  runsMaxBytes: 256 * 1024 * 1024,
 } as const;
 
 /** True for addresses only this machine can reach: 127.0.0.0/8, ::1 and `localhost`. */
@@ -73,12 +81,22 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
         model: { type: "string" },
         "max-body-bytes": { type: "string" },
         "grace-ms": { type: "string" },
+        "keepalive-ms": { type: "string" },
+        "runs-max-bytes": { type: "string" },
+        fallback: { type: "string" },
       },
     }).values;
   } catch (e: unknown) {
     return { ok: false, message: e instanceof Error ? e.message : String(e) };
   }
   if (!values.config) return { ok: false, message: "--config FILE is required." };
+  const fallback = values.fallback;
+  if (fallback !== undefined && !/^worker:.+/.test(fallback)) {
+    return {
+      ok: false,
+      message: `--fallback must be worker:NAME (a worker of the pool, by name), got "${fallback}".`,
+    };
+  }
   try {
     const concurrency = integer(values.concurrency, "concurrency", SERVE_DEFAULTS.concurrency, 1);
     const host = values.host ?? SERVE_DEFAULTS.host;
@@ -119,6 +137,14 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
           1,
         ),
         graceMs: integer(values["grace-ms"], "grace-ms", SERVE_DEFAULTS.graceMs, 0),
+        keepAliveMs: integer(values["keepalive-ms"], "keepalive-ms", SERVE_DEFAULTS.keepAliveMs, 1),
+        runsMaxBytes: integer(
+          values["runs-max-bytes"],
+          "runs-max-bytes",
+          SERVE_DEFAULTS.runsMaxBytes,
+          1024,
+        ),
+        fallbackWorker: fallback?.slice("worker:".length),
       },
     };
   } catch (e: unknown) {

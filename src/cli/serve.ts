@@ -28,13 +28,22 @@ export interface RunningServer {
   closed: Promise<void>;
 }
 
+/** What tests inject instead of real timers. */
+export interface ServeHooks {
+  /** Calls `fn` once per keep-alive interval until the returned function stops it. */
+  every?: (fn: () => void) => () => void;
+}
+
 /** Starts serving `resolved` with `settings`; the in-process entry the CLI and the bench share. */
 export async function startServe(
   settings: ServeSettings,
   resolved: ResolvedConfig,
   log: (line: string) => void,
+  hooks: ServeHooks = {},
 ): Promise<RunningServer> {
-  const runLog: RunLog | undefined = settings.runs ? await openRunLog(settings.runs) : undefined;
+  const runLog: RunLog | undefined = settings.runs
+    ? await openRunLog(settings.runs, { maxBytes: settings.runsMaxBytes })
+    : undefined;
   const runs = new Set<AbortController>();
   const inFlight = new Set<Promise<void>>();
   const queue = new RunQueue(settings.concurrency, settings.queue);
@@ -49,6 +58,12 @@ export async function startServe(
       runs.add(run);
       return () => runs.delete(run);
     },
+    every:
+      hooks.every ??
+      ((fn) => {
+        const timer = setInterval(fn, settings.keepAliveMs);
+        return () => clearInterval(timer);
+      }),
   };
   const server = createServeServer(
     ctx,
@@ -74,8 +89,9 @@ export async function startServe(
   let shuttingDown: Promise<void> | undefined;
 
   async function shutdownNow(graceMs: number): Promise<void> {
+    // The port stays open while runs drain: /health answers 503 "draining" and new requests get
+    // a 503 with Connection: close, so a load balancer moves on instead of seeing refusals.
     draining = true;
-    server.close();
     server.closeIdleConnections();
     queue.close();
     const grace = setTimeout(() => {
@@ -86,6 +102,7 @@ export async function startServe(
     } finally {
       clearTimeout(grace);
     }
+    server.close();
     server.closeAllConnections();
     await runLog?.close();
     closedResolve();
