@@ -25,7 +25,7 @@ export interface InProcessServe {
   /** How many streams have a keep-alive interval running. */
   ticking(): number;
   /** An official client with its default retries (as a harness has them) unless told otherwise. */
-  client(o?: { maxRetries?: number }): OpenAI;
+  client(o?: { maxRetries?: number; apiKey?: string }): OpenAI;
 }
 
 /**
@@ -34,14 +34,19 @@ export interface InProcessServe {
  */
 export async function serveInProcess(
   onFinished: (fn: () => Promise<void>) => void,
-  o: { args?: string[]; config?: Record<string, unknown>; server?: TestServerOptions } = {},
+  o: {
+    args?: string[];
+    config?: Record<string, unknown>;
+    server?: TestServerOptions;
+    env?: Record<string, string>;
+  } = {},
 ): Promise<InProcessServe> {
   const server = await startTestServer(o.server);
   const dir = await mkdtemp(join(tmpdir(), "conductor-serve-"));
   const runs = join(dir, "runs");
   const parsed = parseServeArgs(
     ["--config", "-", "--runs", runs, "--port", "0", ...(o.args ?? [])],
-    {},
+    o.env ?? {},
   );
   if (!parsed.ok) throw new Error(parsed.message);
   const resolved = resolveConfig(JSON.stringify(threeWorkerConfig(server, o.config)), {});
@@ -70,6 +75,10 @@ export async function serveInProcess(
     },
     ticking: () => intervals.size,
     client: (c = {}) =>
-      new OpenAI({ baseURL: `${running.url}/v1`, apiKey: "none", maxRetries: c.maxRetries }),
+      new OpenAI({
+        baseURL: `${running.url}/v1`,
+        apiKey: c.apiKey ?? "none",
+        maxRetries: c.maxRetries,
+      }),
   };
 }
