@@ -11,6 +11,7 @@ import { EvaluationSchema, upgradeEvaluation } from "../engine/eval/schema.ts";
 import { createScorer, defaultScorerId } from "../engine/eval/scorers/registry.ts";
 import { parseStrategyList, strategyName } from "../engine/eval/strategy.ts";
 import { conductorSample } from "../engine/eval/training/sample.ts";
+import { CLI_TIMEOUTS } from "./serve-engine.ts";
 import { createOpenAIBackend } from "../engine/llm/openai.ts";
 import { importRun } from "../engine/run/export.ts";
 import { OriginLimiter, originOf } from "../engine/eval/limiter.ts";
@@ -168,6 +169,7 @@ async function evalWith(
       apiKey: keys.get(w.id),
       headers: w.headers,
       timeoutMs: config.timeoutMs,
+      idleTimeoutMs: config.idleTimeoutMs ?? CLI_TIMEOUTS.idleMs,
     });
   const judge = values.judge === undefined ? undefined : pool.find((w) => w.name === values.judge);
   if (values.judge !== undefined && !judge)

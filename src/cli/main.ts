@@ -10,7 +10,7 @@ import type { RunRecord } from "../engine/schema/record.ts";
 import { type Io, UsageError } from "./command.ts";
 import { resolveConfig } from "./config.ts";
 import { serveCommand } from "./serve.ts";
-import { createEngine, runQuestion } from "./serve-engine.ts";
+import { createEngine, forCommandLine, runQuestion } from "./serve-engine.ts";
 import { EVAL_HELP, evalCommand } from "./eval.ts";
 
 const HELP = `conductor-studio: plan and run Conductor workflows from the command line
@@ -212,7 +212,7 @@ async function runCommand(args: string[], io: Io): Promise<number> {
       onEvent: (event, after) => {
         const names = after.rounds.at(-1)?.steps.map((s) => s.workerName) ?? [];
         const line = progressLine(event, starts, names);
-        if (line) io.stderr(`${line}\n`);
+        if (line) io.stderr(`${forCommandLine(line)}\n`);
       },
     });
   } finally {

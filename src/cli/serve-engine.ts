@@ -20,16 +20,24 @@ export interface ServeEngine {
   backendFor: (w: Worker) => ChatBackend;
 }
 
+/**
+ * A call's time limits on the command line: a stall is caught by the idle time-out between chunks,
+ * so the per-attempt limit can leave room for a slow stream that keeps sending.
+ */
+export const CLI_TIMEOUTS = { attemptMs: 600_000, idleMs: 120_000 } as const;
+
 /** Backends for the Conductor and every worker, built once and shared by all requests. */
 export function createEngine(resolved: ResolvedConfig): ServeEngine {
   const { config, conductor, pool, keys } = resolved;
   const timeoutMs = config.timeoutMs;
+  const idleTimeoutMs = config.idleTimeoutMs ?? CLI_TIMEOUTS.idleMs;
   const conductorBackend = createOpenAIBackend({
     baseURL: conductor.baseURL,
     model: conductor.model,
     apiKey: keys.get("conductor"),
     headers: conductor.headers,
     timeoutMs,
+    idleTimeoutMs,
   });
   const workers = new Map(
     pool.map((w) => [
@@ -40,6 +48,7 @@ export function createEngine(resolved: ResolvedConfig): ServeEngine {
         apiKey: keys.get(w.id),
         headers: w.headers,
         timeoutMs,
+        idleTimeoutMs,
       }),
     ]),
   );
@@ -120,7 +129,7 @@ export async function runQuestion(engine: ServeEngine, input: RunInput): Promise
     maxRounds: config.rounds,
     maxCalls: config.maxCalls,
     prompt: { namedWorkers: config.namedWorkers, ...(template ? { template } : {}) },
-    retry: { ...config.retry, ...(config.timeoutMs ? { timeoutMs: config.timeoutMs } : {}) },
+    retry: { ...config.retry, timeoutMs: config.timeoutMs ?? CLI_TIMEOUTS.attemptMs },
   })) {
     record = applyEvent(record, event);
     input.onEvent?.(event, record);
