@@ -1,6 +1,7 @@
 // The engine side of `serve` and `run`: one runner (the same `runConductor` the studio uses) per
 // question, its events folded into a run record as they come.
 import { DEFAULT_TEMPLATE } from "../engine/conductor/prompt.ts";
+import type { FallbackPolicy } from "../engine/exec/fallback.ts";
 import { runConductor } from "../engine/exec/run.ts";
 import { createOpenAIBackend } from "../engine/llm/openai.ts";
 import type { ChatBackend } from "../engine/llm/types.ts";
@@ -16,6 +17,8 @@ import type { ContextMessage } from "./serve-request.ts";
 
 export interface ServeEngine {
   resolved: ResolvedConfig;
+  /** Asking the Conductor again when its plan does not parse, then perhaps a worker alone. */
+  fallback: FallbackPolicy;
   conductorBackend: ChatBackend;
   backendFor: (w: Worker) => ChatBackend;
 }
@@ -26,8 +29,23 @@ export interface ServeEngine {
  */
 export const CLI_TIMEOUTS = { attemptMs: 600_000, idleMs: 120_000 } as const;
 
-/** Backends for the Conductor and every worker, built once and shared by all requests. */
-export function createEngine(resolved: ResolvedConfig): ServeEngine {
+/** The worker a `--fallback worker:NAME` names, by its name in the pool. */
+export function fallbackWorkerId(
+  resolved: ResolvedConfig,
+  name: string | undefined,
+): { ok: true; id: string | undefined } | { ok: false; message: string } {
+  if (name === undefined) return { ok: true, id: undefined };
+  const worker = resolved.pool.find((w) => w.name === name);
+  if (worker) return { ok: true, id: worker.id };
+  const names = resolved.pool.map((w) => `"${w.name}"`).join(", ");
+  return { ok: false, message: `--fallback worker:${name}: no worker has that name (${names}).` };
+}
+
+/**
+ * Backends for the Conductor and every worker, built once and shared by all requests. A plan that
+ * does not parse is asked for once more; `fallbackWorker` (an id) then answers alone.
+ */
+export function createEngine(resolved: ResolvedConfig, fallbackWorker?: string): ServeEngine {
   const { config, conductor, pool, keys } = resolved;
   const timeoutMs = config.timeoutMs;
   const idleTimeoutMs = config.idleTimeoutMs ?? CLI_TIMEOUTS.idleMs;
@@ -54,6 +72,7 @@ export function createEngine(resolved: ResolvedConfig): ServeEngine {
   );
   return {
     resolved,
+    fallback: { replans: 1, ...(fallbackWorker ? { workerId: fallbackWorker } : {}) },
     conductorBackend,
     backendFor: (w) => workers.get(w.id) ?? conductorBackend,
   };
@@ -128,6 +147,7 @@ export async function runQuestion(engine: ServeEngine, input: RunInput): Promise
     maxSteps: config.maxSteps,
     maxRounds: config.rounds,
     maxCalls: config.maxCalls,
+    fallback: engine.fallback,
     prompt: { namedWorkers: config.namedWorkers, ...(template ? { template } : {}) },
     retry: { ...config.retry, timeoutMs: config.timeoutMs ?? CLI_TIMEOUTS.attemptMs },
   })) {

@@ -84,6 +84,11 @@ export async function openRunLog(dir: string, o: RunLogOptions = {}): Promise<Ru
 export function runLine(id: string, status: number, record: RunRecord, ms: number): string {
   const t = record.totals;
   const tokens = t.promptTokens + t.completionTokens;
-  const why = record.endReason ? ` (${record.endReason})` : "";
+  const fallback = record.rounds[0]?.fallback;
+  const why = fallback
+    ? ` (fallback: ${fallback.reason.code})`
+    : record.endReason
+      ? ` (${record.endReason})`
+      : "";
   return `${id} ${status} ${record.status}${why} ${tokens} tokens ${formatCost(t.cost)} ${(ms / 1000).toFixed(2)}s`;
 }

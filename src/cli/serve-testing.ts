@@ -43,6 +43,13 @@ export async function serveInProcess(
 ): Promise<InProcessServe> {
   const server = await startTestServer(o.server);
   const dir = await mkdtemp(join(tmpdir(), "conductor-serve-"));
+  const live: { running?: RunningServer } = {};
+  // Registered first, so a serve that fails to start leaves nothing behind either.
+  onFinished(async () => {
+    await live.running?.shutdown(0);
+    await server.close();
+    await rm(dir, { recursive: true, force: true });
+  });
   const runs = join(dir, "runs");
   const parsed = parseServeArgs(
     ["--config", "-", "--runs", runs, "--port", "0", ...(o.args ?? [])],
@@ -53,21 +60,17 @@ export async function serveInProcess(
   if (!resolved.ok) throw new Error(resolved.message);
   const intervals = new Set<() => void>();
   const log: string[] = [];
-  const running = await startServe(parsed.settings, resolved, (l) => log.push(l), {
+  const started = await startServe(parsed.settings, resolved, (l) => log.push(l), {
     every: (fn) => {
       intervals.add(fn);
       return () => intervals.delete(fn);
     },
   });
-  onFinished(async () => {
-    await running.shutdown(0);
-    await server.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  live.running = started;
   return {
     server,
-    running,
-    url: running.url,
+    running: started,
+    url: started.url,
     runs,
     log,
     tick: () => {
@@ -76,7 +79,7 @@ export async function serveInProcess(
     ticking: () => intervals.size,
     client: (c = {}) =>
       new OpenAI({
-        baseURL: `${running.url}/v1`,
+        baseURL: `${started.url}/v1`,
         apiKey: c.apiKey ?? "none",
         maxRetries: c.maxRetries,
       }),

@@ -8,7 +8,7 @@ import type { ChatContext } from "./serve-chat.ts";
 import { SHUTDOWN } from "./serve-chat.ts";
 import type { ServeSettings } from "./serve-args.ts";
 import { parseServeArgs } from "./serve-args.ts";
-import { createEngine } from "./serve-engine.ts";
+import { createEngine, fallbackWorkerId } from "./serve-engine.ts";
 import { createServeServer } from "./serve-http.ts";
 import type { RunLog } from "./serve-log.ts";
 import { openRunLog } from "./serve-log.ts";
@@ -26,6 +26,11 @@ export interface RunningServer {
   shutdown: (graceMs?: number) => Promise<void>;
   /** Resolves once a shutdown has completed. */
   closed: Promise<void>;
+}
+
+/** A setting that cannot work with this config (exit code 2, as for a bad option). */
+export class ServeSetupError extends Error {
+  override readonly name = "ServeSetupError";
 }
 
 /** What tests inject instead of real timers. */
@@ -48,8 +53,10 @@ export async function startServe(
   const inFlight = new Set<Promise<void>>();
   const queue = new RunQueue(settings.concurrency, settings.queue);
   let draining = false;
+  const fallback = fallbackWorkerId(resolved, settings.fallbackWorker);
+  if (!fallback.ok) throw new ServeSetupError(fallback.message);
   const ctx: ChatContext = {
-    engine: createEngine(resolved),
+    engine: createEngine(resolved, fallback.id),
     queue,
     model: settings.model,
     runLog,
@@ -150,15 +157,20 @@ export async function serveCommand(args: string[], io: ServeIo): Promise<number>
   try {
     running = await startServe(settings, resolved, log);
   } catch (e: unknown) {
+    if (e instanceof ServeSetupError) {
+      io.stderr(`${e.message}\n`);
+      return 2;
+    }
     io.stderr(
       `Cannot serve on ${settings.host}:${settings.port}: ${e instanceof Error ? e.message : String(e)}\n`,
     );
     return 1;
   }
   const keyNote = settings.apiKeyEnv ? `server key from $${settings.apiKeyEnv}` : "no server key";
+  const fallbackNote = settings.fallbackWorker ? `, fallback to ${settings.fallbackWorker}` : "";
   log(
     `listening on ${running.url}/v1 as "${settings.model}" (concurrency ${settings.concurrency}, ` +
-      `queue ${settings.queue}, ${keyNote}${settings.runs ? `, runs to ${settings.runs}` : ""})`,
+      `queue ${settings.queue}, ${keyNote}${fallbackNote}${settings.runs ? `, runs to ${settings.runs}` : ""})`,
   );
   const onSignal = (signal: NodeJS.Signals) => {
     log(
