@@ -11,7 +11,8 @@ import { EvaluationSchema, upgradeEvaluation } from "../engine/eval/schema.ts";
 import { createScorer, defaultScorerId } from "../engine/eval/scorers/registry.ts";
 import { parseStrategyList, strategyName } from "../engine/eval/strategy.ts";
 import { conductorSample } from "../engine/eval/training/sample.ts";
-import { CLI_TIMEOUTS } from "./serve-engine.ts";
+import { capSummary } from "./eval-cap.ts";
+import { CLI_TIMEOUTS, fallbackWorkerId } from "./serve-engine.ts";
 import { createOpenAIBackend } from "../engine/llm/openai.ts";
 import { importRun } from "../engine/run/export.ts";
 import { OriginLimiter, originOf } from "../engine/eval/limiter.ts";
@@ -100,6 +101,7 @@ async function evalWith(
       "skip-bad-rows": { type: "boolean", default: false },
       "training-data": { type: "string" },
       workflow: { type: "string" },
+      fallback: { type: "string" },
     },
   });
   const usage = (m: string) => (io.stderr(`${m}\n`), 2);
@@ -171,6 +173,10 @@ async function evalWith(
       timeoutMs: config.timeoutMs,
       idleTimeoutMs: config.idleTimeoutMs ?? CLI_TIMEOUTS.idleMs,
     });
+  if (values.fallback !== undefined && !values.fallback.startsWith("worker:"))
+    return usage(`--fallback must be worker:NAME, got "${values.fallback}".`);
+  const fallback = fallbackWorkerId(resolved, values.fallback?.slice("worker:".length));
+  if (!fallback.ok) return usage(fallback.message);
   const judge = values.judge === undefined ? undefined : pool.find((w) => w.name === values.judge);
   if (values.judge !== undefined && !judge)
     return usage(`No worker named "${values.judge}" for --judge.`);
@@ -251,6 +257,7 @@ async function evalWith(
     retry: { ...config.retry, ...(config.timeoutMs ? { timeoutMs: config.timeoutMs } : {}) },
     maxCallsPerRun: config.maxCalls,
     prompt: { namedWorkers: config.namedWorkers },
+    fallback: { replans: 1, ...(fallback.id ? { workerId: fallback.id } : {}) },
     onResult: async (result, record) => {
       await writeResult(result);
       const sample = writeSample && conductorSample(result, record);
@@ -272,10 +279,7 @@ async function evalWith(
     process.off("SIGINT", onSignal);
   }
   const secs = ((Date.now() - started) / 1000).toFixed(1);
-  if (outcome.status === "cost_cap")
-    io.stderr(
-      `Stopped at the spending cap ($${maxCost}): ${formatCost(outcome.cost)} spent; ${outcome.total - outcome.done} item(s) not run.\n`,
-    );
+  if (outcome.status === "cost_cap" && maxCost !== null) io.stderr(capSummary(maxCost, outcome));
   else if (outcome.status === "cancelled")
     io.stderr("Cancelled; run again with the same --out to resume.\n");
   io.stderr(
