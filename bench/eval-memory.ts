@@ -1,0 +1,135 @@
+// An evaluation at scale: 1,000 and 10,000 questions through 9 strategies over in-process scripted
+// backends, each result streamed to a JSON-lines file as the CLI writes it. Memory should not
+// grow with the number of items: the peak heap is printed for both sizes.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { lineWriter } from "../src/cli/eval-files.ts";
+import { EvalRun } from "../src/engine/eval/runner.ts";
+import type { Evaluation } from "../src/engine/eval/schema.ts";
+import { mathScorer } from "../src/engine/eval/scorers/math.ts";
+import type { Strategy } from "../src/engine/eval/strategy.ts";
+import { createFakeBackend } from "../src/engine/llm/fake.ts";
+import type { Pool } from "../src/engine/schema/worker.ts";
+
+const PLAN =
+  'model_id = [0, 1]\nsubtasks = ["Solve it.", "Check and answer."]\naccess_list = [[], ["all"]]';
+const NAMES = ["w0", "w1", "w2", "w3"];
+
+function evaluation(size: number): Evaluation {
+  const pool: Pool = NAMES.map((m) => ({
+    id: m,
+    name: m,
+    kind: "openai",
+    baseURL: "http://bench.invalid/v1",
+    model: m,
+    temperature: 0.2,
+    maxTokens: 64,
+    prefill: false,
+    price: { input: 1, output: 2 },
+  }));
+  const strategies: Strategy[] = [
+    { kind: "conductor", rounds: 0 },
+    ...NAMES.map((w): Strategy => ({ kind: "single", worker: w })),
+    { kind: "moa" },
+    { kind: "chain" },
+    { kind: "best-of-n", n: 3 },
+    {
+      kind: "workflow",
+      steps: [
+        { worker: "w0", subtask: "Solve it.", access: [] },
+        { worker: "w1", subtask: "Answer.", access: "all" },
+      ],
+    },
+  ];
+  return {
+    format: "conductor-studio-eval",
+    version: 1,
+    id: "bench",
+    name: "bench",
+    createdAt: 0,
+    dataset: { name: "bench", hash: "-", size },
+    strategies,
+    repeats: 1,
+    seed: 0,
+    scorer: { id: "math", options: {}, version: 1 },
+    pool,
+    conductor: {
+      kind: "openai",
+      baseURL: "http://bench.invalid/v1",
+      model: "c",
+      temperature: 0.2,
+      maxTokens: 256,
+    },
+    concurrency: 16,
+    maxCost: null,
+  };
+}
+
+/** Runs `size` questions; returns the peak heap over the run, sampled every 500 results after a GC. */
+async function one(size: number, dir: string) {
+  const items = Array.from({ length: size }, (_, i) => ({
+    id: `q${i}`,
+    question: `Question ${i}: what is 3 + 4? `.repeat(4),
+    expected: "7",
+  }));
+  const answer = `Adding 3 and 4 step by step gives 7. `.repeat(20) + "Answer: 7";
+  // As the CLI writes --out: one appended line per result, in order.
+  const write = lineWriter(join(dir, `results-${size}.jsonl`));
+  const gc = globalThis.gc;
+  gc?.();
+  const before = process.memoryUsage().heapUsed;
+  let peak = before;
+  let results = 0;
+  const start = performance.now();
+  const outcome = await new EvalRun({
+    evaluation: evaluation(size),
+    items,
+    scorer: mathScorer(),
+    backendFor: () => createFakeBackend([{ text: answer, chunks: [answer] }]),
+    conductorBackend: createFakeBackend([{ text: PLAN, chunks: [PLAN] }]),
+    onResult: async (r) => {
+      await write(r);
+      if (++results % 500 === 0) {
+        gc?.();
+        peak = Math.max(peak, process.memoryUsage().heapUsed);
+      }
+    },
+  }).run();
+  return { outcome, before, peak, seconds: (performance.now() - start) / 1000 };
+}
+
+/** Prints the peak heap of a 1,000- and a 10,000-question evaluation (target: the same within 20%). */
+export async function benchEvalMemory(sizes = [1_000, 10_000]): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), "conductor-eval-memory-"));
+  const mib = (b: number) => `${(b / 2 ** 20).toFixed(1)} MiB`;
+  try {
+    console.log(
+      `\nEvaluation memory: 9 strategies, results streamed to disk${globalThis.gc ? "" : " (run node with --expose-gc for steadier figures)"}`,
+    );
+    const peaks: number[] = [];
+    for (const size of sizes) {
+      const r = await one(size, dir);
+      peaks.push(r.peak - r.before);
+      console.log(
+        `  ${size} questions: ${r.outcome.done}/${r.outcome.total} results in ${r.seconds.toFixed(1)} s; heap ${mib(r.before)} before, peak ${mib(r.peak)} (+${mib(r.peak - r.before)})`,
+      );
+    }
+    if (peaks.length === 2)
+      console.log(
+        `  peak growth ${sizes[1]} vs ${sizes[0]}: x${(peaks[1]! / Math.max(1, peaks[0]!)).toFixed(2)} (target: the same within 20%)`,
+      );
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`)
+  await benchEvalMemory(
+    process.argv
+      .slice(2)
+      .map(Number)
+      .filter((n) => n > 0).length
+      ? process.argv.slice(2).map(Number)
+      : undefined,
+  );
