@@ -11,7 +11,7 @@ import { EvaluationSchema, upgradeEvaluation } from "../engine/eval/schema.ts";
 import { createScorer, defaultScorerId } from "../engine/eval/scorers/registry.ts";
 import { parseStrategyList, strategyName } from "../engine/eval/strategy.ts";
 import { conductorSample } from "../engine/eval/training/sample.ts";
-import { capSummary } from "./eval-cap.ts";
+import { capSummary, forSummary } from "./eval-summary.ts";
 import { CLI_TIMEOUTS, fallbackWorkerId } from "./serve-engine.ts";
 import { createOpenAIBackend } from "../engine/llm/openai.ts";
 import { importRun } from "../engine/run/export.ts";
@@ -239,7 +239,7 @@ async function evalWith(
   const writeResult = lineWriter(values.out);
   const trainingFile = values["training-data"];
   const writeSample = trainingFile ? lineWriter(trainingFile) : null;
-  const all = [...previous];
+  const all = previous.map(forSummary);
   const started = Date.now();
   const run = new EvalRun({
     evaluation,
@@ -262,7 +262,7 @@ async function evalWith(
       await writeResult(result);
       const sample = writeSample && conductorSample(result, record);
       if (sample) await writeSample(sample);
-      all.push(result);
+      all.push(forSummary(result));
       const verdict = result.correct === null ? "unscored" : result.correct ? "right" : "wrong";
       const tests = result.code ? `; ${codeResultText(result.code)}` : "";
       io.stderr(
