@@ -114,17 +114,20 @@ export async function benchServe(): Promise<void> {
         `ratio ${(s / d).toFixed(3)} (target <= 1.05; fastest of each ${best.toFixed(3)})  ` +
         `vs ideal ${(s / (CRITICAL_CALLS * 50)).toFixed(3)}`,
     );
-    // 16 at once, as a harness with 16 workers sends them: each request's own latency.
-    const at16 = async (f: () => Promise<unknown>) => {
-      const times: number[] = [];
-      for (let round = 0; round < 5; round++)
-        times.push(...(await Promise.all(Array.from({ length: 16 }, () => timed(f)))));
-      return median(times);
-    };
-    await at16(direct);
-    await at16(served);
-    const d16 = await at16(direct);
-    const s16 = await at16(served);
+    // 16 at once, as a harness with 16 workers sends them: each request's own latency. Rounds of
+    // the two alternate, so a shared machine's changing load falls on both alike.
+    const round16 = (f: () => Promise<unknown>) =>
+      Promise.all(Array.from({ length: 16 }, () => timed(f)));
+    await round16(direct);
+    await round16(served);
+    const alone16: number[] = [];
+    const served16: number[] = [];
+    for (let round = 0; round < 8; round++) {
+      alone16.push(...(await round16(direct)));
+      served16.push(...(await round16(served)));
+    }
+    const d16 = median(alone16);
+    const s16 = median(served16);
     console.log("serve: 16 concurrent requests, 50 ms per call, p50 of each request's time");
     console.log(
       `  engine alone ${d16.toFixed(1)} ms  through serve ${s16.toFixed(1)} ms  ratio ${(s16 / d16).toFixed(3)} (target <= 1.10)`,
