@@ -97,6 +97,8 @@ export class EvalRun {
   private doneThisSession = 0;
   private readonly model: CostModel;
   private readonly skipped = new Map<string, SkippedStrategy>();
+  /** The signals of the runs in flight. */
+  private readonly runs = new Set<AbortController>();
   /** Runs in flight per strategy. */
   private readonly flying = new Map<string, number>();
   private stopReason: EvalStatus | null = null;
@@ -106,6 +108,11 @@ export class EvalRun {
   constructor(private readonly o: EvalRunOptions) {
     this.limiter = o.limiter ?? new OriginLimiter(o.evaluation.concurrency);
     this.model = new CostModel(o.evaluation);
+    // One listener stops every run in flight. Not AbortSignal.any per run, whose source keeps a
+    // reference per dependant (90,000 in a large evaluation), nor a listener per run (dozens).
+    this.controller.signal.addEventListener("abort", () => {
+      for (const run of this.runs) run.abort();
+    });
   }
 
   /** Every (item, strategy, repeat) of the evaluation, finished ones included. */
@@ -275,17 +282,15 @@ export class EvalRun {
     this.running++;
     this.emit();
     let record = emptyRecord(runId);
-    // A signal per run: each run's calls listen to their own, not all to one shared signal. Not
-    // AbortSignal.any, whose sources keep a reference per dependant (90,000 in a large evaluation).
+    // A signal per run: each run's calls listen to their own, not all to one shared signal.
     const run = new AbortController();
-    const follow = () => run.abort();
-    if (this.controller.signal.aborted) follow();
-    else this.controller.signal.addEventListener("abort", follow, { once: true });
+    if (this.controller.signal.aborted) run.abort();
+    this.runs.add(run);
     try {
       for await (const event of this.events(task, posed, runId, run.signal))
         record = applyEvent(record, event);
     } finally {
-      this.controller.signal.removeEventListener("abort", follow);
+      this.runs.delete(run);
       this.running--;
     }
     if (record.status === "cancelled" || this.controller.signal.aborted) return this.emit();
