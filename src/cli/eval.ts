@@ -26,6 +26,7 @@ export const EVAL_HELP = `  conductor-studio eval --config pool.json --dataset q
       [--strategies conductor,single,moa] [--repeats K] [--concurrency N] [--max-cost USD]
       [--columns question=q,answer=a] [--scorer mc|math|exact|contains|regex|judge|code]
       [--judge NAME] [--seed S] [--skip-bad-rows] [--training-data FILE] [--workflow FILE]
+      [--fallback worker:NAME]
       Run a question set (JSONL, JSON or CSV) through each strategy: conductor, single (every
       worker alone) or single:<name>, moa, chain, best-of-n, workflow (--workflow: an exported
       workflow applied to every question). Each line of --out is one (item,
@@ -34,6 +35,9 @@ export const EVAL_HELP = `  conductor-studio eval --config pool.json --dataset q
       and, beside them, .grpo.jsonl, .sft.jsonl, .preference.jsonl and .verl.parquet.
       --scorer code (the default when items have a tests column) runs each Python answer
       against the item's tests in Pyodide (a worker thread): pass@1, tests passed per item.
+      --max-cost skips the items whose estimate (learned from the calls made) would pass it.
+      A plan that does not parse is asked for once more; --fallback then lets that worker
+      answer alone (counted per strategy in the summary).
       Exit 0 when every item finished, 1 when stopped (spending cap, Ctrl-C), 2 for bad input.
 `;
 

@@ -30,15 +30,20 @@ Usage:
   conductor-studio serve --config FILE [--host 127.0.0.1] [--port 8080] [--concurrency N]
                         [--queue N] [--api-key-env NAME] [--cors ORIGIN]... [--runs DIR]
                         [--model NAME] [--max-body-bytes N] [--grace-ms N]
+                        [--keepalive-ms N] [--runs-max-bytes N] [--fallback worker:NAME]
       Serve the Conductor and its pool as one OpenAI-compatible model: POST /v1/chat/completions
       (the last user message is the question; stream: true streams the final step's tokens;
-      "conductor_trace": true adds the run's plan, steps, usage and cost), GET /v1/models,
-      GET /health. --concurrency runs at once (default 4), --queue requests waiting beyond them
-      (default 16 x concurrency; then 429). --api-key-env names the variable holding the key
-      clients must send (required unless bound to loopback). --cors allows a browser origin
-      ("*" for any). --runs DIR appends each run record as a JSON line. --model is the served
-      name (default "conductor"). Ctrl+C stops accepting, waits --grace-ms (default 30000) for
-      runs in flight, then cancels them; a second Ctrl+C cancels at once. Exit 0 once stopped,
+      "conductor_trace": true adds the run's plan, steps, usage and cost), POST /v1/responses,
+      GET /v1/models, GET /health. A stream opens at once and sends an SSE comment after
+      --keepalive-ms (10000) with nothing else sent. Errors say x-should-retry: false when a
+      retry cannot help. --fallback lets that worker answer when the Conductor cannot plan.
+      --concurrency runs at once (default 4), --queue requests waiting beyond them (default
+      16 x concurrency; then 429). --api-key-env names the variable holding the key clients
+      must send (required unless bound to loopback). --cors allows a browser origin ("*" for
+      any). --runs DIR appends each run record as a JSON line (a new file past
+      --runs-max-bytes, 256 MiB). --model is the served name (default "conductor"). Ctrl+C
+      stops accepting, waits --grace-ms (default 30000) for runs in flight, then cancels
+      them; a second Ctrl+C cancels at once. Exit 0 once stopped,
       1 when it cannot listen, 2 for invalid options or config.
 
 ${EVAL_HELP}
