@@ -95,6 +95,20 @@ describe("serve answers what a retry cannot fix as final", { timeout: CLI_TIMEOU
     expect(chatRequests(s.server, "solver-a")).toHaveLength(2);
   });
 
+  it("a worker's stream that stalls past idleTimeoutMs is 504 upstream_timeout", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const s = await serveInProcess(onTestFinished, {
+      config: { ...NO_ENGINE_RETRY, idleTimeoutMs: 150 },
+    });
+    s.server.setDefault("conductor-7b", SOLVER_A_ALONE);
+    s.server.setDefault("solver-a", { chunks: ["Thinking", " it over"], chunkDelayMs: 5_000 });
+    const e = await failure(s.client({ maxRetries: 0 }).chat.completions.create(ask()));
+    expect(e).toMatchObject({ status: 504, code: "upstream_timeout" });
+    expect(e.message).toContain("idle time-out");
+  });
+
   it("requests the server refuses say so too", async ({ expect, onTestFinished }) => {
     const s = await serveInProcess(onTestFinished);
     const client = s.client();
