@@ -146,7 +146,11 @@ export async function handleChat(
       request_id: requestId,
       received_at: received.toISOString(),
       stream: request.stream,
-      http_status: status,
+      // A stream's headers (200) went out before the run ended; its error travelled as an event.
+      http_status: framing && !clientGone ? 200 : status,
+      error_code: clientGone
+        ? null
+        : (outcome.error?.code ?? (framing && stream.diverged ? "stream_diverged" : null)),
       client_disconnected: clientGone,
     });
   } catch (e: unknown) {

@@ -22,6 +22,17 @@ describe("serve falls back when the Conductor cannot plan", { timeout: CLI_TIMEO
     expect(e).toBeInstanceOf(APIError);
     expect(e).toMatchObject({ status: 502, code: "plan_error" });
     expect(chatRequests(s.server, "conductor-7b")).toHaveLength(2);
+    // Streamed, the same failure comes after a 200: the record says both.
+    const stream = await s.client().chat.completions.create({ ...ask(), stream: true });
+    await (async () => {
+      for await (const chunk of stream) void chunk;
+    })().catch(() => undefined);
+    await s.running.shutdown(0);
+    const served = (await readRuns(s.runs)).map((l) => [l.served.http_status, l.served.error_code]);
+    expect(served).toEqual([
+      [502, "plan_error"],
+      [200, "plan_error"],
+    ]);
   });
 
   it("with --fallback worker:NAME lets that worker answer alone", async ({

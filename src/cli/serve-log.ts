@@ -15,7 +15,10 @@ export interface ServedMeta {
   request_id: string;
   received_at: string;
   stream: boolean;
+  /** The status the client got: 200 for a stream that had opened, even if it ended in an error. */
   http_status: number;
+  /** The error `code` the client got (an HTTP error, or a stream's error event); null for an answer. */
+  error_code: string | null;
   /** True when the client went away before the answer was complete. */
   client_disconnected: boolean;
 }
