@@ -1,6 +1,7 @@
 import { builtApp } from "./app.ts";
 import { benchCode } from "./code.ts";
 import { benchEval } from "./eval.ts";
+import { benchEvalMemory } from "./eval-memory.ts";
 import { benchContent } from "./content.ts";
 import { benchHistory } from "./history.ts";
 import { benchPageLoad } from "./pageload.ts";
@@ -18,6 +19,7 @@ await benchServe();
 await benchReward();
 await benchCode();
 await benchEval();
+await benchEvalMemory();
 benchParser();
 benchRoutes();
 const app = await builtApp();

@@ -129,10 +129,10 @@ describe("conductor-studio eval", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
     const table = r.stdout.split("\n");
     expect(table[0]).toMatch(/^strategy\s+acc %\s+± s\.e\./);
     expect(table.find((l) => l.startsWith("single:Solver B"))).toMatch(
-      /^single:Solver B\s+0\.0\s+0\.0\s+4\s+0\s+2000/,
+      /^single:Solver B\s+0\.0\s+0\.0\s+4\s+0\s+0\s+2000/,
     );
     expect(table.find((l) => l.startsWith("conductor"))).toMatch(
-      /^conductor\s+100\.0\s+0\.0\s+4\s+0\s+6000\s/,
+      /^conductor\s+100\.0\s+0\.0\s+4\s+0\s+0\s+6000\s/,
     );
     // Every worker call carried the shared answer-format instruction.
     expect(
@@ -201,7 +201,13 @@ describe("conductor-studio eval", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
     );
     const r = await runCli(args);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/Stopped at the spending cap \(\$0\.025\)/);
+    expect(r.stderr).toMatch(
+      /^Spending cap \$0\.025\d*: \$0\.024\d* spent, 2\/4 item\(s\) done\./m,
+    );
+    // The skipped item is named with the measured estimate that did not fit.
+    expect(r.stderr).toMatch(
+      /single:Solver A: 2 item\(s\) skipped, estimated \$0\.012\d* each \(from its measured mean\)/,
+    );
     const rows = await lines(files.out);
     expect(rows.length).toBeGreaterThanOrEqual(2);
     expect(rows.length).toBeLessThan(4);

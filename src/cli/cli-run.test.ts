@@ -243,7 +243,7 @@ describe("conductor-studio run", { timeout: CLI_TIMEOUT_MS }, () => {
     expect(readExport(r.stdout).run.rounds[0]?.steps[1]?.attempts).toBe(2);
   });
 
-  it("an unparseable plan exits 3, shows the error and keeps the raw text", async ({
+  it("an unparseable plan is asked for once more, then exits 3, showing the error and keeping both texts", async ({
     expect,
     onTestFinished,
   }) => {
@@ -252,7 +252,7 @@ describe("conductor-studio run", { timeout: CLI_TIMEOUT_MS }, () => {
     const raw = `Two independent attempts, then a check.
 model_id = [0, 1, 2]
 subtasks = ["Solve it with the formula.", "Solve it by pairing terms.", "Compare both answers and give the`;
-    h.server.script("conductor-7b", raw);
+    h.server.script("conductor-7b", raw, raw);
     const r = await runPlan(h, threeWorkerConfig(h.server));
     expect(r.code).toBe(3); // the plan, not the config (2) or an unreachable endpoint (4)
     expect(r.stderr).toMatch(
@@ -261,8 +261,9 @@ subtasks = ["Solve it with the formula.", "Solve it by pairing terms.", "Compare
     const round = readExport(r.stdout).run.rounds[0];
     expect(round?.plan?.raw).toBe(raw);
     expect(round?.plan?.error?.code).toBe("unparseable_list");
+    expect(round?.plan?.rejected).toMatchObject([{ raw, error: { code: "unparseable_list" } }]);
     expect(round?.steps).toEqual([]);
-    expect(h.server.requests.filter((q) => q.path === "/v1/chat/completions")).toHaveLength(1);
+    expect(h.server.requests.filter((q) => q.path === "/v1/chat/completions")).toHaveLength(2);
   });
 
   it('with "rounds": 1 the Conductor can accept the answer with three empty lists', async ({

@@ -36,7 +36,10 @@ export const CliConfigSchema = z.object({
   rounds: z.number().int().nonnegative().max(5).default(0),
   maxCalls: z.number().int().positive().optional(),
   namedWorkers: z.boolean().default(false),
+  /** Per attempt of a model call, all of it (default 600 s in `run` and `serve`). */
   timeoutMs: z.number().int().positive().optional(),
+  /** The longest silence within a streaming call, between chunks (default 120 s; 0 turns it off). */
+  idleTimeoutMs: z.number().int().nonnegative().optional(),
   /** Retry policy overrides (attempts, backoff); the defaults suit real providers. */
   retry: z
     .object({

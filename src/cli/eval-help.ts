@@ -111,6 +111,11 @@ export const EVAL_SHAPE = {
       arg: "S",
       description: "raise the 60 s cap on a code item's timeLimitMs per test",
     },
+    fallback: {
+      type: "string",
+      arg: "worker:NAME",
+      description: "when the Conductor cannot plan (asked twice), that worker answers alone",
+    },
     new: {
       type: "boolean",
       description: "start over: move the earlier results in --out aside instead of resuming",
@@ -163,11 +168,16 @@ beside it, FILE.grpo.jsonl (TRL GRPOTrainer), .sft.jsonl (SFTTrainer), .preferen
 (DPOTrainer) and .verl.parquet (verl); it needs the conductor strategy. Every output path is
 checked before the first call.
 
-Spending cap (--max-cost): before an item starts, its cost is estimated and reserved: the mean
-cost of its strategy's finished items, or before any finished, a prior from the prices (a typical
-prompt and output per step, about 3 steps for the Conductor). Nothing starts that would pass the
-cap counting the reservations of the items in flight; items in flight may still finish, so the
-spend can pass the cap by the error of their estimates. Earlier sessions' spend counts.
+Spending cap (--max-cost): before an item starts, its cost is estimated and reserved, from the
+best data there is: the mean cost of its strategy's finished items, else its workers' measured
+cost per call (and the Conductor's per plan), else a prior from the prices (a typical prompt and
+output per step, about 3 steps for the Conductor). An item that would pass the cap, counting the
+reservations of the items in flight, is skipped while cheaper strategies go on; a strategy with
+nothing measured yet runs one item at a time. The summary lists, per strategy, what was skipped,
+the estimate and what it rested on. Earlier sessions' spend counts.
+
+Fallback: a plan that does not parse is asked for once more; --fallback worker:NAME then lets that
+worker answer alone, recorded on the round and counted per strategy in the summary.
 
 Progress on stderr: on a terminal a bar with items done, calls in flight, dollars spent and time
 left; otherwise one line per finished item with the same numbers. The summary table (or --json) on

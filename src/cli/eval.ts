@@ -33,12 +33,13 @@ import { EvalProgressDisplay, countingCalls } from "./eval-progress.ts";
 import type { StoredDefinition } from "./eval-resume.ts";
 import { definitionChanges, mismatchMessage, moveAside, storedDefinition } from "./eval-resume.ts";
 import { chooseStrategies } from "./eval-strategies.ts";
-import { summaryJson } from "./eval-summary.ts";
+import { capSummary, forSummary, summaryJson } from "./eval-summary.ts";
 import { EXIT } from "./exit-codes.ts";
 import { intOption, parseOptions } from "./options.ts";
 import { firstUnwritable } from "./output-paths.ts";
 import { otlpExporter } from "./otlp-export.ts";
 import { runExitCode } from "./run-command.ts";
+import { CLI_TIMEOUTS, fallbackWorkerId } from "./serve-engine.ts";
 import { didYouMean } from "./suggest.ts";
 
 /** The code scorer's Node sandbox, started on the first answer scored; disposed when the command ends. */
@@ -136,9 +137,14 @@ async function evalWith(
         apiKey: keys.get(w.id),
         headers: w.headers,
         timeoutMs: config.timeoutMs,
+        idleTimeoutMs: config.idleTimeoutMs ?? CLI_TIMEOUTS.idleMs,
       });
       return countingCalls(cache ? withCache(backend, cache, w) : backend, display.counter);
     };
+    if (values.fallback !== undefined && !values.fallback.startsWith("worker:"))
+      return usage(`--fallback must be worker:NAME, got "${values.fallback}".`);
+    const fallback = fallbackWorkerId(loaded.resolved, values.fallback?.slice("worker:".length));
+    if (!fallback.ok) return usage(fallback.message);
     const judge =
       values.judge === undefined ? undefined : pool.find((w) => w.name === values.judge);
     if (values.judge !== undefined && !judge)
@@ -223,7 +229,7 @@ async function evalWith(
     if (previous.length) io.stderr(`Resuming: ${previous.length} result(s) already in ${out}.\n`);
     const writeResult = lineWriter(out);
     const writeSample = trainingFile ? lineWriter(trainingFile) : null;
-    const all: EvalResult[] = [...previous];
+    const all: EvalResult[] = previous.map(forSummary);
     let spent = previous.reduce((sum, r) => sum + r.cost, 0);
     let unreachable = 0;
     let session = 0;
@@ -245,13 +251,14 @@ async function evalWith(
       retry: { ...config.retry, ...(config.timeoutMs ? { timeoutMs: config.timeoutMs } : {}) },
       maxCallsPerRun: config.maxCalls,
       prompt: { namedWorkers: config.namedWorkers },
+      fallback: { replans: 1, ...(fallback.id ? { workerId: fallback.id } : {}) },
       onProgress: (p) =>
         display.update({ done: p.done, total: p.total, cost: p.cost, etaMs: p.etaMs }),
       onResult: async (result, record) => {
         await writeResult(result);
         const sample = writeSample && conductorSample(result, record);
         if (sample) await writeSample(sample);
-        all.push(result);
+        all.push(forSummary(result));
         otlp?.add(record, evalRootAttributes(result, evaluation.id));
         session++;
         if (runExitCode(record) === EXIT.unreachable) unreachable++;
@@ -270,10 +277,7 @@ async function evalWith(
       display.stop();
     }
     const secs = (Date.now() - started) / 1000;
-    if (outcome.status === "cost_cap")
-      io.stderr(
-        `Stopped at the spending cap ($${maxCost}): ${formatCost(outcome.cost)} spent; ${outcome.total - outcome.done} item(s) not run.\n`,
-      );
+    if (outcome.status === "cost_cap" && maxCost !== null) io.stderr(capSummary(maxCost, outcome));
     else if (outcome.status === "cancelled")
       io.stderr("Cancelled; run again with the same --out to resume.\n");
     io.stderr(

@@ -44,13 +44,13 @@ async function route(c: RewardHttpContext, req: IncomingMessage, res: ServerResp
   }
   if (c.draining()) {
     req.resume();
-    return sendError(res, apiError(503, "server_shutdown", "The service is shutting down."), {
+    return sendError(res, apiError("server_shutdown", "The service is shutting down."), {
       Connection: "close",
     });
   }
   if (path !== "/v1/rewards") {
     req.resume();
-    return sendError(res, apiError(404, "not_found", `No route for ${req.method ?? "?"} ${path}.`));
+    return sendError(res, apiError("not_found", `No route for ${req.method ?? "?"} ${path}.`));
   }
   const id = requestId();
   if (c.apiKey !== undefined && !keyMatches(req.headers.authorization, c.apiKey)) {
@@ -59,7 +59,6 @@ async function route(c: RewardHttpContext, req: IncomingMessage, res: ServerResp
     return sendError(
       res,
       apiError(
-        401,
         "invalid_api_key",
         "Missing or wrong API key: send the server key as a Bearer token.",
       ),
@@ -67,26 +66,26 @@ async function route(c: RewardHttpContext, req: IncomingMessage, res: ServerResp
   }
   if (req.method !== "POST") {
     req.resume();
-    return sendError(res, apiError(405, "method_not_allowed", "Use POST."));
+    return sendError(res, apiError("method_not_allowed", "Use POST."));
   }
   const body = await readBody(req, c.maxBodyBytes);
   if (!body.ok) {
     if (!body.tooLarge) return;
     c.log(`${id} 413 body over ${c.maxBodyBytes} bytes`);
     const message = `The request body is larger than ${c.maxBodyBytes} bytes; send smaller batches or raise --max-body-bytes.`;
-    return sendError(res, apiError(413, "request_too_large", message), { Connection: "close" });
+    return sendError(res, apiError("request_too_large", message), { Connection: "close" });
   }
   let raw: unknown;
   try {
     raw = JSON.parse(body.text);
   } catch {
     c.log(`${id} 400 body is not JSON`);
-    return sendError(res, apiError(400, "invalid_json", "The request body is not valid JSON."));
+    return sendError(res, apiError("invalid_json", "The request body is not valid JSON."));
   }
   const parsed = RewardRequestSchema.safeParse(raw);
   if (!parsed.success) {
     c.log(`${id} 400 invalid request`);
-    return sendError(res, apiError(400, "invalid_request", describeIssues(parsed.error), "items"));
+    return sendError(res, apiError("invalid_request", describeIssues(parsed.error), "items"));
   }
   const run = new AbortController();
   const untrack = c.track(run);
@@ -101,14 +100,10 @@ async function route(c: RewardHttpContext, req: IncomingMessage, res: ServerResp
       if (slot.reason === "aborted") return;
       c.log(`${id} ${slot.reason === "full" ? 429 : 503} batch refused (${slot.reason})`);
       return slot.reason === "full"
-        ? sendError(
-            res,
-            apiError(429, "queue_full", "Too many batches are waiting; retry later."),
-            {
-              "Retry-After": "1",
-            },
-          )
-        : sendError(res, apiError(503, "server_shutdown", "The service is shutting down."));
+        ? sendError(res, apiError("queue_full", "Too many batches are waiting; retry later."), {
+            "Retry-After": "1",
+          })
+        : sendError(res, apiError("server_shutdown", "The service is shutting down."));
     }
     try {
       const rewards = await c.score(parsed.data, run.signal, id);
@@ -129,7 +124,7 @@ export function createRewardServer(c: RewardHttpContext, inFlight: Set<Promise<v
       .catch((e: unknown) => {
         c.log(`internal error: ${e instanceof Error ? e.message : String(e)}`);
         if (!res.headersSent)
-          sendError(res, apiError(500, "internal_error", "An internal error occurred."));
+          sendError(res, apiError("internal_error", "An internal error occurred."));
         else res.destroy();
       })
       .finally(() => inFlight.delete(done));

@@ -110,6 +110,7 @@ export async function startReward(
               received_at: receivedAt,
               stream: false,
               http_status: 200,
+              error_code: result.error?.code ?? null,
               client_disconnected: signal.aborted,
               reward: {
                 id: result.id,

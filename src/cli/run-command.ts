@@ -10,7 +10,7 @@ import { optionsHelp, parseOptions } from "./options.ts";
 import { firstUnwritable } from "./output-paths.ts";
 import { otlpExporter } from "./otlp-export.ts";
 import { answerBlock, progressLine, totalsLine } from "./run-progress.ts";
-import { createEngine, runQuestion } from "./serve-engine.ts";
+import { createEngine, forCommandLine, runQuestion } from "./serve-engine.ts";
 
 const SHAPE = {
   name: "run",
@@ -128,7 +128,7 @@ async function run(args: string[], io: Io): Promise<number> {
       onEvent: (event, after) => {
         const names = after.rounds.at(-1)?.steps.map((s) => s.workerName) ?? [];
         const line = progressLine(event, starts, names);
-        if (line) io.stderr(`${line}\n`);
+        if (line) io.stderr(`${forCommandLine(line)}\n`);
       },
     });
   } finally {

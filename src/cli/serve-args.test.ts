@@ -41,10 +41,26 @@ describe("serve options", () => {
       "Refusing to serve on 192.168.1.4 without a server key",
     ],
     [["--config", "p", "--bogus"], "Unknown option '--bogus'"],
+    [["--config", "p", "--fallback", "Checker"], "--fallback must be worker:NAME"],
+    [["--config", "p", "--keepalive-ms", "0"], "--keepalive-ms must be an integer of at least 1"],
+    [
+      ["--config", "p", "--runs-max-bytes", "10"],
+      "--runs-max-bytes must be an integer of at least 1024",
+    ],
   ])("refuses %j", ([args, message], { expect }) => {
     const r = parseServeArgs(args, {});
     expect(r.ok).toBe(false);
     expect(r.ok ? "" : r.message).toContain(message);
+  });
+
+  it("reads the keep-alive interval, the runs file size and the fallback worker", ({ expect }) => {
+    expect(parseServeArgs(["--config", "p"], {})).toMatchObject({
+      settings: { keepAliveMs: 10_000, runsMaxBytes: 256 * 1024 * 1024, fallbackWorker: undefined },
+    });
+    const args = ["--config", "p", "--keepalive-ms", "250", "--runs-max-bytes", "4096"];
+    expect(parseServeArgs([...args, "--fallback", "worker:Solver A"], {})).toMatchObject({
+      settings: { keepAliveMs: 250, runsMaxBytes: 4096, fallbackWorker: "Solver A" },
+    });
   });
 
   it("tells loopback addresses from the rest", ({ expect }) => {

@@ -37,6 +37,12 @@ export interface ServeSettings {
   cache?: { dir: string; mode: CacheMode };
   /** Where each run goes as an OpenTelemetry trace (--otlp-endpoint); null for nowhere. */
   otlp?: OtlpTarget | null;
+  /** A streamed answer sends an SSE comment after this long with nothing else sent. */
+  keepAliveMs: number;
+  /** The --runs file starts a new one past this size. */
+  runsMaxBytes: number;
+  /** The worker (by name) that answers alone when the Conductor cannot plan; undefined for none. */
+  fallbackWorker: string | undefined;
 }
 
 export type ServeArgs = { ok: true; settings: ServeSettings } | { ok: false; message: string };
@@ -48,6 +54,8 @@ export const SERVE_DEFAULTS = {
   model: "conductor",
   maxBodyBytes: 1024 * 1024,
   graceMs: 30_000,
+  keepAliveMs: 10_000,
+  runsMaxBytes: 256 * 1024 * 1024,
 } as const;
 
 /** True for addresses only this machine can reach: 127.0.0.0/8, ::1 and `localhost`. */
@@ -90,6 +98,9 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
         cache: { type: "string" },
         "cache-mode": { type: "string" },
         ...OTLP_OPTIONS,
+        "keepalive-ms": { type: "string" },
+        "runs-max-bytes": { type: "string" },
+        fallback: { type: "string" },
       },
     }).values;
   } catch (e: unknown) {
@@ -103,6 +114,13 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
       ok: false,
       message: "--cache-mode read-write|read-only|refresh goes with --cache DIR.",
     };
+  const fallback = values.fallback;
+  if (fallback !== undefined && !/^worker:.+/.test(fallback)) {
+    return {
+      ok: false,
+      message: `--fallback must be worker:NAME (a worker of the pool, by name), got "${fallback}".`,
+    };
+  }
   try {
     const concurrency = integer(values.concurrency, "concurrency", SERVE_DEFAULTS.concurrency, 1);
     const host = values.host ?? SERVE_DEFAULTS.host;
@@ -148,6 +166,14 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
         strict: values.strict ?? false,
         ...(values.cache ? { cache: { dir: values.cache, mode: cacheMode.data } } : {}),
         otlp: otlp.target,
+        keepAliveMs: integer(values["keepalive-ms"], "keepalive-ms", SERVE_DEFAULTS.keepAliveMs, 1),
+        runsMaxBytes: integer(
+          values["runs-max-bytes"],
+          "runs-max-bytes",
+          SERVE_DEFAULTS.runsMaxBytes,
+          1024,
+        ),
+        fallbackWorker: fallback?.slice("worker:".length),
       },
     };
   } catch (e: unknown) {
@@ -180,21 +206,30 @@ Options:
   --otlp-endpoint URL    send each run as an OpenTelemetry trace (OTLP/HTTP JSON) to a collector
   --otlp-headers-env VAR a variable holding the collector's headers as k=v,k2=v2
   --otlp-content         add prompts and answers to the traces (off by default)
+  --keepalive-ms N       a stream sends an SSE comment after this long with nothing else sent (10000)
+  --runs-max-bytes N     a new --runs file past this size (default 268435456, 256 MiB)
+  --fallback worker:NAME when the Conductor cannot plan (asked twice), that worker answers alone
 
 Endpoints:
   POST /v1/chat/completions  the last user message is the question; earlier messages are shown to the
                              Conductor as context. "stream": true streams the final step's tokens;
                              "conductor_trace": true adds the run's plans, steps, usage and cost.
-                             temperature and max_tokens are ignored: the config sets them per worker.
+                             temperature and max_tokens are ignored: the config sets them per worker;
+                             tools, tool_choice, response_format and n > 1 are refused (400).
+  POST /v1/responses         the same run in the Responses shape (input, instructions, stream events)
   GET /v1/models             the served name; GET /health: {"status":"ok","running":N,"queued":M}
+                             (503 "draining" while shutting down)
 
 HTTP statuses (OpenAI error objects {"error":{"message","type","code","param"}}):
   200  the workflow's answer; usage is the sum of every call of the run, the Conductor's included
-  400  no user message in the request        401  a missing or wrong server key
-  413  a body over --max-body-bytes           429  queue_full: every run slot busy and the queue full
-                                                   (with Retry-After)
-  502  plan_error (the plan could not be parsed) or step_error (a worker failed), with the reason
-  503  shutting down
+  400  no user message, unsupported_parameter, invalid_path, context_length_exceeded
+  401  a missing or wrong server key (Authorization: Bearer KEY only)
+  404  model_not_found: another model name     413  a body over --max-body-bytes
+  429  queue_full (every slot busy, the queue full) or upstream_rate_limited, with Retry-After
+  502  upstream_auth, upstream_bad_request, upstream_not_found, plan_error, call_budget (no retry
+       helps: x-should-retry: false), upstream_unavailable (a retry may help)
+  504  upstream_timeout                       503  shutting down
+  The README's serving section lists every code and header.
 
 Ctrl+C (SIGINT or SIGTERM) stops accepting, waits --grace-ms for runs in flight, then cancels them
 (503); a second Ctrl+C cancels at once. A client that disconnects cancels its run. Keys never reach

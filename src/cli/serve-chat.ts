@@ -1,20 +1,21 @@
-// `POST /v1/chat/completions` for `serve`: admit, run, answer (whole or streamed), record.
+// One served request (chat completions or responses): admit, run, answer (whole or streamed), record.
 import type { ServerResponse } from "node:http";
 import { newRunId } from "../engine/exec/run.ts";
+import type { LlmError } from "../engine/llm/types.ts";
 import type { Attributes } from "../engine/otel/span.ts";
 import type { RunRecord } from "../engine/schema/record.ts";
 import type { ServeEngine } from "./serve-engine.ts";
 import { failureOf, runQuestion } from "./serve-engine.ts";
 import type { ApiError } from "./serve-errors.ts";
-import { apiError, errorBody } from "./serve-errors.ts";
+import { apiError } from "./serve-errors.ts";
 import type { RunLog } from "./serve-log.ts";
 import { runLine } from "./serve-log.ts";
 import type { RunQueue } from "./serve-queue.ts";
 import { sendError, sendJson } from "./serve-reply.ts";
 import type { ServeRequest } from "./serve-request.ts";
-import type { ChunkMeta } from "./serve-sse.ts";
-import { AnswerStream, SSE_DONE, SSE_HEADERS, deltaChunk, sseChunk } from "./serve-sse.ts";
-import { traceOf, usageOf } from "./serve-trace.ts";
+import type { ChunkMeta, Wire, WireStream } from "./serve-sse.ts";
+import { AnswerStream, SSE_HEADERS, SSE_KEEPALIVE } from "./serve-sse.ts";
+import { traceOf } from "./serve-trace.ts";
 
 /** The abort reason a shutdown gives in-flight runs past the grace period. */
 export const SHUTDOWN = "shutdown";
@@ -29,30 +30,41 @@ export interface ChatContext {
   log: (line: string) => void;
   /** Registers a run so shutdown can cancel it; returns the unregister function. */
   track: (run: AbortController) => () => void;
+  /** Calls `fn` once per keep-alive interval until the returned function stops it. */
+  every: (fn: () => void) => () => void;
 }
 
 const SHUTDOWN_ERROR = apiError(
-  503,
   "server_shutdown",
   "The server is shutting down; the run was cancelled. Retry against another replica.",
 );
 
 /** Where the run left the client: the HTTP status, and what to send if nothing has been yet. */
-function outcomeOf(record: RunRecord, run: AbortSignal): { status: number; error?: ApiError } {
+function outcomeOf(
+  record: RunRecord,
+  run: AbortSignal,
+  lastError: LlmError | undefined,
+): { status: number; error?: ApiError } {
   if (record.status === "done") return { status: 200 };
   if (record.status === "cancelled") {
     return run.reason === SHUTDOWN ? { status: 503, error: SHUTDOWN_ERROR } : { status: 499 };
   }
-  const f = failureOf(record);
-  return { status: 502, error: apiError(502, f.code, f.message) };
+  const f = failureOf(record, lastError);
+  const error = apiError(f.code, f.message, null, f.retryAfterS);
+  return { status: error.status, error };
 }
 
-/** Answers one validated chat request. Never throws on model failures; they become answers. */
+/**
+ * Answers one validated request (chat completions or responses, as `wire` shapes it). Never
+ * throws on model failures; they become answers. A streamed answer opens at once and sends an SSE
+ * comment whenever nothing else was sent for a keep-alive interval.
+ */
 export async function handleChat(
   ctx: ChatContext,
   res: ServerResponse,
   request: ServeRequest,
   requestId: string,
+  wire: Wire,
 ): Promise<void> {
   const received = new Date();
   const gone = new AbortController();
@@ -69,8 +81,7 @@ export async function handleChat(
       );
       return sendError(
         res,
-        apiError(429, "queue_full", "Too many requests are waiting; retry shortly.", null),
-        { "Retry-After": "1" },
+        apiError("queue_full", "Too many requests are waiting; retry shortly.", null, 1),
       );
     }
     if (admission.reason === "closed") {
@@ -85,19 +96,29 @@ export async function handleChat(
   gone.signal.addEventListener("abort", onGone, { once: true });
   const runId = newRunId(received.getTime());
   const meta: ChunkMeta = {
-    id: `chatcmpl-${runId}`,
+    id: `${wire.prefix}-${runId}`,
     created: Math.floor(received.getTime() / 1000),
     model: ctx.model,
   };
   const stream = new AnswerStream(ctx.engine.resolved.config.rounds);
-  const send = (text: string) => {
-    if (res.destroyed) return;
-    if (!res.headersSent) {
-      res.writeHead(200, SSE_HEADERS);
-      res.write(deltaChunk(meta, { role: "assistant", content: "" }));
-    }
-    if (text) res.write(deltaChunk(meta, { content: text }));
+  const framing = request.stream ? wire.stream(meta) : undefined;
+  let quiet = true;
+  const write = (text: string) => {
+    if (res.destroyed || !text) return;
+    quiet = false;
+    res.write(text);
   };
+  let stopKeepAlive = () => undefined as void;
+  if (framing) {
+    res.writeHead(200, { ...SSE_HEADERS, ...ignoredHeader(request) });
+    write(framing.open());
+    // A comment only when the interval passed with nothing else sent.
+    stopKeepAlive = ctx.every(() => {
+      if (quiet) write(SSE_KEEPALIVE);
+      quiet = true;
+    });
+  }
+  let lastError: LlmError | undefined;
   let record: RunRecord;
   try {
     record = await runQuestion(ctx.engine, {
@@ -105,19 +126,21 @@ export async function handleChat(
       context: request.context,
       runId,
       signal: run.signal,
-      onEvent: request.stream
+      onCallError: (e) => (lastError = e),
+      onEvent: framing
         ? (e) => {
             const text = stream.next(e);
-            if (text) send(text);
+            if (text) write(framing.delta(text));
           }
         : undefined,
     });
   } finally {
+    stopKeepAlive();
     admission.release();
     untrack();
     gone.signal.removeEventListener("abort", onGone);
   }
-  const outcome = outcomeOf(record, run.signal);
+  const outcome = outcomeOf(record, run.signal, lastError);
   const clientGone = gone.signal.aborted;
   const status = clientGone ? 499 : outcome.status;
   // Recorded before answering: a client holding an answer can count on its record being on disk.
@@ -126,7 +149,11 @@ export async function handleChat(
       request_id: requestId,
       received_at: received.toISOString(),
       stream: request.stream,
-      http_status: status,
+      // A stream's headers (200) went out before the run ended; its error travelled as an event.
+      http_status: framing && !clientGone ? 200 : status,
+      error_code: clientGone
+        ? null
+        : (outcome.error?.code ?? (framing && stream.diverged ? "stream_diverged" : null)),
       client_disconnected: clientGone,
     });
   } catch (e: unknown) {
@@ -137,8 +164,13 @@ export async function handleChat(
     "conductor.serve.request_id": requestId,
     "http.response.status_code": status,
   });
-  if (!clientGone) answer(res, { meta, request, record, outcome, stream, send });
+  if (!clientGone) answer(res, { meta, request, record, outcome, stream, framing, wire, write });
   ctx.log(runLine(requestId, status, record, Date.now() - received.getTime()));
+}
+
+/** `x-conductor-ignored`: the sampling fields the request set that the pool config overrides. */
+function ignoredHeader(request: ServeRequest): Record<string, string> {
+  return request.ignored.length ? { "x-conductor-ignored": request.ignored.join(", ") } : {};
 }
 
 interface Answer {
@@ -147,52 +179,32 @@ interface Answer {
   record: RunRecord;
   outcome: { status: number; error?: ApiError };
   stream: AnswerStream;
-  /** Sends streamed text, opening the stream first if it is not open yet. */
-  send: (text: string) => void;
+  framing: WireStream | undefined;
+  wire: Wire;
+  write: (text: string) => void;
 }
 
-/** The end of the exchange: the completion, the stream's last chunks, or the error. */
+/** The end of the exchange: the whole answer, the stream's last events, or the error. */
 function answer(res: ServerResponse, a: Answer): void {
-  const { meta, request, record, outcome } = a;
+  const { meta, request, record, outcome, framing } = a;
   const trace = request.trace ? { conductor_trace: traceOf(record) } : {};
-  if (outcome.status === 200 && !request.stream) {
-    return sendJson(res, 200, {
-      id: meta.id,
-      object: "chat.completion",
-      created: meta.created,
-      model: meta.model,
-      choices: [
-        {
-          index: 0,
-          message: { role: "assistant", content: record.answer ?? "" },
-          logprobs: null,
-          finish_reason: "stop",
-        },
-      ],
-      usage: usageOf(record),
-      ...trace,
-    });
+  const end = { record, trace, includeUsage: request.includeUsage };
+  if (!framing) {
+    if (outcome.status === 200)
+      return sendJson(res, 200, a.wire.whole(meta, end), ignoredHeader(request));
+    if (outcome.error)
+      sendError(res, outcome.error, outcome.status === 503 ? { Connection: "close" } : {});
+    return;
   }
+  // The stream is open: an answer's end, or an error event as OpenAI-compatible servers send it.
   if (outcome.status === 200) {
-    a.send("");
-    if (a.stream.diverged) res.write(`data: ${errorBody(DIVERGED)}\n\n`);
-    else {
-      res.write(sseChunk(meta, [{ index: 0, delta: {}, finish_reason: "stop" }], trace));
-      if (request.includeUsage) res.write(sseChunk(meta, [], { usage: usageOf(record) }));
-    }
-    return void res.end(SSE_DONE);
-  }
-  if (!outcome.error) return;
-  if (res.headersSent) {
-    // A stream already under way: the error travels as an SSE event, as OpenAI-compatible servers do.
-    res.write(`data: ${errorBody(outcome.error)}\n\n`);
-    return void res.end(SSE_DONE);
-  }
-  sendError(res, outcome.error, outcome.status === 503 ? { Connection: "close" } : {});
+    if (a.stream.diverged) a.write(framing.error(DIVERGED));
+    else a.write(framing.done(end));
+  } else if (outcome.error) a.write(framing.error(outcome.error));
+  res.end();
 }
 
 const DIVERGED = apiError(
-  502,
   "stream_diverged",
   "The final step was retried after part of its answer had been streamed, and the retry wrote " +
     "a different answer; the streamed text is not the answer. Retry the request.",

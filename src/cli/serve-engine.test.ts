@@ -1,7 +1,10 @@
 import { describe, it } from "vitest";
 import { buildConductorMessages } from "../engine/conductor/prompt.ts";
 import type { Pool } from "../engine/schema/worker.ts";
-import { templateWithContext } from "./serve-engine.ts";
+import { refusedGrammar } from "../engine/conductor/constrain.ts";
+import { CONDUCTOR_AUTH } from "../engine/exec/plan.ts";
+import { LlmError } from "../engine/llm/types.ts";
+import { forCommandLine, templateWithContext } from "./serve-engine.ts";
 
 const pool: Pool = [
   {
@@ -45,5 +48,15 @@ describe("templateWithContext", () => {
       "System: Answer with a letter.\n\nUser: Fill in { {workers} } and { { question } }.",
     );
     expect(text.match(/Model id 0/g)).toHaveLength(1);
+  });
+});
+
+describe("forCommandLine", () => {
+  it("turns every studio hint the engine writes into the config's field", ({ expect }) => {
+    const refused = new LlmError("bad_request", "unknown field structured_outputs", 400);
+    const samples = [CONDUCTOR_AUTH, refusedGrammar(refused, "vllm").message];
+    for (const text of samples) expect(forCommandLine(text)).not.toContain("Settings");
+    expect(forCommandLine(samples[0]!)).toContain('"conductor.apiKeyEnv"');
+    expect(forCommandLine(samples[1]!)).toContain('"conductor.planGrammar"');
   });
 });

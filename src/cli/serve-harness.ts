@@ -96,6 +96,7 @@ const ServedLineSchema = ExportEnvelopeSchema.extend({
     received_at: z.string(),
     stream: z.boolean(),
     http_status: z.number(),
+    error_code: z.string().nullable(),
     client_disconnected: z.boolean(),
   }),
 });

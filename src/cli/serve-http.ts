@@ -5,9 +5,12 @@ import { createServer } from "node:http";
 import type { Server } from "node:http";
 import type { ChatContext } from "./serve-chat.ts";
 import { handleChat } from "./serve-chat.ts";
+import type { ApiError } from "./serve-errors.ts";
 import { apiError } from "./serve-errors.ts";
 import { sendError, sendJson } from "./serve-reply.ts";
 import { parseChatRequest } from "./serve-request.ts";
+import { parseResponsesRequest, responsesWire } from "./serve-responses.ts";
+import { chatWire } from "./serve-sse.ts";
 
 export interface HttpOptions {
   apiKey: string | undefined;
@@ -48,8 +51,11 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Body> {
   });
 }
 
+/** True for `Authorization: Bearer <key>` only: a bare key, or another scheme, is refused. */
 export function keyMatches(header: string | undefined, key: string): boolean {
-  const sent = Buffer.from(header?.replace(/^Bearer\s+/i, "") ?? "");
+  const bearer = /^Bearer[ \t]+(\S+)\s*$/i.exec(header ?? "");
+  if (!bearer) return false;
+  const sent = Buffer.from(bearer[1] ?? "");
   const want = Buffer.from(key);
   return sent.length === want.length && timingSafeEqual(sent, want);
 }
@@ -70,6 +76,15 @@ function corsHeaders(req: IncomingMessage, allowed: string[]): Record<string, st
   };
 }
 
+/** A decoded path segment, or undefined for a malformed percent-escape (`%E0%A4%A`). */
+function decodePath(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
 let counter = 0;
 
 /** A short id for one request, for the log and the run record. */
@@ -86,9 +101,20 @@ async function route(
 ): Promise<void> {
   const path = (req.url ?? "/").split("?")[0] ?? "/";
   for (const [name, value] of Object.entries(corsHeaders(req, o.cors))) res.setHeader(name, value);
+  if (path === "/health" && req.method === "GET") {
+    req.resume();
+    // A load balancer polling /health during the drain sees 503 and sends new work elsewhere.
+    const draining = o.draining();
+    return sendJson(
+      res,
+      draining ? 503 : 200,
+      { status: draining ? "draining" : "ok", running: ctx.queue.active, queued: ctx.queue.queued },
+      draining ? { Connection: "close" } : {},
+    );
+  }
   if (o.draining()) {
     req.resume();
-    return sendError(res, apiError(503, "server_shutdown", "The server is shutting down."), {
+    return sendError(res, apiError("server_shutdown", "The server is shutting down."), {
       Connection: "close",
     });
   }
@@ -96,18 +122,14 @@ async function route(
     res.writeHead(204);
     return void res.end();
   }
-  if (path === "/health" && req.method === "GET") {
-    return sendJson(res, 200, {
-      status: "ok",
-      running: ctx.queue.active,
-      queued: ctx.queue.queued,
-    });
-  }
   const known =
-    path === "/v1/models" || path.startsWith("/v1/models/") || path === "/v1/chat/completions";
+    path === "/v1/models" ||
+    path.startsWith("/v1/models/") ||
+    path === "/v1/chat/completions" ||
+    path === "/v1/responses";
   if (!known) {
     req.resume();
-    return sendError(res, apiError(404, "not_found", `No route for ${req.method ?? "?"} ${path}.`));
+    return sendError(res, apiError("not_found", `No route for ${req.method ?? "?"} ${path}.`));
   }
   if (o.apiKey !== undefined && !keyMatches(req.headers.authorization, o.apiKey)) {
     req.resume();
@@ -116,7 +138,6 @@ async function route(
     return sendError(
       res,
       apiError(
-        401,
         "invalid_api_key",
         "Missing or wrong API key: send the server key as a Bearer token.",
       ),
@@ -124,20 +145,21 @@ async function route(
   }
   if (path.startsWith("/v1/models")) {
     req.resume();
-    if (req.method !== "GET")
-      return sendError(res, apiError(405, "method_not_allowed", "Use GET."));
+    if (req.method !== "GET") return sendError(res, apiError("method_not_allowed", "Use GET."));
     const model = { id: ctx.model, object: "model", created: 0, owned_by: "conductor-studio" };
     if (path === "/v1/models") return sendJson(res, 200, { object: "list", data: [model] });
-    const id = decodeURIComponent(path.slice("/v1/models/".length));
+    const id = decodePath(path.slice("/v1/models/".length));
+    if (id === undefined)
+      return sendError(res, apiError("invalid_path", `The path ${path} has a bad percent-escape.`));
     if (id === ctx.model) return sendJson(res, 200, model);
     return sendError(
       res,
-      apiError(404, "model_not_found", `This server serves "${ctx.model}" only.`, "model"),
+      apiError("model_not_found", `This server serves "${ctx.model}" only.`, "model"),
     );
   }
   if (req.method !== "POST") {
     req.resume();
-    return sendError(res, apiError(405, "method_not_allowed", "Use POST."));
+    return sendError(res, apiError("method_not_allowed", "Use POST."));
   }
   const id = requestId();
   const body = await readBody(req, o.maxBodyBytes);
@@ -146,11 +168,7 @@ async function route(
     ctx.log(`${id} 413 body over ${o.maxBodyBytes} bytes`);
     return sendError(
       res,
-      apiError(
-        413,
-        "request_too_large",
-        `The request body is larger than ${o.maxBodyBytes} bytes.`,
-      ),
+      apiError("request_too_large", `The request body is larger than ${o.maxBodyBytes} bytes.`),
       { Connection: "close" },
     );
   }
@@ -159,14 +177,27 @@ async function route(
     raw = JSON.parse(body.text);
   } catch {
     ctx.log(`${id} 400 body is not JSON`);
-    return sendError(res, apiError(400, "invalid_json", "The request body is not valid JSON."));
+    return sendError(res, apiError("invalid_json", "The request body is not valid JSON."));
   }
-  const parsed = parseChatRequest(raw);
-  if (!parsed.ok) {
-    ctx.log(`${id} ${parsed.error.status} ${parsed.error.code}`);
-    return sendError(res, parsed.error);
+  const responses = path === "/v1/responses";
+  const parsed = responses ? parseResponsesRequest(raw) : parseChatRequest(raw);
+  const error = !parsed.ok ? parsed.error : modelError(ctx.model, parsed.request.model);
+  if (error) {
+    ctx.log(`${id} ${error.status} ${error.code}`);
+    return sendError(res, error);
   }
-  await handleChat(ctx, res, parsed.request, id);
+  if (!parsed.ok) return;
+  await handleChat(ctx, res, parsed.request, id, responses ? responsesWire : chatWire);
+}
+
+/** A request for a model other than the served one is a 404, as OpenAI answers it. */
+function modelError(served: string, asked: string | undefined): ApiError | undefined {
+  if (asked === undefined || asked === served) return undefined;
+  return apiError(
+    "model_not_found",
+    `The model "${asked}" does not exist here: this server serves "${served}".`,
+    "model",
+  );
 }
 
 /** The server; every request is answered and no handler error reaches the process. */
@@ -180,7 +211,7 @@ export function createServeServer(
       .catch((e: unknown) => {
         ctx.log(`internal error: ${e instanceof Error ? e.message : String(e)}`);
         if (!res.headersSent)
-          sendError(res, apiError(500, "internal_error", "An internal error occurred."));
+          sendError(res, apiError("internal_error", "An internal error occurred."));
         else res.destroy();
       })
       .finally(() => inFlight.delete(done));

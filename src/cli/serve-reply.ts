@@ -1,7 +1,7 @@
 // Writing answers for `serve`: JSON bodies and OpenAI-style errors.
 import type { ServerResponse } from "node:http";
 import type { ApiError } from "./serve-errors.ts";
-import { errorBody } from "./serve-errors.ts";
+import { errorBody, errorHeaders } from "./serve-errors.ts";
 
 /** Answers with a JSON body (CORS headers were set on `res` already, when they apply). */
 export function sendJson(
@@ -20,7 +20,7 @@ export function sendJson(
   res.end(body);
 }
 
-/** Answers with an OpenAI-style error object. */
+/** Answers with an OpenAI-style error object and its `x-should-retry` (and `Retry-After`). */
 export function sendError(
   res: ServerResponse,
   e: ApiError,
@@ -31,6 +31,7 @@ export function sendError(
   res.writeHead(e.status, {
     "Content-Type": "application/json",
     "Content-Length": String(Buffer.byteLength(body)),
+    ...errorHeaders(e),
     ...headers,
   });
   res.end(body);

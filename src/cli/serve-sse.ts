@@ -1,5 +1,9 @@
 // Streaming for `serve`: which run text reaches the client as it comes, and the OpenAI SSE framing.
 import type { RunEvent } from "../engine/schema/events.ts";
+import type { RunRecord } from "../engine/schema/record.ts";
+import type { ApiError } from "./serve-errors.ts";
+import { errorBody } from "./serve-errors.ts";
+import { usageOf } from "./serve-trace.ts";
 
 /**
  * Picks, from a run's events, the text of the answer as it streams. Only the last step of the last
@@ -101,6 +105,64 @@ export function deltaChunk(meta: ChunkMeta, delta: Record<string, string>): stri
 }
 
 export const SSE_DONE = "data: [DONE]\n\n";
+
+/** An SSE comment: ignored by every client, it keeps proxies and idle time-outs from cutting in. */
+export const SSE_KEEPALIVE = ": keep-alive\n\n";
+
+/** What the end of an answer carries besides its text. */
+export interface AnswerEnd {
+  record: RunRecord;
+  /** The `conductor_trace` field, when the request asked for it (else {}). */
+  trace: Record<string, unknown>;
+  includeUsage: boolean;
+}
+
+/** One streamed answer's framing: its opening, its text deltas and how it ends. */
+export interface WireStream {
+  open(): string;
+  delta(text: string): string;
+  done(end: AnswerEnd): string;
+  /** The error event of a stream already under way (an HTTP status can no longer be sent). */
+  error(e: ApiError): string;
+}
+
+/** How one API shapes an answer: whole (JSON) or streamed (SSE). */
+export interface Wire {
+  /** The prefix of the answer's id (`chatcmpl`, `resp`). */
+  prefix: string;
+  whole(meta: ChunkMeta, end: AnswerEnd): unknown;
+  stream(meta: ChunkMeta): WireStream;
+}
+
+/** `POST /v1/chat/completions`: a `chat.completion`, or `chat.completion.chunk` events and [DONE]. */
+export const chatWire: Wire = {
+  prefix: "chatcmpl",
+  whole: (meta, { record, trace }) => ({
+    id: meta.id,
+    object: "chat.completion",
+    created: meta.created,
+    model: meta.model,
+    choices: [
+      {
+        index: 0,
+        message: { role: "assistant", content: record.answer ?? "" },
+        logprobs: null,
+        finish_reason: "stop",
+      },
+    ],
+    usage: usageOf(record),
+    ...trace,
+  }),
+  stream: (meta) => ({
+    open: () => deltaChunk(meta, { role: "assistant", content: "" }),
+    delta: (text) => deltaChunk(meta, { content: text }),
+    done: ({ record, trace, includeUsage }) =>
+      sseChunk(meta, [{ index: 0, delta: {}, finish_reason: "stop" }], trace) +
+      (includeUsage ? sseChunk(meta, [], { usage: usageOf(record) }) : "") +
+      SSE_DONE,
+    error: (e) => `data: ${errorBody(e)}\n\n${SSE_DONE}`,
+  }),
+};
 
 export const SSE_HEADERS = {
   "Content-Type": "text/event-stream; charset=utf-8",

@@ -135,7 +135,7 @@ describe("conductor-studio serve, streaming", { timeout: CLI_TIMEOUT_MS }, () =>
     const { contents, error } = await drain(stream);
     expect(contents.length).toBeGreaterThan(0);
     expect(error).toBeInstanceOf(OpenAI.APIError);
-    expect(error).toMatchObject({ code: "step_error", type: "server_error" });
+    expect(error).toMatchObject({ code: "upstream_auth", type: "server_error" });
     expect((error as Error).message).toContain("Step 3 (Checker) failed (auth)");
   });
 

@@ -23,6 +23,8 @@ interface WireUsage {
 export interface RoundTrace {
   index: number;
   accepted: boolean;
+  /** Set when a worker answered alone because the Conductor could not plan. */
+  fallback: { worker_id: string; reason: { code: string; message: string } } | null;
   plan: {
     raw: string;
     usage: WireUsage | null;
@@ -70,6 +72,7 @@ function roundTrace(r: RoundRecord): RoundTrace {
   return {
     index: r.index,
     accepted: r.accepted,
+    fallback: r.fallback ? { worker_id: r.fallback.worker, reason: r.fallback.reason } : null,
     plan: r.plan && {
       raw: r.plan.raw,
       usage: wireUsage(r.plan.usage),

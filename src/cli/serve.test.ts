@@ -2,7 +2,7 @@
 // evaluation harness would, against the local test server standing in for every model.
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import OpenAI from "openai";
+import { APIError } from "openai";
 import { describe, it } from "vitest";
 import {
   ANSWER_A,
@@ -184,7 +184,7 @@ describe("conductor-studio serve", { timeout: CLI_TIMEOUT_MS }, () => {
     const refused = await suite.client.chat.completions
       .create(ask("One too many?"))
       .catch((e: unknown) => e);
-    expect(refused).toBeInstanceOf(OpenAI.APIError);
+    expect(refused).toBeInstanceOf(APIError);
     expect(refused).toMatchObject({ status: 429, code: "queue_full", type: "rate_limit_error" });
     const done = await answers;
     expect(done).toHaveLength(20);
@@ -252,11 +252,14 @@ describe("conductor-studio serve", { timeout: CLI_TIMEOUT_MS }, () => {
     suite.server.setDefault("conductor-7b", raw);
     const plain = await suite.client.chat.completions.create(ask()).catch((e: unknown) => e);
     expect(plain).toMatchObject({ status: 502, code: "plan_error", type: "server_error" });
+    expect((plain as APIError).headers?.get("x-should-retry")).toBe("false");
     expect((plain as Error).message).toContain("unparseable_list");
-    const streamed = await suite.client.chat.completions
-      .create({ ...ask(), stream: true })
-      .catch((e: unknown) => e);
-    expect(streamed).toMatchObject({ status: 502, code: "plan_error" });
+    // A stream opens at once, so the failure arrives as its error event.
+    const stream = await suite.client.chat.completions.create({ ...ask(), stream: true });
+    const streamed = await (async () => {
+      for await (const chunk of stream) void chunk;
+    })().catch((e: unknown) => e);
+    expect(streamed).toMatchObject({ code: "plan_error", type: "server_error" });
   });
 
   it("answers 502 naming the failed worker, without its key", async ({ expect }) => {
@@ -267,7 +270,7 @@ describe("conductor-studio serve", { timeout: CLI_TIMEOUT_MS }, () => {
       errorMessage: `Incorrect API key provided: ${KEY_A}. Find your key in the dashboard.`,
     });
     const r = await suite.client.chat.completions.create(ask()).catch((e: unknown) => e);
-    expect(r).toMatchObject({ status: 502, code: "step_error" });
+    expect(r).toMatchObject({ status: 502, code: "upstream_auth" });
     const message = (r as Error).message;
     expect(message).toContain("Step 1 (Solver A) failed (auth)");
     expect(message).not.toContain(KEY_A);

@@ -8,7 +8,7 @@ import { SHUTDOWN } from "./serve-chat.ts";
 import type { ServeSettings } from "./serve-args.ts";
 import { parseServeArgs } from "./serve-args.ts";
 import { openResponseCache } from "./cache-store.ts";
-import { createEngine } from "./serve-engine.ts";
+import { createEngine, fallbackWorkerId } from "./serve-engine.ts";
 import { createServeServer } from "./serve-http.ts";
 import type { RunLog } from "./serve-log.ts";
 import { openRunLog } from "./serve-log.ts";
@@ -29,13 +29,27 @@ export interface RunningServer {
   closed: Promise<void>;
 }
 
+/** A setting that cannot work with this config (exit code 2, as for a bad option). */
+export class ServeSetupError extends Error {
+  override readonly name = "ServeSetupError";
+}
+
+/** What tests inject instead of real timers. */
+export interface ServeHooks {
+  /** Calls `fn` once per keep-alive interval until the returned function stops it. */
+  every?: (fn: () => void) => () => void;
+}
+
 /** Starts serving `resolved` with `settings`; the in-process entry the CLI and the bench share. */
 export async function startServe(
   settings: ServeSettings,
   resolved: ResolvedConfig,
   log: (line: string) => void,
+  hooks: ServeHooks = {},
 ): Promise<RunningServer> {
-  const runLog: RunLog | undefined = settings.runs ? await openRunLog(settings.runs) : undefined;
+  const runLog: RunLog | undefined = settings.runs
+    ? await openRunLog(settings.runs, { maxBytes: settings.runsMaxBytes })
+    : undefined;
   const runs = new Set<AbortController>();
   const inFlight = new Set<Promise<void>>();
   const queue = new RunQueue(settings.concurrency, settings.queue);
@@ -44,8 +58,10 @@ export async function startServe(
     ? new OtlpExporter(settings.otlp, (line) => log(`otel: ${line}`))
     : undefined;
   let draining = false;
+  const fallback = fallbackWorkerId(resolved, settings.fallbackWorker);
+  if (!fallback.ok) throw new ServeSetupError(fallback.message);
   const ctx: ChatContext = {
-    engine: createEngine(resolved, cache),
+    engine: createEngine(resolved, { cache, fallbackWorker: fallback.id }),
     queue,
     model: settings.model,
     runLog,
@@ -55,6 +71,12 @@ export async function startServe(
       runs.add(run);
       return () => runs.delete(run);
     },
+    every:
+      hooks.every ??
+      ((fn) => {
+        const timer = setInterval(fn, settings.keepAliveMs);
+        return () => clearInterval(timer);
+      }),
   };
   const server = createServeServer(
     ctx,
@@ -80,8 +102,9 @@ export async function startServe(
   let shuttingDown: Promise<void> | undefined;
 
   async function shutdownNow(graceMs: number): Promise<void> {
+    // The port stays open while runs drain: /health answers 503 "draining" and new requests get
+    // a 503 with Connection: close, so a load balancer moves on instead of seeing refusals.
     draining = true;
-    server.close();
     server.closeIdleConnections();
     queue.close();
     const grace = setTimeout(() => {
@@ -92,6 +115,7 @@ export async function startServe(
     } finally {
       clearTimeout(grace);
     }
+    server.close();
     server.closeAllConnections();
     await runLog?.close();
     await otlp?.close();
@@ -136,15 +160,20 @@ export async function serveCommand(args: string[], io: ServeIo): Promise<number>
   try {
     running = await startServe(settings, resolved, log);
   } catch (e: unknown) {
+    if (e instanceof ServeSetupError) {
+      io.stderr(`${e.message}\n`);
+      return 2;
+    }
     io.stderr(
       `Cannot serve on ${settings.host}:${settings.port}: ${e instanceof Error ? e.message : String(e)}\n`,
     );
     return 1;
   }
   const keyNote = settings.apiKeyEnv ? `server key from $${settings.apiKeyEnv}` : "no server key";
+  const fallbackNote = settings.fallbackWorker ? `, fallback to ${settings.fallbackWorker}` : "";
   log(
     `listening on ${running.url}/v1 as "${settings.model}" (concurrency ${settings.concurrency}, ` +
-      `queue ${settings.queue}, ${keyNote}${settings.runs ? `, runs to ${settings.runs}` : ""}` +
+      `queue ${settings.queue}, ${keyNote}${fallbackNote}${settings.runs ? `, runs to ${settings.runs}` : ""}` +
       `${settings.otlp ? `, traces to ${settings.otlp.url}` : ""})`,
   );
   const onSignal = (signal: NodeJS.Signals) => {

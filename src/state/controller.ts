@@ -1,3 +1,4 @@
+import { fallbackOf } from "./settings.ts";
 import { findWorker, shownIds, stepsByWorkerId } from "../engine/conductor/ids.ts";
 import { createPartialPlanReader } from "../engine/conductor/parse.ts";
 import type { WorkflowDoc } from "../engine/graph/document.ts";
@@ -96,6 +97,7 @@ function runnerBase(s: StudioState, signal: AbortSignal) {
     maxRounds: s.conductor.rounds,
     maxDepth: s.conductor.maxDepth,
     maxCalls: s.conductor.maxCalls || undefined,
+    fallback: fallbackOf(s.conductor),
     selfSelect: usesSelf,
     prompt: { namedWorkers: s.conductor.namedWorkers, template: s.conductor.template },
     conductorProblem: typeof conductor === "string" ? conductor : null,

@@ -1,3 +1,4 @@
+import { fallbackOf } from "./settings.ts";
 import { datasetHash } from "../engine/eval/dataset/hash.ts";
 import { detectFormat, mapRows, parseTable } from "../engine/eval/dataset/parse.ts";
 import type { ColumnMapping, EvalItem } from "../engine/eval/dataset/schema.ts";
@@ -171,6 +172,7 @@ async function runStored(
     limiter,
     prompt: { template: s.conductor.template, namedWorkers: s.conductor.namedWorkers },
     maxCallsPerRun: s.conductor.maxCalls || undefined,
+    fallback: fallbackOf(s.conductor),
     onResult: async (result, record) => {
       await evalStore().saveItem(ev.id, result, record);
       // Every item is also a stored run in history (kind "evaluation"); a failure to store it

@@ -23,6 +23,8 @@ const StoredSettingsSchema = z.object({
       rounds: z.number().int().min(0).max(3),
       maxDepth: z.number().int().min(0).max(2),
       maxCalls: z.number().int().min(0),
+      replanOnce: z.boolean(),
+      fallbackWorker: z.string(),
       webllmGrammar: z.boolean(),
       webllmContextWindow: z.number().int().min(512).nullable(),
       remoteGrammar: z.record(z.string(), z.enum(PLAN_GRAMMAR_MODES)),

@@ -1,6 +1,7 @@
 import type { StateCreator } from "zustand";
 import type { PlanGrammarMode } from "../engine/conductor/constrain.ts";
 import { DEFAULT_TEMPLATE } from "../engine/conductor/prompt.ts";
+import type { FallbackPolicy } from "../engine/exec/fallback.ts";
 import type { Price, Worker } from "../engine/schema/worker.ts";
 import { currentOrigin } from "./keybinding.ts";
 import type { PoolEntry } from "./poolHistory.ts";
@@ -23,6 +24,10 @@ export interface ConductorSettings {
   maxDepth: number;
   /** Cap on model calls in a run (0: none). */
   maxCalls: number;
+  /** Ask the Conductor once more when its plan does not parse. */
+  replanOnce: boolean;
+  /** The worker (by id) that answers alone when the Conductor cannot plan; "" for none. */
+  fallbackWorker: string;
   /** Decode the in-browser Conductor's plan under the plan grammar (on by default). */
   webllmGrammar: boolean;
   /** The in-browser model's context window in tokens; null for the model's default (7B: 8,192). */
@@ -52,10 +57,20 @@ export const DEFAULT_CONDUCTOR: ConductorSettings = {
   rounds: 0,
   maxDepth: 1,
   maxCalls: 0,
+  replanOnce: false,
+  fallbackWorker: "",
   webllmGrammar: true,
   webllmContextWindow: null,
   remoteGrammar: {},
 };
+
+/** What a run does when the Conductor cannot plan (FallbackPolicy), from these settings. */
+export function fallbackOf(c: ConductorSettings): FallbackPolicy {
+  return {
+    replans: c.replanOnce ? 1 : 0,
+    ...(c.fallbackWorker ? { workerId: c.fallbackWorker } : {}),
+  };
+}
 
 /** The grammar mode the Conductor's plans are decoded under with these settings. */
 export function planGrammarOf(c: ConductorSettings): PlanGrammarMode {

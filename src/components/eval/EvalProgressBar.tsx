@@ -1,4 +1,5 @@
 import { formatCost } from "../../engine/cost.ts";
+import { describeSkipped } from "../../engine/eval/skipped.ts";
 import { cancelEvaluation, pauseEvaluation, resumeEvaluation } from "../../state/evalController.ts";
 import { useEval } from "../../state/eval.ts";
 
@@ -60,6 +61,17 @@ export function EvalProgressBar() {
         <button type="button" data-testid="eval-cancel" onClick={cancelEvaluation}>
           Cancel
         </button>
+      )}
+      {progress.skipped.length > 0 && (
+        <ul
+          className="eval-skipped"
+          data-testid="eval-skipped"
+          aria-label="Skipped at the spending cap"
+        >
+          {progress.skipped.map((s) => (
+            <li key={s.strategy}>{describeSkipped(s)}</li>
+          ))}
+        </ul>
       )}
     </div>
   );

@@ -15,6 +15,7 @@ export function ReportTable({
   metric?: string;
 }) {
   const strict = rows.some((r) => r.strictAccuracy !== null);
+  const fallbacks = rows.some((r) => r.fallbacks > 0);
   return (
     <table className="eval-table" data-testid="eval-report">
       <thead>
@@ -25,6 +26,9 @@ export function ReportTable({
           {strict && <th title='Only an "Answer: X" line counts'>Strict</th>}
           <th>Scored</th>
           <th>Plan failures</th>
+          {fallbacks && (
+            <th title="A named worker answered alone: the Conductor could not plan">Fallbacks</th>
+          )}
           <th>Tokens / q</th>
           <th>Cost / q</th>
           <th>Calls / q</th>
@@ -50,6 +54,7 @@ export function ReportTable({
               {r.scored}/{r.n}
             </td>
             <td>{r.strategy === "conductor" ? r.planFailures : "—"}</td>
+            {fallbacks && <td data-testid="fallbacks">{r.fallbacks}</td>}
             <td>{r.tokensPerQuestion.toFixed(0)}</td>
             <td>{formatCost(r.costPerQuestion)}</td>
             <td>{r.callsPerQuestion.toFixed(1)}</td>

@@ -7,6 +7,7 @@ import { ConductorPreview } from "./ConductorPreview.tsx";
 import { ConductorPriceFields } from "./ConductorPriceFields.tsx";
 import { InBrowserSection } from "./InBrowserSection.tsx";
 import { chooseConductor, namedWorkersAdvice } from "./namedWorkers.ts";
+import { FallbackSettings } from "./FallbackSettings.tsx";
 import { RecursionSettings } from "./RecursionSettings.tsx";
 import { RemoteGrammarField } from "./RemoteGrammarField.tsx";
 
@@ -169,6 +170,7 @@ export function ConductorSettings() {
         </button>
       </details>
       <RecursionSettings />
+      <FallbackSettings />
     </section>
   );
 }

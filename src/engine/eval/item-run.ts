@@ -1,3 +1,4 @@
+import type { FallbackPolicy } from "../exec/fallback.ts";
 import type { RetryPolicy } from "../exec/retry.ts";
 import type { PromptSettings } from "../exec/run.ts";
 import { runConductor, runWorkflow } from "../exec/run.ts";
@@ -21,6 +22,8 @@ export interface ItemRunContext {
   retry?: Partial<RetryPolicy>;
   maxCalls?: number;
   prompt?: PromptSettings;
+  /** The Conductor strategy's answer when its plan fails. */
+  fallback?: FallbackPolicy;
   now: () => number;
 }
 
@@ -51,6 +54,7 @@ export function itemRunEvents(c: ItemRunContext): AsyncGenerator<RunEvent, unkno
       maxSteps: c.strategy.maxSteps ?? DEFAULT_MAX_STEPS,
       maxRounds: c.strategy.rounds,
       prompt: c.prompt,
+      fallback: c.fallback,
     });
   }
   const steps = stepsFor(c.strategy, e.pool, formatInstruction(e.scorer.id));

@@ -14,6 +14,8 @@ export interface StrategySummary {
   /** Multiple choice: accuracy under the strict rule, beside the lenient one. */
   strictAccuracy: number | null;
   planFailures: number;
+  /** Runs a named worker answered alone because the Conductor could not plan. */
+  fallbacks: number;
   failedRuns: number;
   tokensPerQuestion: number;
   costPerQuestion: number;
@@ -97,6 +99,7 @@ export function summarise(
       stderr,
       strictAccuracy: strict.length ? avg(strict) : null,
       planFailures: rs.filter((r) => r.planFailed).length,
+      fallbacks: rs.filter((r) => r.fallback === true).length,
       failedRuns: rs.filter((r) => r.status !== "done").length,
       tokensPerQuestion: avg(rs.map((r) => r.tokens)),
       costPerQuestion: avg(rs.map((r) => r.cost)),
@@ -120,6 +123,7 @@ export function summaryTable(rows: readonly StrategySummary[]): string {
     "± s.e.",
     "n",
     "plan fail",
+    "fallback",
     "tokens/q",
     "cost/q $",
     "calls/q",
@@ -133,6 +137,7 @@ export function summaryTable(rows: readonly StrategySummary[]): string {
     pct(r.stderr),
     String(r.n),
     String(r.planFailures),
+    String(r.fallbacks),
     r.tokensPerQuestion.toFixed(0),
     r.costPerQuestion.toFixed(5),
     r.callsPerQuestion.toFixed(2),
@@ -163,6 +168,7 @@ const CSV_COLUMNS = [
   "status",
   "endReason",
   "planFailed",
+  "fallback",
   "runId",
 ] as const;
 

@@ -1,6 +1,7 @@
 import { estimateTokens } from "../llm/estimate.ts";
 import type { ChatBackend } from "../llm/types.ts";
 import type { RetryPolicy } from "../exec/retry.ts";
+import type { FallbackPolicy } from "../exec/fallback.ts";
 import type { PromptSettings } from "../exec/run.ts";
 import { newRunId } from "../exec/run.ts";
 import { applyEvent, emptyRecord } from "../run/record.ts";
@@ -8,7 +9,8 @@ import type { RunEvent } from "../schema/events.ts";
 import type { RunRecord } from "../schema/record.ts";
 import type { Worker } from "../schema/worker.ts";
 import type { EvalItem } from "./dataset/schema.ts";
-import { priorCost } from "./estimate.ts";
+import type { EstimateBasis } from "./cost-model.ts";
+import { CostModel } from "./cost-model.ts";
 import { OriginLimiter, originOf } from "./limiter.ts";
 import type { PosedItem } from "./pose.ts";
 import { poseItem } from "./pose.ts";
@@ -28,6 +30,19 @@ export interface EvalProgress {
   /** Estimated milliseconds left, from this session's pace; null before the first result. */
   etaMs: number | null;
   paused: boolean;
+  /** What the spending cap kept from starting so far, per strategy. */
+  skipped: SkippedStrategy[];
+}
+
+/** Items of one strategy that did not start because their estimate would pass the spending cap. */
+export interface SkippedStrategy {
+  strategy: string;
+  items: number;
+  /** The estimate per item when the last one was skipped, and what it was based on. */
+  estimate: number;
+  basis: EstimateBasis;
+  /** What was left under the cap then. */
+  left: number;
 }
 
 export type EvalStatus = "finished" | "cancelled" | "cost_cap";
@@ -48,6 +63,8 @@ export interface EvalRunOptions {
   retry?: Partial<RetryPolicy>;
   maxCallsPerRun?: number;
   prompt?: PromptSettings;
+  /** The Conductor strategy's answer when its plan fails (ask again, a worker alone). */
+  fallback?: FallbackPolicy;
   /** Runs in flight at once; calls are limited per origin beneath it. Default: 4 x concurrency. */
   taskConcurrency?: number;
   now?: () => number;
@@ -63,8 +80,10 @@ interface Task {
 /**
  * Runs an evaluation: every (item, strategy, repeat) not already done, each through the engine's one
  * runner into a RunRecord, then scored. Pause stops starting new runs; cancel aborts those in flight
- * (they are not recorded, so a later session runs them again). The spending cap refuses any run whose
- * estimate would pass it and aborts what is running once the spend reaches it.
+ * (they are not recorded, so a later session runs them again). The spending cap skips any run whose
+ * estimate (learned from the calls made so far, cost-model.ts) would pass it, waiting first for
+ * runs in flight to settle what is spent, and lets cheaper strategies go on; it aborts what is
+ * running once the spend reaches it.
  */
 export class EvalRun {
   private pausedFlag = false;
@@ -76,13 +95,24 @@ export class EvalRun {
   private running = 0;
   private done = 0;
   private doneThisSession = 0;
-  private readonly costs = new Map<string, { sum: number; n: number }>();
+  private readonly model: CostModel;
+  private readonly skipped = new Map<string, SkippedStrategy>();
+  /** The signals of the runs in flight. */
+  private readonly runs = new Set<AbortController>();
+  /** Runs in flight per strategy. */
+  private readonly flying = new Map<string, number>();
   private stopReason: EvalStatus | null = null;
   private startedAt = 0;
   private totalCount = 0;
 
   constructor(private readonly o: EvalRunOptions) {
     this.limiter = o.limiter ?? new OriginLimiter(o.evaluation.concurrency);
+    this.model = new CostModel(o.evaluation);
+    // One listener stops every run in flight. Not AbortSignal.any per run, whose source keeps a
+    // reference per dependant (90,000 in a large evaluation), nor a listener per run (dozens).
+    this.controller.signal.addEventListener("abort", () => {
+      for (const run of this.runs) run.abort();
+    });
   }
 
   /** Every (item, strategy, repeat) of the evaluation, finished ones included. */
@@ -140,41 +170,59 @@ export class EvalRun {
       cost: this.spent,
       etaMs,
       paused: this.pausedFlag,
+      skipped: [...this.skipped.values()],
     });
   }
 
-  private estimate(task: Task): number {
-    const seen = this.costs.get(task.name);
-    if (seen && seen.n > 0) return seen.sum / seen.n;
-    const e = this.o.evaluation;
-    return priorCost(task.strategy, e.pool, e.conductor, estimateTokens(task.item.question));
+  private estimate(task: Task) {
+    return this.model.estimate(task.strategy, task.name, estimateTokens(task.item.question));
   }
 
-  private tasks(): Task[] {
+  private skip(task: Task, estimate: { cost: number; basis: EstimateBasis }, left: number) {
+    const s = this.skipped.get(task.name);
+    this.skipped.set(task.name, {
+      strategy: task.name,
+      items: (s?.items ?? 0) + 1,
+      estimate: estimate.cost,
+      basis: estimate.basis,
+      left,
+    });
+  }
+
+  /**
+   * Every (item, strategy, repeat) not yet done, made as it is reached: a list of them all would
+   * grow with the evaluation (90,000 tasks for 10,000 items x 9 strategies).
+   */
+  private *tasks(skip: ReadonlySet<string>): Generator<Task> {
     const e = this.o.evaluation;
-    const skip = new Set((this.o.previous ?? []).map(resultKey));
-    const all: Task[] = [];
     for (const item of this.o.items)
       for (const strategy of e.strategies)
         for (let repeat = 0; repeat < e.repeats; repeat++) {
           const name = strategyName(strategy);
           if (!skip.has(resultKey({ item: item.id, strategy: name, repeat })))
-            all.push({ item, strategy, name, repeat });
+            yield { item, strategy, name, repeat };
         }
-    return all;
   }
 
   /** Runs until every task is done, the cap is reached or the run is cancelled. */
-  async run(): Promise<{ status: EvalStatus; done: number; total: number; cost: number }> {
+  async run(): Promise<{
+    status: EvalStatus;
+    done: number;
+    total: number;
+    cost: number;
+    skipped: SkippedStrategy[];
+  }> {
     const previous = this.o.previous ?? [];
     for (const r of previous) {
       this.spent += r.cost;
-      const c = this.costs.get(r.strategy) ?? { sum: 0, n: 0 };
-      this.costs.set(r.strategy, { sum: c.sum + r.cost, n: c.n + 1 });
+      this.model.learnResult(r.strategy, r.cost);
     }
-    const queue = this.tasks();
+    const skip = new Set(previous.map(resultKey));
+    let left = 0;
+    for (const _task of this.tasks(skip)) left++;
+    const queue = this.tasks(skip);
     this.done = previous.length;
-    this.totalCount = previous.length + queue.length;
+    this.totalCount = previous.length + left;
     this.startedAt = (this.o.now ?? Date.now)();
     this.emit();
     const width = Math.max(1, this.o.taskConcurrency ?? this.o.evaluation.concurrency * 4);
@@ -187,26 +235,42 @@ export class EvalRun {
         this.wake = null;
       }
       if (this.stopReason) break;
-      const estimate = this.estimate(task);
-      if (cap !== null && this.spent + this.reserved + estimate > cap) {
-        // Nothing starts that the estimate says would pass the cap; what runs may still finish.
-        this.stopReason = "cost_cap";
-        break;
+      let estimate = this.estimate(task);
+      // Under a cap, what runs settles first when this run would not fit beside it (its real
+      // cost may leave room), and a strategy nothing has been measured for runs one item at a
+      // time until it has been: a prior is a guess, and parallel runs would all trust it.
+      const mustWait = (limit: number) =>
+        this.spent + this.reserved + estimate.cost > limit ||
+        (estimate.basis === "prior" && (this.flying.get(task.name) ?? 0) > 0);
+      while (cap !== null && inFlight.size > 0 && mustWait(cap)) {
+        await Promise.race(inFlight);
+        estimate = this.estimate(task);
       }
-      this.reserved += estimate;
+      if (this.stopReason) break;
+      if (cap !== null && this.spent + this.reserved + estimate.cost > cap) {
+        // Only this run would pass the cap: skip it, and let cheaper ones go on.
+        this.skip(task, estimate, Math.max(0, cap - this.spent - this.reserved));
+        continue;
+      }
+      const reserved = estimate.cost;
+      this.reserved += reserved;
+      this.flying.set(task.name, (this.flying.get(task.name) ?? 0) + 1);
       const p = this.runTask(task).finally(() => {
-        this.reserved -= estimate;
+        this.reserved -= reserved;
+        this.flying.set(task.name, (this.flying.get(task.name) ?? 1) - 1);
         inFlight.delete(p);
       });
       inFlight.add(p);
     }
     await Promise.all(inFlight);
     this.emit();
+    const skipped = [...this.skipped.values()];
     return {
-      status: this.stopReason ?? "finished",
+      status: this.stopReason ?? (skipped.length > 0 ? "cost_cap" : "finished"),
       done: this.done,
       total: this.totalCount,
       cost: this.spent,
+      skipped,
     };
   }
 
@@ -218,9 +282,15 @@ export class EvalRun {
     this.running++;
     this.emit();
     let record = emptyRecord(runId);
+    // A signal per run: each run's calls listen to their own, not all to one shared signal.
+    const run = new AbortController();
+    if (this.controller.signal.aborted) run.abort();
+    this.runs.add(run);
     try {
-      for await (const event of this.events(task, posed, runId)) record = applyEvent(record, event);
+      for await (const event of this.events(task, posed, runId, run.signal))
+        record = applyEvent(record, event);
     } finally {
+      this.runs.delete(run);
       this.running--;
     }
     if (record.status === "cancelled" || this.controller.signal.aborted) return this.emit();
@@ -260,14 +330,14 @@ export class EvalRun {
       status: record.status,
       endReason: record.endReason,
       planFailed: record.endReason === "plan_error",
+      ...(record.rounds[0]?.fallback ? { fallback: true } : {}),
       ...(scored.reason ? { reason: scored.reason } : {}),
       ...(typeof strict === "boolean" ? { strict } : {}),
       ...(code?.success ? { code: code.data } : {}),
       finishedAt: now(),
     };
     this.spent += t.cost;
-    const c = this.costs.get(task.name) ?? { sum: 0, n: 0 };
-    this.costs.set(task.name, { sum: c.sum + t.cost, n: c.n + 1 });
+    this.model.learnRun(task.name, record);
     await this.o.onResult(result, record);
     this.done++;
     this.doneThisSession++;
@@ -278,7 +348,12 @@ export class EvalRun {
     this.emit();
   }
 
-  private events(task: Task, posed: PosedItem, runId: string): AsyncGenerator<RunEvent, unknown> {
+  private events(
+    task: Task,
+    posed: PosedItem,
+    runId: string,
+    signal: AbortSignal,
+  ): AsyncGenerator<RunEvent, unknown> {
     const conductor = this.o.evaluation.conductor;
     const raw = this.o.conductorBackend;
     return itemRunEvents({
@@ -291,11 +366,11 @@ export class EvalRun {
         raw && conductor
           ? this.limiter.wrap(raw, originOf({ kind: conductor.kind, baseURL: conductor.baseURL }))
           : undefined,
-      // A signal per run: each run's calls listen to their own, not all to one shared signal.
-      signal: AbortSignal.any([this.controller.signal]),
+      signal,
       retry: this.o.retry,
       maxCalls: this.o.maxCallsPerRun,
       prompt: this.o.prompt,
+      fallback: this.o.fallback,
       now: this.o.now ?? Date.now,
     });
   }

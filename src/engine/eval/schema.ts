@@ -50,6 +50,8 @@ export const EvalResultSchema = z.object({
   status: z.string().default("done"),
   endReason: z.string().nullable().default(null),
   planFailed: z.boolean().default(false),
+  /** The Conductor could not plan and a named worker answered alone (absent otherwise). */
+  fallback: z.boolean().optional(),
   reason: z.string().optional(),
   /** The multiple-choice strict verdict, kept beside the lenient one. */
   strict: z.boolean().nullable().optional(),

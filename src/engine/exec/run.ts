@@ -3,6 +3,7 @@ import type { RunEvent } from "../schema/events.ts";
 import type { ConductorConfig, Pool, Worker } from "../schema/worker.ts";
 import type { Step } from "../schema/workflow.ts";
 import type { WorkflowOutcome } from "./execute.ts";
+import type { FallbackPolicy } from "./fallback.ts";
 import type { PriorStep } from "./messages.ts";
 import type { NestedContext } from "./nested.ts";
 import type { RetryPolicy } from "./retry.ts";
@@ -30,6 +31,8 @@ export interface RunOptions {
   retry?: Partial<RetryPolicy>;
   runId?: string;
   now?: () => number;
+  /** Asking the Conductor again, then a named worker alone, when it cannot plan (FallbackPolicy). */
+  fallback?: FallbackPolicy;
   /**
    * Round 0 as already planned (and perhaps edited by the user): it runs without asking the
    * Conductor again, and no run_start is emitted since the caller's record holds the start and

@@ -18,7 +18,8 @@ import { CallBudget, executeWorkflow } from "./execute.ts";
 import type { PriorStep } from "./messages.ts";
 import type { NestedContext } from "./nested.ts";
 import { nestedRunner } from "./nested.ts";
-import { planRound } from "./plan.ts";
+import type { FallbackPolicy } from "./fallback.ts";
+import { fallbackFor, planWithReplans } from "./fallback.ts";
 import type { RetryPolicy } from "./retry.ts";
 
 export interface PromptSettings {
@@ -79,6 +80,8 @@ export interface RunnerOptions {
    * run_start is emitted.
    */
   append?: boolean;
+  /** Asking the Conductor again, then a worker alone, when round 0 cannot be planned. */
+  fallback?: FallbackPolicy;
 }
 
 /** How a run ended: its finish event, and the outcome of the last workflow that ran. */
@@ -204,6 +207,7 @@ export async function* runRun(o: RunnerOptions): AsyncGenerator<RunEvent, RunEnd
     let steps: Step[];
     let raw: string;
     let keep: ReadonlyMap<number, string> | undefined;
+    let fallback: ReturnType<typeof fallbackFor>;
     if (given) {
       ({ steps, raw = formatLists(numberedSteps(given.steps, shownIds(o.pool))), keep } = given);
       given = null;
@@ -217,19 +221,26 @@ export async function* runRun(o: RunnerOptions): AsyncGenerator<RunEvent, RunEnd
           answer,
           message: "Planning needs the Conductor.",
         });
-      const plan = yield* planRound({
-        backend: o.conductorBackend,
-        conductor: o.conductor,
-        messages,
-        workerIds: shownIds(o.pool),
-        maxSteps,
-        round,
-        signal: o.signal,
-        retry: o.retry,
-        budget,
-        now,
-      });
-      if (!plan.ok) {
+      const plan = yield* planWithReplans(
+        {
+          backend: o.conductorBackend,
+          conductor: o.conductor,
+          messages,
+          workerIds: shownIds(o.pool),
+          maxSteps,
+          round,
+          signal: o.signal,
+          retry: o.retry,
+          budget,
+          now,
+        },
+        o.fallback?.replans ?? 0,
+      );
+      // Only a run that goes on to execute falls back; planning alone shows the failure.
+      const executes = !(start.from === "plan" && start.planOnly);
+      fallback =
+        !plan.ok && round === 0 && executes ? fallbackFor(o.fallback, o.pool, plan) : undefined;
+      if (!plan.ok && !fallback) {
         const at = now();
         return yield* finishWith(
           end,
@@ -254,7 +265,8 @@ export async function* runRun(o: RunnerOptions): AsyncGenerator<RunEvent, RunEnd
                 },
         );
       }
-      if (round > 0 && plan.steps.length === 0)
+      const planned = plan.ok ? plan.steps : (fallback?.steps ?? []);
+      if (round > 0 && planned.length === 0)
         return yield* finishWith(end, {
           type: "run_finish",
           at: now(),
@@ -270,10 +282,18 @@ export async function* runRun(o: RunnerOptions): AsyncGenerator<RunEvent, RunEnd
           reason: "planned",
           answer: null,
         });
-      ({ steps, raw } = plan);
+      raw = plan.raw;
+      steps = planned;
     }
     const keptIdx = keep ? [...keep.keys()].sort((a, b) => a - b) : undefined;
-    yield { type: "round_start", at: now(), round, steps, ...(keptIdx ? { keep: keptIdx } : {}) };
+    yield {
+      type: "round_start",
+      at: now(),
+      round,
+      steps,
+      ...(keptIdx ? { keep: keptIdx } : {}),
+      ...(fallback ? { fallback: fallback.fallback } : {}),
+    };
     const outcome = yield* executeWorkflow({
       question: o.question,
       steps,
@@ -293,7 +313,8 @@ export async function* runRun(o: RunnerOptions): AsyncGenerator<RunEvent, RunEnd
     if (outcome.status !== "done") return yield* finishWith(end, finishFor(outcome, now(), answer));
     answer = outcome.answer;
     previous = priorSteps(steps, outcome.outcomes);
-    if (!refine || round >= maxRounds) break;
+    // A fallback answer ends the run: the Conductor that would refine it could not plan.
+    if (!refine || round >= maxRounds || fallback) break;
     messages = buildRefinementConversation(messages, raw, answer ?? "", round + 1, {
       continuesAssistant,
       opening: o.prompt?.opening,

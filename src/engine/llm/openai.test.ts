@@ -215,6 +215,28 @@ describe("errors", () => {
     expect(error.code).toBe("timeout");
   });
 
+  it("cuts a stream silent past idleTimeoutMs, with a timeout the executor may retry", async () => {
+    server.script("m", { chunks: ["first ", "late"], chunkDelayMs: 2_000 });
+    const error = await failure("m", { idleTimeoutMs: 150 });
+    expect(error.code).toBe("timeout");
+    expect(error.retryable).toBe(true);
+    expect(error.message).toContain("idle time-out");
+    // The stalled call was given up on: the server saw its client leave.
+    expect(server.disconnects).toHaveLength(1);
+  });
+
+  it("lets a slow stream that keeps sending run longer than its idle time-out", async () => {
+    const chunks = Array.from({ length: 8 }, (_, i) => `${i} `);
+    server.script("m", { chunks, chunkDelayMs: 40 });
+    // 8 chunks 40 ms apart take about 300 ms in all, twice the idle limit, each gap well under it.
+    const r = await collect(
+      backend("m", { idleTimeoutMs: 150 }),
+      request,
+      new AbortController().signal,
+    );
+    expect(r.text).toBe(chunks.join(""));
+  });
+
   it("maps an abort before the answer starts to aborted", async () => {
     server.script("m", { content: "never", latencyMs: 200 });
     const controller = new AbortController();

@@ -23,6 +23,12 @@ export interface OpenAIBackendOptions {
   label?: string;
   /** How long to wait for the response to start (headers); 120 s by default. */
   timeoutMs?: number;
+  /**
+   * The longest silence allowed once the response has started: between two stream frames, and
+   * before the first. Unlike the per-attempt time-out, a slow stream that keeps sending is never
+   * cut by it. Off (0 or absent) by default.
+   */
+  idleTimeoutMs?: number;
   fetch?: typeof fetch;
   /** Whether the endpoint continues a trailing assistant message (default false). */
   continuesAssistant?: boolean;
@@ -104,15 +110,18 @@ export function createOpenAIBackend(options: OpenAIBackendOptions): ChatBackend 
       ...request.extraBody,
     };
 
+    const idle = idleWatch(signal, options.idleTimeoutMs ?? 0);
     let response: Response;
     try {
       // The raw response: providers put reasoning, usage and errors where the typed stream does
       // not look (see openai-wire.ts), and `event: error` frames must not pass unnoticed.
-      response = await client.chat.completions.create(params, { signal }).asResponse();
+      response = await client.chat.completions.create(params, { signal: idle.signal }).asResponse();
     } catch (e: unknown) {
+      idle.dispose();
       throw toLlmError(e, signal, apiKey, false);
     }
     const reader = new StreamReader(apiKey);
+    idle.reset();
     try {
       const body = response.body;
       if (!body) throw new LlmError("server", "The response had no body.");
@@ -122,6 +131,7 @@ export function createOpenAIBackend(options: OpenAIBackendOptions): ChatBackend 
         reader.finished = true;
       } else {
         for await (const frame of readSse(body)) {
+          idle.reset();
           if (frame.data.startsWith("[DONE]")) {
             reader.sawDone = true;
             break;
@@ -130,7 +140,10 @@ export function createOpenAIBackend(options: OpenAIBackendOptions): ChatBackend 
         }
       }
     } catch (e: unknown) {
+      if (idle.fired()) throw idleError(options.idleTimeoutMs ?? 0);
       throw toLlmError(e, signal, apiKey, true);
+    } finally {
+      idle.dispose();
     }
     yield* reader.end();
     // A stream cut by an abort must not pass for a finished one.
@@ -151,5 +164,41 @@ export function createOpenAIBackend(options: OpenAIBackendOptions): ChatBackend 
     label: options.label ?? `${options.model} @ ${host}`,
     continuesAssistant: options.continuesAssistant ?? false,
     stream,
+  };
+}
+
+function idleError(ms: number): LlmError {
+  return new LlmError(
+    "timeout",
+    `No data arrived for ${(ms / 1000).toFixed(1)} s (idle time-out).`,
+  );
+}
+
+/**
+ * A signal that follows `parent` and also aborts after `ms` without a `reset()`; the timer only
+ * runs once started by the first `reset()` (when the response has begun). `ms` 0 never fires.
+ */
+function idleWatch(parent: AbortSignal, ms: number) {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(parent.reason);
+  if (parent.aborted) onAbort();
+  else parent.addEventListener("abort", onAbort, { once: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let fired = false;
+  return {
+    signal: controller.signal,
+    fired: () => fired,
+    reset() {
+      if (ms <= 0) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        fired = true;
+        controller.abort(idleError(ms));
+      }, ms);
+    },
+    dispose() {
+      clearTimeout(timer);
+      parent.removeEventListener("abort", onAbort);
+    },
   };
 }

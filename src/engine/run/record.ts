@@ -1,3 +1,4 @@
+import { isUnusablePlan } from "../exec/fallback.ts";
 import { modelIdOf, shownIds } from "../conductor/ids.ts";
 import type { EventOf, RunEvent } from "../schema/events.ts";
 import type { ParentPath } from "../schema/events.ts";
@@ -143,6 +144,17 @@ function withStep(
   });
 }
 
+/** The plan's rejected outputs, with its own if it finished with a parse error. */
+function rejectedOf(p: PlanRecord): Pick<PlanRecord, "rejected"> {
+  const earlier = p.rejected ?? [];
+  const own =
+    p.finishedAt !== null && p.error && isUnusablePlan(p.error.code)
+      ? [{ raw: p.raw, error: p.error, usage: p.usage, cost: p.cost }]
+      : [];
+  const all = [...earlier, ...own];
+  return all.length > 0 ? { rejected: all } : {};
+}
+
 function withPlan(
   r: RunRecord,
   parent: ParentPath | undefined,
@@ -228,6 +240,8 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
       };
     case "plan_start":
       return withPlan(e.parent ? r : { ...r, status: "planning" }, e.parent, e.round, (p) => ({
+        // An output that did not parse stays on the record when the Conductor is asked again.
+        ...rejectedOf(p),
         messages: e.messages,
         raw: "",
         reasoning: undefined,
@@ -280,7 +294,9 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
       return withRound(e.parent ? r : { ...r, status: "running" }, e.parent, e.round, (rd) => ({
         ...rd,
         ...(e.parent ? {} : { startedAt: e.at, finishedAt: null }),
-        lists: rd.lists ?? listsOf(e.steps, shownIds(r.pool)),
+        // A fallback's one step is not a plan the Conductor wrote.
+        lists: e.fallback ? null : (rd.lists ?? listsOf(e.steps, shownIds(r.pool))),
+        ...(e.fallback ? { fallback: e.fallback } : {}),
         steps: e.steps.map((s, i) => {
           const kept = e.keep?.includes(i) ? rd.steps[i] : undefined;
           return kept ?? stepRecord(r, s, i);

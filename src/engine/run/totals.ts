@@ -40,8 +40,10 @@ function sumRounds(
   let out = t;
   for (const round of rounds) {
     const plan = round.plan;
-    if (plan?.usage && plan.finishedAt !== null && !kept.has(keptKey(parent, round.index, null)))
+    if (plan?.usage && plan.finishedAt !== null && !kept.has(keptKey(parent, round.index, null))) {
+      for (const r of plan.rejected ?? []) if (r.usage) out = addCall(out, r.usage, r.cost ?? 0);
       out = addCall(out, plan.usage, plan.cost ?? 0);
+    }
     for (const step of round.steps) {
       if (step.nested) {
         // A self-selected step's usage is the sum of its nested calls: count those, not it.
@@ -71,7 +73,9 @@ export function totalsOf(record: Pick<RunRecord, "rounds" | "kept">): Totals {
 /** Tokens and cost of a round as drawn on its group: its plan and every step. */
 export function roundSums(round: RoundRecord) {
   let tokens = (round.plan?.usage?.promptTokens ?? 0) + (round.plan?.usage?.completionTokens ?? 0);
-  let cost = round.plan?.cost ?? 0;
+  for (const r of round.plan?.rejected ?? [])
+    tokens += (r.usage?.promptTokens ?? 0) + (r.usage?.completionTokens ?? 0);
+  let cost = (round.plan?.cost ?? 0) + (round.plan ? rejectedCost(round.plan) : 0);
   let estimated = round.plan?.usage?.estimated ?? false;
   for (const s of round.steps) {
     tokens += (s.usage?.promptTokens ?? 0) + (s.usage?.completionTokens ?? 0);
@@ -79,6 +83,11 @@ export function roundSums(round: RoundRecord) {
     estimated ||= s.usage?.estimated ?? false;
   }
   return { tokens, cost, estimated };
+}
+
+/** What the outputs the Conductor was asked to redo cost. */
+function rejectedCost(plan: NonNullable<RoundRecord["plan"]>): number {
+  return (plan.rejected ?? []).reduce((c, r) => c + (r.cost ?? 0), 0);
 }
 
 function sumPlans(
@@ -90,7 +99,7 @@ function sumPlans(
   for (const round of rounds) {
     const plan = round.plan;
     if (plan?.usage && plan.finishedAt !== null && !kept.has(keptKey(parent, round.index, null)))
-      cost += plan.cost ?? 0;
+      cost += (plan.cost ?? 0) + rejectedCost(plan);
     for (const step of round.steps)
       if (step.nested)
         cost += sumPlans(

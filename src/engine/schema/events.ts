@@ -101,6 +101,13 @@ export const RunEventSchema = z.discriminatedUnion("type", [
     steps: z.array(StepSchema),
     /** Steps whose recorded results are kept rather than re-run (re-run from a step). */
     keep: z.array(z.number().int().nonnegative()).optional(),
+    /** The Conductor could not plan: one worker answers alone in its place (see FallbackPolicy). */
+    fallback: z
+      .object({
+        worker: z.string(),
+        reason: z.object({ code: ErrorCodeSchema, message: z.string() }),
+      })
+      .optional(),
   }),
   z.object({ type: z.literal("step_queued"), ...scoped, ...ref }),
   z.object({

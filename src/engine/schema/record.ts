@@ -96,6 +96,20 @@ export const PlanRecordSchema = z.object({
   error: FailureSchema.nullable(),
   /** See the plan_finish event's `notice`. */
   notice: z.string().optional(),
+  /**
+   * Earlier outputs of this plan that did not parse, each followed by asking the Conductor again;
+   * their calls count in the run's totals like any other.
+   */
+  rejected: z
+    .array(
+      z.object({
+        raw: z.string(),
+        error: FailureSchema,
+        usage: UsageSchema.nullable(),
+        cost: z.number().nonnegative().nullable(),
+      }),
+    )
+    .optional(),
 });
 export type PlanRecord = z.infer<typeof PlanRecordSchema>;
 
@@ -118,6 +132,11 @@ export const RoundRecordSchema = z.object({
   answer: z.string().nullable(),
   /** True when the Conductor accepted the previous round's answer (three empty lists). */
   accepted: z.boolean(),
+  /**
+   * Set when the Conductor could not plan and this round is one worker answering alone in its
+   * place: which worker, and the plan's failure.
+   */
+  fallback: z.object({ worker: z.string(), reason: FailureSchema }).optional(),
   /** When the round's workflow started and finished executing (absent before export v3). */
   startedAt: z.number().nullable().optional(),
   finishedAt: z.number().nullable().optional(),
