@@ -4,12 +4,15 @@ import { parseArgs } from "node:util";
 import { formatCost } from "../engine/cost.ts";
 import { parseColumnsOption } from "../engine/eval/dataset/parse.ts";
 import { DEFAULT_COLUMNS } from "../engine/eval/dataset/schema.ts";
-import { summarise, summaryTable } from "../engine/eval/report.ts";
+import { analyse } from "../engine/eval/analysis.ts";
+import { reportText } from "../engine/eval/report-text.ts";
 import { EvalRun } from "../engine/eval/runner.ts";
 import type { Evaluation } from "../engine/eval/schema.ts";
-import { EvaluationSchema, upgradeEvaluation } from "../engine/eval/schema.ts";
+import { EvaluationSchema, latestResults, upgradeEvaluation } from "../engine/eval/schema.ts";
+import { errorSummary } from "../engine/eval/errors-text.ts";
 import { createScorer, defaultScorerId } from "../engine/eval/scorers/registry.ts";
 import { parseStrategyList, strategyName } from "../engine/eval/strategy.ts";
+import { parseRewardOption } from "../engine/eval/training/reward.ts";
 import { conductorSample } from "../engine/eval/training/sample.ts";
 import { createOpenAIBackend } from "../engine/llm/openai.ts";
 import { importRun } from "../engine/run/export.ts";
@@ -18,21 +21,38 @@ import type { Worker } from "../engine/schema/worker.ts";
 import type { Sandbox } from "../engine/eval/code/pool.ts";
 import { codeResultText } from "../engine/eval/report.ts";
 import { resolveConfig } from "./config.ts";
-import { lineWriter, loadDataset, readResults, writeTrainerShapes } from "./eval-files.ts";
+import {
+  lineWriter,
+  loadDataset,
+  readResults,
+  writeReport,
+  writeTrainerShapes,
+} from "./eval-files.ts";
 
 export const EVAL_HELP = `  conductor-studio eval --config pool.json --dataset questions.jsonl --out results.jsonl
       [--strategies conductor,single,moa] [--repeats K] [--concurrency N] [--max-cost USD]
       [--columns question=q,answer=a] [--scorer mc|math|exact|contains|regex|judge|code]
       [--judge NAME] [--seed S] [--skip-bad-rows] [--training-data FILE] [--workflow FILE]
+      [--report FILE.json|FILE.csv] [--reward paper|format_bonus[:B]]
       Run a question set (JSONL, JSON or CSV) through each strategy: conductor, single (every
       worker alone) or single:<name>, moa, chain, best-of-n, workflow (--workflow: an exported
       workflow applied to every question). Each line of --out is one (item,
       strategy, repeat); running again with the same --out skips finished items. Progress on
       stderr, the summary table on stdout. --training-data writes Conductor samples (JSON lines)
-      and, beside them, .grpo.jsonl, .sft.jsonl, .preference.jsonl and .verl.parquet.
+      and, beside them, .grpo.jsonl, .sft.jsonl, .preference.jsonl and .verl.parquet; the
+      reward is the paper's (0 unparseable plan, 0.5 parsed and wrong, 1 parsed and right) or,
+      with --reward format_bonus[:B], correctness plus B (default 0.1) for a parsed plan.
+      Errored and unscored samples are left out.
+      The report gives questions and samples apart, 95% bootstrap intervals (seeded with --seed),
+      pass@k and maj@k with --repeats, per category (--columns category=subject), and every
+      strategy against the Conductor (exact McNemar; paired bootstrap with repeats); --report
+      writes it as JSON (with every result) or CSV.
       --scorer code (the default when items have a tests column) runs each Python answer
       against the item's tests in Pyodide (a worker thread): pass@1, tests passed per item.
-      Exit 0 when every item finished, 1 when stopped (spending cap, Ctrl-C), 2 for bad input.
+      An item whose calls failed (after retries) is an error, never a wrong answer: listed apart,
+      left out of accuracy and training data, and run again when resumed.
+      Exit 0 when every item finished, 1 when stopped (spending cap, Ctrl-C) or when any item
+      errored, 2 for bad input.
 `;
 
 export interface EvalIo {
@@ -99,6 +119,8 @@ async function evalWith(
       "skip-bad-rows": { type: "boolean", default: false },
       "training-data": { type: "string" },
       workflow: { type: "string" },
+      report: { type: "string" },
+      reward: { type: "string", default: "paper" },
     },
   });
   const usage = (m: string) => (io.stderr(`${m}\n`), 2);
@@ -115,6 +137,8 @@ async function evalWith(
   if (typeof maxCost === "string") return usage(maxCost);
   if (typeof seed === "string") return usage(seed);
   if (repeats === null || concurrency === null || seed === null) return usage("Bad option.");
+  const reward = parseRewardOption(values.reward);
+  if (typeof reward === "string") return usage(reward);
   const configText = await readFile(values.config, "utf8").catch(() => null);
   if (configText === null) return usage(`Cannot read the config file ${values.config}.`);
   const resolved = resolveConfig(configText, io.env);
@@ -251,10 +275,16 @@ async function evalWith(
     prompt: { namedWorkers: config.namedWorkers },
     onResult: async (result, record) => {
       await writeResult(result);
-      const sample = writeSample && conductorSample(result, record);
+      const sample = writeSample && conductorSample(result, record, reward);
       if (sample) await writeSample(sample);
       all.push(result);
-      const verdict = result.correct === null ? "unscored" : result.correct ? "right" : "wrong";
+      const verdict = result.error
+        ? `error (${result.error.code}: ${result.error.message})`
+        : result.correct === null
+          ? "unscored"
+          : result.correct
+            ? "right"
+            : "wrong";
       const tests = result.code ? `; ${codeResultText(result.code)}` : "";
       io.stderr(
         `[${all.length}/${run.total}] ${result.item} ${result.strategy}${repeats > 1 ? ` #${result.repeat + 1}` : ""}: ${verdict} (${(result.latencyMs / 1000).toFixed(1)}s, ${formatCost(result.cost)})${tests}\n`,
@@ -279,10 +309,13 @@ async function evalWith(
   io.stderr(
     `${outcome.done}/${outcome.total} done in ${secs}s, ${formatCost(outcome.cost)} in all.\n`,
   );
-  io.stdout(summaryTable(summarise(all, [...names])));
+  if (outcome.errors > 0) io.stderr(errorSummary(latestResults(all)));
+  const current = latestResults(all);
+  io.stdout(reportText(analyse(evaluation, current)));
+  if (values.report) await writeReport(values.report, evaluation, current);
   if (trainingFile) {
     const files = await writeTrainerShapes(trainingFile, evaluation.dataset.name);
     io.stderr(`Training data: ${trainingFile} and ${files.join(", ")}\n`);
   }
-  return outcome.status === "finished" ? 0 : 1;
+  return outcome.status === "finished" && outcome.errors === 0 ? 0 : 1;
 }

@@ -42,8 +42,9 @@ function guessMapping(columns: string[]): ColumnMapping {
     answer: find("answer", "solution", "expected", "target", "label", "gold", "a"),
     choices: find("choices", "options"),
     id: find("id", "key", "uid", "question_id"),
-    kind: find("kind", "type", "category"),
+    kind: find("kind", "type"),
     tests: find("tests", "test_cases"),
+    category: find("category", "subject", "topic", "domain"),
   };
 }
 
@@ -186,7 +187,12 @@ async function runStored(
   ui.patch({ evaluation: ev, results: previous, phase: "running", message: null, resumable: null });
   try {
     const outcome = await run.run();
-    useEval.getState().patch({ phase: outcome.status });
+    // Errored items (a call failed) are offered again: resuming runs only them.
+    useEval.getState().patch({
+      phase: outcome.status,
+      resumable:
+        outcome.errors > 0 ? { evaluation: ev, done: outcome.done, total: outcome.total } : null,
+    });
   } catch (e: unknown) {
     // Storage refused a write (quota, private mode): say so; the stored results stay valid.
     const why = e instanceof Error ? e.message : String(e);
@@ -211,14 +217,17 @@ export function cancelEvaluation(): void {
   current?.cancel();
 }
 
-/** After a reload: the newest evaluation with items left, offered for resuming. */
+/**
+ * After a reload: the newest evaluation with items left (errored items count as left: resuming
+ * runs them again), offered for resuming.
+ */
 export async function findResumable(): Promise<void> {
   if (current) return;
   const [latest] = await evalStore().listEvaluations();
   if (!latest) return;
-  const done = (await evalStore().listItems(latest.id)).length;
-  const total = latest.dataset.size * latest.strategies.length * latest.repeats;
   const results = await evalStore().listItems(latest.id);
+  const done = results.filter((r) => !r.error).length;
+  const total = latest.dataset.size * latest.strategies.length * latest.repeats;
   useEval.getState().patch({
     evaluation: latest,
     results,

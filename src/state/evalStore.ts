@@ -5,8 +5,8 @@ import { EvalItemSchema } from "../engine/eval/dataset/schema.ts";
 import type { EvalItem } from "../engine/eval/dataset/schema.ts";
 import type { EvalResult, Evaluation } from "../engine/eval/schema.ts";
 import {
-  EvalResultSchema,
   EvaluationSchema,
+  parseResult,
   resultKey,
   upgradeEvaluation,
 } from "../engine/eval/schema.ts";
@@ -111,7 +111,7 @@ export function createDexieEvalStore(name = EVAL_DB_NAME): EvalStore {
       const rows = await db.results.where("evalId").equals(evalId).toArray();
       return rows
         .flatMap((r) => {
-          const parsed = EvalResultSchema.safeParse(r.result);
+          const parsed = parseResult(r.result);
           return parsed.success ? [parsed.data] : [];
         })
         .sort((a, b) => (a.finishedAt ?? 0) - (b.finishedAt ?? 0));

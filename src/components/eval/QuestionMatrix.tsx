@@ -39,7 +39,9 @@ export function QuestionMatrix({
                 if (!c) return <td key={s} className="pending" />;
                 const cls =
                   c.mean === null
-                    ? "unscored"
+                    ? c.errors > 0
+                      ? "error"
+                      : "unscored"
                     : c.mean === 1
                       ? "right"
                       : c.mean === 0
@@ -53,7 +55,7 @@ export function QuestionMatrix({
                       type="button"
                       data-testid={`cell-${item}-${s}`}
                       data-result={cls}
-                      title={`${code ? `${codeResultText(code)}. ` : ""}Open the run of ${item} with ${s}`}
+                      title={`${code ? `${codeResultText(code)}. ` : ""}${cls === "error" ? "A call failed (not a wrong answer; Resume runs it again). " : c.errors ? `${c.errors} sample(s) errored. ` : ""}Open the run of ${item} with ${s}`}
                       onClick={() => void openItemRun(runId)}
                     >
                       {cls === "right"
@@ -62,7 +64,9 @@ export function QuestionMatrix({
                           ? "✗"
                           : cls === "unscored"
                             ? "?"
-                            : `${Math.round(c.mean! * 100)}%`}
+                            : cls === "error"
+                              ? "!"
+                              : `${Math.round(c.mean! * 100)}%`}
                     </button>
                   </td>
                 );

@@ -13,14 +13,18 @@ import { OriginLimiter, originOf } from "./limiter.ts";
 import type { PosedItem } from "./pose.ts";
 import { poseItem } from "./pose.ts";
 import type { EvalResult, Evaluation } from "./schema.ts";
-import { CodeResultSchema, resultKey } from "./schema.ts";
+import { runError } from "./outcome.ts";
+import { CodeResultSchema, latestResults, resultKey } from "./schema.ts";
 import type { Scorer } from "./scorers/types.ts";
 import type { Strategy } from "./strategy.ts";
 import { strategyName } from "./strategy.ts";
 import { itemRunEvents } from "./item-run.ts";
 
 export interface EvalProgress {
+  /** Items with a result that counts (scored or unscored); errored ones are counted apart. */
   done: number;
+  /** Items whose calls failed: not done, run again on resume. */
+  errors: number;
   total: number;
   running: number;
   /** Dollars spent, earlier sessions of this evaluation included. */
@@ -32,6 +36,15 @@ export interface EvalProgress {
 
 export type EvalStatus = "finished" | "cancelled" | "cost_cap";
 
+/** How a session ended: `errors` counts the items whose calls failed, earlier sessions' included. */
+export interface EvalOutcome {
+  status: EvalStatus;
+  done: number;
+  total: number;
+  cost: number;
+  errors: number;
+}
+
 export interface EvalRunOptions {
   evaluation: Evaluation;
   items: readonly EvalItem[];
@@ -40,7 +53,10 @@ export interface EvalRunOptions {
   backendFor: (worker: Worker) => ChatBackend;
   conductorBackend?: ChatBackend;
   limiter?: OriginLimiter;
-  /** Results already stored: their keys are skipped, their cost counts against the cap. */
+  /**
+   * Results already stored: their cost counts against the cap and their keys are skipped, except
+   * errored ones (a call failed), which run again. A key stored twice counts by its last result.
+   */
   previous?: readonly EvalResult[];
   /** Called, and awaited, for each finished (item, strategy, repeat) before it counts as done. */
   onResult: (result: EvalResult, record: RunRecord) => Promise<void> | void;
@@ -80,6 +96,8 @@ export class EvalRun {
   private stopReason: EvalStatus | null = null;
   private startedAt = 0;
   private totalCount = 0;
+  /** Keys whose latest result is an error (a session's retry that succeeds removes its key). */
+  private readonly errored = new Set<string>();
 
   constructor(private readonly o: EvalRunOptions) {
     this.limiter = o.limiter ?? new OriginLimiter(o.evaluation.concurrency);
@@ -130,11 +148,12 @@ export class EvalRun {
 
   private emit() {
     const now = (this.o.now ?? Date.now)();
-    const left = this.totalCount - this.done;
+    const left = this.totalCount - this.done - this.errored.size;
     const etaMs =
       this.doneThisSession > 0 ? ((now - this.startedAt) / this.doneThisSession) * left : null;
     this.o.onProgress?.({
       done: this.done,
+      errors: this.errored.size,
       total: this.totalCount,
       running: this.running,
       cost: this.spent,
@@ -150,9 +169,9 @@ export class EvalRun {
     return priorCost(task.strategy, e.pool, e.conductor, estimateTokens(task.item.question));
   }
 
-  private tasks(): Task[] {
+  private tasks(previous: readonly EvalResult[]): Task[] {
     const e = this.o.evaluation;
-    const skip = new Set((this.o.previous ?? []).map(resultKey));
+    const skip = new Set(previous.filter((r) => !r.error).map(resultKey));
     const all: Task[] = [];
     for (const item of this.o.items)
       for (const strategy of e.strategies)
@@ -165,16 +184,21 @@ export class EvalRun {
   }
 
   /** Runs until every task is done, the cap is reached or the run is cancelled. */
-  async run(): Promise<{ status: EvalStatus; done: number; total: number; cost: number }> {
-    const previous = this.o.previous ?? [];
-    for (const r of previous) {
+  async run(): Promise<EvalOutcome> {
+    const stored = this.o.previous ?? [];
+    // Every stored line's spend counts (an errored attempt may have paid for calls); its results
+    // count by key, the last line of each.
+    for (const r of stored) {
       this.spent += r.cost;
+      if (r.error) continue;
       const c = this.costs.get(r.strategy) ?? { sum: 0, n: 0 };
       this.costs.set(r.strategy, { sum: c.sum + r.cost, n: c.n + 1 });
     }
-    const queue = this.tasks();
-    this.done = previous.length;
-    this.totalCount = previous.length + queue.length;
+    const previous = latestResults(stored);
+    for (const r of previous) if (r.error) this.errored.add(resultKey(r));
+    const queue = this.tasks(previous);
+    this.done = previous.length - this.errored.size;
+    this.totalCount = this.done + queue.length;
     this.startedAt = (this.o.now ?? Date.now)();
     this.emit();
     const width = Math.max(1, this.o.taskConcurrency ?? this.o.evaluation.concurrency * 4);
@@ -207,6 +231,7 @@ export class EvalRun {
       done: this.done,
       total: this.totalCount,
       cost: this.spent,
+      errors: this.errored.size,
     };
   }
 
@@ -225,8 +250,10 @@ export class EvalRun {
     }
     if (record.status === "cancelled" || this.controller.signal.aborted) return this.emit();
     const answer = record.answer;
-    const scored =
-      answer === null
+    const error = runError(record);
+    const scored = error
+      ? { correct: null, score: 0, extracted: null, reason: error.message }
+      : answer === null
         ? {
             correct: false,
             score: 0,
@@ -263,12 +290,22 @@ export class EvalRun {
       ...(typeof strict === "boolean" ? { strict } : {}),
       ...(code?.success ? { code: code.data } : {}),
       finishedAt: now(),
+      error,
+      ...(task.item.category ? { category: task.item.category } : {}),
+      ...(error ? {} : { scoredBy: { id: this.o.scorer.id, version: this.o.scorer.version } }),
     };
     this.spent += t.cost;
-    const c = this.costs.get(task.name) ?? { sum: 0, n: 0 };
-    this.costs.set(task.name, { sum: c.sum + t.cost, n: c.n + 1 });
+    if (!error) {
+      const c = this.costs.get(task.name) ?? { sum: 0, n: 0 };
+      this.costs.set(task.name, { sum: c.sum + t.cost, n: c.n + 1 });
+    }
     await this.o.onResult(result, record);
-    this.done++;
+    const key = resultKey(result);
+    if (error) this.errored.add(key);
+    else {
+      this.errored.delete(key);
+      this.done++;
+    }
     this.doneThisSession++;
     if (e.maxCost !== null && this.spent >= e.maxCost && !this.stopReason) {
       this.stopReason = "cost_cap";

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { ConductorConfigSchema, PoolSchema } from "../schema/worker.ts";
 import { ColumnMappingSchema } from "./dataset/schema.ts";
 import { ScorerSpecSchema } from "./scorers/registry.ts";
+import { EvalErrorSchema, upgradeResultObject } from "./outcome.ts";
 import { StrategySchema } from "./strategy.ts";
 
 /** What the code scorer found for one answer (its `details`), kept with the item's result. */
@@ -56,12 +57,42 @@ export const EvalResultSchema = z.object({
   /** The code scorer: tests passed / total, the first failing test, the time. */
   code: CodeResultSchema.optional(),
   finishedAt: z.number().optional(),
+  /**
+   * Why the item has no verdict because a call failed (after its retries): an error is never a
+   * wrong answer; it is left out of accuracy and training data and run again on resume.
+   */
+  error: EvalErrorSchema.nullable().default(null),
+  /** The item's category (a `category`/`subject` column), for the per-category report. */
+  category: z.string().optional(),
+  /** The scorer and version that gave this verdict (absent on lines older than re-scoring). */
+  scoredBy: z.object({ id: z.string(), version: z.number().int() }).optional(),
 });
 export type EvalResult = z.infer<typeof EvalResultSchema>;
+
+/** Reads a stored result line tolerantly: an old line whose run failed on a call becomes an error. */
+export function parseResult(raw: unknown): ReturnType<typeof EvalResultSchema.safeParse> {
+  return EvalResultSchema.safeParse(upgradeResultObject(raw));
+}
 
 /** The key of one (item, strategy, repeat): finished keys are never run again. */
 export function resultKey(r: Pick<EvalResult, "item" | "strategy" | "repeat">): string {
   return JSON.stringify([r.item, r.strategy, r.repeat]);
+}
+
+/**
+ * The results as they stand: a key written twice (an errored item run again, a re-scored line)
+ * counts once, by its last line; order is each key's last appearance.
+ */
+export function latestResults<T extends Pick<EvalResult, "item" | "strategy" | "repeat">>(
+  results: readonly T[],
+): T[] {
+  const last = new Map<string, T>();
+  for (const r of results) {
+    const key = resultKey(r);
+    last.delete(key);
+    last.set(key, r);
+  }
+  return [...last.values()];
 }
 
 /** An evaluation as stored and exported: everything needed to reproduce it, never a key. */
