@@ -1,6 +1,6 @@
 // `conductor-studio eval` against the local test server: failed calls are errors (exit 1, retried on
 // resume), and the report's figures are recomputed here from results.jsonl alone.
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { describe, it } from "vitest";
 import type { ChatBody, TestServer } from "../../e2e/server/server.ts";
 import { bootstrapMeanInterval } from "../engine/eval/stats/bootstrap.ts";
@@ -199,5 +199,76 @@ describe("conductor-studio eval: errors and the report", { timeout: CLI_TIMEOUT_
     expect(Number(bLine[head.indexOf("vsConductorP")])).toBeCloseTo(2 / 256, 12);
     expect(bLine[head.indexOf("vsConductorVerdict")]).toBe("ahead");
     expect(bLine[head.indexOf("bootstrapSeed")]).toBe("11");
+  });
+
+  it("re-scores a results file without calling a model, and says when scorer versions are mixed", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const h = await harness(onTestFinished);
+    const files = await setup(h);
+    // References written "N.0": exact says wrong, math says right.
+    const rows = NUMBERS.slice(0, 4).map((n, i) => ({
+      id: `q${i + 1}`,
+      question: `What is ${n} plus one?`,
+      answer: `${n + 1}.0`,
+    }));
+    const dataset = await h.file("dotted.jsonl", rows.map((x) => JSON.stringify(x)).join("\n"));
+    const args = evalArgs(
+      { ...files, dataset },
+      "--strategies",
+      "single:Solver A",
+      "--scorer",
+      "exact",
+    );
+    expect((await runCli(args)).code).toBe(0);
+    const before = await readEvalResults(files.out);
+    expect(before.map((x) => x.correct)).toEqual([false, false, false, false]);
+    expect(before[0]!.scoredBy).toMatchObject({ id: "exact" });
+
+    h.server.requests.length = 0;
+    const r = await runCli(["eval", "--rescore", "--out", files.out, "--scorer", "math"]);
+    expect(r.code).toBe(0);
+    expect(h.server.requests).toHaveLength(0);
+    expect(r.stderr).toMatch(/Re-scored 4 result\(s\) with math v\d+: 4 verdict\(s\) changed/);
+    const after = await readEvalResults(files.out);
+    expect(after.map((x) => [x.correct, x.scoredBy?.id])).toEqual(
+      Array.from({ length: 4 }, () => [true, "math"]),
+    );
+    expect(after.map((x) => x.runId)).toEqual(before.map((x) => x.runId));
+    expect((await readEvalResults(`${files.out}.bak`)).map((x) => x.correct)).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
+    const sidecar = JSON.parse(await readFile(`${files.out}.eval.json`, "utf8")) as {
+      scorer: { id: string };
+    };
+    expect(sidecar.scorer.id).toBe("math");
+    expect(r.stdout).toMatch(/^single:Solver A\s+100\.0\s/m);
+    expect(r.stdout).toMatch(/Scored by math v\d+ \(4\)\./);
+
+    // A line scored by another version: the report says so rather than mixing silently.
+    const text = await readFile(files.out, "utf8");
+    const lines = text.trim().split("\n");
+    const old = { ...(JSON.parse(lines[0]!) as object), scoredBy: { id: "math", version: 0 } };
+    await writeFile(files.out, [JSON.stringify(old), ...lines.slice(1)].join("\n") + "\n");
+    const mixed = await runCli(["eval", "--rescore", "--out", files.out, "--scorer", "exact"]);
+    expect(mixed.code).toBe(0);
+    const resumed = await runCli(
+      evalArgs({ ...files, dataset }, "--strategies", "single:Solver A", "--scorer", "exact"),
+    );
+    expect(resumed.stdout).toMatch(/Scored by exact v\d+ \(4\)\./);
+    await writeFile(files.out, [JSON.stringify(old), ...lines.slice(1)].join("\n") + "\n");
+    const shown = await runCli(
+      evalArgs({ ...files, dataset }, "--strategies", "single:Solver A", "--scorer", "math"),
+    );
+    expect(shown.stdout).toMatch(/Mixed scorers: math v0 \(1\), math v\d+ \(3\)\. Re-score/);
+    // --rescore needs its file's definition, and a judge needs its questions.
+    expect((await runCli(["eval", "--rescore", "--out", `${h.dir}/none.jsonl`])).code).toBe(2);
+    const judge = await runCli(["eval", "--rescore", "--out", files.out, "--scorer", "judge"]);
+    expect(judge.code).toBe(2);
+    expect(judge.stderr).toContain("needs --dataset");
   });
 });

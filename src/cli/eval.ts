@@ -21,6 +21,7 @@ import type { Worker } from "../engine/schema/worker.ts";
 import type { Sandbox } from "../engine/eval/code/pool.ts";
 import { codeResultText } from "../engine/eval/report.ts";
 import { resolveConfig } from "./config.ts";
+import { rescoreFile } from "./eval-rescore.ts";
 import {
   lineWriter,
   loadDataset,
@@ -30,6 +31,11 @@ import {
 } from "./eval-files.ts";
 
 export const EVAL_HELP = `  conductor-studio eval --config pool.json --dataset questions.jsonl --out results.jsonl
+  conductor-studio eval --rescore --out results.jsonl [--scorer ID] [--dataset FILE]
+      [--config pool.json --judge NAME] [--report FILE]
+      Scores the stored answers of results.jsonl again (another scorer, or the current version)
+      without calling a model; the old file is kept as results.jsonl.bak. Every result records
+      the scorer and version that scored it, and the report says when they are mixed.
       [--strategies conductor,single,moa] [--repeats K] [--concurrency N] [--max-cost USD]
       [--columns question=q,answer=a] [--scorer mc|math|exact|contains|regex|judge|code]
       [--judge NAME] [--seed S] [--skip-bad-rows] [--training-data FILE] [--workflow FILE]
@@ -121,8 +127,10 @@ async function evalWith(
       workflow: { type: "string" },
       report: { type: "string" },
       reward: { type: "string", default: "paper" },
+      rescore: { type: "boolean", default: false },
     },
   });
+  if (values.rescore) return rescoreFile(values, io, codeSandbox);
   const usage = (m: string) => (io.stderr(`${m}\n`), 2);
   if (!values.config || !values.dataset || !values.out)
     return usage(

@@ -4,16 +4,16 @@ import type { ColumnMapping, EvalItem } from "../engine/eval/dataset/schema.ts";
 import { DEFAULT_COLUMNS } from "../engine/eval/dataset/schema.ts";
 import type { SampleSet } from "../engine/eval/dataset/samples.ts";
 import { EvalRun } from "../engine/eval/runner.ts";
-import { OriginLimiter, originOf } from "../engine/eval/limiter.ts";
+import { OriginLimiter } from "../engine/eval/limiter.ts";
 import type { Evaluation } from "../engine/eval/schema.ts";
 import { EvaluationSchema } from "../engine/eval/schema.ts";
-import { createScorer, defaultScorerId } from "../engine/eval/scorers/registry.ts";
+import { defaultScorerId } from "../engine/eval/scorers/registry.ts";
 import type { Strategy } from "../engine/eval/strategy.ts";
 import { parseStrategyList, strategyName } from "../engine/eval/strategy.ts";
 import { conductorSample } from "../engine/eval/training/sample.ts";
 import { stepsOf } from "../engine/graph/document.ts";
 import { conductorBackend, conductorConfigOf, workerBackend } from "./backends.ts";
-import { browserCodeSandbox } from "./codeSandbox.ts";
+import { studioScorer } from "./evalScoring.ts";
 import { useEval } from "./eval.ts";
 import type { EvalStore } from "./evalStore.ts";
 import { createDexieEvalStore } from "./evalStore.ts";
@@ -24,7 +24,8 @@ import { useStudio } from "./store.ts";
 let store: EvalStore | null = null;
 let current: EvalRun | null = null;
 
-function evalStore(): EvalStore {
+/** The evaluation store (IndexedDB unless a test set another). */
+export function evalStore(): EvalStore {
   store ??= createDexieEvalStore();
   return store;
 }
@@ -151,16 +152,13 @@ async function runStored(
 ) {
   const ui = useEval.getState();
   const s = useStudio.getState();
-  const judgeWorker = s.pool.find((w) => w.name === evaluation.scorer.options.judge);
-  // The judge's calls share its endpoint's concurrency limit with the runs.
   const limiter = new OriginLimiter(evaluation.concurrency);
-  const made = createScorer(evaluation.scorer, {
-    judgeBackend: judgeWorker && limiter.wrap(workerBackend(s, judgeWorker), originOf(judgeWorker)),
-    // Pyodide loads only when the first code answer is scored.
-    codeSandbox: browserCodeSandbox,
-  });
+  const made = studioScorer(evaluation.scorer, limiter);
   if (!made.ok) return ui.patch({ message: made.message });
   const ev = { ...evaluation, scorer: { ...evaluation.scorer, version: made.scorer.version } };
+  // The stored definition names the version that scores from now on (it once kept a placeholder
+  // 0 until the end); each result also records the version that scored it.
+  await evalStore().saveEvaluation(ev, items);
   const conductor = conductorBackend(s);
   const run = new EvalRun({
     evaluation: ev,

@@ -26,6 +26,8 @@ export interface EvalStore {
   loadQuestions(evalId: string): Promise<EvalItem[]>;
   saveItem(evalId: string, result: EvalResult, record: RunRecord): Promise<void>;
   listItems(evalId: string): Promise<EvalResult[]>;
+  /** Replaces stored results by key (a re-score), their run records untouched. */
+  saveResults(evalId: string, results: readonly EvalResult[]): Promise<void>;
   loadRecord(evalId: string, runId: string): Promise<RunRecord | null>;
   deleteEvaluation(evalId: string): Promise<void>;
 }
@@ -106,6 +108,17 @@ export function createDexieEvalStore(name = EVAL_DB_NAME): EvalStore {
           result,
         });
       });
+    },
+    async saveResults(evalId, results) {
+      await db.results.bulkPut(
+        results.map((result) => ({
+          evalId,
+          key: resultKey(result),
+          v: STORE_VERSION,
+          runId: result.runId,
+          result,
+        })),
+      );
     },
     async listItems(evalId) {
       const rows = await db.results.where("evalId").equals(evalId).toArray();

@@ -15,6 +15,7 @@ import { MappingEditor } from "./MappingEditor.tsx";
 import { ParetoPlot } from "./ParetoPlot.tsx";
 import { QuestionMatrix } from "./QuestionMatrix.tsx";
 import { ReportTable } from "./ReportTable.tsx";
+import { RescoreControl } from "./RescoreControl.tsx";
 import { SourcePicker } from "./SourcePicker.tsx";
 import { StrategyPicker } from "./StrategyPicker.tsx";
 import "./eval.css";
@@ -90,7 +91,10 @@ function Report() {
         {evaluation.seed} · intervals: {report.bootstrap.resamples} bootstrap resamples, seed{" "}
         {report.bootstrap.seed}
       </p>
-      <ScorerLine uses={report.scorers} />
+      <div className="row">
+        <ScorerLine uses={report.scorers} />
+        <RescoreControl />
+      </div>
       {code && <CodeRuntimePanel />}
       <ReportTable rows={rows} metric={code ? "pass@1" : "Accuracy"} />
       <ComparisonPanel comparisons={report.comparisons} />

@@ -14,7 +14,8 @@ import type { PosedItem } from "./pose.ts";
 import { poseItem } from "./pose.ts";
 import type { EvalResult, Evaluation } from "./schema.ts";
 import { runError } from "./outcome.ts";
-import { CodeResultSchema, latestResults, resultKey } from "./schema.ts";
+import { applyScore, noAnswer } from "./rescore.ts";
+import { latestResults, resultKey } from "./schema.ts";
 import type { Scorer } from "./scorers/types.ts";
 import type { Strategy } from "./strategy.ts";
 import { strategyName } from "./strategy.ts";
@@ -252,14 +253,9 @@ export class EvalRun {
     const answer = record.answer;
     const error = runError(record);
     const scored = error
-      ? { correct: null, score: 0, extracted: null, reason: error.message }
+      ? null
       : answer === null
-        ? {
-            correct: false,
-            score: 0,
-            extracted: null,
-            reason: record.message ?? "The run gave no answer.",
-          }
+        ? noAnswer(record.message)
         : await this.o.scorer.score(
             answer,
             { question: posed.question, expected: posed.expected, tests: task.item.tests },
@@ -267,14 +263,12 @@ export class EvalRun {
           );
     if (this.controller.signal.aborted) return this.emit();
     const t = record.totals;
-    const strict = scored.details?.strict;
-    const code = e.scorer.id === "code" ? CodeResultSchema.safeParse(scored.details) : null;
-    const result: EvalResult = {
+    const measured: EvalResult = {
       item: task.item.id,
       strategy: task.name,
       repeat: task.repeat,
-      correct: scored.correct,
-      score: scored.score,
+      correct: null,
+      score: 0,
       answer,
       expected: posed.expected ?? null,
       tokens: t.promptTokens + t.completionTokens,
@@ -282,18 +276,19 @@ export class EvalRun {
       latencyMs: Math.max(0, (record.finishedAt ?? now()) - (record.startedAt ?? now())),
       runId,
       calls: t.calls,
-      extracted: scored.extracted,
+      extracted: null,
       status: record.status,
       endReason: record.endReason,
-      planFailed: record.endReason === "plan_error",
-      ...(scored.reason ? { reason: scored.reason } : {}),
-      ...(typeof strict === "boolean" ? { strict } : {}),
-      ...(code?.success ? { code: code.data } : {}),
+      // A Conductor call that failed is an error, not a plan that failed to parse.
+      planFailed: record.endReason === "plan_error" && !error,
       finishedAt: now(),
       error,
       ...(task.item.category ? { category: task.item.category } : {}),
-      ...(error ? {} : { scoredBy: { id: this.o.scorer.id, version: this.o.scorer.version } }),
     };
+    // An errored item has no verdict: only the error's message, and no scorer stamp.
+    const result = scored
+      ? applyScore(measured, scored, this.o.scorer)
+      : { ...measured, reason: error!.message };
     this.spent += t.cost;
     if (!error) {
       const c = this.costs.get(task.name) ?? { sum: 0, n: 0 };
