@@ -5,6 +5,7 @@ import type { EvalItem } from "../engine/eval/dataset/schema.ts";
 import { DEFAULT_COLUMNS } from "../engine/eval/dataset/schema.ts";
 import { parseColumnsOption } from "../engine/eval/dataset/parse.ts";
 import { errorSummary } from "../engine/eval/errors-text.ts";
+import { JudgeMeter } from "../engine/eval/judge-meter.ts";
 import { OriginLimiter, originOf } from "../engine/eval/limiter.ts";
 import { reportText } from "../engine/eval/report-text.ts";
 import { rescoreResults } from "../engine/eval/rescore.ts";
@@ -25,7 +26,9 @@ export interface RescoreArgs {
   config?: string;
   judge?: string;
   report?: string;
+  rubric?: string;
   "skip-bad-rows"?: boolean;
+  "only-unscored"?: boolean;
 }
 
 /** The evaluation's definition beside its results (`--out` + `.eval.json`), or why not. */
@@ -41,7 +44,7 @@ async function readSidecar(out: string): Promise<Evaluation | string> {
 }
 
 /** The judge's backend from --config and --judge, through one origin limiter. */
-async function judgeDeps(a: RescoreArgs, io: EvalIo): Promise<ScorerDeps | string> {
+async function judgeMeterOf(a: RescoreArgs, io: EvalIo): Promise<JudgeMeter | string> {
   if (!a.config || !a.judge) return "Re-scoring with the judge needs --config and --judge NAME.";
   const text = await readFile(a.config, "utf8").catch(() => null);
   if (text === null) return `Cannot read the config file ${a.config}.`;
@@ -56,7 +59,11 @@ async function judgeDeps(a: RescoreArgs, io: EvalIo): Promise<ScorerDeps | strin
     headers: judge.headers,
     timeoutMs: resolved.config.timeoutMs,
   });
-  return { judgeBackend: new OriginLimiter(4).wrap(backend, originOf(judge)) };
+  const gated = new OriginLimiter(4).wrap(backend, originOf(judge));
+  return new JudgeMeter(gated, judge.price, {
+    ...resolved.config.retry,
+    ...(resolved.config.timeoutMs ? { timeoutMs: resolved.config.timeoutMs } : {}),
+  });
 }
 
 /**
@@ -94,13 +101,16 @@ export async function rescoreFile(
     items = data.value.items;
   } else if (scorerId === "judge" || scorerId === "code")
     return usage(`Re-scoring with ${scorerId} needs --dataset (the questions and their tests).`);
-  const deps = scorerId === "judge" ? await judgeDeps(a, io) : { codeSandbox };
-  if (typeof deps === "string") return usage(deps);
-  const options = scorerId === before.scorer.id ? before.scorer.options : {};
-  const made = createScorer(
-    { id: scorerId, options: a.judge ? { ...options, judge: a.judge } : options },
-    deps,
-  );
+  const meter = scorerId === "judge" ? await judgeMeterOf(a, io) : undefined;
+  if (typeof meter === "string") return usage(meter);
+  const deps: ScorerDeps = { codeSandbox, judgeBackend: meter?.backend };
+  const kept = scorerId === before.scorer.id ? before.scorer.options : {};
+  const options = {
+    ...kept,
+    ...(a.judge ? { judge: a.judge } : {}),
+    ...(a.rubric?.trim() ? { rubric: a.rubric.trim() } : {}),
+  };
+  const made = createScorer({ id: scorerId, options }, deps);
   if (!made.ok) return usage(made.message);
   const controller = new AbortController();
   const onSignal = () => controller.abort();
@@ -113,6 +123,8 @@ export async function rescoreFile(
       items,
       scorer: made.scorer,
       signal: controller.signal,
+      judgeMeter: meter,
+      onlyUnscored: a["only-unscored"] ?? false,
     });
   } finally {
     process.off("SIGINT", onSignal);
@@ -123,11 +135,7 @@ export async function rescoreFile(
   }
   const evaluation: Evaluation = {
     ...before,
-    scorer: {
-      id: scorerId,
-      options: made.scorer.id === "judge" ? { judge: a.judge } : options,
-      version: made.scorer.version,
-    },
+    scorer: { id: scorerId, options, version: made.scorer.version },
   };
   // The old file stays beside the new one; the new one replaces it in one rename.
   await copyFile(a.out, `${a.out}.bak`);

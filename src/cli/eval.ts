@@ -16,6 +16,7 @@ import { parseRewardOption } from "../engine/eval/training/reward.ts";
 import { conductorSample } from "../engine/eval/training/sample.ts";
 import { createOpenAIBackend } from "../engine/llm/openai.ts";
 import { importRun } from "../engine/run/export.ts";
+import { JudgeMeter } from "../engine/eval/judge-meter.ts";
 import { OriginLimiter, originOf } from "../engine/eval/limiter.ts";
 import type { Worker } from "../engine/schema/worker.ts";
 import type { Sandbox } from "../engine/eval/code/pool.ts";
@@ -32,14 +33,14 @@ import {
 
 export const EVAL_HELP = `  conductor-studio eval --config pool.json --dataset questions.jsonl --out results.jsonl
   conductor-studio eval --rescore --out results.jsonl [--scorer ID] [--dataset FILE]
-      [--config pool.json --judge NAME] [--report FILE]
+      [--config pool.json --judge NAME] [--rubric TEXT] [--only-unscored] [--report FILE]
       Scores the stored answers of results.jsonl again (another scorer, or the current version)
       without calling a model; the old file is kept as results.jsonl.bak. Every result records
       the scorer and version that scored it, and the report says when they are mixed.
       [--strategies conductor,single,moa] [--repeats K] [--concurrency N] [--max-cost USD]
       [--columns question=q,answer=a] [--scorer mc|math|exact|contains|regex|judge|code]
       [--judge NAME] [--seed S] [--skip-bad-rows] [--training-data FILE] [--workflow FILE]
-      [--report FILE.json|FILE.csv] [--reward paper|format_bonus[:B]]
+      [--report FILE.json|FILE.csv] [--reward paper|format_bonus[:B]] [--rubric TEXT]
       Run a question set (JSONL, JSON or CSV) through each strategy: conductor, single (every
       worker alone) or single:<name>, moa, chain, best-of-n, workflow (--workflow: an exported
       workflow applied to every question). Each line of --out is one (item,
@@ -53,6 +54,9 @@ export const EVAL_HELP = `  conductor-studio eval --config pool.json --dataset q
       pass@k and maj@k with --repeats, per category (--columns category=subject), and every
       strategy against the Conductor (exact McNemar; paired bootstrap with repeats); --report
       writes it as JSON (with every result) or CSV.
+      --scorer judge --judge NAME grades with that worker (--rubric replaces the default rubric);
+      its calls are retried like a worker's and count in cost, tokens, calls and --max-cost; a
+      judge that fails leaves the item unscored with the reason (re-score with --only-unscored).
       --scorer code (the default when items have a tests column) runs each Python answer
       against the item's tests in Pyodide (a worker thread): pass@1, tests passed per item.
       An item whose calls failed (after retries) is an error, never a wrong answer: listed apart,
@@ -128,6 +132,8 @@ async function evalWith(
       report: { type: "string" },
       reward: { type: "string", default: "paper" },
       rescore: { type: "boolean", default: false },
+      "only-unscored": { type: "boolean", default: false },
+      rubric: { type: "string" },
     },
   });
   if (values.rescore) return rescoreFile(values, io, codeSandbox);
@@ -206,9 +212,17 @@ async function evalWith(
     return usage(`No worker named "${values.judge}" for --judge.`);
   // The judge's calls share its endpoint's concurrency limit with the runs.
   const limiter = new OriginLimiter(concurrency);
+  // The judge's calls are retried like a worker's and metered per item (cost, tokens, calls, cap).
+  const judgeMeter = judge
+    ? new JudgeMeter(limiter.wrap(backendFor(judge), originOf(judge)), judge.price, {
+        ...config.retry,
+        ...(config.timeoutMs ? { timeoutMs: config.timeoutMs } : {}),
+      })
+    : undefined;
+  const rubric = values.rubric?.trim() ? { rubric: values.rubric.trim() } : {};
   const made = createScorer(
-    { id: scorerId, options: judge ? { workerId: judge.id } : {} },
-    { judgeBackend: judge && limiter.wrap(backendFor(judge), originOf(judge)), codeSandbox },
+    { id: scorerId, options: judge ? { workerId: judge.id, ...rubric } : {} },
+    { judgeBackend: judgeMeter?.backend, codeSandbox },
   );
   if (!made.ok) return usage(made.message);
 
@@ -229,7 +243,7 @@ async function evalWith(
     seed,
     scorer: {
       id: scorerId,
-      options: judge ? { judge: judge.name } : {},
+      options: judge ? { judge: judge.name, ...rubric } : {},
       version: made.scorer.version,
     },
     pool: pool.map((w) => ({ ...w, headers: undefined })),
@@ -278,6 +292,7 @@ async function evalWith(
     }),
     previous,
     limiter,
+    judgeMeter,
     retry: { ...config.retry, ...(config.timeoutMs ? { timeoutMs: config.timeoutMs } : {}) },
     maxCallsPerRun: config.maxCalls,
     prompt: { namedWorkers: config.namedWorkers },

@@ -17,6 +17,8 @@ export interface EvalSetup {
   repeats: number;
   scorer: string;
   judge: string;
+  /** The LLM judge's rubric; empty for the default. */
+  rubric: string;
   maxCost: string;
   concurrency: number;
 }
@@ -47,6 +49,7 @@ export const INITIAL_SETUP: EvalSetup = {
   repeats: 1,
   scorer: "",
   judge: "",
+  rubric: "",
   maxCost: "",
   concurrency: 4,
 };

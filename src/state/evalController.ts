@@ -13,7 +13,7 @@ import { parseStrategyList, strategyName } from "../engine/eval/strategy.ts";
 import { conductorSample } from "../engine/eval/training/sample.ts";
 import { stepsOf } from "../engine/graph/document.ts";
 import { conductorBackend, conductorConfigOf, workerBackend } from "./backends.ts";
-import { studioScorer } from "./evalScoring.ts";
+import { judgeOptions, studioScorer } from "./evalScoring.ts";
 import { useEval } from "./eval.ts";
 import type { EvalStore } from "./evalStore.ts";
 import { createDexieEvalStore } from "./evalStore.ts";
@@ -135,7 +135,11 @@ export async function startEvaluation(): Promise<void> {
     strategies,
     repeats: ui.setup.repeats,
     seed: Math.floor(Math.random() * 2 ** 31),
-    scorer: { id: scorerId, options: ui.setup.judge ? { judge: ui.setup.judge } : {}, version: 0 },
+    scorer: {
+      id: scorerId,
+      options: scorerId === "judge" ? judgeOptions(ui.setup.judge, ui.setup.rubric) : {},
+      version: 0,
+    },
     pool: s.pool.map((w) => ({ ...w, headers: undefined })),
     conductor: conductorConfigOf(s),
     concurrency: ui.setup.concurrency,
@@ -168,6 +172,7 @@ async function runStored(
     conductorBackend: typeof conductor === "string" ? undefined : conductor,
     previous,
     limiter,
+    judgeMeter: made.judgeMeter,
     prompt: { template: s.conductor.template, namedWorkers: s.conductor.namedWorkers },
     maxCallsPerRun: s.conductor.maxCalls || undefined,
     onResult: async (result, record) => {

@@ -3,7 +3,7 @@ import { rescoreResults } from "../engine/eval/rescore.ts";
 import type { Evaluation } from "../engine/eval/schema.ts";
 import { useEval } from "./eval.ts";
 import { evalStore } from "./evalController.ts";
-import { studioScorer } from "./evalScoring.ts";
+import { judgeOptions, studioScorer } from "./evalScoring.ts";
 
 let rescoring: AbortController | null = null;
 
@@ -12,12 +12,16 @@ let rescoring: AbortController | null = null;
  * the same id) without calling a model, except a judge's calls: the stored results and definition
  * are replaced, each result naming the scorer and version that scored it.
  */
-export async function rescoreEvaluation(scorerId: string): Promise<void> {
+export async function rescoreEvaluation(scorerId: string, onlyUnscored = false): Promise<void> {
   const ui = useEval.getState();
   const ev = ui.evaluation;
   if (!ev || rescoring || ui.phase === "running" || ui.phase === "paused") return;
   const same = scorerId === ev.scorer.id;
-  const options = same ? ev.scorer.options : ui.setup.judge ? { judge: ui.setup.judge } : {};
+  const options = same
+    ? ev.scorer.options
+    : scorerId === "judge"
+      ? judgeOptions(ui.setup.judge, ui.setup.rubric)
+      : {};
   const made = studioScorer({ id: scorerId, options }, new OriginLimiter(ev.concurrency));
   if (!made.ok) return ui.patch({ message: made.message });
   rescoring = new AbortController();
@@ -30,6 +34,8 @@ export async function rescoreEvaluation(scorerId: string): Promise<void> {
       items,
       scorer: made.scorer,
       signal: rescoring.signal,
+      judgeMeter: made.judgeMeter,
+      onlyUnscored,
     });
     if (outcome.cancelled) return useEval.getState().patch({ message: "Re-scoring cancelled." });
     const next: Evaluation = {

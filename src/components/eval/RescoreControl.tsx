@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { latestResults } from "../../engine/eval/schema.ts";
 import { scorerIds } from "../../engine/eval/scorers/registry.ts";
 import { useEval } from "../../state/eval.ts";
 import { rescoreEvaluation } from "../../state/evalRescore.ts";
@@ -7,6 +8,9 @@ import { rescoreEvaluation } from "../../state/evalRescore.ts";
 export function RescoreControl() {
   const evaluation = useEval((s) => s.evaluation);
   const phase = useEval((s) => s.phase);
+  const unscored = useEval(
+    (s) => latestResults(s.results).filter((r) => !r.error && r.correct === null).length,
+  );
   const [scorer, setScorer] = useState(evaluation?.scorer.id ?? "");
   if (!evaluation) return null;
   const busy = phase === "running" || phase === "paused";
@@ -34,6 +38,17 @@ export function RescoreControl() {
       >
         Re-score
       </button>
+      {unscored > 0 && (
+        <button
+          type="button"
+          data-testid="eval-rescore-unscored"
+          disabled={busy}
+          title="Score again only the items without a verdict (a judge that failed, say)"
+          onClick={() => void rescoreEvaluation(evaluation.scorer.id, true)}
+        >
+          Re-score {unscored} unscored
+        </button>
+      )}
     </span>
   );
 }

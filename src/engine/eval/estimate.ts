@@ -23,11 +23,7 @@ export function priorCost(
   const priceOf = (id: string) => pool.find((w) => w.id === id)?.price;
   if (s.kind === "conductor") {
     const plan = conductor?.price
-      ? tokensCost(
-          CONDUCTOR_PROMPT_TOKENS + questionTokens,
-          TYPICAL_PLAN_TOKENS,
-          conductor.price,
-        )
+      ? tokensCost(CONDUCTOR_PROMPT_TOKENS + questionTokens, TYPICAL_PLAN_TOKENS, conductor.price)
       : 0;
     const priced = pool.map((w) => w.price).filter((p) => p !== undefined);
     const mean = priced.length

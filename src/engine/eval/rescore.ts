@@ -1,4 +1,5 @@
 import type { EvalItem } from "./dataset/schema.ts";
+import type { JudgeMeter, JudgeSpend } from "./judge-meter.ts";
 import { poseItem } from "./pose.ts";
 import type { EvalResult, Evaluation } from "./schema.ts";
 import { CodeResultSchema, latestResults } from "./schema.ts";
@@ -21,6 +22,23 @@ export function applyScore(result: EvalResult, scored: ScoreResult, scorer: Scor
   };
 }
 
+/** A result with more judge calls on it: added to its cost, tokens and calls, and to `judge`. */
+export function addJudgeSpend(r: EvalResult, judge: JudgeSpend | undefined): EvalResult {
+  if (!judge?.calls) return r;
+  const before = r.judge ?? { calls: 0, tokens: 0, cost: 0 };
+  return {
+    ...r,
+    tokens: r.tokens + judge.tokens,
+    cost: r.cost + judge.cost,
+    calls: r.calls + judge.calls,
+    judge: {
+      calls: before.calls + judge.calls,
+      tokens: before.tokens + judge.tokens,
+      cost: before.cost + judge.cost,
+    },
+  };
+}
+
 /** A run that gave no answer is wrong whatever the scorer (never sent to it). */
 export function noAnswer(message: string | null): ScoreResult {
   return {
@@ -39,6 +57,10 @@ export interface RescoreOptions {
   items?: readonly EvalItem[];
   signal: AbortSignal;
   onProgress?: (done: number, total: number) => void;
+  /** Only results without a verdict (a failed judge, say): the others keep theirs. */
+  onlyUnscored?: boolean;
+  /** The judge's meter: its calls add to each item's cost, tokens and calls. */
+  judgeMeter?: JudgeMeter;
 }
 
 export interface RescoreOutcome {
@@ -68,6 +90,11 @@ export async function rescoreResults(o: RescoreOptions): Promise<RescoreOutcome>
       out.push(r);
       continue;
     }
+    if (o.onlyUnscored && r.correct !== null) {
+      out.push(r);
+      continue;
+    }
+    const signal = AbortSignal.any([o.signal]);
     const item = byId.get(r.item);
     const posed = item ? poseItem(item, o.evaluation.seed, o.evaluation.scorer.id) : null;
     const scored =
@@ -80,11 +107,12 @@ export async function rescoreResults(o: RescoreOptions): Promise<RescoreOutcome>
               expected: r.expected ?? undefined,
               tests: item?.tests,
             },
-            o.signal,
+            signal,
           );
+    const judge = o.judgeMeter?.take(signal);
     if (o.signal.aborted)
       return { results: [...out, ...current.slice(n)], changed, errors, cancelled: true };
-    const next = applyScore(r, scored, o.scorer);
+    const next = addJudgeSpend(applyScore(r, scored, o.scorer), judge);
     if (next.correct !== r.correct) changed++;
     out.push(next);
     o.onProgress?.(n + 1, current.length);

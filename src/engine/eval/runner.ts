@@ -13,8 +13,9 @@ import { OriginLimiter, originOf } from "./limiter.ts";
 import type { PosedItem } from "./pose.ts";
 import { poseItem } from "./pose.ts";
 import type { EvalResult, Evaluation } from "./schema.ts";
+import type { JudgeMeter } from "./judge-meter.ts";
 import { runError } from "./outcome.ts";
-import { applyScore, noAnswer } from "./rescore.ts";
+import { addJudgeSpend, applyScore, noAnswer } from "./rescore.ts";
 import { latestResults, resultKey } from "./schema.ts";
 import type { Scorer } from "./scorers/types.ts";
 import type { Strategy } from "./strategy.ts";
@@ -65,6 +66,8 @@ export interface EvalRunOptions {
   retry?: Partial<RetryPolicy>;
   maxCallsPerRun?: number;
   prompt?: PromptSettings;
+  /** The LLM judge's meter: its calls on an item count in the item's cost and the cap. */
+  judgeMeter?: JudgeMeter;
   /** Runs in flight at once; calls are limited per origin beneath it. Default: 4 x concurrency. */
   taskConcurrency?: number;
   now?: () => number;
@@ -252,6 +255,8 @@ export class EvalRun {
     if (record.status === "cancelled" || this.controller.signal.aborted) return this.emit();
     const answer = record.answer;
     const error = runError(record);
+    // A signal of this item's own, so the judge's calls on it are metered to it.
+    const scoring = AbortSignal.any([this.controller.signal]);
     const scored = error
       ? null
       : answer === null
@@ -259,8 +264,9 @@ export class EvalRun {
         : await this.o.scorer.score(
             answer,
             { question: posed.question, expected: posed.expected, tests: task.item.tests },
-            this.controller.signal,
+            scoring,
           );
+    const judge = this.o.judgeMeter?.take(scoring);
     if (this.controller.signal.aborted) return this.emit();
     const t = record.totals;
     const measured: EvalResult = {
@@ -287,12 +293,12 @@ export class EvalRun {
     };
     // An errored item has no verdict: only the error's message, and no scorer stamp.
     const result = scored
-      ? applyScore(measured, scored, this.o.scorer)
+      ? addJudgeSpend(applyScore(measured, scored, this.o.scorer), judge)
       : { ...measured, reason: error!.message };
-    this.spent += t.cost;
+    this.spent += result.cost;
     if (!error) {
       const c = this.costs.get(task.name) ?? { sum: 0, n: 0 };
-      this.costs.set(task.name, { sum: c.sum + t.cost, n: c.n + 1 });
+      this.costs.set(task.name, { sum: c.sum + result.cost, n: c.n + 1 });
     }
     await this.o.onResult(result, record);
     const key = resultKey(result);

@@ -64,6 +64,14 @@ export const EvalResultSchema = z.object({
   error: EvalErrorSchema.nullable().default(null),
   /** The item's category (a `category`/`subject` column), for the per-category report. */
   category: z.string().optional(),
+  /** The LLM judge's calls on this item (included in tokens, cost and calls), every scoring. */
+  judge: z
+    .object({
+      calls: z.number().int().nonnegative(),
+      tokens: z.number().int().nonnegative(),
+      cost: z.number().nonnegative(),
+    })
+    .optional(),
   /** The scorer and version that gave this verdict (absent on lines older than re-scoring). */
   scoredBy: z.object({ id: z.string(), version: z.number().int() }).optional(),
 });
