@@ -12,6 +12,7 @@ import { resolveConfig } from "./config.ts";
 import { serveCommand } from "./serve.ts";
 import { createEngine, runQuestion } from "./serve-engine.ts";
 import { EVAL_HELP, evalCommand } from "./eval.ts";
+import { evalDiffCommand } from "./eval-diff.ts";
 
 const HELP = `conductor-studio: plan and run Conductor workflows from the command line
 
@@ -42,7 +43,7 @@ Usage:
       1 when it cannot listen, 2 for invalid options or config.
 
 ${EVAL_HELP}
-  conductor-studio grammar --workers N --max-steps K [--round R] [--opening TEXT]
+${evalDiffCommand.help}  conductor-studio grammar --workers N --max-steps K [--round R] [--opening TEXT]
       Print the plan grammar (EBNF as xgrammar, vLLM and SGLang take it) for a pool of N
       workers and at most K steps; --round 1 or more also allows the three empty lists.
       The output starts with --opening (default: the prompt's opening; "" for none).
@@ -246,6 +247,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     if (command === "run") return await runCommand(rest, io);
     if (command === "serve") return await serveCommand(rest, io);
     if (command === "eval") return await evalCommand(rest, io);
+    if (command === evalDiffCommand.name) return await evalDiffCommand.run(rest, io);
     if (command === "grammar") return grammarCommand(rest, io);
     throw new UsageError(`Unknown command "${command}".`);
   } catch (e: unknown) {
