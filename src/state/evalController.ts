@@ -248,11 +248,11 @@ export async function resumeStored(): Promise<void> {
   await runStored(r.evaluation, items, previous);
 }
 
-/** Opens an item's run in the studio as its graph, and closes the Evaluate view. */
-export async function openItemRun(runId: string): Promise<void> {
-  const ev = useEval.getState().evaluation;
-  if (!ev) return;
-  const record = await evalStore().loadRecord(ev.id, runId);
+/** Opens an item's run (of the evaluation on screen, or of `evalId`) in the studio as its graph, and closes the Evaluate view. */
+export async function openItemRun(runId: string, evalId?: string): Promise<void> {
+  const id = evalId ?? useEval.getState().evaluation?.id;
+  if (!id) return;
+  const record = await evalStore().loadRecord(id, runId);
   if (!record) return useEval.getState().patch({ message: "That run is not stored." });
   const message = await openRecord(record, [], null, "evaluation");
   if (message) return useEval.getState().patch({ message });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ChatBody, TestServer } from "../../e2e/server/server.ts";
 import { startTestServer } from "../../e2e/server/server.ts";
 import { analyse } from "../engine/eval/analysis.ts";
+import { diffEvaluations } from "../engine/eval/diff.ts";
 import { SAMPLE_SETS } from "../engine/eval/dataset/samples.ts";
 import { latestResults } from "../engine/eval/schema.ts";
 import { containsScorer } from "../engine/eval/scorers/text.ts";
@@ -18,6 +19,7 @@ import {
   setEvalStore,
   startEvaluation,
 } from "./evalController.ts";
+import { chooseDiff, loadDiffChoices, useEvalDiff } from "./evalDiff.ts";
 import { rescoreEvaluation } from "./evalRescore.ts";
 import { createDexieEvalStore } from "./evalStore.ts";
 import { useStudio } from "./store.ts";
@@ -115,5 +117,39 @@ describe("studio evaluation: errors, versions, re-score", () => {
     expect(analyse(after!, again).scorers).toEqual([
       { id: "contains", version: containsScorer().version, results: 10, assumed: false },
     ]);
+  });
+
+  it("offers another stored evaluation of the same questions to compare with", async () => {
+    server.setDefault("right", (b) => `Answer: ${expectedOf(b)}`);
+    loadSample(FACTS);
+    useEval.getState().patchSetup({ strategies: ["single:right"] });
+    await startEvaluation();
+    const first = useEval.getState().evaluation!;
+    // The second time the worker gets the first three questions wrong.
+    const wrongOn = new Set(FACTS.items.slice(0, 3).map((i) => i.question));
+    server.setDefault("right", (b) =>
+      [...wrongOn].some((q) => JSON.stringify(b.messages).includes(q))
+        ? "Answer: no idea"
+        : `Answer: ${expectedOf(b)}`,
+    );
+    await startEvaluation();
+    const second = useEval.getState().evaluation!;
+    expect(second.id).not.toBe(first.id);
+    await loadDiffChoices();
+    expect(useEvalDiff.getState().choices.map((c) => c.id)).toEqual([first.id]);
+    await chooseDiff(first.id);
+    const other = useEvalDiff.getState().other!;
+    const d = diffEvaluations(useEval.getState().results, other.results);
+    expect(d.strategies[0]).toMatchObject({
+      strategy: "single:right",
+      accuracyA: 0.7,
+      accuracyB: 1,
+    });
+    expect(d.flipped.map((f) => [f.item, f.flip])).toEqual(
+      FACTS.items.slice(0, 3).map((i) => [i.id, "gained"]),
+    );
+    expect(d.flipped[0]!.runIdsB).toHaveLength(1);
+    await chooseDiff(null);
+    expect(useEvalDiff.getState().other).toBeNull();
   });
 });

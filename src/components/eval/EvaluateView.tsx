@@ -10,6 +10,7 @@ import { download } from "../../state/files.ts";
 import { CategoryTable } from "./CategoryTable.tsx";
 import { CodeResults, CodeRuntimePanel } from "./CodeResults.tsx";
 import { ComparisonPanel } from "./ComparisonPanel.tsx";
+import { EvalDiffPanel } from "./EvalDiffPanel.tsx";
 import { EvalProgressBar } from "./EvalProgressBar.tsx";
 import { MappingEditor } from "./MappingEditor.tsx";
 import { ParetoPlot } from "./ParetoPlot.tsx";
@@ -102,6 +103,7 @@ function Report() {
       <ParetoPlot rows={rows} />
       <QuestionMatrix results={latestResults(results)} strategies={names} items={items} />
       {code && <CodeResults results={results} />}
+      <EvalDiffPanel />
     </section>
   );
 }
