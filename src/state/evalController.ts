@@ -52,9 +52,14 @@ function guessMapping(columns: string[]): ColumnMapping {
 /** Loads a question file's text into the setup form: rows, a guessed mapping, bad rows. */
 export function loadQuestionText(text: string, name: string): void {
   const table = parseTable(text, detectFormat(text, name));
-  useEval
-    .getState()
-    .patchSetup({ sourceName: name, table, mapping: guessMapping(table.columns), skipBad: false });
+  useEval.getState().patchSetup({
+    sourceName: name,
+    table,
+    mapping: guessMapping(table.columns),
+    skipBad: false,
+    hfSource: null,
+    instruction: null,
+  });
 }
 
 /** Loads a sample set as if it were a JSONL file, with the scorer that suits it. */
@@ -131,7 +136,9 @@ export async function startEvaluation(): Promise<void> {
       hash: datasetHash(items),
       size: items.length,
       mapping: ui.setup.mapping,
+      ...(ui.setup.hfSource ? { source: ui.setup.hfSource } : {}),
     },
+    ...(ui.setup.instruction ? { instruction: ui.setup.instruction } : {}),
     strategies,
     repeats: ui.setup.repeats,
     seed: Math.floor(Math.random() * 2 ** 31),

@@ -96,7 +96,9 @@ export async function rescoreResults(o: RescoreOptions): Promise<RescoreOutcome>
     }
     const signal = AbortSignal.any([o.signal]);
     const item = byId.get(r.item);
-    const posed = item ? poseItem(item, o.evaluation.seed, o.evaluation.scorer.id) : null;
+    const posed = item
+      ? poseItem(item, o.evaluation.seed, o.evaluation.scorer.id, o.evaluation.instruction)
+      : null;
     const scored =
       r.answer === null
         ? noAnswer(r.reason ?? null)

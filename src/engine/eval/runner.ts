@@ -241,7 +241,7 @@ export class EvalRun {
 
   private async runTask(task: Task): Promise<void> {
     const e = this.o.evaluation;
-    const posed = poseItem(task.item, e.seed, e.scorer.id);
+    const posed = poseItem(task.item, e.seed, e.scorer.id, e.instruction);
     const now = this.o.now ?? Date.now;
     const runId = newRunId(now());
     this.running++;

@@ -3,6 +3,7 @@ import { poolIds } from "../run/export.ts";
 import { isObject } from "../schema/guards.ts";
 import { z } from "zod";
 import { ConductorConfigSchema, PoolSchema } from "../schema/worker.ts";
+import { HfSourceSchema } from "./dataset/hf-pin.ts";
 import { ColumnMappingSchema } from "./dataset/schema.ts";
 import { ScorerSpecSchema } from "./scorers/registry.ts";
 import { EvalErrorSchema, upgradeResultObject } from "./outcome.ts";
@@ -115,7 +116,11 @@ export const EvaluationSchema = z.object({
     hash: z.string(),
     size: z.number().int().nonnegative(),
     mapping: ColumnMappingSchema.optional(),
+    /** A Hugging Face source: the rows read and the commit they were read at (re-reads pin it). */
+    source: HfSourceSchema.optional(),
   }),
+  /** The answer-format instruction every strategy's last step gets (default: the scorer's). */
+  instruction: z.string().min(1).optional(),
   strategies: z.array(StrategySchema).min(1),
   repeats: z.number().int().positive(),
   /** The seed that shuffles multiple-choice options (per item, derived from it). */
