@@ -101,6 +101,8 @@ describe("evaluation runner: control", () => {
     const outcome = await done;
     expect(outcome).toMatchObject({ status: "cancelled", done: 1, total: 4 });
     expect(results.map((r) => r.item)).toEqual(["q0"]);
+    // Nothing started after the cancel: q0 and the cancelled q1 were the only calls.
+    expect(g.backend.calls).toHaveLength(2);
     // Cancelling while paused also ends the run (it does not wait for a resume).
     const g2 = gated();
     const paused = runner(g2, { previous: results });
