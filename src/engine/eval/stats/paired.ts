@@ -67,7 +67,14 @@ export function pairedDifference(
     };
   }
   const p = Math.min(1, (1 + 2 * Math.min(below, above)) / (settings.resamples + 1));
-  return { questions: qs.length, difference, interval, p, test: "paired-bootstrap", discordant: null };
+  return {
+    questions: qs.length,
+    difference,
+    interval,
+    p,
+    test: "paired-bootstrap",
+    discordant: null,
+  };
 }
 
 /** Significance for the report's sentence: p below this and an interval that excludes zero. */
