@@ -23,7 +23,8 @@ const score: CliCommand = {
     return Promise.resolve(0);
   },
 };
-const registry = [...COMMANDS, score];
+// The fake stands in for any real command of its name.
+const registry = [...COMMANDS.filter((c) => c.name !== score.name), score];
 
 async function cli(argv: string[]) {
   const { out, io } = memoryIo();
@@ -37,7 +38,7 @@ describe("a parseArgs command in the registry", () => {
       stdout: "scored a.jsonl\n",
     });
     expect((await cli(["--help"])).stdout).toMatch(
-      /^ {2}run {6}plan a question.*\n {2}score {4}score answers\n {2}serve /m,
+      /^ {2}run +plan a question.*\n {2}score +score answers\n {2}serve /m,
     );
   });
 

@@ -134,7 +134,7 @@ describe("eval: an unreachable endpoint", { timeout: CLI_TIMEOUT_MS }, () => {
     await writeFile(files.config, JSON.stringify({ ...config, conductor }));
     const r = await runCli(evalArgs(files, "--strategies", "conductor"));
     expect(r.code).toBe(4);
-    expect(r.stderr).toMatch(/^\[1\/2\] q\d conductor: run failed \(.*could not be reached/m);
+    expect(r.stderr).toMatch(/^\[1\/2\] q\d conductor: error \(network: .*could not be reached/m);
     expect(r.stderr).toContain(
       "Every run of this session failed because an endpoint could not be reached",
     );

@@ -127,12 +127,19 @@ describe("conductor-studio eval", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
       cost: 0.002,
     });
     const table = r.stdout.split("\n");
-    expect(table[0]).toMatch(/^strategy\s+acc %\s+± s\.e\./);
-    expect(table.find((l) => l.startsWith("single:Solver B"))).toMatch(
-      /^single:Solver B\s+0\.0\s+0\.0\s+4\s+0\s+0\s+2000/,
+    expect(table[0]).toMatch(
+      /^strategy\s+acc %\s+95% CI\s+± s\.e\.\s+questions\s+samples\s+errors\s+unscored\s+plan fail\s+fallback/,
     );
-    expect(table.find((l) => l.startsWith("conductor"))).toMatch(
-      /^conductor\s+100\.0\s+0\.0\s+4\s+0\s+0\s+6000\s/,
+    expect(table.find((l) => l.startsWith("single:Solver B"))).toMatch(
+      /^single:Solver B\s+0\.0\s+0\.0-0\.0\s+0\.0\s+4\s+4\s+0\s+0\s+0\s+0\s+2000/,
+    );
+    expect(table.find((l) => l.startsWith("conductor "))).toMatch(
+      /^conductor\s+100\.0\s+100\.0-100\.0\s+0\.0\s+4\s+4\s+0\s+0\s+0\s+0\s+6000\s/,
+    );
+    // Every strategy against the Conductor: 4 discordant questions are too few for McNemar
+    // (p = 2 / 2^4), so the plain sentence says so.
+    expect(r.stdout).toContain(
+      "The Conductor and single:Solver B: no detectable difference (+100.0 points, 95% CI 100.0 to 100.0, p = 0.125, 4 questions).",
     );
     // Every worker call carried the shared answer-format instruction.
     expect(
@@ -260,7 +267,12 @@ describe("conductor-studio eval", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
       .split("\n")
       .map((l) => ConductorSampleSchema.parse(JSON.parse(l)));
     expect(samples).toHaveLength(4);
-    expect(samples[0]!.reward).toEqual({ total: 1, correct: 1, format: 1 });
+    expect(samples[0]!.reward).toEqual({
+      total: 1,
+      correct: 1,
+      format: 1,
+      scheme: { scheme: "paper" },
+    });
     const grpo = (await readFile(`${h.dir}/train.grpo.jsonl`, "utf8")).trim().split("\n");
     expect(grpo).toHaveLength(2);
     expect((await readFile(`${h.dir}/train.verl.parquet`)).subarray(0, 4).toString()).toBe("PAR1");
@@ -318,7 +330,7 @@ describe("conductor-studio eval", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
       expect.stringContaining("Solve it carefully."),
     );
     expect(r.stdout.split("\n").find((l) => l.startsWith("workflow"))).toMatch(
-      /^workflow\s+100\.0\s+0\.0\s+4\s/,
+      /^workflow\s+100\.0\s+100\.0-100\.0\s+0\.0\s+4\s+4\s+0\s+1\s/,
     );
   });
 

@@ -35,9 +35,10 @@ describe("help", () => {
     expect(new Set(COMMANDS.map((c) => c.name)).size).toBe(COMMANDS.length);
     const r = await cli(["--help"]);
     expect(r.code).toBe(0);
+    const width = Math.max(...COMMANDS.map((c) => c.name.length));
     for (const c of COMMANDS) {
       expect(typeof c.run).toBe("function");
-      expect(r.stdout).toContain(`  ${c.name.padEnd(7)}  ${c.summary}`);
+      expect(r.stdout).toContain(`  ${c.name.padEnd(width)}  ${c.summary}`);
     }
     expect((await cli([])).stdout).toBe(r.stdout);
   });

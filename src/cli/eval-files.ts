@@ -3,11 +3,14 @@ import { datasetHash } from "../engine/eval/dataset/hash.ts";
 import { detectFormat, mapRows, parseTable } from "../engine/eval/dataset/parse.ts";
 import type { ColumnMapping, EvalItem } from "../engine/eval/dataset/schema.ts";
 import type { EvalResult } from "../engine/eval/schema.ts";
-import { EvalResultSchema } from "../engine/eval/schema.ts";
+import { parseResult } from "../engine/eval/schema.ts";
 import { ConductorSampleSchema } from "../engine/eval/training/sample.ts";
 import type { ConductorSample } from "../engine/eval/training/sample.ts";
 import { grpoRows, preferenceRows, sftRows } from "../engine/eval/training/shapes.ts";
 import { verlParquet } from "../engine/eval/training/verl.ts";
+import { analyse, evaluationJson } from "../engine/eval/analysis.ts";
+import { reportCsv } from "../engine/eval/report-text.ts";
+import type { Evaluation } from "../engine/eval/schema.ts";
 
 const why = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -66,7 +69,7 @@ export async function readResults(file: string, warn: (s: string) => void): Prom
       warn(`Ignoring line ${i + 1} of ${file}: not JSON (an interrupted write?).\n`);
       continue;
     }
-    const parsed = EvalResultSchema.safeParse(value);
+    const parsed = parseResult(value);
     if (parsed.success) out.push(parsed.data);
     else warn(`Ignoring line ${i + 1} of ${file}: not a result line.\n`);
   }
@@ -112,4 +115,16 @@ export async function writeTrainerShapes(file: string, dataSource: string): Prom
   if (samples.length)
     await writeFile(written[3]!, new Uint8Array(await verlParquet(samples, dataSource)));
   return samples.length ? written : written.slice(0, 3);
+}
+
+/** `--report FILE`: the report as CSV (one row per strategy) or JSON (with every result). */
+export async function writeReport(
+  file: string,
+  evaluation: Evaluation,
+  results: readonly EvalResult[],
+): Promise<void> {
+  const text = file.endsWith(".csv")
+    ? reportCsv(analyse(evaluation, results))
+    : evaluationJson(evaluation, results);
+  await writeFile(file, text);
 }

@@ -116,6 +116,29 @@ export const EVAL_SHAPE = {
       arg: "worker:NAME",
       description: "when the Conductor cannot plan (asked twice), that worker answers alone",
     },
+    rescore: {
+      type: "boolean",
+      description: "score the stored answers in --out again, calling no model (see below)",
+    },
+    "only-unscored": {
+      type: "boolean",
+      description: "with --rescore: only the items left unscored (a judge that failed)",
+    },
+    report: {
+      type: "string",
+      arg: "FILE",
+      description: "write the report as JSON (with every result) or CSV, by the file's extension",
+    },
+    reward: {
+      type: "string",
+      arg: "SCHEME",
+      description: "training reward: paper (default: 0 / 0.5 / 1) or format_bonus[:B]",
+    },
+    rubric: {
+      type: "string",
+      arg: "TEXT",
+      description: "the LLM judge's rubric, replacing the default one",
+    },
     new: {
       type: "boolean",
       description: "start over: move the earlier results in --out aside instead of resuming",
@@ -175,6 +198,23 @@ output per step, about 3 steps for the Conductor). An item that would pass the c
 reservations of the items in flight, is skipped while cheaper strategies go on; a strategy with
 nothing measured yet runs one item at a time. The summary lists, per strategy, what was skipped,
 the estimate and what it rested on. Earlier sessions' spend counts.
+
+Report (stdout; --report FILE.json|FILE.csv to keep it): questions and samples apart, 95% bootstrap
+intervals (seeded with --seed) beside accuracy and cost, pass@k and maj@k with --repeats, per
+category (--columns category=subject), and every strategy against the Conductor on the same
+questions (exact McNemar with one sample each, a paired bootstrap with repeats), with a sentence
+saying whether the difference is real. An item whose calls failed (after retries) is an error,
+never a wrong answer: listed apart, left out of accuracy and training data, run again on resume,
+and eval exits 1.
+
+Re-scoring: eval --rescore --out FILE [--scorer ID] [--dataset FILE] [--only-unscored] scores the
+stored answers again (another scorer, or the current version) without calling a model (a judge
+calls only the judge: --config and --judge NAME); the old file is kept as FILE.bak. Each result
+records the scorer and version that scored it; the report says when they are mixed.
+
+Training rewards (--training-data): the paper's by default (0 unparseable plan, 0.5 parsed and
+wrong, 1 parsed and right); --reward format_bonus[:B] gives correctness plus B (0.1) for a parsed
+plan. Errored and unscored samples are left out.
 
 Fallback: a plan that does not parse is asked for once more; --fallback worker:NAME then lets that
 worker answer alone, recorded on the round and counted per strategy in the summary.

@@ -89,14 +89,17 @@ export function definitionChanges(
 
 /**
  * The message refusing to resume, naming what changed and the ways on.
- * HOOK(--rescore): once the eval engine's `--rescore` exists, offer it here when every change is
- * of kind "scorer" (the stored answers can be scored again without paying for new runs).
+ * When every change is of kind "scorer", it offers `--rescore`: the stored answers can be scored
+ * again without paying for new runs.
  */
 export function mismatchMessage(out: string, changes: readonly DefinitionChange[]): string {
   const list = changes.map((c) => `  - ${c.text}`).join("\n");
+  const rescore = changes.every((c) => c.kind === "scorer")
+    ? ` Only the scorer changed, so eval --rescore --out ${out} can score the stored answers again without calling a model.`
+    : "";
   return (
     `${out} holds results of a different evaluation; resuming would mix them. What changed:\n${list}\n` +
-    `Run again with --new to start over (the earlier results are kept, renamed), or choose another --out.`
+    `Run again with --new to start over (the earlier results are kept, renamed), or choose another --out.${rescore}`
   );
 }
 

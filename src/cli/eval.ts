@@ -7,10 +7,15 @@ import { parseColumnsOption } from "../engine/eval/dataset/parse.ts";
 import { DEFAULT_COLUMNS } from "../engine/eval/dataset/schema.ts";
 import { OriginLimiter, originOf } from "../engine/eval/limiter.ts";
 import { oldScorerNote } from "../engine/eval/code/scorer.ts";
-import { codeResultText, summarise, summaryTable } from "../engine/eval/report.ts";
+import { analyse } from "../engine/eval/analysis.ts";
+import { errorSummary } from "../engine/eval/errors-text.ts";
+import { JudgeMeter } from "../engine/eval/judge-meter.ts";
+import { codeResultText, summarise } from "../engine/eval/report.ts";
+import { reportText } from "../engine/eval/report-text.ts";
+import { parseRewardOption } from "../engine/eval/training/reward.ts";
 import { EvalRun } from "../engine/eval/runner.ts";
 import type { EvalResult } from "../engine/eval/schema.ts";
-import { EvaluationSchema } from "../engine/eval/schema.ts";
+import { EvaluationSchema, latestResults } from "../engine/eval/schema.ts";
 import { createScorer, defaultScorerId, scorerIds } from "../engine/eval/scorers/registry.ts";
 import { strategyName } from "../engine/eval/strategy.ts";
 import { conductorSample } from "../engine/eval/training/sample.ts";
@@ -26,9 +31,11 @@ import {
   loadDataset,
   readResults,
   trainerShapeFiles,
+  writeReport,
   writeTrainerShapes,
 } from "./eval-files.ts";
 import { EVAL_HELP, EVAL_SHAPE } from "./eval-help.ts";
+import { rescoreFile } from "./eval-rescore.ts";
 import { EvalProgressDisplay, countingCalls } from "./eval-progress.ts";
 import type { StoredDefinition } from "./eval-resume.ts";
 import { definitionChanges, mismatchMessage, moveAside, storedDefinition } from "./eval-resume.ts";
@@ -72,6 +79,7 @@ async function evalWith(
   codeSandbox: () => Promise<Sandbox>,
 ): Promise<number> {
   const { values } = parseOptions(EVAL_SHAPE, args);
+  if (values.rescore) return rescoreFile(values, io, codeSandbox);
   const usage = (m: string) => (io.stderr(`${m}\n`), EXIT.usage);
   // Nothing is queued before the first result, so the early returns below leave nothing unsent.
   const otlp = otlpExporter(values, io);
@@ -86,6 +94,8 @@ async function evalWith(
     throw new UsageError(
       `--max-time-limit must be a number of seconds of at least 1, got "${values["max-time-limit"]}".`,
     );
+  const reward = parseRewardOption(values.reward ?? "paper");
+  if (typeof reward === "string") throw new UsageError(reward);
   const codeCap = maxTime === null ? {} : { maxTimeLimitMs: Math.round(maxTime * 1000) };
   const maxCost = values["max-cost"] === undefined ? null : Number(values["max-cost"]);
   if (maxCost !== null && !(Number.isFinite(maxCost) && maxCost > 0))
@@ -156,9 +166,20 @@ async function evalWith(
       );
     // The judge's calls share its endpoint's concurrency limit with the runs.
     const limiter = new OriginLimiter(concurrency);
+    // The judge's calls are retried like a worker's and metered per item (cost, tokens, calls, cap).
+    const judgeMeter = judge
+      ? new JudgeMeter(limiter.wrap(backendFor(judge), originOf(judge)), judge.price, {
+          ...config.retry,
+          ...(config.timeoutMs ? { timeoutMs: config.timeoutMs } : {}),
+        })
+      : undefined;
+    const rubric = values.rubric?.trim() ? { rubric: values.rubric.trim() } : {};
     const made = createScorer(
-      { id: scorerId, options: { ...(judge ? { workerId: judge.id } : {}), ...codeCap } },
-      { judgeBackend: judge && limiter.wrap(backendFor(judge), originOf(judge)), codeSandbox },
+      {
+        id: scorerId,
+        options: { ...(judge ? { workerId: judge.id, ...rubric } : {}), ...codeCap },
+      },
+      { judgeBackend: judgeMeter?.backend, codeSandbox },
     );
     if (!made.ok) return usage(made.message);
 
@@ -180,7 +201,7 @@ async function evalWith(
         seed,
         scorer: {
           id: scorerId,
-          options: { ...(judge ? { judge: judge.name } : {}), ...codeCap },
+          options: { ...(judge ? { judge: judge.name, ...rubric } : {}), ...codeCap },
           version: made.scorer.version,
         },
         pool: pool.map((w) => ({ ...w, headers: undefined })),
@@ -248,6 +269,7 @@ async function evalWith(
       }),
       previous,
       limiter,
+      judgeMeter,
       retry: { ...config.retry, ...(config.timeoutMs ? { timeoutMs: config.timeoutMs } : {}) },
       maxCallsPerRun: config.maxCalls,
       prompt: { namedWorkers: config.namedWorkers },
@@ -256,7 +278,7 @@ async function evalWith(
         display.update({ done: p.done, total: p.total, cost: p.cost, etaMs: p.etaMs }),
       onResult: async (result, record) => {
         await writeResult(result);
-        const sample = writeSample && conductorSample(result, record);
+        const sample = writeSample && conductorSample(result, record, reward);
         if (sample) await writeSample(sample);
         all.push(forSummary(result));
         otlp?.add(record, evalRootAttributes(result, evaluation.id));
@@ -284,10 +306,14 @@ async function evalWith(
       `${outcome.done}/${outcome.total} done in ${secs.toFixed(1)}s, ${formatCost(outcome.cost)} in all.\n`,
     );
     if (cache) io.stderr(`${cacheLine(cache)}\n`);
-    const rows = summarise(all, [...names]);
+    const current = latestResults(all);
+    if (outcome.errors > 0) io.stderr(errorSummary(current));
     io.stdout(
-      values.json ? summaryJson(rows, outcome, { out, seconds: secs }) : summaryTable(rows),
+      values.json
+        ? summaryJson(summarise(current, [...names]), outcome, { out, seconds: secs })
+        : reportText(analyse(evaluation, current)),
     );
+    if (values.report) await writeReport(values.report, evaluation, current);
     if (trainingFile) {
       const files = await writeTrainerShapes(trainingFile, evaluation.dataset.name);
       io.stderr(`Training data: ${trainingFile} and ${files.join(", ")}\n`);
@@ -298,7 +324,7 @@ async function evalWith(
       );
       return EXIT.unreachable;
     }
-    return outcome.status === "finished" ? EXIT.ok : EXIT.failed;
+    return outcome.status === "finished" && outcome.errors === 0 ? EXIT.ok : EXIT.failed;
   } finally {
     display.stop();
     await otlp?.close();
@@ -306,8 +332,9 @@ async function evalWith(
 }
 
 function resultLine(result: EvalResult, done: number, total: number, repeats: number): string {
-  const verdict =
-    result.status === "failed"
+  const verdict = result.error
+    ? `error (${result.error.code}: ${result.error.message})`
+    : result.status === "failed"
       ? `run failed${result.reason ? ` (${result.reason})` : ""}`
       : result.correct === null
         ? "unscored"

@@ -75,7 +75,7 @@ async function run(args: string[], io: Io): Promise<number> {
 
 export const otelCommand: CliCommand = {
   name: "otel",
-  summary: "Turn run records into OpenTelemetry traces (OTLP JSON), printed or sent to a collector",
+  summary: "turn run records into OpenTelemetry traces (OTLP JSON), printed or sent to a collector",
   help: HELP,
   run,
 };

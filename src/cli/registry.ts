@@ -9,3 +9,4 @@ export { serveCommand } from "./serve-command.ts";
 export { promptsCommand } from "./prompts.ts";
 export { rewardCommand } from "./reward.ts";
 export { otelCommand } from "./otel.ts";
+export { evalDiffCommand } from "./eval-diff.ts";

@@ -1,4 +1,5 @@
 import { create } from "zustand";
+import type { HfRecordedSource } from "../engine/eval/dataset/hf-pin.ts";
 import type { ParsedTable } from "../engine/eval/dataset/parse.ts";
 import type { ColumnMapping } from "../engine/eval/dataset/schema.ts";
 import { DEFAULT_COLUMNS } from "../engine/eval/dataset/schema.ts";
@@ -17,8 +18,14 @@ export interface EvalSetup {
   repeats: number;
   scorer: string;
   judge: string;
+  /** The LLM judge's rubric; empty for the default. */
+  rubric: string;
   maxCost: string;
   concurrency: number;
+  /** A Hugging Face source as read (with its revision), recorded with the evaluation. */
+  hfSource: HfRecordedSource | null;
+  /** A benchmark preset's answer-format instruction (else the scorer's). */
+  instruction: string | null;
 }
 
 export interface EvalState {
@@ -47,8 +54,11 @@ export const INITIAL_SETUP: EvalSetup = {
   repeats: 1,
   scorer: "",
   judge: "",
+  rubric: "",
   maxCost: "",
   concurrency: 4,
+  hfSource: null,
+  instruction: null,
 };
 
 /** The Evaluate view's state: ephemeral UI plus the evaluation on screen (storage holds the truth). */

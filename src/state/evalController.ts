@@ -5,16 +5,16 @@ import type { ColumnMapping, EvalItem } from "../engine/eval/dataset/schema.ts";
 import { DEFAULT_COLUMNS } from "../engine/eval/dataset/schema.ts";
 import type { SampleSet } from "../engine/eval/dataset/samples.ts";
 import { EvalRun } from "../engine/eval/runner.ts";
-import { OriginLimiter, originOf } from "../engine/eval/limiter.ts";
+import { OriginLimiter } from "../engine/eval/limiter.ts";
 import type { Evaluation } from "../engine/eval/schema.ts";
 import { EvaluationSchema } from "../engine/eval/schema.ts";
-import { createScorer, defaultScorerId } from "../engine/eval/scorers/registry.ts";
+import { defaultScorerId } from "../engine/eval/scorers/registry.ts";
 import type { Strategy } from "../engine/eval/strategy.ts";
 import { parseStrategyList, strategyName } from "../engine/eval/strategy.ts";
 import { conductorSample } from "../engine/eval/training/sample.ts";
 import { stepsOf } from "../engine/graph/document.ts";
 import { conductorBackend, conductorConfigOf, workerBackend } from "./backends.ts";
-import { browserCodeSandbox } from "./codeSandbox.ts";
+import { judgeOptions, studioScorer } from "./evalScoring.ts";
 import { useEval } from "./eval.ts";
 import type { EvalStore } from "./evalStore.ts";
 import { createDexieEvalStore } from "./evalStore.ts";
@@ -25,7 +25,8 @@ import { useStudio } from "./store.ts";
 let store: EvalStore | null = null;
 let current: EvalRun | null = null;
 
-function evalStore(): EvalStore {
+/** The evaluation store (IndexedDB unless a test set another). */
+export function evalStore(): EvalStore {
   store ??= createDexieEvalStore();
   return store;
 }
@@ -43,17 +44,23 @@ function guessMapping(columns: string[]): ColumnMapping {
     answer: find("answer", "solution", "expected", "target", "label", "gold", "a"),
     choices: find("choices", "options"),
     id: find("id", "key", "uid", "question_id"),
-    kind: find("kind", "type", "category"),
+    kind: find("kind", "type"),
     tests: find("tests", "test_cases"),
+    category: find("category", "subject", "topic", "domain"),
   };
 }
 
 /** Loads a question file's text into the setup form: rows, a guessed mapping, bad rows. */
 export function loadQuestionText(text: string, name: string): void {
   const table = parseTable(text, detectFormat(text, name));
-  useEval
-    .getState()
-    .patchSetup({ sourceName: name, table, mapping: guessMapping(table.columns), skipBad: false });
+  useEval.getState().patchSetup({
+    sourceName: name,
+    table,
+    mapping: guessMapping(table.columns),
+    skipBad: false,
+    hfSource: null,
+    instruction: null,
+  });
 }
 
 /** Loads a sample set as if it were a JSONL file, with the scorer that suits it. */
@@ -130,11 +137,17 @@ export async function startEvaluation(): Promise<void> {
       hash: datasetHash(items),
       size: items.length,
       mapping: ui.setup.mapping,
+      ...(ui.setup.hfSource ? { source: ui.setup.hfSource } : {}),
     },
+    ...(ui.setup.instruction ? { instruction: ui.setup.instruction } : {}),
     strategies,
     repeats: ui.setup.repeats,
     seed: Math.floor(Math.random() * 2 ** 31),
-    scorer: { id: scorerId, options: ui.setup.judge ? { judge: ui.setup.judge } : {}, version: 0 },
+    scorer: {
+      id: scorerId,
+      options: scorerId === "judge" ? judgeOptions(ui.setup.judge, ui.setup.rubric) : {},
+      version: 0,
+    },
     pool: s.pool.map((w) => ({ ...w, headers: undefined })),
     conductor: conductorConfigOf(s),
     concurrency: ui.setup.concurrency,
@@ -151,16 +164,13 @@ async function runStored(
 ) {
   const ui = useEval.getState();
   const s = useStudio.getState();
-  const judgeWorker = s.pool.find((w) => w.name === evaluation.scorer.options.judge);
-  // The judge's calls share its endpoint's concurrency limit with the runs.
   const limiter = new OriginLimiter(evaluation.concurrency);
-  const made = createScorer(evaluation.scorer, {
-    judgeBackend: judgeWorker && limiter.wrap(workerBackend(s, judgeWorker), originOf(judgeWorker)),
-    // Pyodide loads only when the first code answer is scored.
-    codeSandbox: browserCodeSandbox,
-  });
+  const made = studioScorer(evaluation.scorer, limiter);
   if (!made.ok) return ui.patch({ message: made.message });
   const ev = { ...evaluation, scorer: { ...evaluation.scorer, version: made.scorer.version } };
+  // The stored definition names the version that scores from now on (it once kept a placeholder
+  // 0 until the end); each result also records the version that scored it.
+  await evalStore().saveEvaluation(ev, items);
   const conductor = conductorBackend(s);
   const run = new EvalRun({
     evaluation: ev,
@@ -170,6 +180,7 @@ async function runStored(
     conductorBackend: typeof conductor === "string" ? undefined : conductor,
     previous,
     limiter,
+    judgeMeter: made.judgeMeter,
     prompt: { template: s.conductor.template, namedWorkers: s.conductor.namedWorkers },
     maxCallsPerRun: s.conductor.maxCalls || undefined,
     fallback: fallbackOf(s.conductor),
@@ -188,7 +199,12 @@ async function runStored(
   ui.patch({ evaluation: ev, results: previous, phase: "running", message: null, resumable: null });
   try {
     const outcome = await run.run();
-    useEval.getState().patch({ phase: outcome.status });
+    // Errored items (a call failed) are offered again: resuming runs only them.
+    useEval.getState().patch({
+      phase: outcome.status,
+      resumable:
+        outcome.errors > 0 ? { evaluation: ev, done: outcome.done, total: outcome.total } : null,
+    });
   } catch (e: unknown) {
     // Storage refused a write (quota, private mode): say so; the stored results stay valid.
     const why = e instanceof Error ? e.message : String(e);
@@ -213,14 +229,17 @@ export function cancelEvaluation(): void {
   current?.cancel();
 }
 
-/** After a reload: the newest evaluation with items left, offered for resuming. */
+/**
+ * After a reload: the newest evaluation with items left (errored items count as left: resuming
+ * runs them again), offered for resuming.
+ */
 export async function findResumable(): Promise<void> {
   if (current) return;
   const [latest] = await evalStore().listEvaluations();
   if (!latest) return;
-  const done = (await evalStore().listItems(latest.id)).length;
-  const total = latest.dataset.size * latest.strategies.length * latest.repeats;
   const results = await evalStore().listItems(latest.id);
+  const done = results.filter((r) => !r.error).length;
+  const total = latest.dataset.size * latest.strategies.length * latest.repeats;
   useEval.getState().patch({
     evaluation: latest,
     results,
@@ -238,11 +257,11 @@ export async function resumeStored(): Promise<void> {
   await runStored(r.evaluation, items, previous);
 }
 
-/** Opens an item's run in the studio as its graph, and closes the Evaluate view. */
-export async function openItemRun(runId: string): Promise<void> {
-  const ev = useEval.getState().evaluation;
-  if (!ev) return;
-  const record = await evalStore().loadRecord(ev.id, runId);
+/** Opens an item's run (of the evaluation on screen, or of `evalId`) in the studio as its graph, and closes the Evaluate view. */
+export async function openItemRun(runId: string, evalId?: string): Promise<void> {
+  const id = evalId ?? useEval.getState().evaluation?.id;
+  if (!id) return;
+  const record = await evalStore().loadRecord(id, runId);
   if (!record) return useEval.getState().patch({ message: "That run is not stored." });
   const message = await openRecord(record, [], null, "evaluation");
   if (message) return useEval.getState().patch({ message });

@@ -39,6 +39,7 @@ const result = (item: string, runId: string, finishedAt: number): EvalResult => 
   endReason: "no_rounds",
   planFailed: false,
   finishedAt,
+  error: null,
 });
 
 describe("IndexedDB evaluation store", () => {

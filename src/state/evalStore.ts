@@ -5,8 +5,8 @@ import { EvalItemSchema } from "../engine/eval/dataset/schema.ts";
 import type { EvalItem } from "../engine/eval/dataset/schema.ts";
 import type { EvalResult, Evaluation } from "../engine/eval/schema.ts";
 import {
-  EvalResultSchema,
   EvaluationSchema,
+  parseResult,
   resultKey,
   upgradeEvaluation,
 } from "../engine/eval/schema.ts";
@@ -26,6 +26,8 @@ export interface EvalStore {
   loadQuestions(evalId: string): Promise<EvalItem[]>;
   saveItem(evalId: string, result: EvalResult, record: RunRecord): Promise<void>;
   listItems(evalId: string): Promise<EvalResult[]>;
+  /** Replaces stored results by key (a re-score), their run records untouched. */
+  saveResults(evalId: string, results: readonly EvalResult[]): Promise<void>;
   loadRecord(evalId: string, runId: string): Promise<RunRecord | null>;
   deleteEvaluation(evalId: string): Promise<void>;
 }
@@ -107,11 +109,22 @@ export function createDexieEvalStore(name = EVAL_DB_NAME): EvalStore {
         });
       });
     },
+    async saveResults(evalId, results) {
+      await db.results.bulkPut(
+        results.map((result) => ({
+          evalId,
+          key: resultKey(result),
+          v: STORE_VERSION,
+          runId: result.runId,
+          result,
+        })),
+      );
+    },
     async listItems(evalId) {
       const rows = await db.results.where("evalId").equals(evalId).toArray();
       return rows
         .flatMap((r) => {
-          const parsed = EvalResultSchema.safeParse(r.result);
+          const parsed = parseResult(r.result);
           return parsed.success ? [parsed.data] : [];
         })
         .sort((a, b) => (a.finishedAt ?? 0) - (b.finishedAt ?? 0));

@@ -30,6 +30,7 @@ const result = (item: string, strategy: string, fallback?: boolean): EvalResult 
   status: "done",
   endReason: "no_rounds",
   planFailed: false,
+  error: null,
   ...(fallback ? { fallback } : {}),
 });
 
@@ -39,6 +40,7 @@ describe("the studio's evaluation at the spending cap", () => {
       phase: "cost_cap",
       progress: {
         done: 8,
+        errors: 0,
         total: 12,
         running: 0,
         cost: 0.009,

@@ -44,6 +44,15 @@ export function EvalProgressBar() {
       <span data-testid="eval-done">
         {progress.done}/{progress.total}
       </span>
+      {progress.errors > 0 && (
+        <span
+          className="eval-errors"
+          data-testid="eval-errors"
+          title="Items whose calls failed: not counted as wrong; Resume runs them again"
+        >
+          {progress.errors} errored
+        </span>
+      )}
       <span>{label}</span>
       {live && <span>time left {eta(progress.etaMs)}</span>}
       <span data-testid="eval-cost">{formatCost(progress.cost)}</span>

@@ -1,27 +1,50 @@
 import { useEffect, useMemo } from "react";
 import { oldScorerNote } from "../../engine/eval/code/scorer.ts";
-import { evaluationJson, resultsCsv, summarise } from "../../engine/eval/report.ts";
+import { analyse, evaluationJson } from "../../engine/eval/analysis.ts";
+import { resultsCsv } from "../../engine/eval/report.ts";
+import { reportCsv, scorerNote } from "../../engine/eval/report-text.ts";
+import { latestResults } from "../../engine/eval/schema.ts";
 import { strategyName } from "../../engine/eval/strategy.ts";
 import { findResumable, resumeStored, trainingDataJsonl } from "../../state/evalController.ts";
 import { useEval } from "../../state/eval.ts";
 import { download } from "../../state/files.ts";
+import { CategoryTable } from "./CategoryTable.tsx";
 import { CodeResults, CodeRuntimePanel } from "./CodeResults.tsx";
+import { ComparisonPanel } from "./ComparisonPanel.tsx";
+import { EvalDiffPanel } from "./EvalDiffPanel.tsx";
 import { EvalProgressBar } from "./EvalProgressBar.tsx";
 import { MappingEditor } from "./MappingEditor.tsx";
 import { ParetoPlot } from "./ParetoPlot.tsx";
 import { QuestionMatrix } from "./QuestionMatrix.tsx";
 import { ReportTable } from "./ReportTable.tsx";
+import { RescoreControl } from "./RescoreControl.tsx";
 import { SourcePicker } from "./SourcePicker.tsx";
 import { StrategyPicker } from "./StrategyPicker.tsx";
 import "./eval.css";
+
+/** Which scorer versions gave the verdicts; a mixed report says so instead of hiding it. */
+function ScorerLine({ uses }: { uses: ReturnType<typeof analyse>["scorers"] }) {
+  const text = scorerNote(uses);
+  if (!text) return null;
+  const mixed = text.startsWith("Mixed");
+  return (
+    <p className={mixed ? "eval-warning" : "muted"} data-testid="eval-scorers" data-mixed={mixed}>
+      {text}
+    </p>
+  );
+}
 
 function Report() {
   const evaluation = useEval((s) => s.evaluation);
   const results = useEval((s) => s.results);
   const names = useMemo(() => evaluation?.strategies.map(strategyName) ?? [], [evaluation]);
-  const rows = useMemo(() => summarise(results, names), [results, names]);
+  const report = useMemo(
+    () => (evaluation ? analyse(evaluation, results) : null),
+    [evaluation, results],
+  );
   const items = useMemo(() => [...new Set(results.map((r) => r.item))], [results]);
-  if (!evaluation) return null;
+  if (!evaluation || !report) return null;
+  const rows = report.strategies;
   const code = evaluation.scorer.id === "code";
   const stamp = new Date(evaluation.createdAt).toISOString().slice(0, 16).replace(/[:T]/g, "-");
   return (
@@ -34,6 +57,14 @@ function Report() {
           onClick={() => download(resultsCsv(results), `eval-${stamp}.csv`)}
         >
           Export CSV
+        </button>
+        <button
+          type="button"
+          data-testid="eval-export-report-csv"
+          title="One row per strategy: intervals and the comparison with the Conductor"
+          onClick={() => download(reportCsv(report), `eval-report-${stamp}.csv`)}
+        >
+          Report CSV
         </button>
         <button
           type="button"
@@ -57,20 +88,28 @@ function Report() {
           </button>
         )}
       </div>
-      <p className="muted">
-        Scorer {evaluation.scorer.id} v{evaluation.scorer.version} · dataset{" "}
-        {evaluation.dataset.hash} · {evaluation.repeats} repeat(s) · choice seed {evaluation.seed}
+      <p className="muted" data-testid="eval-provenance">
+        Dataset {evaluation.dataset.hash} · {evaluation.repeats} repeat(s) · choice seed{" "}
+        {evaluation.seed} · intervals: {report.bootstrap.resamples} bootstrap resamples, seed{" "}
+        {report.bootstrap.seed}
       </p>
       {oldScorerNote(evaluation.scorer) && (
         <p className="warning" data-testid="old-scorer-note">
           {oldScorerNote(evaluation.scorer)}
         </p>
       )}
+      <div className="row">
+        <ScorerLine uses={report.scorers} />
+        <RescoreControl />
+      </div>
       {code && <CodeRuntimePanel />}
       <ReportTable rows={rows} metric={code ? "pass@1" : "Accuracy"} />
+      <ComparisonPanel comparisons={report.comparisons} />
+      <CategoryTable rows={report.categories} strategies={names} />
       <ParetoPlot rows={rows} />
-      <QuestionMatrix results={results} strategies={names} items={items} />
+      <QuestionMatrix results={latestResults(results)} strategies={names} items={items} />
       {code && <CodeResults results={results} />}
+      <EvalDiffPanel />
     </section>
   );
 }

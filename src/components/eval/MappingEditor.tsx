@@ -9,6 +9,7 @@ const FIELDS: [keyof ColumnMapping, string][] = [
   ["id", "Id"],
   ["kind", "Kind"],
   ["tests", "Tests"],
+  ["category", "Category"],
 ];
 
 const cell = (v: unknown) =>

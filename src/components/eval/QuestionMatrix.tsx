@@ -19,6 +19,16 @@ export function QuestionMatrix({
       .reverse()
       .flatMap((r) => (r.code ? [[`${r.item}\n${r.strategy}`, r.code] as const] : [])),
   );
+  // Why a cell has no verdict: the error, or the scorer's reason (a judge that failed).
+  const why = new Map(
+    [...results]
+      .reverse()
+      .flatMap((r) =>
+        r.error || r.correct === null
+          ? [[`${r.item}\n${r.strategy}`, r.error?.message ?? r.reason ?? ""] as const]
+          : [],
+      ),
+  );
   return (
     <div className="matrix-wrap">
       <table className="eval-matrix" data-testid="eval-matrix">
@@ -39,7 +49,9 @@ export function QuestionMatrix({
                 if (!c) return <td key={s} className="pending" />;
                 const cls =
                   c.mean === null
-                    ? "unscored"
+                    ? c.errors > 0
+                      ? "error"
+                      : "unscored"
                     : c.mean === 1
                       ? "right"
                       : c.mean === 0
@@ -53,7 +65,7 @@ export function QuestionMatrix({
                       type="button"
                       data-testid={`cell-${item}-${s}`}
                       data-result={cls}
-                      title={`${code ? `${codeResultText(code)}. ` : ""}Open the run of ${item} with ${s}`}
+                      title={`${code ? `${codeResultText(code)}. ` : ""}${cls === "error" ? `A call failed (not a wrong answer; Resume runs it again): ${why.get(`${item}\n${s}`) ?? ""} ` : cls === "unscored" ? `Unscored: ${why.get(`${item}\n${s}`) ?? ""} ` : c.errors ? `${c.errors} sample(s) errored. ` : ""}Open the run of ${item} with ${s}`}
                       onClick={() => void openItemRun(runId)}
                     >
                       {cls === "right"
@@ -62,7 +74,9 @@ export function QuestionMatrix({
                           ? "✗"
                           : cls === "unscored"
                             ? "?"
-                            : `${Math.round(c.mean! * 100)}%`}
+                            : cls === "error"
+                              ? "!"
+                              : `${Math.round(c.mean! * 100)}%`}
                     </button>
                   </td>
                 );

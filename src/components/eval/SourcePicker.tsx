@@ -1,6 +1,8 @@
 import { useState } from "react";
 import { SAMPLE_SETS } from "../../engine/eval/dataset/samples.ts";
-import { loadHfRows } from "../../engine/eval/dataset/hf.ts";
+import type { BenchmarkPreset } from "../../engine/eval/dataset/presets.ts";
+import { BENCHMARK_PRESETS } from "../../engine/eval/dataset/presets.ts";
+import { loadHfQuestions } from "../../state/evalHf.ts";
 import { loadQuestionText, loadSample } from "../../state/evalController.ts";
 import { useEval } from "../../state/eval.ts";
 
@@ -15,15 +17,23 @@ export function SourcePicker() {
     length: 50,
   });
   const [hfMessage, setHfMessage] = useState<string | null>(null);
-  const loadHf = async () => {
+  // The commit to pin a re-read to: filled in with the commit each read was at.
+  const [revision, setRevision] = useState("");
+  const loadHf = async (
+    source = hf,
+    pin: string | null = revision.trim() || null,
+    preset?: BenchmarkPreset,
+  ) => {
     setHfMessage("Loading…");
-    const r = await loadHfRows(hf, { fetch: (...a) => fetch(...a) });
-    if (!r.ok) return setHfMessage(r.message);
-    setHfMessage(null);
-    loadQuestionText(
-      JSON.stringify(r.rows.map((row) => row.values)),
-      `${hf.dataset} (${hf.split})`,
-    );
+    const message = await loadHfQuestions(source, pin, preset);
+    setHfMessage(message);
+    const read = useEval.getState().setup.hfSource;
+    if (!message && read?.revision) setRevision(read.revision);
+  };
+  const loadPreset = (p: BenchmarkPreset) => {
+    setHf(p.source);
+    setRevision(p.revision ?? "");
+    void loadHf(p.source, p.revision, p);
   };
   return (
     <section className="eval-card eval-source-card" aria-label="Question set">
@@ -56,13 +66,29 @@ export function SourcePicker() {
       </div>
       <details className="hf">
         <summary>From the Hugging Face Hub</summary>
+        <div className="row wrap" aria-label="Benchmark presets">
+          {BENCHMARK_PRESETS.map((p) => (
+            <button
+              key={p.id}
+              type="button"
+              data-testid={`preset-${p.id}`}
+              title={`${p.note} (${p.source.dataset}, ${p.source.config}/${p.source.split}, scorer ${p.scorer})`}
+              onClick={() => loadPreset(p)}
+            >
+              {p.name}
+            </button>
+          ))}
+        </div>
         <div className="row wrap">
           {(["dataset", "config", "split"] as const).map((k) => (
             <label key={k}>
               {k}
               <input
                 value={hf[k]}
-                onChange={(e) => setHf({ ...hf, [k]: e.target.value })}
+                onChange={(e) => {
+                  setHf({ ...hf, [k]: e.target.value });
+                  setRevision(""); // another dataset: its pin no longer applies
+                }}
                 placeholder={k === "dataset" ? "owner/name" : ""}
               />
             </label>
@@ -84,6 +110,15 @@ export function SourcePicker() {
               max={1000}
               value={hf.length}
               onChange={(e) => setHf({ ...hf, length: Number(e.target.value) })}
+            />
+          </label>
+          <label title="The dataset's commit: a load refuses a dataset that has moved on from it">
+            pinned revision
+            <input
+              data-testid="hf-revision"
+              value={revision}
+              placeholder="(the latest; recorded)"
+              onChange={(e) => setRevision(e.target.value)}
             />
           </label>
           <button type="button" disabled={!hf.dataset.trim()} onClick={() => void loadHf()}>

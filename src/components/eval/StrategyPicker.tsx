@@ -1,9 +1,28 @@
+import { DEFAULT_RUBRIC } from "../../engine/eval/scorers/judge.ts";
 import { scorerIds } from "../../engine/eval/scorers/registry.ts";
 import { startEvaluation, strategyChoices } from "../../state/evalController.ts";
 import { useEval } from "../../state/eval.ts";
 import { useStudio } from "../../state/store.ts";
 import { useUi } from "../../state/ui.ts";
 import { runBlocker } from "./runBlocker.ts";
+
+/** The judge's rubric, editable; empty means the default rubric (shown as the placeholder). */
+function JudgeRubric() {
+  const rubric = useEval((s) => s.setup.rubric);
+  const patchSetup = useEval((s) => s.patchSetup);
+  return (
+    <label className="eval-rubric">
+      Rubric
+      <textarea
+        data-testid="eval-judge-rubric"
+        rows={3}
+        value={rubric}
+        placeholder={DEFAULT_RUBRIC}
+        onChange={(e) => patchSetup({ rubric: e.target.value })}
+      />
+    </label>
+  );
+}
 
 /** Which strategies (the columns), the scorer, repeats, concurrency and spending cap; then Run. */
 export function StrategyPicker() {
@@ -62,6 +81,7 @@ export function StrategyPicker() {
             </select>
           </label>
         )}
+        {setup.scorer === "judge" && <JudgeRubric />}
         <label>
           Repeats
           <input

@@ -65,9 +65,12 @@ export class CostModel {
     this.mean(this.byStrategy, strategy).add(cost);
   }
 
-  /** A finished run: its strategy's cost, each worker call's, and the Conductor's planning. */
-  learnRun(strategy: string, record: RunRecord): void {
-    this.learnResult(strategy, record.totals.cost);
+  /**
+   * A finished run: its strategy's cost, each worker call's, and the Conductor's planning.
+   * `itemCost` is what the item cost in all, when more than its run (an LLM judge's calls).
+   */
+  learnRun(strategy: string, record: RunRecord, itemCost = record.totals.cost): void {
+    this.learnResult(strategy, itemCost);
     let planned = 0;
     let plans = 0;
     walkCalls(

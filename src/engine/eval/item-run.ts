@@ -57,7 +57,7 @@ export function itemRunEvents(c: ItemRunContext): AsyncGenerator<RunEvent, unkno
       fallback: c.fallback,
     });
   }
-  const steps = stepsFor(c.strategy, e.pool, formatInstruction(e.scorer.id));
+  const steps = stepsFor(c.strategy, e.pool, e.instruction ?? formatInstruction(e.scorer.id));
   if (typeof steps === "string") return failedRun(c.runId, c.question, e, c.now(), steps);
   return withStart(
     c.runId,

@@ -15,8 +15,14 @@ export interface PosedItem {
  * Poses an item: multiple-choice options shuffled with the evaluation's seed and lettered (the
  * reference becomes the letter), then the answer-format instruction every strategy shares.
  */
-export function poseItem(item: EvalItem, seed: number, scorerId: string): PosedItem {
-  const instruction = formatInstruction(scorerId);
+export function poseItem(
+  item: EvalItem,
+  seed: number,
+  scorerId: string,
+  /** The evaluation's own answer-format instruction (a benchmark preset's), else the scorer's. */
+  instructionOverride?: string,
+): PosedItem {
+  const instruction = instructionOverride ?? formatInstruction(scorerId);
   const mc = scorerId === "mc" ? poseChoices(item, seed) : null;
   if (mc)
     return {

@@ -1,24 +1,41 @@
 import { csvCell } from "../csv.ts";
 import { VERDICT_TEXT } from "./code/scorer.ts";
-import type { CodeResult, EvalResult, Evaluation } from "./schema.ts";
+import type { CodeResult, EvalResult } from "./schema.ts";
+import { verdictOf } from "./outcome.ts";
+import { latestResults } from "./schema.ts";
+import type { BootstrapSettings, Interval } from "./stats/bootstrap.ts";
+import { DEFAULT_LEVEL, DEFAULT_RESAMPLES, bootstrapMeanInterval } from "./stats/bootstrap.ts";
+import { majorityCorrect, passAtK } from "./stats/exact.ts";
 
 export interface StrategySummary {
   strategy: string;
-  /** Results recorded, and those with a verdict (unscored ones are left out of accuracy). */
-  n: number;
-  scored: number;
+  /** Samples: (question, repeat) results recorded, errored ones included. */
+  samples: number;
+  /** Questions with at least one sample that did not error. */
   questions: number;
+  /** Samples with a verdict, without one (a failed judge, no reference), and errored. */
+  scored: number;
+  unscored: number;
+  errors: number;
   /** Mean of per-question accuracy (repeats averaged first), with its standard error. */
   accuracy: number | null;
   stderr: number | null;
+  /** The bootstrap interval of accuracy: over questions, repeats resampled within each. */
+  accuracyCi: Interval | null;
   /** Multiple choice: accuracy under the strict rule, beside the lenient one. */
   strictAccuracy: number | null;
+  /** The repeats asked for; pass@k and maj@k with that k (null with one repeat). */
+  k: number;
+  passAtK: number | null;
+  majAtK: number | null;
   planFailures: number;
   /** Runs a named worker answered alone because the Conductor could not plan. */
   fallbacks: number;
   failedRuns: number;
+  /** Per sample that did not error (errored samples say nothing about a strategy's cost). */
   tokensPerQuestion: number;
   costPerQuestion: number;
+  costCi: Interval | null;
   callsPerQuestion: number;
   latencyP50: number | null;
   latencyP95: number | null;
@@ -49,18 +66,23 @@ export function meanAndStderr(xs: readonly number[]): {
 
 const avg = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 
-function perQuestion(
-  rs: EvalResult[],
-  pick: (r: EvalResult) => boolean | null | undefined,
-): number[] {
-  const by = new Map<string, number[]>();
+/** Each question's values, in order of first appearance; null and undefined values are left out. */
+export function groupByQuestion<T>(
+  rs: readonly EvalResult[],
+  pick: (r: EvalResult) => T | null | undefined,
+): Map<string, T[]> {
+  const by = new Map<string, T[]>();
   for (const r of rs) {
     const v = pick(r);
     if (v === null || v === undefined) continue;
-    by.set(r.item, [...(by.get(r.item) ?? []), v ? 1 : 0]);
+    const list = by.get(r.item);
+    if (list) list.push(v);
+    else by.set(r.item, [v]);
   }
-  return [...by.values()].map(avg);
+  return by;
 }
+
+const bit = (b: boolean | null | undefined) => (b === null || b === undefined ? null : b ? 1 : 0);
 
 /** Marks the strategies no other strategy dominates (as accurate or more, as cheap or cheaper, one strictly). */
 export function markPareto<T extends { accuracy: number | null; costPerQuestion: number }>(
@@ -79,76 +101,87 @@ export function markPareto<T extends { accuracy: number | null; costPerQuestion:
   });
 }
 
+/** How a report's intervals are drawn and which k pass@k uses; the seed is recorded with it. */
+export interface SummaryOptions {
+  bootstrap?: Partial<BootstrapSettings>;
+  /** The evaluation's repeats: pass@k and maj@k use k = repeats when it is 2 or more. */
+  repeats?: number;
+}
+
+export function bootstrapSettings(o: SummaryOptions = {}): BootstrapSettings {
+  return {
+    seed: o.bootstrap?.seed ?? 0,
+    resamples: o.bootstrap?.resamples ?? DEFAULT_RESAMPLES,
+    level: o.bootstrap?.level ?? DEFAULT_LEVEL,
+  };
+}
+
+/** pass@k and maj@k over the questions with at least k scored samples (null when none has). */
+function repeatsFigures(rs: readonly EvalResult[], k: number) {
+  if (k < 2) return { passAtK: null, majAtK: null };
+  const groups = [
+    ...groupByQuestion(rs, (r) =>
+      r.correct === null || r.error ? null : { answer: r.extracted, correct: r.correct },
+    ).values(),
+  ].filter((g) => g.length >= k);
+  if (groups.length === 0) return { passAtK: null, majAtK: null };
+  return {
+    passAtK: avg(groups.map((g) => passAtK(g.length, g.filter((s) => s.correct).length, k))),
+    majAtK: avg(groups.map((g) => (majorityCorrect(g) ? 1 : 0))),
+  };
+}
+
+/** One strategy's row of the report. Results are taken as they stand (the last line of a key). */
+function summariseOne(
+  strategy: string,
+  all: readonly EvalResult[],
+  o: SummaryOptions,
+): StrategySummary {
+  const rs = all.filter((r) => r.strategy === strategy);
+  const ok = rs.filter((r) => !r.error);
+  const settings = bootstrapSettings(o);
+  const correct = [...groupByQuestion(ok, (r) => bit(r.correct)).values()];
+  const { mean, stderr } = meanAndStderr(correct.map(avg));
+  const strict = [...groupByQuestion(ok, (r) => bit(r.strict)).values()].map(avg);
+  const costs = [...groupByQuestion(ok, (r) => r.cost).values()];
+  const lat = ok.map((r) => r.latencyMs);
+  const k = o.repeats ?? 1;
+  return {
+    strategy,
+    samples: rs.length,
+    questions: new Set(ok.map((r) => r.item)).size,
+    scored: ok.filter((r) => r.correct !== null).length,
+    unscored: ok.filter((r) => r.correct === null).length,
+    errors: rs.length - ok.length,
+    accuracy: mean,
+    stderr,
+    accuracyCi: bootstrapMeanInterval(correct, settings),
+    strictAccuracy: strict.length ? avg(strict) : null,
+    k,
+    ...repeatsFigures(ok, k),
+    planFailures: ok.filter((r) => r.planFailed).length,
+    fallbacks: ok.filter((r) => r.fallback === true).length,
+    failedRuns: ok.filter((r) => r.status !== "done").length,
+    tokensPerQuestion: avg(ok.map((r) => r.tokens)),
+    costPerQuestion: avg(ok.map((r) => r.cost)),
+    costCi: bootstrapMeanInterval(costs, settings),
+    callsPerQuestion: avg(ok.map((r) => r.calls)),
+    latencyP50: percentile(lat, 50),
+    latencyP95: percentile(lat, 95),
+    pareto: false,
+  };
+}
+
 /** The report table: one row per strategy, in the evaluation's order. */
 export function summarise(
   results: readonly EvalResult[],
   strategies: readonly string[],
+  options: SummaryOptions = {},
 ): StrategySummary[] {
-  const rows = strategies.map((strategy) => {
-    const rs = results.filter((r) => r.strategy === strategy);
-    const { mean, stderr } = meanAndStderr(perQuestion(rs, (r) => r.correct));
-    const strict = perQuestion(rs, (r) => r.strict);
-    const questions = new Set(rs.map((r) => r.item)).size;
-    const lat = rs.map((r) => r.latencyMs);
-    return {
-      strategy,
-      n: rs.length,
-      scored: rs.filter((r) => r.correct !== null).length,
-      questions,
-      accuracy: mean,
-      stderr,
-      strictAccuracy: strict.length ? avg(strict) : null,
-      planFailures: rs.filter((r) => r.planFailed).length,
-      fallbacks: rs.filter((r) => r.fallback === true).length,
-      failedRuns: rs.filter((r) => r.status !== "done").length,
-      tokensPerQuestion: avg(rs.map((r) => r.tokens)),
-      costPerQuestion: avg(rs.map((r) => r.cost)),
-      callsPerQuestion: avg(rs.map((r) => r.calls)),
-      latencyP50: percentile(lat, 50),
-      latencyP95: percentile(lat, 95),
-      pareto: false,
-    };
-  });
+  const current = latestResults(results);
+  const rows = strategies.map((s) => summariseOne(s, current, options));
   const front = markPareto(rows);
   return rows.map((r, i) => ({ ...r, pareto: front[i]! }));
-}
-
-const pct = (x: number | null) => (x === null ? "-" : `${(x * 100).toFixed(1)}`);
-
-/** The summary as an aligned text table (the CLI's stdout). */
-export function summaryTable(rows: readonly StrategySummary[]): string {
-  const head = [
-    "strategy",
-    "acc %",
-    "± s.e.",
-    "n",
-    "plan fail",
-    "fallback",
-    "tokens/q",
-    "cost/q $",
-    "calls/q",
-    "p50 ms",
-    "p95 ms",
-    "pareto",
-  ];
-  const body = rows.map((r) => [
-    r.strategy,
-    pct(r.accuracy),
-    pct(r.stderr),
-    String(r.n),
-    String(r.planFailures),
-    String(r.fallbacks),
-    r.tokensPerQuestion.toFixed(0),
-    r.costPerQuestion.toFixed(5),
-    r.callsPerQuestion.toFixed(2),
-    r.latencyP50 === null ? "-" : r.latencyP50.toFixed(0),
-    r.latencyP95 === null ? "-" : r.latencyP95.toFixed(0),
-    r.pareto ? "*" : "",
-  ]);
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
-  const line = (cells: string[]) =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
-  return [line(head), ...body.map(line)].join("\n") + "\n";
 }
 
 const CSV_COLUMNS = [
@@ -170,7 +203,18 @@ const CSV_COLUMNS = [
   "planFailed",
   "fallback",
   "runId",
+  "category",
 ] as const;
+
+/** Columns every row gets after those: its standing, its error (if any) and its scorer. */
+const OUTCOME_COLUMNS = ["verdict", "errorStage", "errorCode", "errorMessage", "scoredBy"] as const;
+const outcomeCells = (r: EvalResult) => [
+  verdictOf(r),
+  r.error?.stage,
+  r.error?.code,
+  r.error?.message,
+  r.scoredBy ? `${r.scoredBy.id} v${r.scoredBy.version}` : undefined,
+];
 
 /** The code scorer's columns, added when any result has tests. */
 const CODE_COLUMNS = ["testsPassed", "testsTotal", "testsTimeMs", "reason"] as const;
@@ -183,12 +227,12 @@ const codeCell = (r: EvalResult, c: (typeof CODE_COLUMNS)[number]) =>
         ? r.code?.total
         : r.code?.timeMs;
 
-/** The results as CSV, one row per (item, strategy, repeat). */
+/** The results as CSV, one row per (item, strategy, repeat) as it stands. */
 export function resultsCsv(results: readonly EvalResult[]): string {
   const code = results.some((r) => r.code);
-  const lines = [[...CSV_COLUMNS, ...(code ? CODE_COLUMNS : [])].join(",")];
-  for (const r of results) {
-    const cells = CSV_COLUMNS.map((c) => csvCell(r[c]));
+  const lines = [[...CSV_COLUMNS, ...OUTCOME_COLUMNS, ...(code ? CODE_COLUMNS : [])].join(",")];
+  for (const r of latestResults(results)) {
+    const cells = [...CSV_COLUMNS.map((c) => r[c]), ...outcomeCells(r)].map(csvCell);
     if (code) cells.push(...CODE_COLUMNS.map((c) => csvCell(codeCell(r, c))));
     lines.push(cells.join(","));
   }
@@ -220,36 +264,34 @@ export function codeResultText(c: CodeResult): string {
   return `${head}; test ${f.index + 1} ${verdictText(f.verdict)}: ${given}, expected ${show(f.expected)}, got ${show(f.actual)}${error}`;
 }
 
-/** The evaluation as one JSON document: its definition (pool without keys), summary and results. */
-export function evaluationJson(evaluation: Evaluation, results: readonly EvalResult[]): string {
-  const names = evaluation.strategies.map((s) =>
-    s.kind === "single" ? `single:${s.worker}` : s.kind,
-  );
-  return (
-    JSON.stringify(
-      {
-        ...evaluation,
-        pool: evaluation.pool.map((w) => ({ ...w, headers: undefined })),
-        summary: summarise(results, names),
-        results,
-      },
-      null,
-      2,
-    ) + "\n"
-  );
+/** One matrix cell: the mean correctness of its scored samples, its errored samples, its runs. */
+export interface MatrixCell {
+  mean: number | null;
+  errors: number;
+  runIds: string[];
 }
 
-/** Which strategies got each question right: item -> strategy -> mean correctness (or null). */
+/**
+ * Which strategies got each question right: item -> strategy -> cell. An errored sample is counted
+ * apart, never as wrong; a cell whose every sample errored has a null mean and errors > 0.
+ */
 export function correctnessMatrix(
   results: readonly EvalResult[],
-): Map<string, Map<string, { mean: number | null; runIds: string[] }>> {
-  const m = new Map<string, Map<string, { sum: number; n: number; runIds: string[] }>>();
-  for (const r of results) {
-    const row = m.get(r.item) ?? new Map<string, { sum: number; n: number; runIds: string[] }>();
-    const cell = row.get(r.strategy) ?? { sum: 0, n: 0, runIds: [] };
+): Map<string, Map<string, MatrixCell>> {
+  const m = new Map<
+    string,
+    Map<string, { sum: number; n: number; errors: number; runIds: string[] }>
+  >();
+  for (const r of latestResults(results)) {
+    const row =
+      m.get(r.item) ??
+      new Map<string, { sum: number; n: number; errors: number; runIds: string[] }>();
+    const cell = row.get(r.strategy) ?? { sum: 0, n: 0, errors: 0, runIds: [] };
+    const scored = !r.error && r.correct !== null;
     row.set(r.strategy, {
-      sum: cell.sum + (r.correct ? 1 : 0),
-      n: cell.n + (r.correct === null ? 0 : 1),
+      sum: cell.sum + (scored && r.correct ? 1 : 0),
+      n: cell.n + (scored ? 1 : 0),
+      errors: cell.errors + (r.error ? 1 : 0),
       runIds: [...cell.runIds, r.runId],
     });
     m.set(r.item, row);
@@ -257,7 +299,12 @@ export function correctnessMatrix(
   return new Map(
     [...m].map(([item, row]) => [
       item,
-      new Map([...row].map(([s, c]) => [s, { mean: c.n ? c.sum / c.n : null, runIds: c.runIds }])),
+      new Map(
+        [...row].map(([s, c]) => [
+          s,
+          { mean: c.n ? c.sum / c.n : null, errors: c.errors, runIds: c.runIds },
+        ]),
+      ),
     ]),
   );
 }

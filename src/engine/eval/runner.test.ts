@@ -104,6 +104,7 @@ async function runAll(
   return { results, records, outcome, stats };
 }
 
+// Pause, resume and cancel are pinned in runner-control.test.ts; errors in runner-errors.test.ts.
 describe("evaluation runner", () => {
   it("runs every (item, strategy) through the engine runner and scores it", async () => {
     const { results, records, outcome, stats } = await runAll(evaluation());
@@ -141,36 +142,6 @@ describe("evaluation runner", () => {
     const again = await runAll(ev, results, undefined, usage);
     expect(again.results).toHaveLength(0);
     expect(again.outcome.status).toBe("cost_cap");
-  });
-
-  it("pauses, resumes and cancels without recording cancelled runs", async () => {
-    const results: EvalResult[] = [];
-    const stats = { active: 0, max: 0, calls: 0 };
-    const run: EvalRun = new EvalRun({
-      evaluation: evaluation({ concurrency: 1 }),
-      items: ITEMS,
-      scorer: mathScorer(),
-      taskConcurrency: 1,
-      backendFor: () => counting("Answer: 7", stats),
-      onResult: (r) => {
-        results.push(r);
-        if (results.length === 2) run.pause();
-      },
-    });
-    const progress: boolean[] = [];
-    const done = run.run();
-    await new Promise<void>((resolve) => {
-      const check = () => (run.paused && stats.active === 0 ? resolve() : void setImmediate(check));
-      check();
-    });
-    expect(results).toHaveLength(2);
-    progress.push(run.paused);
-    run.resume();
-    run.cancel();
-    const outcome = await done;
-    expect(outcome.status).toBe("cancelled");
-    expect(results.length).toBeLessThan(18);
-    expect(progress).toEqual([true]);
   });
 
   it("halves an origin's limit on 429 and raises it back slowly", async () => {

@@ -15,14 +15,20 @@ import { OriginLimiter, originOf } from "./limiter.ts";
 import type { PosedItem } from "./pose.ts";
 import { poseItem } from "./pose.ts";
 import type { EvalResult, Evaluation } from "./schema.ts";
-import { CodeResultSchema, resultKey } from "./schema.ts";
+import type { JudgeMeter } from "./judge-meter.ts";
+import { runError } from "./outcome.ts";
+import { addJudgeSpend, applyScore, noAnswer } from "./rescore.ts";
+import { latestResults, resultKey } from "./schema.ts";
 import type { Scorer } from "./scorers/types.ts";
 import type { Strategy } from "./strategy.ts";
 import { strategyName } from "./strategy.ts";
 import { itemRunEvents } from "./item-run.ts";
 
 export interface EvalProgress {
+  /** Items with a result that counts (scored or unscored); errored ones are counted apart. */
   done: number;
+  /** Items whose calls failed: not done, run again on resume. */
+  errors: number;
   total: number;
   running: number;
   /** Dollars spent, earlier sessions of this evaluation included. */
@@ -47,6 +53,17 @@ export interface SkippedStrategy {
 
 export type EvalStatus = "finished" | "cancelled" | "cost_cap";
 
+/** How a session ended: `errors` counts the items whose calls failed, earlier sessions' included. */
+export interface EvalOutcome {
+  status: EvalStatus;
+  done: number;
+  total: number;
+  cost: number;
+  errors: number;
+  /** What the spending cap kept from starting, per strategy. */
+  skipped: SkippedStrategy[];
+}
+
 export interface EvalRunOptions {
   evaluation: Evaluation;
   items: readonly EvalItem[];
@@ -55,7 +72,10 @@ export interface EvalRunOptions {
   backendFor: (worker: Worker) => ChatBackend;
   conductorBackend?: ChatBackend;
   limiter?: OriginLimiter;
-  /** Results already stored: their keys are skipped, their cost counts against the cap. */
+  /**
+   * Results already stored: their cost counts against the cap and their keys are skipped, except
+   * errored ones (a call failed), which run again. A key stored twice counts by its last result.
+   */
   previous?: readonly EvalResult[];
   /** Called, and awaited, for each finished (item, strategy, repeat) before it counts as done. */
   onResult: (result: EvalResult, record: RunRecord) => Promise<void> | void;
@@ -65,6 +85,8 @@ export interface EvalRunOptions {
   prompt?: PromptSettings;
   /** The Conductor strategy's answer when its plan fails (ask again, a worker alone). */
   fallback?: FallbackPolicy;
+  /** The LLM judge's meter: its calls on an item count in the item's cost and the cap. */
+  judgeMeter?: JudgeMeter;
   /** Runs in flight at once; calls are limited per origin beneath it. Default: 4 x concurrency. */
   taskConcurrency?: number;
   now?: () => number;
@@ -104,6 +126,8 @@ export class EvalRun {
   private stopReason: EvalStatus | null = null;
   private startedAt = 0;
   private totalCount = 0;
+  /** Keys whose latest result is an error (a session's retry that succeeds removes its key). */
+  private readonly errored = new Set<string>();
 
   constructor(private readonly o: EvalRunOptions) {
     this.limiter = o.limiter ?? new OriginLimiter(o.evaluation.concurrency);
@@ -160,11 +184,12 @@ export class EvalRun {
 
   private emit() {
     const now = (this.o.now ?? Date.now)();
-    const left = this.totalCount - this.done;
+    const left = this.totalCount - this.done - this.errored.size;
     const etaMs =
       this.doneThisSession > 0 ? ((now - this.startedAt) / this.doneThisSession) * left : null;
     this.o.onProgress?.({
       done: this.done,
+      errors: this.errored.size,
       total: this.totalCount,
       running: this.running,
       cost: this.spent,
@@ -205,24 +230,23 @@ export class EvalRun {
   }
 
   /** Runs until every task is done, the cap is reached or the run is cancelled. */
-  async run(): Promise<{
-    status: EvalStatus;
-    done: number;
-    total: number;
-    cost: number;
-    skipped: SkippedStrategy[];
-  }> {
-    const previous = this.o.previous ?? [];
-    for (const r of previous) {
+  async run(): Promise<EvalOutcome> {
+    const stored = this.o.previous ?? [];
+    // Every stored line's spend counts (an errored attempt may have paid for calls); its results
+    // count by key, the last line of each.
+    for (const r of stored) {
       this.spent += r.cost;
-      this.model.learnResult(r.strategy, r.cost);
+      if (!r.error) this.model.learnResult(r.strategy, r.cost);
     }
-    const skip = new Set(previous.map(resultKey));
+    const previous = latestResults(stored);
+    for (const r of previous) if (r.error) this.errored.add(resultKey(r));
+    // Errored keys are not skipped: their calls failed, so they run again.
+    const skip = new Set(previous.filter((r) => !r.error).map(resultKey));
     let left = 0;
     for (const _task of this.tasks(skip)) left++;
     const queue = this.tasks(skip);
-    this.done = previous.length;
-    this.totalCount = previous.length + left;
+    this.done = previous.length - this.errored.size;
+    this.totalCount = this.done + left;
     this.startedAt = (this.o.now ?? Date.now)();
     this.emit();
     const width = Math.max(1, this.o.taskConcurrency ?? this.o.evaluation.concurrency * 4);
@@ -271,12 +295,13 @@ export class EvalRun {
       total: this.totalCount,
       cost: this.spent,
       skipped,
+      errors: this.errored.size,
     };
   }
 
   private async runTask(task: Task): Promise<void> {
     const e = this.o.evaluation;
-    const posed = poseItem(task.item, e.seed, e.scorer.id);
+    const posed = poseItem(task.item, e.seed, e.scorer.id, e.instruction);
     const now = this.o.now ?? Date.now;
     const runId = newRunId(now());
     this.running++;
@@ -295,29 +320,27 @@ export class EvalRun {
     }
     if (record.status === "cancelled" || this.controller.signal.aborted) return this.emit();
     const answer = record.answer;
-    const scored =
-      answer === null
-        ? {
-            correct: false,
-            score: 0,
-            extracted: null,
-            reason: record.message ?? "The run gave no answer.",
-          }
+    const error = runError(record);
+    // A signal of this item's own, so the judge's calls on it are metered to it.
+    const scoring = AbortSignal.any([this.controller.signal]);
+    const scored = error
+      ? null
+      : answer === null
+        ? noAnswer(record.message)
         : await this.o.scorer.score(
             answer,
             { question: posed.question, expected: posed.expected, tests: task.item.tests },
-            this.controller.signal,
+            scoring,
           );
+    const judge = this.o.judgeMeter?.take(scoring);
     if (this.controller.signal.aborted) return this.emit();
     const t = record.totals;
-    const strict = scored.details?.strict;
-    const code = e.scorer.id === "code" ? CodeResultSchema.safeParse(scored.details) : null;
-    const result: EvalResult = {
+    const measured: EvalResult = {
       item: task.item.id,
       strategy: task.name,
       repeat: task.repeat,
-      correct: scored.correct,
-      score: scored.score,
+      correct: null,
+      score: 0,
       answer,
       expected: posed.expected ?? null,
       tokens: t.promptTokens + t.completionTokens,
@@ -326,20 +349,29 @@ export class EvalRun {
       runId,
       calls: t.calls,
       ...(t.cachedCalls ? { cachedCalls: t.cachedCalls } : {}),
-      extracted: scored.extracted,
+      extracted: null,
       status: record.status,
       endReason: record.endReason,
-      planFailed: record.endReason === "plan_error",
+      // A Conductor call that failed is an error, not a plan that failed to parse.
+      planFailed: record.endReason === "plan_error" && !error,
       ...(record.rounds[0]?.fallback ? { fallback: true } : {}),
-      ...(scored.reason ? { reason: scored.reason } : {}),
-      ...(typeof strict === "boolean" ? { strict } : {}),
-      ...(code?.success ? { code: code.data } : {}),
       finishedAt: now(),
+      error,
+      ...(task.item.category ? { category: task.item.category } : {}),
     };
-    this.spent += t.cost;
-    this.model.learnRun(task.name, record);
+    // An errored item has no verdict: only the error's message, and no scorer stamp.
+    const result = scored
+      ? addJudgeSpend(applyScore(measured, scored, this.o.scorer), judge)
+      : { ...measured, reason: error!.message };
+    this.spent += result.cost;
+    if (!error) this.model.learnRun(task.name, record, result.cost);
     await this.o.onResult(result, record);
-    this.done++;
+    const key = resultKey(result);
+    if (error) this.errored.add(key);
+    else {
+      this.errored.delete(key);
+      this.done++;
+    }
     this.doneThisSession++;
     if (e.maxCost !== null && this.spent >= e.maxCost && !this.stopReason) {
       this.stopReason = "cost_cap";

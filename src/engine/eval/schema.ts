@@ -3,8 +3,10 @@ import { poolIds } from "../run/export.ts";
 import { isObject } from "../schema/guards.ts";
 import { z } from "zod";
 import { ConductorConfigSchema, PoolSchema } from "../schema/worker.ts";
+import { HfSourceSchema } from "./dataset/hf-pin.ts";
 import { ColumnMappingSchema } from "./dataset/schema.ts";
 import { ScorerSpecSchema } from "./scorers/registry.ts";
+import { EvalErrorSchema, upgradeResultObject } from "./outcome.ts";
 import { StrategySchema } from "./strategy.ts";
 
 /** What the code scorer found for one answer (its `details`), kept with the item's result. */
@@ -60,12 +62,50 @@ export const EvalResultSchema = z.object({
   finishedAt: z.number().optional(),
   /** Of `calls`, those answered from the response cache (at no cost); absent when none were. */
   cachedCalls: z.number().int().nonnegative().optional(),
+  /**
+   * Why the item has no verdict because a call failed (after its retries): an error is never a
+   * wrong answer; it is left out of accuracy and training data and run again on resume.
+   */
+  error: EvalErrorSchema.nullable().default(null),
+  /** The item's category (a `category`/`subject` column), for the per-category report. */
+  category: z.string().optional(),
+  /** The LLM judge's calls on this item (included in tokens, cost and calls), every scoring. */
+  judge: z
+    .object({
+      calls: z.number().int().nonnegative(),
+      tokens: z.number().int().nonnegative(),
+      cost: z.number().nonnegative(),
+    })
+    .optional(),
+  /** The scorer and version that gave this verdict (absent on lines older than re-scoring). */
+  scoredBy: z.object({ id: z.string(), version: z.number().int() }).optional(),
 });
 export type EvalResult = z.infer<typeof EvalResultSchema>;
+
+/** Reads a stored result line tolerantly: an old line whose run failed on a call becomes an error. */
+export function parseResult(raw: unknown): ReturnType<typeof EvalResultSchema.safeParse> {
+  return EvalResultSchema.safeParse(upgradeResultObject(raw));
+}
 
 /** The key of one (item, strategy, repeat): finished keys are never run again. */
 export function resultKey(r: Pick<EvalResult, "item" | "strategy" | "repeat">): string {
   return JSON.stringify([r.item, r.strategy, r.repeat]);
+}
+
+/**
+ * The results as they stand: a key written twice (an errored item run again, a re-scored line)
+ * counts once, by its last line; order is each key's last appearance.
+ */
+export function latestResults<T extends Pick<EvalResult, "item" | "strategy" | "repeat">>(
+  results: readonly T[],
+): T[] {
+  const last = new Map<string, T>();
+  for (const r of results) {
+    const key = resultKey(r);
+    last.delete(key);
+    last.set(key, r);
+  }
+  return [...last.values()];
 }
 
 /** An evaluation as stored and exported: everything needed to reproduce it, never a key. */
@@ -80,7 +120,11 @@ export const EvaluationSchema = z.object({
     hash: z.string(),
     size: z.number().int().nonnegative(),
     mapping: ColumnMappingSchema.optional(),
+    /** A Hugging Face source: the rows read and the commit they were read at (re-reads pin it). */
+    source: HfSourceSchema.optional(),
   }),
+  /** The answer-format instruction every strategy's last step gets (default: the scorer's). */
+  instruction: z.string().min(1).optional(),
   strategies: z.array(StrategySchema).min(1),
   repeats: z.number().int().positive(),
   /** The seed that shuffles multiple-choice options (per item, derived from it). */

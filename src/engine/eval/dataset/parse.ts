@@ -208,6 +208,7 @@ export function mapRows(rows: readonly SourceRow[], mapping: ColumnMapping): Map
     const expected = mapping.answer ? asText(v[mapping.answer]) : undefined;
     const kind = mapping.kind ? asText(v[mapping.kind]) : undefined;
     const tests = mapping.tests ? v[mapping.tests] : undefined;
+    const category = mapping.category ? asText(v[mapping.category])?.trim() : undefined;
     items.push({
       id,
       question,
@@ -215,6 +216,7 @@ export function mapRows(rows: readonly SourceRow[], mapping: ColumnMapping): Map
       ...(choices ? { choices } : {}),
       ...(kind ? { kind } : {}),
       ...(tests !== undefined && tests !== "" ? { tests } : {}),
+      ...(category ? { category } : {}),
     });
   }
   return { items, bad };
@@ -235,10 +237,10 @@ export function parseColumnsOption(
     const column = pair.slice(at + 1).trim();
     if (at <= 0 || !column)
       return { ok: false, message: `Bad column mapping "${pair}": expected FIELD=COLUMN.` };
-    if (!["question", "answer", "choices", "id", "kind", "tests"].includes(field))
+    if (!["question", "answer", "choices", "id", "kind", "tests", "category"].includes(field))
       return {
         ok: false,
-        message: `Unknown field "${field}" (question, answer, choices, id, kind, tests).`,
+        message: `Unknown field "${field}" (question, answer, choices, id, kind, tests, category).`,
       };
     mapping[field as keyof ColumnMapping] = column;
   }

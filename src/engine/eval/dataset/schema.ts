@@ -12,6 +12,8 @@ export const EvalItemSchema = z.object({
   kind: z.string().optional(),
   /** Test cases for a code scorer (issue 14), kept as they came. */
   tests: z.unknown().optional(),
+  /** A category or subject the report groups by (not hashed: it never changes a verdict). */
+  category: z.string().optional(),
 });
 export type EvalItem = z.infer<typeof EvalItemSchema>;
 
@@ -23,6 +25,7 @@ export const ColumnMappingSchema = z.object({
   id: z.string().optional(),
   kind: z.string().optional(),
   tests: z.string().optional(),
+  category: z.string().optional(),
 });
 export type ColumnMapping = z.infer<typeof ColumnMappingSchema>;
 
@@ -34,6 +37,7 @@ export const DEFAULT_COLUMNS: ColumnMapping = {
   id: "id",
   kind: "kind",
   tests: "tests",
+  category: "category",
 };
 
 /** A question set ready to run: its items and a hash of its content, recorded with the results. */

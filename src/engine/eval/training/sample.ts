@@ -6,6 +6,8 @@ import type { RunRecord } from "../../schema/record.ts";
 import type { Pool } from "../../schema/worker.ts";
 import { ListsSchema } from "../../schema/record.ts";
 import type { EvalResult } from "../schema.ts";
+import type { RewardScheme } from "./reward.ts";
+import { PAPER_REWARD, RewardSchemeSchema, rewardOf } from "./reward.ts";
 
 /** A worker as the training data records it: what the Conductor's model ids index into, never a key. */
 const PoolEntrySchema = z.object({
@@ -20,9 +22,9 @@ const PoolEntrySchema = z.object({
  * follow the issue: group id, prompt messages exactly as sent (the opening included), completion,
  * parsed lists or parse error, pool snapshot and hash, each step, extracted answer, reward and parts.
  */
-export const ConductorSampleSchema = z.object({
+const SampleFieldsSchema = z.object({
   format: z.literal("conductor-studio-sample"),
-  version: z.literal(1),
+  version: z.literal(2),
   group_id: z.string(),
   item_id: z.string(),
   repeat: z.number().int().nonnegative(),
@@ -47,15 +49,43 @@ export const ConductorSampleSchema = z.object({
   ),
   extracted_answer: z.string().nullable(),
   reward: z.object({
-    /** correct when the plan parsed, else the format penalty (-1). */
+    /** The reward under `scheme`: by default the paper's 0 / 0.5 / 1 (see reward.ts). */
     total: z.number(),
     correct: z.union([z.literal(0), z.literal(1)]),
     /** 1 when the plan parsed into a valid workflow, 0 when it did not (the paper's format term). */
     format: z.union([z.literal(0), z.literal(1)]),
+    scheme: RewardSchemeSchema,
   }),
+  /** Always true: unscored and errored samples are left out of the training data. */
   scored: z.boolean(),
 });
-export type ConductorSample = z.infer<typeof ConductorSampleSchema>;
+
+/**
+ * Version 1 samples (reward total = correct, or -1 for an unparseable plan; unscored samples
+ * included) become version 2: the paper's reward recomputed from their parts. An unscored v1
+ * sample cannot be migrated into training data and is refused.
+ */
+function upgradeSample(raw: unknown): unknown {
+  if (typeof raw !== "object" || raw === null) return raw;
+  const r = raw as Record<string, unknown>;
+  if (r.version !== 1 || typeof r.reward !== "object" || r.reward === null) return raw;
+  if (r.scored !== true) return { ...r, version: "unscored v1 sample" };
+  const { correct, format } = r.reward as { correct?: unknown; format?: unknown };
+  return {
+    ...r,
+    version: 2,
+    reward: {
+      correct,
+      format,
+      total: rewardOf(format === 1, correct === 1),
+      scheme: PAPER_REWARD,
+    },
+  };
+}
+
+/** One sample as read from a file: version 1 lines are migrated on the way in. */
+export const ConductorSampleSchema = z.preprocess(upgradeSample, SampleFieldsSchema);
+export type ConductorSample = z.infer<typeof SampleFieldsSchema>;
 
 export function poolSnapshot(pool: Pool): z.infer<typeof PoolEntrySchema>[] {
   return pool.map((w, id) => ({
@@ -72,18 +102,23 @@ export function poolHash(pool: Pool): string {
 
 /**
  * The training sample of a Conductor run (its first round's plan), or null for a run of another
- * strategy or one with no plan at all.
+ * strategy, one with no plan at all, one whose calls failed (an error) or one without a verdict.
  */
-export function conductorSample(result: EvalResult, record: RunRecord): ConductorSample | null {
+export function conductorSample(
+  result: EvalResult,
+  record: RunRecord,
+  scheme: RewardScheme = PAPER_REWARD,
+): ConductorSample | null {
   if (result.strategy !== "conductor") return null;
+  if (result.error || result.correct === null) return null;
   const round = record.rounds[0];
   const plan = round?.plan;
   if (!round || !plan) return null;
   const parsed = plan.error === null && round.lists !== null;
-  const correct = result.correct === true ? 1 : 0;
+  const correct = result.correct && parsed ? 1 : 0;
   return {
     format: "conductor-studio-sample",
-    version: 1,
+    version: 2,
     group_id: result.item,
     item_id: result.item,
     repeat: result.repeat,
@@ -105,7 +140,12 @@ export function conductorSample(result: EvalResult, record: RunRecord): Conducto
       cost: s.cost,
     })),
     extracted_answer: result.extracted,
-    reward: { total: parsed ? correct : -1, correct: parsed ? correct : 0, format: parsed ? 1 : 0 },
-    scored: result.correct !== null,
+    reward: {
+      total: rewardOf(parsed, result.correct, scheme),
+      correct,
+      format: parsed ? 1 : 0,
+      scheme,
+    },
+    scored: true,
   };
 }

@@ -90,8 +90,18 @@ describe("training data", () => {
     const bad = rows.filter((r) => r.parse_error !== null);
     expect(bad).toHaveLength(2);
     expect(
-      bad.every((r) => r.reward.total === -1 && r.reward.format === 0 && r.lists === null),
+      bad.every((r) => r.reward.total === 0 && r.reward.format === 0 && r.lists === null),
     ).toBe(true);
+    // The paper's reward: 0 unparseable, 0.5 parsed and wrong, 1 parsed and right.
+    expect(rows.map((r) => [r.parse_error === null, r.extracted_answer, r.reward.total])).toEqual(
+      rows.map((r) =>
+        r.parse_error !== null
+          ? [false, r.extracted_answer, 0]
+          : [true, r.extracted_answer, r.extracted_answer === "7" ? 1 : 0.5],
+      ),
+    );
+    expect(rows.some((r) => r.reward.total === 0.5)).toBe(true);
+    expect(rows.some((r) => r.reward.total === 1)).toBe(true);
     expect(results.filter((r) => r.planFailed)).toHaveLength(2);
     const good = rows.find((r) => r.reward.correct === 1)!;
     expect(good.lists).toEqual({

@@ -1,0 +1,153 @@
+import { copyFile, readFile, rename, writeFile } from "node:fs/promises";
+import { analyse } from "../engine/eval/analysis.ts";
+import type { Sandbox } from "../engine/eval/code/pool.ts";
+import type { EvalItem } from "../engine/eval/dataset/schema.ts";
+import { DEFAULT_COLUMNS } from "../engine/eval/dataset/schema.ts";
+import { parseColumnsOption } from "../engine/eval/dataset/parse.ts";
+import { errorSummary } from "../engine/eval/errors-text.ts";
+import { JudgeMeter } from "../engine/eval/judge-meter.ts";
+import { OriginLimiter, originOf } from "../engine/eval/limiter.ts";
+import { reportText } from "../engine/eval/report-text.ts";
+import { rescoreResults } from "../engine/eval/rescore.ts";
+import type { Evaluation } from "../engine/eval/schema.ts";
+import { EvaluationSchema, upgradeEvaluation } from "../engine/eval/schema.ts";
+import type { ScorerDeps } from "../engine/eval/scorers/registry.ts";
+import { createScorer } from "../engine/eval/scorers/registry.ts";
+import { createOpenAIBackend } from "../engine/llm/openai.ts";
+import { resolveConfig } from "./config.ts";
+import type { Io as EvalIo } from "./command.ts";
+import { loadDataset, readResults, writeReport } from "./eval-files.ts";
+
+export interface RescoreArgs {
+  out?: string;
+  scorer?: string;
+  dataset?: string;
+  columns?: string;
+  config?: string;
+  judge?: string;
+  report?: string;
+  rubric?: string;
+  "skip-bad-rows"?: boolean;
+  "only-unscored"?: boolean;
+}
+
+/** The evaluation's definition beside its results (`--out` + `.eval.json`), or why not. */
+async function readSidecar(out: string): Promise<Evaluation | string> {
+  const text = await readFile(`${out}.eval.json`, "utf8").catch(() => null);
+  if (text === null) return `Cannot read ${out}.eval.json, the evaluation beside ${out}.`;
+  try {
+    const parsed = EvaluationSchema.safeParse(upgradeEvaluation(JSON.parse(text)));
+    return parsed.success ? parsed.data : `${out}.eval.json is not an evaluation.`;
+  } catch {
+    return `${out}.eval.json is not JSON.`;
+  }
+}
+
+/** The judge's backend from --config and --judge, through one origin limiter. */
+async function judgeMeterOf(a: RescoreArgs, io: EvalIo): Promise<JudgeMeter | string> {
+  if (!a.config || !a.judge) return "Re-scoring with the judge needs --config and --judge NAME.";
+  const text = await readFile(a.config, "utf8").catch(() => null);
+  if (text === null) return `Cannot read the config file ${a.config}.`;
+  const resolved = resolveConfig(text, io.env);
+  if (!resolved.ok) return resolved.message;
+  const judge = resolved.pool.find((w) => w.name === a.judge);
+  if (!judge) return `No worker named "${a.judge}" for --judge.`;
+  const backend = createOpenAIBackend({
+    baseURL: judge.baseURL,
+    model: judge.model,
+    apiKey: resolved.keys.get(judge.id),
+    headers: judge.headers,
+    timeoutMs: resolved.config.timeoutMs,
+  });
+  const gated = new OriginLimiter(4).wrap(backend, originOf(judge));
+  return new JudgeMeter(gated, judge.price, {
+    ...resolved.config.retry,
+    ...(resolved.config.timeoutMs ? { timeoutMs: resolved.config.timeoutMs } : {}),
+  });
+}
+
+/**
+ * `eval --rescore --out results.jsonl [--scorer ID]`: scores the stored answers again without
+ * calling a model (a judge calls only its judge), keeps the old file as `results.jsonl.bak`, and
+ * prints the report. Exit 0, 1 when errored items remain (run the evaluation again), 2 for bad input.
+ */
+export async function rescoreFile(
+  a: RescoreArgs,
+  io: EvalIo,
+  codeSandbox: () => Promise<Sandbox>,
+): Promise<number> {
+  const usage = (m: string) => (io.stderr(`${m}\n`), 2);
+  if (!a.out) return usage("--rescore needs --out, the results file to score again.");
+  const before = await readSidecar(a.out);
+  if (typeof before === "string") return usage(before);
+  const results = await readResults(a.out, io.stderr);
+  if (results.length === 0) return usage(`${a.out} holds no results to score again.`);
+  const scorerId = a.scorer ?? before.scorer.id;
+  let items: EvalItem[] | undefined;
+  if (a.dataset) {
+    const mapping = parseColumnsOption(a.columns ?? "", before.dataset.mapping ?? DEFAULT_COLUMNS);
+    if (!mapping.ok) return usage(mapping.message);
+    const data = await loadDataset(
+      a.dataset,
+      mapping.mapping,
+      a["skip-bad-rows"] ?? false,
+      io.stderr,
+    );
+    if (!data.ok) return usage(data.message);
+    if (data.value.hash !== before.dataset.hash)
+      return usage(
+        `${a.dataset} is not the question set of ${a.out} (hash ${before.dataset.hash}).`,
+      );
+    items = data.value.items;
+  } else if (scorerId === "judge" || scorerId === "code")
+    return usage(`Re-scoring with ${scorerId} needs --dataset (the questions and their tests).`);
+  const meter = scorerId === "judge" ? await judgeMeterOf(a, io) : undefined;
+  if (typeof meter === "string") return usage(meter);
+  const deps: ScorerDeps = { codeSandbox, judgeBackend: meter?.backend };
+  const kept = scorerId === before.scorer.id ? before.scorer.options : {};
+  const options = {
+    ...kept,
+    ...(a.judge ? { judge: a.judge } : {}),
+    ...(a.rubric?.trim() ? { rubric: a.rubric.trim() } : {}),
+  };
+  const made = createScorer({ id: scorerId, options }, deps);
+  if (!made.ok) return usage(made.message);
+  const controller = new AbortController();
+  const onSignal = () => controller.abort();
+  process.once("SIGINT", onSignal);
+  let outcome;
+  try {
+    outcome = await rescoreResults({
+      evaluation: before,
+      results,
+      items,
+      scorer: made.scorer,
+      signal: controller.signal,
+      judgeMeter: meter,
+      onlyUnscored: a["only-unscored"] ?? false,
+    });
+  } finally {
+    process.off("SIGINT", onSignal);
+  }
+  if (outcome.cancelled) {
+    io.stderr(`Cancelled; ${a.out} is unchanged.\n`);
+    return 1;
+  }
+  const evaluation: Evaluation = {
+    ...before,
+    scorer: { id: scorerId, options, version: made.scorer.version },
+  };
+  // The old file stays beside the new one; the new one replaces it in one rename.
+  await copyFile(a.out, `${a.out}.bak`);
+  const tmp = `${a.out}.rescore.tmp`;
+  await writeFile(tmp, outcome.results.map((r) => `${JSON.stringify(r)}\n`).join(""));
+  await rename(tmp, a.out);
+  await writeFile(`${a.out}.eval.json`, `${JSON.stringify(evaluation, null, 2)}\n`);
+  io.stderr(
+    `Re-scored ${outcome.results.length - outcome.errors} result(s) with ${scorerId} v${made.scorer.version}: ${outcome.changed} verdict(s) changed. The previous file is ${a.out}.bak.\n`,
+  );
+  if (outcome.errors > 0) io.stderr(errorSummary(outcome.results));
+  io.stdout(reportText(analyse(evaluation, outcome.results)));
+  if (a.report) await writeReport(a.report, evaluation, outcome.results);
+  return outcome.errors > 0 ? 1 : 0;
+}

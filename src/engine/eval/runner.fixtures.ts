@@ -1,0 +1,81 @@
+// Shared pieces of the evaluation runner's tests: a pool on one origin, an evaluation, and a run
+// that collects its results, records and progress.
+import type { ChatBackend } from "../llm/types.ts";
+import type { RunRecord } from "../schema/record.ts";
+import type { Pool, Worker } from "../schema/worker.ts";
+import type { EvalItem } from "./dataset/schema.ts";
+import type { EvalProgress, EvalRunOptions } from "./runner.ts";
+import { EvalRun } from "./runner.ts";
+import type { EvalResult, Evaluation } from "./schema.ts";
+import { mathScorer } from "./scorers/math.ts";
+
+export const worker = (name: string, price?: { input: number; output: number }): Worker => ({
+  id: name,
+  name,
+  kind: "openai",
+  baseURL: "http://models.test/v1",
+  model: name,
+  temperature: 0.2,
+  maxTokens: 256,
+  prefill: false,
+  price,
+});
+
+export const items = (n: number, extra: Partial<EvalItem> = {}): EvalItem[] =>
+  Array.from({ length: n }, (_, i) => ({
+    id: `q${i}`,
+    question: `Question ${i}`,
+    expected: "7",
+    ...extra,
+  }));
+
+export function evaluation(pool: Pool, over: Partial<Evaluation> = {}): Evaluation {
+  return {
+    format: "conductor-studio-eval",
+    version: 1,
+    id: "ev",
+    name: "t",
+    createdAt: 0,
+    dataset: { name: "d", hash: "h", size: 4 },
+    strategies: pool.map((w) => ({ kind: "single" as const, worker: w.name })),
+    repeats: 1,
+    seed: 1,
+    scorer: { id: "math", options: {}, version: 1 },
+    pool,
+    conductor: null,
+    concurrency: 2,
+    maxCost: null,
+    ...over,
+  };
+}
+
+export interface Collected {
+  results: EvalResult[];
+  records: RunRecord[];
+  progress: EvalProgress[];
+  run: EvalRun;
+  outcome: Awaited<ReturnType<EvalRun["run"]>>;
+}
+
+/** Runs an evaluation to its end with a fresh scorer and no retries, collecting everything. */
+export async function collect(
+  o: Omit<EvalRunOptions, "scorer" | "onResult"> & Partial<Pick<EvalRunOptions, "scorer">>,
+): Promise<Collected> {
+  const results: EvalResult[] = [];
+  const records: RunRecord[] = [];
+  const progress: EvalProgress[] = [];
+  const run = new EvalRun({
+    scorer: mathScorer(),
+    retry: { maxAttempts: 1 },
+    ...o,
+    onResult: (r, rec) => {
+      results.push(r);
+      records.push(rec);
+    },
+    onProgress: (p) => progress.push(p),
+  });
+  const outcome = await run.run();
+  return { results, records, progress, run, outcome };
+}
+
+export type { ChatBackend };

@@ -1,0 +1,45 @@
+import type { HfSource } from "../engine/eval/dataset/hf.ts";
+import { loadPinnedHfRows } from "../engine/eval/dataset/hf-pin.ts";
+import type { BenchmarkPreset } from "../engine/eval/dataset/presets.ts";
+import { presetRows } from "../engine/eval/dataset/presets.ts";
+import { DEFAULT_COLUMNS } from "../engine/eval/dataset/schema.ts";
+import { useEval } from "./eval.ts";
+import { loadQuestionText } from "./evalController.ts";
+
+/** Where the studio reads the Hub (tests point it at the local server). */
+export const hfEndpoints: { base?: string; hub?: string } = {};
+
+/**
+ * Loads a Hugging Face row range into the setup form and records the commit it was read at; with
+ * `pinned`, a dataset that has moved on is refused. A preset also sets its mapping, scorer and
+ * answer-format instruction. Returns the message to show, or null when loaded.
+ */
+export async function loadHfQuestions(
+  source: HfSource,
+  pinned: string | null,
+  preset?: BenchmarkPreset,
+): Promise<string | null> {
+  const r = await loadPinnedHfRows(source, {
+    fetch: (...a) => fetch(...a),
+    pinned,
+    ...hfEndpoints,
+  });
+  if (!r.ok) return r.message;
+  const rows = preset ? presetRows(preset, r.rows) : r.rows;
+  const rev = r.source.revision ? ` @ ${r.source.revision.slice(0, 12)}` : "";
+  loadQuestionText(
+    JSON.stringify(rows.map((row) => row.values)),
+    `${source.dataset} (${source.config}/${source.split})${rev}`,
+  );
+  useEval.getState().patchSetup({
+    hfSource: r.source,
+    ...(preset
+      ? {
+          mapping: { ...DEFAULT_COLUMNS, ...preset.mapping },
+          scorer: preset.scorer,
+          instruction: preset.instruction,
+        }
+      : {}),
+  });
+  return null;
+}

@@ -1,0 +1,62 @@
+import { OriginLimiter } from "../engine/eval/limiter.ts";
+import { rescoreResults } from "../engine/eval/rescore.ts";
+import type { Evaluation } from "../engine/eval/schema.ts";
+import { useEval } from "./eval.ts";
+import { evalStore } from "./evalController.ts";
+import { judgeOptions, studioScorer } from "./evalScoring.ts";
+
+let rescoring: AbortController | null = null;
+
+/**
+ * Re-scores the evaluation on screen with `scorerId` (its own scorer at today's version when it is
+ * the same id) without calling a model, except a judge's calls: the stored results and definition
+ * are replaced, each result naming the scorer and version that scored it.
+ */
+export async function rescoreEvaluation(scorerId: string, onlyUnscored = false): Promise<void> {
+  const ui = useEval.getState();
+  const ev = ui.evaluation;
+  if (!ev || rescoring || ui.phase === "running" || ui.phase === "paused") return;
+  const same = scorerId === ev.scorer.id;
+  const options = same
+    ? ev.scorer.options
+    : scorerId === "judge"
+      ? judgeOptions(ui.setup.judge, ui.setup.rubric)
+      : {};
+  const made = studioScorer({ id: scorerId, options }, new OriginLimiter(ev.concurrency));
+  if (!made.ok) return ui.patch({ message: made.message });
+  rescoring = new AbortController();
+  ui.patch({ message: `Re-scoring with ${scorerId} v${made.scorer.version}…` });
+  try {
+    const items = await evalStore().loadQuestions(ev.id);
+    const outcome = await rescoreResults({
+      evaluation: ev,
+      results: ui.results,
+      items,
+      scorer: made.scorer,
+      signal: rescoring.signal,
+      judgeMeter: made.judgeMeter,
+      onlyUnscored,
+    });
+    if (outcome.cancelled) return useEval.getState().patch({ message: "Re-scoring cancelled." });
+    const next: Evaluation = {
+      ...ev,
+      scorer: { id: scorerId, options, version: made.scorer.version },
+    };
+    await evalStore().saveResults(ev.id, outcome.results);
+    await evalStore().saveEvaluation(next, items);
+    const errors = outcome.errors
+      ? `; ${outcome.errors} errored item(s) have no answer to score`
+      : "";
+    useEval.getState().patch({
+      evaluation: next,
+      results: outcome.results,
+      message: `Re-scored with ${scorerId} v${made.scorer.version}: ${outcome.changed} verdict(s) changed${errors}.`,
+    });
+  } catch (e: unknown) {
+    useEval.getState().patch({
+      message: `Re-scoring stopped: ${e instanceof Error ? e.message : String(e)}`,
+    });
+  } finally {
+    rescoring = null;
+  }
+}
