@@ -5,6 +5,7 @@ import { codeLimitsOf, lazyCodeScorer } from "../code/lazy.ts";
 import { judgeScorer } from "./judge.ts";
 import { mathScorerV2 } from "./math-v2.ts";
 import { mathScorer } from "./math.ts";
+import { multipleChoiceScorerV2 } from "./mc-v2.ts";
 import { multipleChoiceScorer } from "./mc.ts";
 import { containsScorer, exactScorer, regexScorer } from "./text.ts";
 import type { Scorer } from "./types.ts";
@@ -41,12 +42,18 @@ const num = (v: unknown): number | undefined => (typeof v === "number" ? v : und
 
 /** The versions each built-in scorer can still be built at, oldest first; the last is the default. */
 const VERSIONS = new Map<string, number[]>([
-  ["mc", [1]],
+  ["mc", [1, 2]],
   ["math", [1, 2]],
 ]);
 
 const FACTORIES = new Map<string, ScorerFactory>([
-  ["mc", (o) => multipleChoiceScorer(o.mode === "strict" ? "strict" : "lenient")],
+  [
+    "mc",
+    (o, _deps, version) =>
+      (version === 1 ? multipleChoiceScorer : multipleChoiceScorerV2)(
+        o.mode === "strict" ? "strict" : "lenient",
+      ),
+  ],
   [
     "math",
     (o, _deps, version) =>

@@ -5,14 +5,21 @@ import type { AgreementCase, Tally } from "./agreement.ts";
 import { describeTally, parseFixture, tally } from "./agreement.ts";
 import { DISAGREEMENTS } from "./disagreements.ts";
 import { FIGURES, TARGETS } from "./figures.ts";
+import type { AgreementSource } from "./sources.ts";
 import { SOURCES } from "./sources.ts";
+import { multipleChoiceScorerV2 } from "../mc-v2.ts";
 
 const read = (file: string): AgreementCase[] =>
   parseFixture(file, readFileSync(new URL(`./${file}.jsonl`, import.meta.url), "utf8"));
 
-async function ours(scorer: "math" | "mc", c: AgreementCase): Promise<boolean | null> {
-  if (scorer === "mc") throw new Error("no multiple-choice sources yet");
-  return (await compareMath(c.answer, c.reference, c.options ?? {})).correct;
+const signal = new AbortController().signal;
+const MC_QUESTION = "Pick one.\n\nA) a\nB) b\nC) c\nD) d";
+
+async function ours(src: AgreementSource, c: AgreementCase): Promise<boolean | null> {
+  if (src.scorer === "math")
+    return (await compareMath(c.answer, c.reference, c.options ?? {})).correct;
+  const item = { question: c.question ?? MC_QUESTION, expected: c.reference };
+  return (await multipleChoiceScorerV2(src.mode).score(c.answer, item, signal)).correct;
 }
 
 const tallies = new Map<string, Tally>();
@@ -23,7 +30,7 @@ describe("agreement with the public reference graders", () => {
     expect(cases.length).toBeGreaterThan(0);
     for (const c of cases) expect(c.source).toBe(src.repo);
     const verdicts = [];
-    for (const c of cases) verdicts.push(await ours(src.scorer, c));
+    for (const c of cases) verdicts.push(await ours(src, c));
     const t = tally(cases, verdicts);
     tallies.set(src.file, t);
     expect(describeTally(t)).toBe(describeTally({ ...FIGURES[src.file]!, disagreements: [] }));

@@ -28,4 +28,6 @@ export const DISAGREEMENTS: Record<string, string> = {
     "hendrycks `is_equiv` compares strings, so the reordered list `4, 10, -2` is wrong. Math-Verify, whose rule the issue asks for, reads an unbracketed comma list as a set, so order does not matter; we follow Math-Verify.",
   "math/math_equivalence_test.py:47":
     "As math_equivalence_test.py:12: `4, .1, 2` against `0.1, 4, 2` is the same set; hendrycks compares strings, we follow Math-Verify's set rule for bare lists.",
+  "simple-evals/common.py:103":
+    "simple-evals' equality checker is an LLM told to allow only trivial simplifications, so its prompt marks `3245/5` and `649` as not equivalent while saying they are equal. A deterministic grader that compares values has no reason to refuse an exact equality; we say equal.",
 };

@@ -8,6 +8,11 @@ export const FIGURES: Record<string, { cases: number; agreed: number }> = {
   "nemo-skills": { cases: 60, agreed: 60 },
   "inspect-math": { cases: 33, agreed: 33 },
   "lighteval-math": { cases: 26, agreed: 26 },
+  "simple-evals-math": { cases: 8, agreed: 7 },
+  "simple-evals-mc": { cases: 24, agreed: 24 },
+  "inspect-mc": { cases: 5, agreed: 5 },
+  "lighteval-mc": { cases: 15, agreed: 15 },
+  "math-verify-mc": { cases: 7, agreed: 7 },
 };
 
 /** The targets: agreement over all math cases, and over all multiple-choice cases. */
