@@ -9,6 +9,7 @@ import { exportRun } from "../engine/run/export.ts";
 import type { RunRecord } from "../engine/schema/record.ts";
 import { type Io, UsageError } from "./command.ts";
 import { resolveConfig } from "./config.ts";
+import { scoreCommand } from "./score.ts";
 import { serveCommand } from "./serve.ts";
 import { createEngine, runQuestion } from "./serve-engine.ts";
 import { EVAL_HELP, evalCommand } from "./eval.ts";
@@ -42,6 +43,7 @@ Usage:
       1 when it cannot listen, 2 for invalid options or config.
 
 ${EVAL_HELP}
+${scoreCommand.help}
   conductor-studio grammar --workers N --max-steps K [--round R] [--opening TEXT]
       Print the plan grammar (EBNF as xgrammar, vLLM and SGLang take it) for a pool of N
       workers and at most K steps; --round 1 or more also allows the three empty lists.
@@ -247,6 +249,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     if (command === "serve") return await serveCommand(rest, io);
     if (command === "eval") return await evalCommand(rest, io);
     if (command === "grammar") return grammarCommand(rest, io);
+    if (command === "score") return await scoreCommand.run(rest, io);
     throw new UsageError(`Unknown command "${command}".`);
   } catch (e: unknown) {
     if (
