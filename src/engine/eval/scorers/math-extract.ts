@@ -96,6 +96,10 @@ const ANSWER_LINE =
 const NUMBER =
   /\\[dt]?frac\{-?\d+\}\{\d+\}|(?<![\w./])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+|,\d{2}(?!\d))?(?:\/\d+)?%?(?![.,]?\d)(?![A-Za-z]*\d)|(?<![\w.])-?\.\d+(?!\d)/g;
 
+/** A pair, tuple or interval of numbers in prose: "(3, 4)", "[0,1)", "(-\infty, 2]". */
+const BRACKETED =
+  /[([]\s*-?(?:\d+(?:\.\d+)?|\\infty|∞)\s*(?:,\s*[-+]?(?:\d+(?:\.\d+)?|\\infty|∞)\s*)+[)\]]/g;
+
 function lastOf(re: RegExp, text: string): { at: number; inner: string } | null {
   const all = [...text.matchAll(re)];
   const m = all.at(-1);
@@ -156,7 +160,13 @@ export function findMathAnswer(reply: string): FoundAnswer | null {
   const num = [...t.matchAll(NUMBER)].at(-1);
   if (span && (!num || span.at + span.inner.length >= num.index))
     return { text: span.inner, how: "latex" };
-  if (num) return { text: num[0], how: "last-number" };
+  if (num) {
+    // a number inside a pair or an interval in prose is not the answer: the bracket is
+    const struct = [...t.matchAll(BRACKETED)].at(-1);
+    if (struct && struct.index <= num.index && struct.index + struct[0].length >= num.index)
+      return { text: struct[0], how: "last-number" };
+    return { text: num[0], how: "last-number" };
+  }
   return null;
 }
 

@@ -56,6 +56,11 @@ export const MATH_V2_CASES: [string, string, boolean][] = [
   // no confident misreads
   ["I could not find it.", "2", false],
   ["AZYUK2A", "2", false],
+  ["x lies in [0,1) I think", "1", false], // the interval, not the 1 inside it
+  ["x lies in [0,1) I think", "[0,1)", true],
+  ["the value is \\frac{1}{3} or so", "3", false], // the fraction, not its denominator
+  ["the value is \\frac{1}{3} or so", "1/3", true],
+  ["so the pair (3, 4) works", "4", false],
   // several boxes: the last, or boxes joined by a comma / and / or as one set
   ["\\boxed{10} and then \\boxed{42}", "42", true],
   ["\\boxed{10} and then \\boxed{42}", "\\{10, 42\\}", false],
