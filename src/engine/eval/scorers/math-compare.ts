@@ -53,11 +53,39 @@ function interval(x: Json): { lo: Json; hi: Json; loOpen: boolean; hiOpen: boole
   return { lo: inner(lo), hi: inner(hi), loOpen: open(lo), hiOpen: open(hi) };
 }
 
+/**
+ * A pair read as an interval to compare with `iv`: `[a, b]` (which the engine reads as a list) is
+ * closed; `(a, b)` (a tuple) is open, and only compared with an open interval, as Math-Verify does.
+ */
+function pairAgainst(iv: Range, x: Json): Range | null {
+  if (head(x) === "Tuple" && args(x).length === 2 && iv.loOpen && iv.hiOpen)
+    return tupleInterval(x);
+  return closedPair(x);
+}
+
 /** `[a, b]`, which the engine reads as a list of two, as the closed interval. */
 function closedPair(x: Json): { lo: Json; hi: Json; loOpen: boolean; hiOpen: boolean } | null {
   if (head(x) !== "List" || args(x).length !== 2) return null;
   const [lo, hi] = args(x);
   return { lo: lo!, hi: hi!, loOpen: false, hiOpen: false };
+}
+
+type Range = { lo: Json; hi: Json; loOpen: boolean; hiOpen: boolean };
+
+/** `a < x <= b` (one chain, or the engine's And of two relations) as the range of its name. */
+function rangeOf(x: Json): Range | null {
+  const rel = relation(x);
+  if (rel && rel.sides.length === 3 && isName(rel.sides[1]!) && rel.op.startsWith("Less")) {
+    const open = rel.op === "Less";
+    return { lo: rel.sides[0]!, hi: rel.sides[2]!, loOpen: open, hiOpen: open };
+  }
+  if (head(x) !== "And" || args(x).length !== 2) return null;
+  const [r1, r2] = args(x).map(relation);
+  if (!r1 || !r2 || r1.sides.length !== 2 || r2.sides.length !== 2) return null;
+  if (!r1.op.startsWith("Less") || !r2.op.startsWith("Less")) return null;
+  const name = r1.sides[1]!;
+  if (!isName(name) || JSON.stringify(name) !== JSON.stringify(r2.sides[0])) return null;
+  return { lo: r1.sides[0]!, hi: r2.sides[1]!, loOpen: r1.op === "Less", hiOpen: r2.op === "Less" };
 }
 
 /** `(a, b)` read as the open interval. */
@@ -87,8 +115,8 @@ export class Comparer {
     const ra = relation(a);
     const rb = relation(b);
     if (ra || rb) return !!ra && !!rb && this.sameRelation(ra, rb, depth);
-    const ia = interval(a) ?? (interval(b) ? closedPair(a) : null);
-    const ib = interval(b) ?? (ia ? closedPair(b) : null);
+    const ia = interval(a) ?? (interval(b) ? pairAgainst(interval(b)!, a) : null);
+    const ib = interval(b) ?? (ia ? pairAgainst(ia, b) : null);
     if (ia && ib)
       return (
         ia.loOpen === ib.loOpen &&
@@ -109,18 +137,18 @@ export class Comparer {
 
   /** `0 < x < 1` against `(0, 1)`: the bounds and whether each is open; null when not that shape. */
   private rangeAgainstInterval(r: Json, i: Json, depth: number): boolean | null {
-    const rel = relation(r);
-    if (!rel || rel.sides.length !== 3 || !isName(rel.sides[1]!)) return null;
-    const open = rel.op === "Less";
-    if (rel.op !== "Less" && rel.op !== "LessEqual") return null;
+    const range = rangeOf(r);
+    if (!range) return null;
     const iv =
-      interval(i) ?? (head(i) === "Tuple" && args(i).length === 2 ? tupleInterval(i) : null);
+      interval(i) ??
+      closedPair(i) ??
+      (head(i) === "Tuple" && args(i).length === 2 ? tupleInterval(i) : null);
     if (!iv) return null;
     return (
-      iv.loOpen === open &&
-      iv.hiOpen === open &&
-      this.same(rel.sides[0]!, iv.lo, depth + 1) &&
-      this.same(rel.sides[2]!, iv.hi, depth + 1)
+      iv.loOpen === range.loOpen &&
+      iv.hiOpen === range.hiOpen &&
+      this.same(range.lo, iv.lo, depth + 1) &&
+      this.same(range.hi, iv.hi, depth + 1)
     );
   }
 
