@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { MC_QUESTION } from "./mc.cases.ts";
-import { McRuleSchema, lenientReading, multipleChoiceScorerV2, strictReading } from "./mc-v2.ts";
+import {
+  McReasonSchema,
+  McRuleSchema,
+  lenientReading,
+  multipleChoiceScorerV2,
+  strictReading,
+} from "./mc-v2.ts";
 import { MC_V2_CASES } from "./mc-v2.cases.ts";
 import { optionsOf } from "./mc.ts";
 import { createScorer, scorerVersions } from "./registry.ts";
@@ -34,6 +40,8 @@ describe("multiple choice v2", () => {
       reason: "several letters",
     });
     expect(await score("No idea")).toMatchObject({ correct: false, reason: "no letter found" });
+    for (const a of ["Answer: C", "Answer: B", "A or B", "No idea"])
+      expect(McReasonSchema.safeParse((await score(a)).reason).success).toBe(true);
     expect(
       (await multipleChoiceScorerV2().score("Answer: C", { question: "q" }, signal)).correct,
     ).toBeNull();

@@ -25,6 +25,16 @@ export const McRuleSchema = z.enum([
 ]);
 export type McRule = z.infer<typeof McRuleSchema>;
 
+/** Why a multiple-choice verdict is what it is. */
+export const McReasonSchema = z.enum([
+  "right letter",
+  "wrong letter",
+  "several letters",
+  "no letter found",
+  "no correct letter",
+]);
+export type McReason = z.infer<typeof McReasonSchema>;
+
 export interface McReading {
   letter: string | null;
   rule: McRule;
@@ -168,13 +178,15 @@ export function multipleChoiceScorerV2(mode: "strict" | "lenient" = "lenient"): 
     score(answer: string, item: ScoredItem): Promise<ScoreResult> {
       const expected = item.expected?.trim().toUpperCase();
       if (!expected || !/^[A-J]$/.test(expected))
-        return Promise.resolve(verdict(null, null, { reason: "no correct letter" }));
+        return Promise.resolve(
+          verdict(null, null, { reason: "no correct letter" satisfies McReason }),
+        );
       const options = optionsOf(item.question);
       const valid = options.size >= 2 ? [...options.keys()].join("") : "ABCDEFGHIJ";
       const strict = strictReading(answer, valid);
       const lenient = lenientReading(answer, options, valid);
       const chosen = mode === "strict" ? strict : lenient;
-      const reason = chosen.letter
+      const reason: McReason = chosen.letter
         ? chosen.letter === expected
           ? "right letter"
           : "wrong letter"
