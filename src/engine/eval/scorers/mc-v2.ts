@@ -87,9 +87,9 @@ function hedged(after: string, valid: string): boolean {
 function lastLetter(text: string, re: RegExp, valid: string, rule: McRule): McReading | null {
   let found: McReading | null = null;
   for (const m of text.matchAll(re)) {
-    // the label is case-free, the letter is a capital: "answer: c" names no option
+    // the label is case-free, the letter is a capital (valid letters are): "answer: c" names none
     const letter = m.slice(1).find((g) => g !== undefined);
-    if (!letter || letter !== letter.toUpperCase() || !valid.includes(letter)) continue;
+    if (!letter || !valid.includes(letter)) continue;
     found = hedged(text.slice(m.index + m[0].length), valid)
       ? { letter: null, rule: "hedged" }
       : { letter, rule };
@@ -111,17 +111,14 @@ export function strictReading(reply: string, valid: string): McReading {
 }
 
 /** "the answer is for sure D", "I think it's B", "la respuesta es C", "option (C) is correct". */
-const PHRASE = new RegExp(
-  [
-    `(?:${LABEL}|option|choice)\\s+(?:is|would be|should be|must be|est|es|è|é|ist)\\s*(?:for sure|definitely|clearly|probably|likely|therefore|then)?\\s*[:\\-]?\\s*(?:option|choice)?\\s*${OPEN}([A-J])${CLOSE}${AFTER}`,
-    `\\b(?:I think|I believe|I'd say|I would say|I choose|I pick|I select|I go with|I'll go with|I would choose|my answer is|so it's|so it is|therefore it's)\\s+(?:it's|it is|that|the answer is|option|choice)?\\s*${OPEN}([A-J])${CLOSE}${AFTER}`,
-    `\\b(?:option|choice)\\s+${OPEN}([A-J])${CLOSE}\\s+(?:is|seems)\\s+(?:the\\s+)?(?:correct|right|best)`,
-  ].join("|"),
-  "g",
-);
+const PHRASE = [
+  `(?:${LABEL}|option|choice)\\s+(?:is|would be|should be|must be|est|es|è|é|ist)\\s*(?:for sure|definitely|clearly|probably|likely|therefore|then)?\\s*[:\\-]?\\s*(?:option|choice)?\\s*${OPEN}([A-J])${CLOSE}${AFTER}`,
+  `\\b(?:I think|I believe|I'd say|I would say|I choose|I pick|I select|I go with|I'll go with|I would choose|my answer is|so it's|so it is|therefore it's)\\s+(?:it's|it is|that|the answer is|option|choice)?\\s*${OPEN}([A-J])${CLOSE}${AFTER}`,
+  `\\b(?:option|choice)\\s+${OPEN}([A-J])${CLOSE}\\s+(?:is|seems)\\s+(?:the\\s+)?(?:correct|right|best)`,
+].join("|");
 
 function phraseReading(t: string, valid: string): McReading | null {
-  return lastLetter(t, new RegExp(PHRASE.source, "gi"), valid, "phrase");
+  return lastLetter(t, new RegExp(PHRASE, "gi"), valid, "phrase");
 }
 
 /** A lower-case word after "A" or "I" that makes it an article or pronoun ("or" and "and" do not). */
@@ -149,9 +146,9 @@ export function lenientReading(
     .split("\n")
     .map((l) => l.trim())
     .filter(Boolean);
-  const lead = /^[("'[]?([A-J])(?:[).:\]。、，,]|\s+(?=\S)|(?=[^\p{ASCII}]))/u.exec(lines[0] ?? "");
+  const lead = /^[("'[]?([A-J])(?:[).:\]。、，,]|\s+(?=\S)|(?=[^ -~]))/.exec(lines[0] ?? "");
   if (lead && valid.includes(lead[1]!) && !/^[AI]\s+[a-z]/.test(lines[0]!)) {
-    if (!hedged(lines[0]!.slice(lead.index + lead[0].length), valid))
+    if (!hedged(lines[0]!.slice(lines[0]!.indexOf(lead[1]!) + 1), valid))
       return { letter: lead[1]!, rule: "leading-letter" };
   }
   const last = lines.at(-1) ?? "";
@@ -185,7 +182,7 @@ export function multipleChoiceScorerV2(mode: "strict" | "lenient" = "lenient"): 
       const valid = options.size >= 2 ? [...options.keys()].join("") : "ABCDEFGHIJ";
       const strict = strictReading(answer, valid);
       const lenient = lenientReading(answer, options, valid);
-      const chosen = mode === "strict" ? strict : lenient;
+      const chosen = mode === "lenient" ? lenient : strict;
       const reason: McReason = chosen.letter
         ? chosen.letter === expected
           ? "right letter"
