@@ -67,7 +67,14 @@ describe("conductor-studio score", { timeout: CLI_TIMEOUT_MS }, () => {
         scorer: "math",
         version: 2,
       },
-      { id: 5, correct: true, extracted: "x = 2", reason: "equivalent", scorer: "math", version: 2 },
+      {
+        id: 5,
+        correct: true,
+        extracted: "x = 2",
+        reason: "equivalent",
+        scorer: "math",
+        version: 2,
+      },
     ]);
     expect(r.stderr).toBe("math v2: 5 cases, 2 correct, 2 wrong, 1 unscored\n");
   });
