@@ -10,3 +10,4 @@ export { promptsCommand } from "./prompts.ts";
 export { rewardCommand } from "./reward.ts";
 export { otelCommand } from "./otel.ts";
 export { evalDiffCommand } from "./eval-diff.ts";
+export { scoreCommand } from "./score.ts";

@@ -3,7 +3,9 @@ import type { ChatBackend } from "../../llm/types.ts";
 import type { SandboxSource } from "../code/lazy.ts";
 import { codeLimitsOf, lazyCodeScorer } from "../code/lazy.ts";
 import { judgeScorer } from "./judge.ts";
+import { mathScorerV2 } from "./math-v2.ts";
 import { mathScorer } from "./math.ts";
+import { multipleChoiceScorerV2 } from "./mc-v2.ts";
 import { multipleChoiceScorer } from "./mc.ts";
 import { containsScorer, exactScorer, regexScorer } from "./text.ts";
 import type { Scorer } from "./types.ts";
@@ -11,6 +13,8 @@ import type { Scorer } from "./types.ts";
 /** A scorer as stored with an evaluation: its id and options (the judge names a worker). */
 export const ScorerSpecSchema = z.object({
   id: z.string().min(1),
+  /** The scorer version to build; absent (or 0) means the newest (see `scorerVersions`). */
+  version: z.number().int().nonnegative().optional(),
   /** mc: "strict" | "lenient"; regex: pattern/flags; math: tolerances; judge: workerId, rubric. */
   options: z.record(z.string(), z.unknown()).default({}),
 });
@@ -26,14 +30,37 @@ export interface ScorerDeps {
   codeSandbox?: SandboxSource;
 }
 
-export type ScorerFactory = (options: Record<string, unknown>, deps: ScorerDeps) => Scorer | string;
+export type ScorerFactory = (
+  options: Record<string, unknown>,
+  deps: ScorerDeps,
+  /** The version asked for; undefined means the newest. */
+  version?: number,
+) => Scorer | string;
 
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 const num = (v: unknown): number | undefined => (typeof v === "number" ? v : undefined);
 
+/** The versions each built-in scorer can still be built at, oldest first; the last is the default. */
+const VERSIONS = new Map<string, number[]>([
+  ["mc", [1, 2]],
+  ["math", [1, 2]],
+]);
+
 const FACTORIES = new Map<string, ScorerFactory>([
-  ["mc", (o) => multipleChoiceScorer(o.mode === "strict" ? "strict" : "lenient")],
-  ["math", (o) => mathScorer({ relTol: num(o.relTol), absTol: num(o.absTol) })],
+  [
+    "mc",
+    (o, _deps, version) =>
+      (version === 1 ? multipleChoiceScorer : multipleChoiceScorerV2)(
+        o.mode === "strict" ? "strict" : "lenient",
+      ),
+  ],
+  [
+    "math",
+    (o, _deps, version) =>
+      version === 1
+        ? mathScorer({ relTol: num(o.relTol), absTol: num(o.absTol) })
+        : mathScorerV2({ precision: num(o.precision), relTol: num(o.relTol) }),
+  ],
   ["exact", () => exactScorer()],
   ["contains", () => containsScorer()],
   ["regex", (o) => regexScorer({ pattern: str(o.pattern), flags: str(o.flags) })],
@@ -63,9 +90,21 @@ export function scorerIds(): string[] {
   return [...FACTORIES.keys()];
 }
 
-/** Builds a scorer from its spec; an unknown id or missing dependency is a message, not a throw. */
+/**
+ * The versions a scorer kind can be built at, oldest first (the last is what a spec without a
+ * version gets); one entry for kinds that keep only their current version.
+ */
+export function scorerVersions(id: string): number[] {
+  return VERSIONS.get(id) ?? [];
+}
+
+/**
+ * Builds a scorer from its spec; an unknown id, an unknown version or a missing dependency is a
+ * message, not a throw. The version comes from `spec.version` (or `options.version`); absent or 0
+ * means the newest, so specs written before versions were selectable build what they built then.
+ */
 export function createScorer(
-  spec: ScorerSpec,
+  spec: Pick<ScorerSpec, "id" | "options"> & { version?: number | undefined },
   deps: ScorerDeps = {},
 ): { ok: true; scorer: Scorer } | { ok: false; message: string } {
   const factory = FACTORIES.get(spec.id);
@@ -74,8 +113,21 @@ export function createScorer(
       ok: false,
       message: `Unknown scorer "${spec.id}" (known: ${scorerIds().join(", ")}).`,
     };
-  const made = factory(spec.options, deps);
-  return typeof made === "string" ? { ok: false, message: made } : { ok: true, scorer: made };
+  const asked = spec.version || num(spec.options.version) || undefined;
+  const known = VERSIONS.get(spec.id);
+  if (asked !== undefined && known && !known.includes(asked))
+    return {
+      ok: false,
+      message: `Scorer "${spec.id}" has no version ${asked} (known: ${known.join(", ")}).`,
+    };
+  const made = factory(spec.options, deps, asked);
+  if (typeof made === "string") return { ok: false, message: made };
+  if (asked !== undefined && made.version !== asked)
+    return {
+      ok: false,
+      message: `Scorer "${spec.id}" is at version ${made.version}; version ${asked} cannot be built.`,
+    };
+  return { ok: true, scorer: made };
 }
 
 /**

@@ -1,0 +1,156 @@
+/**
+ * Clean-up of a math answer (LaTeX or plain text) before it is parsed: styling, units, degrees,
+ * `\approx` tails, thousands separators and percentages out, ASCII math into LaTeX. Only form is
+ * changed here; what the answer means is decided by the parser and the comparison.
+ */
+
+/** The argument of each `\command{...}` (braces balanced) replaced by `f(argument)`. */
+export function replaceCommand(text: string, command: string, f: (arg: string) => string): string {
+  let out = text;
+  for (let from = 0, guard = 0; guard < 100; guard++) {
+    const at = out.indexOf(command, from);
+    if (at < 0) return out;
+    let i = at + command.length;
+    while (out[i] === " ") i++;
+    if (/[A-Za-z]/.test(out[at + command.length] ?? "")) {
+      from = at + command.length; // a longer command (\textbf when looking for \text)
+      continue;
+    }
+    if (out[i] !== "{") {
+      from = at + command.length;
+      continue;
+    }
+    let depth = 1;
+    const start = ++i;
+    for (; i < out.length && depth > 0; i++) {
+      if (out[i] === "{") depth++;
+      else if (out[i] === "}") depth--;
+    }
+    const replaced = f(out.slice(start, depth === 0 ? i - 1 : i));
+    out = out.slice(0, at) + replaced + out.slice(i);
+    from = at + replaced.length;
+  }
+  return out;
+}
+
+/** Words that are units or filler after a number: dropped when they follow a number. */
+const UNIT =
+  "(?:dollars?|cents?|euros?|pounds?|yuan|yen|km\\/h|mph|m\\/s|kilometers?|kilometres?|km|cm|mm|meters?|metres?|m|kg|grams?|g|mg|litres?|liters?|ml|l|hours?|hrs?|h|minutes?|mins?|seconds?|secs?|s|days?|weeks?|months?|years?|units?|square|sq|cubic|inches|inch|in|feet|foot|ft|miles?|yards?|people|students|persons?|ways?|degrees?|points?|pages?|cups?|apples|items|times)";
+const UNIT_AFTER_NUMBER = new RegExp(
+  `(\\d|\\})\\s*(?:${UNIT}\\b(?:\\s*(?:\\^\\{?[23]\\}?|²|³))?\\s*)+`,
+  "gi",
+);
+const PERCENT = /\\%|%|\s*\b(?:percentage|percent|pct)\b/gi;
+
+/** A normalised answer, and whether it carried a percent sign. */
+export interface CleanAnswer {
+  latex: string;
+  percent: boolean;
+}
+
+/** Plain-text math into the LaTeX the parser reads: `sqrt(3)`, `2**(1/4)`, `pi`, `inf`. */
+function asciiToLatex(s: string): string {
+  let out = s.replace(/\*\*/g, "^");
+  for (let guard = 0; guard < 20; guard++) {
+    const at = out.indexOf("^(");
+    if (at < 0) break;
+    let depth = 1;
+    let i = at + 2;
+    for (; i < out.length && depth > 0; i++) {
+      if (out[i] === "(") depth++;
+      else if (out[i] === ")") depth--;
+    }
+    out = `${out.slice(0, at)}^{${out.slice(at + 2, i - 1)}}${out.slice(i)}`;
+  }
+  for (let guard = 0; guard < 20; guard++) {
+    const m = /\bsqrt\(/.exec(out);
+    if (!m) break;
+    let depth = 1;
+    let i = m.index + m[0].length;
+    for (; i < out.length && depth > 0; i++) {
+      if (out[i] === "(") depth++;
+      else if (out[i] === ")") depth--;
+    }
+    out = `${out.slice(0, m.index)}\\sqrt{${out.slice(m.index + 5, i - 1)}}${out.slice(i)}`;
+  }
+  return out
+    .replace(/(?<![\\A-Za-z])pi\b/g, "\\pi")
+    .replace(/(?<![\\A-Za-z])(?:inf|infinity)\b/g, "\\infty")
+    .replace(/<=/g, "\\le ")
+    .replace(/>=/g, "\\ge ")
+    .replace(/!=/g, "\\ne ");
+}
+
+/** Styling and text commands: their content stays, the command goes. */
+function unwrapText(s: string): string {
+  let out = s;
+  for (const c of ["\\textbf", "\\textnormal", "\\textrm", "\\textit", "\\mathbf", "\\mbox"])
+    out = replaceCommand(out, c, (a) => a);
+  out = out.replace(/\\text\s*\{\s*,?\s*(?:and|or)\s*\}/g, ", ");
+  out = replaceCommand(out, "\\text", (a) => ` ${a} `);
+  out = replaceCommand(out, "\\mathrm", (a) => (/^[eE]$/.test(a.trim()) ? a.trim() : ` ${a} `));
+  out = replaceCommand(out, "\\operatorname", (a) => `\\operatorname{${a}}`);
+  return out;
+}
+
+/** Normalises one answer's text (no extraction here: the text is the answer). */
+export function cleanAnswer(raw: string): CleanAnswer {
+  let s = raw.trim();
+  s = s.replace(/^\$+|\$+$/g, "").replace(/^\\\(|\\\)$|^\\\[|\\\]$/g, "");
+  // a command typed with its backslash escaped ("\\\\frac" for "\\frac"); "\\\\" alone is a row break
+  s = s.replace(
+    /(?<!\\)\\\\(?=(?:le|ge|leq|geq|lt|gt|neq|text|d?t?frac|sqrt|boxed|left|right|pi|cdot|times|infty|sin|cos|tan|log|ln|mathrm|textbf|pm)(?![a-zA-Z]))/g,
+    "\\",
+  );
+  s = unwrapText(s);
+  s = s.replace(/\\[dtc]frac/g, "\\frac");
+  s = s.replace(/\\(?:left|right|bigl|bigr|Bigl|Bigr|big|Big)(?![a-zA-Z])/g, "");
+  s = s.replace(/,\\!\s*/g, ",").replace(/\\begin\{array\}\{[^{}]*\}/g, "\\begin{pmatrix}");
+  s = s.replace(/\\end\{array\}/g, "\\end{pmatrix}").replace(/\\angle\b/g, "");
+  s = s.replace(/\\\\\s*\\end\{/g, "\\end{"); // a trailing row break before \end{pmatrix}
+  s = s.replace(/\\[!,](?![a-zA-Z])/g, "").replace(/\\[;:>]|\\quad|\\qquad|~/g, " ");
+  s = s.replace(/\\displaystyle|\\limits/g, "");
+  // a matrix in brackets: "\left[\begin{array}...\end{array}\right]"
+  s = s.replace(/^\s*[[(]\s*(\\begin\{pmatrix\}[\s\S]*\\end\{pmatrix\})\s*[\])]\s*$/, "$1");
+  // degrees: "30^\circ", "30^{\circ}", "30°" are the number 30
+  s = s.replace(/\^\s*\{?\s*\\circ\s*\}?|°|\\degree/g, "");
+  // "x ≈ 0.577" and "\frac{\sqrt3}{3} \approx 0.577": the exact form before the tail wins
+  const approx = /\\approx|≈/.exec(s);
+  if (
+    approx &&
+    approx.index > 0 &&
+    !/^\s*[a-zA-Z](?:_\{?\w+\}?)?\s*$/.test(s.slice(0, approx.index))
+  )
+    s = s.slice(0, approx.index);
+  else if (approx) s = s.slice(approx.index + approx[0].length);
+  const percent = PERCENT.test(s);
+  s = s.replace(PERCENT, " ");
+  s = s.replace(/\\\$|\$|£|€|¥/g, " ");
+  s = s.replace(UNIT_AFTER_NUMBER, "$1 ");
+  // a decimal comma: "1000,99", "0,111" (a whole answer, two decimals or a leading zero)
+  if (/^-?(?:\d+,\d{2}|0,\d+)$/.test(s.trim())) s = s.replace(",", ".");
+  // thousands separators: "7,425,000", "11,\!111" (after \! went), "1 000"
+  s = s.replace(/(\d)\s*\{\s*,\s*\}\s*(?=\d{3}(?!\d))/g, "$1"); // "14{,}916", "14 {, }916"
+  // (not inside a tuple or interval: "(12,102)" is a pair)
+  s = s.replace(
+    /(?<![\d.([,]\s*)(?<![\d.])(\d{1,3})(?:(?:,|[ ]|\{,\})(\d{3}))+(?![\d]|\s*[,)\]])/g,
+    (m) => (/, /.test(m) ? m : m.replace(/\{,\}|[, ]/g, "")),
+  );
+
+  s = asciiToLatex(s);
+  s = s.replace(/(?<![\d.])\.(\d)/g, "0.$1"); // ".5" is 0.5
+  // "(11,7) or (7,11)", "1 and 2": a list
+  s = s.replace(/\s*(?<![A-Za-z])(?:,\s*)?(?:and|or)(?![A-Za-z])\s*/g, ", ");
+  // "17 any text": a number followed by words only is the number
+  const trailing = /^([^A-Za-z]*\d[^A-Za-z]*?)\s+[A-Za-z][A-Za-z\s]*$/.exec(s);
+  if (trailing) s = trailing[1]!;
+  s = s
+    .replace(/−/g, "-")
+    .replace(/\\\s*$/, "")
+    .replace(/\s+/g, " ")
+    .replace(/ ,/g, ",")
+    .trim()
+    .replace(/^[.,;:]+|[.,;:]+$/g, "")
+    .trim();
+  return { latex: s, percent };
+}

@@ -1,0 +1,190 @@
+/**
+ * Parsing a cleaned answer into a MathJSON expression with `@cortex-js/compute-engine`, and the
+ * structural comparison of two of them: numbers with tolerance, expressions by value at sample
+ * points, tuples, sets, intervals, matrices, equations and inequalities by structure.
+ */
+import type { ComputeEngine as Engine } from "@cortex-js/compute-engine";
+import { cleanAnswer } from "./math-latex.ts";
+
+/** A MathJSON expression as the engine writes it. */
+export type Json = number | string | { num: string } | Json[] | { [k: string]: unknown };
+
+/** One side of a comparison: its expression and what the text said about it. */
+export interface MathValue {
+  json: Json;
+  /** The cleaned text, for text answers (`\text{odd}`) and for the record. */
+  text: string;
+  percent: boolean;
+  /** Written with a decimal point: compared by rounding, as Math-Verify does. */
+  decimal: boolean;
+  /** For `x = 3`, `(p, q) = (3, 2)`, `S_1 : S = 7 : 32`: the value assigned to the name. */
+  assigned?: Json;
+}
+
+/** The left side of an assignment: names, subscripts, `f(x)`, `(p,q)`, `|AB|`, `A:B`, `\frac{NO}{BO}`. */
+const NAME_LHS = /^(?:[\s{}_^|:(),']|[A-Za-z]|\\(?:frac|overline|angle|mathrm)\b|_\{?\w+\}?)+$/;
+
+/** The value assigned when `text` is `name = value` (or `name = ... = value`). */
+function assignedText(text: string): string | null {
+  const first = text.indexOf("=");
+  if (first <= 0 || /[<>]|\\[lg]e|\\neq/.test(text)) return null;
+  const lhs = text.slice(0, first).replace(/_\{?\w+\}?/g, "");
+  if (!NAME_LHS.test(lhs) || !/[A-Za-z]/.test(lhs)) return null;
+  return text.slice(text.lastIndexOf("=") + 1).trim() || null;
+}
+
+let engine: Promise<Engine> | null = null;
+
+/** The compute engine, loaded once and only when the first math answer is scored. */
+export function computeEngine(): Promise<Engine> {
+  engine ??= import("@cortex-js/compute-engine").then((m) => new m.ComputeEngine());
+  return engine;
+}
+
+const head = (x: Json): string | null =>
+  Array.isArray(x) && typeof x[0] === "string" ? x[0] : null;
+const args = (x: Json): Json[] => (Array.isArray(x) ? x.slice(1) : []);
+
+/** True when the text is a list at its top level: "1, 2, 3" but not "(1, 2)" or "f(1, 2)". */
+function isBareList(s: string): boolean {
+  let depth = 0;
+  let commas = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    if ("([{".includes(c) || (c === "\\" && s.startsWith("\\{", i))) depth++;
+    else if (")]}".includes(c)) depth--;
+    else if ((c === "," || c === ";") && depth === 0) commas++;
+  }
+  return commas > 0;
+}
+
+/** Removes the wrappers the engine adds that carry no meaning here. */
+function strip(x: Json): Json {
+  const h = head(x);
+  if (h === "Delimiter" || h === "Annotated" || h === "Hold") return strip(args(x)[0] ?? "Nothing");
+  if (h === "Error") return x;
+  return Array.isArray(x) ? [x[0]!, ...args(x).map(strip)] : x;
+}
+
+/** Parses one answer; `null` when the engine cannot read it at all. */
+export async function parseMath(raw: string): Promise<MathValue | null> {
+  const ce = await computeEngine();
+  const { latex, percent } = cleanAnswer(raw);
+  if (latex === "") return null;
+  const decimal = /\d\.\d|(?<!\d)\.\d/.test(latex);
+  const read = (s: string): Json | null => {
+    try {
+      const e = ce.parse(s);
+      return e.isValid ? strip(e.json as Json) : null;
+    } catch {
+      return null;
+    }
+  };
+  // "a \pm b": the set of both branches
+  if (latex.includes("\\pm")) {
+    const plus = read(latex.replace(/\\pm/g, "+"));
+    const minus = read(latex.replace(/\\pm/g, "-"));
+    if (plus !== null && minus !== null)
+      return { json: ["Set", plus, minus], text: latex, percent, decimal };
+  }
+  const readAll = (s: string): Json | null =>
+    (isBareList(s) ? read(`\\{${s.replace(/;/g, ",")}\\}`) : null) ?? read(s);
+  const json = evaluateMatrices(ce, readAll(latex));
+  const rhs = isBareList(latex) ? null : assignedText(latex);
+  let assigned = rhs === null ? null : readAll(rhs);
+  // "5 \times 6 \times 4 = 120": a computation without unknowns gives its last value
+  if (
+    assigned === null &&
+    json !== null &&
+    head(json) === "Equal" &&
+    unknowns(ce, json).length === 0
+  )
+    assigned = args(json).at(-1) ?? null;
+  if (json === null && assigned === null) return null;
+  return {
+    json: json ?? assigned!,
+    text: latex,
+    percent,
+    decimal,
+    ...(assigned !== null ? { assigned } : {}),
+  };
+}
+
+/** A sum or product of matrices is its value: `A + B` against the matrix it makes. */
+function evaluateMatrices(ce: Engine, x: Json | null): Json | null {
+  const h = x === null ? null : head(x);
+  if (x === null || h === null || h === "Matrix" || !JSON.stringify(x).includes('"Matrix"'))
+    return x;
+  if (!["Add", "Subtract", "Multiply", "Negate", "Power"].includes(h)) return x;
+  try {
+    return strip(ce.box(x as Parameters<Engine["box"]>[0]).evaluate().json as Json);
+  } catch {
+    return x;
+  }
+}
+
+/** Evaluates numerically at the given point; null when not a finite (complex) number there. */
+function numeric(ce: Engine, x: Json, at: Record<string, number>): [number, number] | null {
+  try {
+    let e = ce.box(x as Parameters<Engine["box"]>[0]);
+    if (Object.keys(at).length > 0)
+      e = e.subs(Object.fromEntries(Object.entries(at).map(([k, v]) => [k, ce.number(v)])));
+    const v = e.N();
+    const re = v.re;
+    const im = v.im;
+    return Number.isFinite(re) && Number.isFinite(im) ? [re, im] : null;
+  } catch {
+    return null;
+  }
+}
+
+function unknowns(ce: Engine, x: Json): string[] {
+  try {
+    return [...ce.box(x as Parameters<Engine["box"]>[0]).unknowns];
+  } catch {
+    return [];
+  }
+}
+
+/** Sample points for expressions with unknowns: fixed, so a verdict never changes between runs. */
+const POINTS = [0.5772156649, 1.6180339887, 2.7182818285].map(
+  (seed, p) => (name: string, i: number) => seed + 0.1 * i + 0.013 * p * name.length,
+);
+
+export interface Tolerance {
+  /** Decimal places compared when either side is written as a decimal (Math-Verify's rounding). */
+  precision: number;
+  relTol: number;
+}
+
+const roundTo = (v: number, p: number) => Math.round(v * 10 ** p) / 10 ** p;
+
+function closeNumbers(a: number, b: number, t: Tolerance, decimal: boolean): boolean {
+  if (Math.abs(a - b) <= t.relTol * Math.max(1, Math.abs(a), Math.abs(b))) return true;
+  return decimal && roundTo(a, t.precision) === roundTo(b, t.precision);
+}
+
+/** Equal by value: at a point when both are numbers, at sample points when they have unknowns. */
+function sameValue(ce: Engine, a: Json, b: Json, t: Tolerance, decimal: boolean): boolean {
+  const names = [...new Set([...unknowns(ce, a), ...unknowns(ce, b)])].sort();
+  const points = names.length === 0 ? [{}] : POINTS.map((f) => fromNames(names, f));
+  let compared = 0;
+  for (const at of points) {
+    const x = numeric(ce, a, at);
+    const y = numeric(ce, b, at);
+    if (x === null || y === null) {
+      if ((x === null) !== (y === null)) return false;
+      continue;
+    }
+    compared++;
+    if (!closeNumbers(x[0], y[0], t, decimal) || !closeNumbers(x[1], y[1], t, decimal))
+      return false;
+  }
+  return compared > 0 || JSON.stringify(a) === JSON.stringify(b);
+}
+
+function fromNames(names: string[], f: (n: string, i: number) => number): Record<string, number> {
+  return Object.fromEntries(names.map((n, i) => [n, f(n, i)]));
+}
+
+export { args, head, isBareList, numeric, sameValue, unknowns };
