@@ -162,15 +162,17 @@ export function Canvas() {
       useStudio.getState().edit({ kind: "connect", source: c.source, target: c.target });
   }, []);
 
-  const onEdgesDelete = useCallback((deleted: Edge[]) => {
-    const st = useStudio.getState();
-    for (const e of deleted) st.edit({ kind: "disconnect", source: e.source, target: e.target });
-  }, []);
-
-  const onNodesDelete = useCallback((deleted: CanvasNode[]) => {
-    const ids = deleted.filter((n) => n.type === "step" && !n.data.readonly).map((n) => n.id);
-    if (ids.length) useStudio.getState().edit({ kind: "delete", ids });
-  }, []);
+  // One Delete press is one edit and one undo step: the selected steps and the selected edges
+  // together. React Flow also lists every edge of a deleted step; those go with the step and must
+  // not be cut first (cutting an "all" step's edge would rewrite its access as a list).
+  const onDelete = useCallback(
+    ({ nodes: gone, edges: cut }: { nodes: CanvasNode[]; edges: Edge[] }) => {
+      const ids = gone.filter((n) => n.type === "step" && !n.data.readonly).map((n) => n.id);
+      const edges = cut.map((e) => ({ source: e.source, target: e.target }));
+      if (ids.length || edges.length) useStudio.getState().edit({ kind: "delete", ids, edges });
+    },
+    [],
+  );
 
   const drop = useFileDrop();
 
@@ -189,8 +191,7 @@ export function Canvas() {
         onNodesChange={onNodesChange}
         onEdgesChange={onEdgesChange}
         onConnect={onConnect}
-        onEdgesDelete={onEdgesDelete}
-        onNodesDelete={onNodesDelete}
+        onDelete={onDelete}
         deleteKeyCode={DELETE_KEYS}
         fitView
         minZoom={0.2}
