@@ -8,6 +8,7 @@ import { openUserFile } from "./files/openFile.ts";
 import { JsonFileButton } from "./ui/JsonFileButton.tsx";
 import { deferred, whenIdle } from "./ui/deferred.tsx";
 import { EvaluateButton } from "./eval/EvaluateMount.tsx";
+import { PanelToggles } from "./PanelToggles.tsx";
 
 // Not needed for the first paint: Settings' code loads once the page is idle, or when first opened.
 const Settings = deferred(() => import("./panels/SettingsDialog.tsx").then((m) => m.default));
@@ -37,7 +38,8 @@ export function Header({ theme, onToggleTheme }: { theme: Theme; onToggleTheme: 
   return (
     <header className="app-header">
       <h1>Conductor Studio</h1>
-      <div className="row">
+      <div className="row wrap">
+        <PanelToggles />
         <button
           type="button"
           data-testid="export-run"
