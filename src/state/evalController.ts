@@ -18,13 +18,15 @@ import { useEval } from "./eval.ts";
 import type { EvalStore } from "./evalStore.ts";
 import { createDexieEvalStore } from "./evalStore.ts";
 import { openRecord } from "./files.ts";
+import { evalTagOf } from "./evalHistory.ts";
 import { runStore } from "./runStore.ts";
 import { useStudio } from "./store.ts";
 
 let store: EvalStore | null = null;
 let current: EvalRun | null = null;
 
-function evalStore(): EvalStore {
+/** The evaluation store in use (IndexedDB, or a test's). */
+export function evalStore(): EvalStore {
   store ??= createDexieEvalStore();
   return store;
 }
@@ -175,7 +177,11 @@ async function runStored(
       await evalStore().saveItem(ev.id, result, record);
       // Every item is also a stored run in history (kind "evaluation"); a failure to store it
       // there is said, and the evaluation's own copy stays.
-      const saved = await runStore()?.saveRun(record, { key: record.id, kind: "evaluation" });
+      const saved = await runStore()?.saveRun(record, {
+        key: record.id,
+        kind: "evaluation",
+        evaluation: evalTagOf(ev, result),
+      });
       if (saved && !saved.ok)
         useEval.getState().patch({ message: `History did not keep a run: ${saved.message}` });
       useEval.getState().addResult(result);
@@ -215,16 +221,39 @@ export function cancelEvaluation(): void {
 export async function findResumable(): Promise<void> {
   if (current) return;
   const [latest] = await evalStore().listEvaluations();
-  if (!latest) return;
-  const done = (await evalStore().listItems(latest.id)).length;
-  const total = latest.dataset.size * latest.strategies.length * latest.repeats;
-  const results = await evalStore().listItems(latest.id);
+  if (latest) await showStored(latest);
+}
+
+/** Puts a stored evaluation on screen: its report, and Resume when items are left. */
+async function showStored(evaluation: Evaluation): Promise<void> {
+  const results = await evalStore().listItems(evaluation.id);
+  const done = results.length;
+  const total = evaluation.dataset.size * evaluation.strategies.length * evaluation.repeats;
   useEval.getState().patch({
-    evaluation: latest,
+    evaluation,
     results,
     phase: done < total ? "idle" : "finished",
-    resumable: done < total ? { evaluation: latest, done, total } : null,
+    resumable: done < total ? { evaluation, done, total } : null,
   });
+}
+
+/**
+ * Opens a stored evaluation's report in the Evaluate view (History's evaluation row). While an
+ * evaluation runs, only that one can be shown; a message says why another cannot.
+ */
+export async function openStoredEvaluation(evalId: string): Promise<string | null> {
+  const ui = useEval.getState();
+  if (current) {
+    if (ui.evaluation?.id !== evalId)
+      return "An evaluation is running: pause or cancel it before opening another report.";
+    ui.setOpen(true);
+    return null;
+  }
+  const evaluation = (await evalStore().listEvaluations()).find((e) => e.id === evalId);
+  if (!evaluation) return "That evaluation is no longer stored (its item runs are kept).";
+  await showStored(evaluation);
+  useEval.getState().setOpen(true);
+  return null;
 }
 
 /** Continues a stored evaluation: finished items are never run again. */
