@@ -5,6 +5,7 @@ import { EvaluateMount } from "./eval/EvaluateMount.tsx";
 import type { Theme } from "./Header.tsx";
 import { FileOfferBar } from "./files/FileOfferBar.tsx";
 import { Header } from "./Header.tsx";
+import { KeyPrompt } from "./KeyPrompt.tsx";
 import { useHistory } from "../state/history.ts";
 import { AnswerPanel } from "./panels/AnswerPanel.tsx";
 import { ConductorPanel } from "./panels/ConductorPanel.tsx";
@@ -126,6 +127,7 @@ export function App() {
         </aside>
         {compare && <Compare.Component pair={compare} />}
         <EvaluateMount />
+        <KeyPrompt />
       </div>
     </ReactFlowProvider>
   );

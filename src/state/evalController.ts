@@ -19,6 +19,8 @@ import type { EvalStore } from "./evalStore.ts";
 import { createDexieEvalStore } from "./evalStore.ts";
 import { openRecord } from "./files.ts";
 import { evalTagOf } from "./evalHistory.ts";
+import { CONDUCTOR_KEY_ID } from "./keybinding.ts";
+import { askForKeys } from "./keyPrompt.ts";
 import { runStore } from "./runStore.ts";
 import { useStudio } from "./store.ts";
 
@@ -257,9 +259,19 @@ export async function openStoredEvaluation(evalId: string): Promise<string | nul
 }
 
 /** Continues a stored evaluation: finished items are never run again. */
-export async function resumeStored(): Promise<void> {
+export async function resumeStored(keysChecked = false): Promise<void> {
   const r = useEval.getState().resumable;
   if (!r) return;
+  if (!keysChecked) {
+    // Every worker of the evaluation's pool its strategies may call, the judge, the Conductor.
+    const conductor = r.evaluation.strategies.some((st) => st.kind === "conductor");
+    const owners = [
+      ...r.evaluation.pool.map((w) => w.id),
+      ...(conductor ? [CONDUCTOR_KEY_ID] : []),
+    ];
+    const then = () => void resumeStored(true);
+    if (askForKeys(useStudio.getState(), owners, "Resume the evaluation", then)) return;
+  }
   const items = await evalStore().loadQuestions(r.evaluation.id);
   const previous = await evalStore().listItems(r.evaluation.id);
   await runStored(r.evaluation, items, previous);

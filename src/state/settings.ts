@@ -72,6 +72,8 @@ export interface SettingsSlice {
   keyOrigins: Record<string, string>;
   /** The user's opt-in to keep keys in this browser (keyring.ts stores them only while it is on). */
   rememberKeys: boolean;
+  /** The ids of the secrets entered in this browser, never their values (keyring.ts KEYED_KEY). */
+  keyed: string[];
   maxSteps: number;
   setConductor: (patch: Partial<ConductorSettings>) => void;
   /** Replaces the pool (undoable; `label` says what the change was, for "Undo: …"). */
@@ -99,6 +101,7 @@ export const createSettingsSlice: StateCreator<StudioState, [], [], SettingsSlic
   keys: {},
   keyOrigins: {},
   rememberKeys: false,
+  keyed: [],
   maxSteps: 5,
   setConductor: (patch) => set((s) => ({ conductor: { ...s.conductor, ...patch } })),
   setPool: (pool, label = "change the pool") =>
@@ -146,5 +149,5 @@ export const createSettingsSlice: StateCreator<StudioState, [], [], SettingsSlic
       s.keys[id] ? { keyOrigins: { ...s.keyOrigins, [id]: currentOrigin(s, id) ?? "" } } : {},
     ),
   setRememberKeys: (rememberKeys) => set({ rememberKeys }),
-  forgetAllKeys: () => set({ keys: {}, keyOrigins: {}, rememberKeys: false }),
+  forgetAllKeys: () => set({ keys: {}, keyOrigins: {}, rememberKeys: false, keyed: [] }),
 });
