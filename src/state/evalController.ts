@@ -3,7 +3,9 @@ import { detectFormat, mapRows, parseTable } from "../engine/eval/dataset/parse.
 import type { ColumnMapping, EvalItem } from "../engine/eval/dataset/schema.ts";
 import { DEFAULT_COLUMNS } from "../engine/eval/dataset/schema.ts";
 import type { SampleSet } from "../engine/eval/dataset/samples.ts";
+import type { CapBlock } from "../engine/eval/runner.ts";
 import { EvalRun } from "../engine/eval/runner.ts";
+import { formatCost } from "../engine/cost.ts";
 import { OriginLimiter, originOf } from "../engine/eval/limiter.ts";
 import type { Evaluation } from "../engine/eval/schema.ts";
 import { EvaluationSchema } from "../engine/eval/schema.ts";
@@ -21,6 +23,7 @@ import { openRecord } from "./files.ts";
 import { evalTagOf } from "./evalHistory.ts";
 import { CONDUCTOR_KEY_ID } from "./keybinding.ts";
 import { askForKeys } from "./keyPrompt.ts";
+import { parseMoney } from "./money.ts";
 import { runStore } from "./runStore.ts";
 import { useStudio } from "./store.ts";
 
@@ -121,7 +124,9 @@ export async function startEvaluation(): Promise<void> {
   if (strategies.length === 0) return ui.patch({ message: "Choose at least one strategy." });
   const s = useStudio.getState();
   const scorerId = ui.setup.scorer || defaultScorerId(items);
-  const maxCost = Number(ui.setup.maxCost);
+  // A cap that cannot be read fails closed: nothing starts (the form says why).
+  const cap = parseMoney(ui.setup.maxCost, navigator.language);
+  if (!cap.ok) return ui.patch({ message: `Fix the spending cap: ${cap.message}` });
   const evaluation = EvaluationSchema.parse({
     format: "conductor-studio-eval",
     version: 1,
@@ -141,7 +146,7 @@ export async function startEvaluation(): Promise<void> {
     pool: s.pool.map((w) => ({ ...w, headers: undefined })),
     conductor: conductorConfigOf(s),
     concurrency: ui.setup.concurrency,
-    maxCost: ui.setup.maxCost.trim() && maxCost > 0 ? maxCost : null,
+    maxCost: cap.value,
   });
   await evalStore().saveEvaluation(evaluation, items);
   await runStored(evaluation, items, []);
@@ -194,7 +199,12 @@ async function runStored(
   ui.patch({ evaluation: ev, results: previous, phase: "running", message: null, resumable: null });
   try {
     const outcome = await run.run();
-    useEval.getState().patch({ phase: outcome.status });
+    useEval.getState().patch({
+      phase: outcome.status,
+      ...(outcome.capBlock && {
+        message: capMessage(outcome.capBlock, outcome.done === previous.length),
+      }),
+    });
   } catch (e: unknown) {
     // Storage refused a write (quota, private mode): say so; the stored results stay valid.
     const why = e instanceof Error ? e.message : String(e);
@@ -203,6 +213,15 @@ async function runStored(
   } finally {
     if (current === run) current = null;
   }
+}
+
+/** What the spending cap refused, in words: which estimate, against what was already committed. */
+export function capMessage(b: CapBlock, nothingRan: boolean): string {
+  const what = `${b.strategy} on item ${b.item} was estimated at ${formatCost(b.estimate)}`;
+  const committed = b.committed > 0 ? ` on top of ${formatCost(b.committed)} spent or running` : "";
+  return nothingRan
+    ? `The spending cap of ${formatCost(b.cap)} blocks everything: the first item, ${what}${committed}, more than the cap. Raise the cap or leave it empty.`
+    : `Stopped at the spending cap of ${formatCost(b.cap)}: the next item, ${what}${committed}, would pass it.`;
 }
 
 export function pauseEvaluation(): void {

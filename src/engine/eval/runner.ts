@@ -32,6 +32,16 @@ export interface EvalProgress {
 
 export type EvalStatus = "finished" | "cancelled" | "cost_cap";
 
+/** Why the spending cap stopped an evaluation before a task: its estimate would have passed it. */
+export interface CapBlock {
+  item: string;
+  strategy: string;
+  /** The task's estimated cost, and the cost spent and reserved by running tasks at that moment. */
+  estimate: number;
+  committed: number;
+  cap: number;
+}
+
 export interface EvalRunOptions {
   evaluation: Evaluation;
   items: readonly EvalItem[];
@@ -78,6 +88,8 @@ export class EvalRun {
   private doneThisSession = 0;
   private readonly costs = new Map<string, { sum: number; n: number }>();
   private stopReason: EvalStatus | null = null;
+  /** The task whose estimate the cap refused, with that estimate and what was committed then. */
+  private capBlock: CapBlock | null = null;
   private startedAt = 0;
   private totalCount = 0;
 
@@ -165,7 +177,13 @@ export class EvalRun {
   }
 
   /** Runs until every task is done, the cap is reached or the run is cancelled. */
-  async run(): Promise<{ status: EvalStatus; done: number; total: number; cost: number }> {
+  async run(): Promise<{
+    status: EvalStatus;
+    done: number;
+    total: number;
+    cost: number;
+    capBlock: CapBlock | null;
+  }> {
     const previous = this.o.previous ?? [];
     for (const r of previous) {
       this.spent += r.cost;
@@ -191,6 +209,13 @@ export class EvalRun {
       if (cap !== null && this.spent + this.reserved + estimate > cap) {
         // Nothing starts that the estimate says would pass the cap; what runs may still finish.
         this.stopReason = "cost_cap";
+        this.capBlock = {
+          item: task.item.id,
+          strategy: task.name,
+          estimate,
+          committed: this.spent + this.reserved,
+          cap,
+        };
         break;
       }
       this.reserved += estimate;
@@ -207,6 +232,7 @@ export class EvalRun {
       done: this.done,
       total: this.totalCount,
       cost: this.spent,
+      capBlock: this.capBlock,
     };
   }
 
