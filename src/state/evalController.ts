@@ -23,7 +23,7 @@ import { openRecord } from "./files.ts";
 import { evalTagOf } from "./evalHistory.ts";
 import { CONDUCTOR_KEY_ID } from "./keybinding.ts";
 import { askForKeys } from "./keyPrompt.ts";
-import { parseMoney } from "./money.ts";
+import { parseMoney, userLocale } from "./money.ts";
 import { runStore } from "./runStore.ts";
 import { useStudio } from "./store.ts";
 
@@ -125,7 +125,7 @@ export async function startEvaluation(): Promise<void> {
   const s = useStudio.getState();
   const scorerId = ui.setup.scorer || defaultScorerId(items);
   // A cap that cannot be read fails closed: nothing starts (the form says why).
-  const cap = parseMoney(ui.setup.maxCost, navigator.language);
+  const cap = parseMoney(ui.setup.maxCost, userLocale());
   if (!cap.ok) return ui.patch({ message: `Fix the spending cap: ${cap.message}` });
   const evaluation = EvaluationSchema.parse({
     format: "conductor-studio-eval",

@@ -1,3 +1,8 @@
+/** The browser's language (undefined outside a browser: the runtime's default locale). */
+export function userLocale(): string | undefined {
+  return (globalThis as { navigator?: { language?: string } }).navigator?.language;
+}
+
 /** The decimal separator of a locale ("." or ","), from how it writes 1.5. */
 export function decimalSeparator(locale?: string): string {
   try {

@@ -3,7 +3,7 @@ import { startEvaluation, strategyChoices } from "../../state/evalController.ts"
 import { useEval } from "../../state/eval.ts";
 import { useStudio } from "../../state/store.ts";
 import { useUi } from "../../state/ui.ts";
-import { parseMoney } from "../../state/money.ts";
+import { parseMoney, userLocale } from "../../state/money.ts";
 import { runBlocker } from "./runBlocker.ts";
 
 /** Which strategies (the columns), the scorer, repeats, concurrency and spending cap; then Run. */
@@ -13,7 +13,7 @@ export function StrategyPicker() {
   const message = useEval((s) => s.message);
   const pool = useStudio((s) => s.pool);
   const choices = strategyChoices();
-  const cap = parseMoney(setup.maxCost, navigator.language);
+  const cap = parseMoney(setup.maxCost, userLocale());
   const capProblem = cap.ok ? null : cap.message;
   const blocker = runBlocker(!!setup.table, pool.length, setup.strategies.length, capProblem);
   const toggle = (name: string) =>
