@@ -72,13 +72,15 @@ export function Header({ theme, onToggleTheme }: { theme: Theme; onToggleTheme: 
         <button type="button" data-testid="open-settings" onClick={openSettings}>
           Settings
         </button>
+        {/* Names the current theme; its accessible name is its visible label. */}
         <button
           type="button"
           data-testid="theme-toggle"
+          data-theme={theme}
           onClick={onToggleTheme}
-          aria-label="Toggle theme"
+          title={`Switch to the ${theme === "dark" ? "light" : "dark"} theme`}
         >
-          {theme === "dark" ? "☀ Light" : "☾ Dark"}
+          {theme === "dark" ? "Theme: dark" : "Theme: light"}
         </button>
       </div>
       {settingsOpen && <Settings.Component onClose={closeSettings} />}

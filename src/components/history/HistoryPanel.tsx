@@ -45,6 +45,7 @@ export function HistoryPanel() {
   const liveId = useStudio((s) => s.liveId);
   const { setQuery, toggleSelected, setOpen, setCompare } = useHistory.getState();
   const scroller = useRef<HTMLDivElement>(null);
+  const importInput = useRef<HTMLInputElement>(null);
   const virtual = useVirtualizer({
     count: entries.length,
     getScrollElement: () => scroller.current,
@@ -132,21 +133,29 @@ export function HistoryPanel() {
         </label>
       </div>
       <div className="history-bulk row">
-        <label className="button-like small">
+        {/* A real button (reachable by Tab, Enter or Space) in front of the hidden file input. */}
+        <button
+          type="button"
+          className="small"
+          data-testid="history-import-button"
+          onClick={() => importInput.current?.click()}
+        >
           Import files…
-          <input
-            type="file"
-            multiple
-            accept=".json,.jsonl,.ndjson,application/json"
-            data-testid="history-import"
-            hidden
-            onChange={(e) => {
-              const files = [...(e.target.files ?? [])];
-              e.target.value = "";
-              void importFiles(files);
-            }}
-          />
-        </label>
+        </button>
+        <input
+          ref={importInput}
+          type="file"
+          multiple
+          accept=".json,.jsonl,.ndjson,application/json"
+          data-testid="history-import"
+          aria-label="Import run files"
+          hidden
+          onChange={(e) => {
+            const files = [...(e.target.files ?? [])];
+            e.target.value = "";
+            void importFiles(files);
+          }}
+        />
         <button
           type="button"
           disabled={!selected.length}
