@@ -40,6 +40,8 @@ import { useStickyLayout } from "./useStickyLayout.ts";
 const nodeTypes: NodeTypes = { step: StepNode, "group-box": GroupNode };
 const edgeTypes: EdgeTypes = { routed: RoutedEdge };
 const DELETE_KEYS = ["Delete", "Backspace"];
+/** The first fit, as every later one: never past the natural size (a one-step workflow at 2x). */
+const FIT_VIEW = { padding: 0.2, maxZoom: 1 };
 
 /** The workflow graph: one node per step, one edge per visible earlier step. */
 export function Canvas() {
@@ -194,6 +196,7 @@ export function Canvas() {
         onDelete={onDelete}
         deleteKeyCode={DELETE_KEYS}
         fitView
+        fitViewOptions={FIT_VIEW}
         minZoom={0.2}
         proOptions={{ hideAttribution: true }}
       >
