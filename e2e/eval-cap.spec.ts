@@ -56,6 +56,11 @@ test("a cap that blocks everything says which estimate blocked it, and calls not
   await evaluate.byTestId("eval-max-cost").fill("0.0001");
   await evaluate.start();
   await expect(evaluate.progress()).toHaveAttribute("data-phase", "cost_cap");
+  // The report's progress bar is labelled for assistive technology.
+  await expect(page.getByRole("progressbar", { name: "Evaluation progress" })).toHaveAttribute(
+    "aria-valuetext",
+    "0 of 20 items",
+  );
   await expect(page.getByRole("alert").filter({ hasText: "blocks everything" })).toContainText(
     new RegExp(`single:${SOLVER.name} on item math-01 was estimated at \\$0\\.\\d+`),
   );
