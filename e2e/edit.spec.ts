@@ -147,3 +147,26 @@ test("editing a subtask updates the node and the worker's message; a burst undoe
   await studio.redo();
   await expect(studio.subtask(0)).toHaveText(typed);
 });
+
+test("deleting a step with the Delete key and undoing it restores the workflow exactly", async ({
+  page,
+}) => {
+  scriptPlanAndAnswers(server);
+  await studio.plan(3);
+  expect(await studio.accessLists()).toEqual([[], [], "all"]);
+
+  await studio.selectNode(1);
+  await page.keyboard.press("Delete");
+  await expect(studio.nodes()).toHaveCount(2);
+  expect(await studio.accessLists()).toEqual([[], "all"]);
+
+  await studio.undo();
+  await expect(studio.nodes()).toHaveCount(3);
+  // Step 3 reads every earlier step again, step 2 included: not only step 1.
+  await expect.poll(() => studio.accessLists()).toEqual([[], [], "all"]);
+  await expect(await studio.edge(1, 2)).toHaveClass(/edge-bundle/);
+  await expect(studio.subtask(1)).toHaveText(SECOND!);
+  await studio.redo();
+  await expect(studio.nodes()).toHaveCount(2);
+  await expect.poll(() => studio.accessLists()).toEqual([[], "all"]);
+});

@@ -69,7 +69,10 @@ test("workers duplicate; a picked model names an untouched worker; a passed test
   await expect(card.getByTestId("browser-status")).toContainText("Works from this browser");
 
   await card.getByTestId("duplicate-worker").click();
-  expect(await pool.names()).toEqual(["My solver", "My solver (copy)"]);
+  // The copy is named from its model, numbered when that name is taken.
+  expect(await pool.names()).toEqual(["My solver", "beta-model"]);
+  await card.getByTestId("duplicate-worker").click();
+  expect(await pool.names()).toEqual(["My solver", "beta-model", "beta-model 2"]);
   await expect(pool.worker(1).getByTestId("worker-baseurl")).toHaveValue(server.baseURL);
 });
 

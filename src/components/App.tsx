@@ -5,6 +5,7 @@ import { EvaluateMount } from "./eval/EvaluateMount.tsx";
 import type { Theme } from "./Header.tsx";
 import { FileOfferBar } from "./files/FileOfferBar.tsx";
 import { Header } from "./Header.tsx";
+import { KeyPrompt } from "./KeyPrompt.tsx";
 import { useHistory } from "../state/history.ts";
 import { AnswerPanel } from "./panels/AnswerPanel.tsx";
 import { ConductorPanel } from "./panels/ConductorPanel.tsx";
@@ -15,6 +16,9 @@ import { RunBar } from "./panels/RunBar.tsx";
 import { Splitter } from "./ui/Splitter.tsx";
 import { deferred, whenIdle } from "./ui/deferred.tsx";
 import { useShortcuts } from "./useShortcuts.ts";
+import { useLayoutMode } from "./useLayoutMode.ts";
+import { useUi } from "../state/ui.ts";
+import { useDrawerFollowsWork } from "./useDrawerFollowsWork.ts";
 
 // Not needed for the first paint: history (virtual list) and compare (the diff library) load when
 // opened; history's code is also fetched once the page is idle.
@@ -48,6 +52,9 @@ export function App() {
   const historyOpen = useHistory((s) => s.open);
   const compare = useHistory((s) => s.compare);
   useShortcuts();
+  const mode = useLayoutMode();
+  const drawers = useUi((s) => s.drawers);
+  useDrawerFollowsWork(mode);
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
   }, [theme]);
@@ -66,32 +73,61 @@ export function App() {
     (dx: number) => setRight((w) => clamp(w - dx, RIGHT.min, RIGHT.max)),
     [],
   );
+  const leftColumn = mode !== "narrow";
+  const rightColumn = mode === "wide";
+  const columns = rightColumn
+    ? `${left}px 6px 1fr 6px ${right}px`
+    : leftColumn
+      ? `${left}px 6px 1fr`
+      : "1fr";
+  const rightShown = rightColumn || drawers.right || historyOpen;
+  const leftShown = leftColumn || drawers.left;
   return (
     <ReactFlowProvider>
       <div
-        className="studio"
+        className={`studio layout-${mode}`}
         data-testid="app"
-        style={{ gridTemplateColumns: `${left}px 6px 1fr 6px ${right}px` }}
+        style={{ gridTemplateColumns: columns }}
       >
         <Header theme={theme} onToggleTheme={toggleTheme} />
-        <aside className="column left">
+        <aside
+          className={`column left${leftColumn ? "" : " drawer"}`}
+          hidden={!leftShown}
+          id="left-panel"
+          data-testid="left-panel"
+        >
           <ConductorStatus />
           <QuestionBox />
           <ConductorPanel />
           <AnswerPanel />
         </aside>
-        <Splitter onResize={resizeLeft} label="Resize the left panel" value={left} {...LEFT} />
+        {leftColumn && (
+          <Splitter onResize={resizeLeft} label="Resize the left panel" value={left} {...LEFT} />
+        )}
         <main className="column center">
           <FileOfferBar />
           <RunBar />
           <Canvas />
         </main>
-        <Splitter onResize={resizeRight} label="Resize the right panel" value={right} {...RIGHT} />
-        <aside className="column right">
+        {rightColumn && (
+          <Splitter
+            onResize={resizeRight}
+            label="Resize the right panel"
+            value={right}
+            {...RIGHT}
+          />
+        )}
+        <aside
+          className={`column right${rightColumn ? "" : " drawer"}`}
+          hidden={!rightShown}
+          id="right-panel"
+          data-testid="right-panel"
+        >
           {historyOpen ? <History.Component /> : <Inspector />}
         </aside>
         {compare && <Compare.Component pair={compare} />}
         <EvaluateMount />
+        <KeyPrompt />
       </div>
     </ReactFlowProvider>
   );

@@ -9,6 +9,7 @@ import { JsonFileButton } from "./ui/JsonFileButton.tsx";
 import { deferred, whenIdle } from "./ui/deferred.tsx";
 import { EvaluateButton } from "./eval/EvaluateMount.tsx";
 import { TraceActions } from "./telemetry/TraceActions.tsx";
+import { PanelToggles } from "./PanelToggles.tsx";
 
 // Not needed for the first paint: Settings' code loads once the page is idle, or when first opened.
 const Settings = deferred(() => import("./panels/SettingsDialog.tsx").then((m) => m.default));
@@ -38,7 +39,8 @@ export function Header({ theme, onToggleTheme }: { theme: Theme; onToggleTheme: 
   return (
     <header className="app-header">
       <h1>Conductor Studio</h1>
-      <div className="row">
+      <div className="row wrap">
+        <PanelToggles />
         <button
           type="button"
           data-testid="export-run"
@@ -78,13 +80,15 @@ export function Header({ theme, onToggleTheme }: { theme: Theme; onToggleTheme: 
         <button type="button" data-testid="open-settings" onClick={openSettings}>
           Settings
         </button>
+        {/* Names the current theme; its accessible name is its visible label. */}
         <button
           type="button"
           data-testid="theme-toggle"
+          data-theme={theme}
           onClick={onToggleTheme}
-          aria-label="Toggle theme"
+          title={`Switch to the ${theme === "dark" ? "light" : "dark"} theme`}
         >
-          {theme === "dark" ? "☀ Light" : "☾ Dark"}
+          {theme === "dark" ? "Theme: dark" : "Theme: light"}
         </button>
       </div>
       {settingsOpen && <Settings.Component onClose={closeSettings} />}

@@ -20,6 +20,8 @@ import { refreshHistory, useHistory } from "./history.ts";
 import { createRunWriter, endsSomething } from "./persistence.ts";
 import { TOP } from "./run.ts";
 import type { StudioState } from "./store.ts";
+import { CONDUCTOR_KEY_ID } from "./keybinding.ts";
+import { askForKeys } from "./keyPrompt.ts";
 import { useStudio } from "./store.ts";
 
 /** The run in flight: its own record, whichever run the screen shows. */
@@ -216,11 +218,27 @@ function continues(s: StudioState): RunRecord | null {
  * it, keeping the finished outputs of the other steps. Every run is a new stored run naming the
  * run it continues, except a freshly planned run, which runs as itself.
  */
-export async function runNow(fromStepId?: string): Promise<void> {
+export async function runNow(fromStepId?: string, keysChecked = false): Promise<void> {
   const s = useStudio.getState();
   if (s.phase !== "idle") return;
   const problem = runProblem(s);
   if (problem) return s.setNotice(problem);
+  if (!keysChecked) {
+    const doc = s.history.present;
+    const from = fromStepId ? indexOfStep(doc, fromStepId) : -1;
+    const runs =
+      from < 0
+        ? doc.steps
+        : doc.steps.filter((_, i) => i === from || dependants(doc, from).includes(i));
+    const conductor = s.conductor.rounds > 0 || s.pool.some((w) => w.kind === "conductor");
+    const owners = [...runs.map((st) => st.worker), ...(conductor ? [CONDUCTOR_KEY_ID] : [])];
+    const what = fromStepId
+      ? s.results[fromStepId]?.status === "failed"
+        ? "Retry"
+        : "Re-run"
+      : "Run";
+    if (askForKeys(s, owners, what, () => void runNow(fromStepId, true))) return;
+  }
   const doc = s.history.present;
   const steps = stepsOf(doc);
   const keep = new Map<number, string>();
@@ -303,10 +321,22 @@ export async function runNow(fromStepId?: string): Promise<void> {
  * Resumes an interrupted run as a new run: the finished steps keep their outputs, the steps that
  * were running or waiting run again, and the rounds after it follow as they would have.
  */
-export async function resumeNow(): Promise<void> {
+export async function resumeNow(keysChecked = false): Promise<void> {
   const s = useStudio.getState();
   const parent = s.record;
   if (s.phase !== "idle" || parent.status !== "interrupted") return;
+  if (!keysChecked) {
+    // The steps that did not finish, and the Conductor when it plans or refines again.
+    const unfinished = parent.rounds.flatMap((r) =>
+      r.steps.filter((st) => st.status !== "done").map((st) => st.worker),
+    );
+    const point = resumePoint(parent);
+    const conductor =
+      point.at === "plan" || parent.maxRounds > 0 || s.pool.some((w) => w.kind === "conductor");
+    const owners = point.at === "plan" ? s.pool.map((w) => w.id) : unfinished;
+    const all = [...owners, ...(conductor ? [CONDUCTOR_KEY_ID] : [])];
+    if (askForKeys(s, all, "Resume", () => void resumeNow(true))) return;
+  }
   const base = runnerBase({ ...s, question: parent.question }, new AbortController().signal);
   const point = resumePoint(parent);
   if (point.at === "plan" && base.conductorProblem) return s.setNotice(base.conductorProblem);

@@ -4,7 +4,9 @@ import { detectFormat, mapRows, parseTable } from "../engine/eval/dataset/parse.
 import type { ColumnMapping, EvalItem } from "../engine/eval/dataset/schema.ts";
 import { DEFAULT_COLUMNS } from "../engine/eval/dataset/schema.ts";
 import type { SampleSet } from "../engine/eval/dataset/samples.ts";
+import type { CapBlock } from "../engine/eval/runner.ts";
 import { EvalRun } from "../engine/eval/runner.ts";
+import { formatCost } from "../engine/cost.ts";
 import { OriginLimiter } from "../engine/eval/limiter.ts";
 import type { Evaluation } from "../engine/eval/schema.ts";
 import { EvaluationSchema } from "../engine/eval/schema.ts";
@@ -19,13 +21,17 @@ import { useEval } from "./eval.ts";
 import type { EvalStore } from "./evalStore.ts";
 import { createDexieEvalStore } from "./evalStore.ts";
 import { openRecord } from "./files.ts";
+import { evalTagOf } from "./evalHistory.ts";
+import { CONDUCTOR_KEY_ID } from "./keybinding.ts";
+import { askForKeys } from "./keyPrompt.ts";
+import { parseMoney, userLocale } from "./money.ts";
 import { runStore } from "./runStore.ts";
 import { useStudio } from "./store.ts";
 
 let store: EvalStore | null = null;
 let current: EvalRun | null = null;
 
-/** The evaluation store (IndexedDB unless a test set another). */
+/** The evaluation store in use (IndexedDB, or a test's). */
 export function evalStore(): EvalStore {
   store ??= createDexieEvalStore();
   return store;
@@ -125,7 +131,9 @@ export async function startEvaluation(): Promise<void> {
   if (strategies.length === 0) return ui.patch({ message: "Choose at least one strategy." });
   const s = useStudio.getState();
   const scorerId = ui.setup.scorer || defaultScorerId(items);
-  const maxCost = Number(ui.setup.maxCost);
+  // A cap that cannot be read fails closed: nothing starts (the form says why).
+  const cap = parseMoney(ui.setup.maxCost, userLocale());
+  if (!cap.ok) return ui.patch({ message: `Fix the spending cap: ${cap.message}` });
   const evaluation = EvaluationSchema.parse({
     format: "conductor-studio-eval",
     version: 1,
@@ -151,7 +159,7 @@ export async function startEvaluation(): Promise<void> {
     pool: s.pool.map((w) => ({ ...w, headers: undefined })),
     conductor: conductorConfigOf(s),
     concurrency: ui.setup.concurrency,
-    maxCost: ui.setup.maxCost.trim() && maxCost > 0 ? maxCost : null,
+    maxCost: cap.value,
   });
   await evalStore().saveEvaluation(evaluation, items);
   await runStored(evaluation, items, []);
@@ -188,7 +196,11 @@ async function runStored(
       await evalStore().saveItem(ev.id, result, record);
       // Every item is also a stored run in history (kind "evaluation"); a failure to store it
       // there is said, and the evaluation's own copy stays.
-      const saved = await runStore()?.saveRun(record, { key: record.id, kind: "evaluation" });
+      const saved = await runStore()?.saveRun(record, {
+        key: record.id,
+        kind: "evaluation",
+        evaluation: evalTagOf(ev, result),
+      });
       if (saved && !saved.ok)
         useEval.getState().patch({ message: `History did not keep a run: ${saved.message}` });
       useEval.getState().addResult(result);
@@ -204,6 +216,9 @@ async function runStored(
       phase: outcome.status,
       resumable:
         outcome.errors > 0 ? { evaluation: ev, done: outcome.done, total: outcome.total } : null,
+      ...(outcome.capBlock && {
+        message: capMessage(outcome.capBlock, outcome.done === previous.length),
+      }),
     });
   } catch (e: unknown) {
     // Storage refused a write (quota, private mode): say so; the stored results stay valid.
@@ -213,6 +228,15 @@ async function runStored(
   } finally {
     if (current === run) current = null;
   }
+}
+
+/** What the spending cap refused, in words: which estimate, against what was already committed. */
+export function capMessage(b: CapBlock, nothingRan: boolean): string {
+  const what = `${b.strategy} on item ${b.item} was estimated at ${formatCost(b.estimate)}`;
+  const committed = b.committed > 0 ? ` on top of ${formatCost(b.committed)} spent or running` : "";
+  return nothingRan
+    ? `The spending cap of ${formatCost(b.cap)} blocks everything: the first item, ${what}${committed}, more than the cap. Raise the cap or leave it empty.`
+    : `Stopped at the spending cap of ${formatCost(b.cap)}: the next item, ${what}${committed}, would pass it.`;
 }
 
 export function pauseEvaluation(): void {
@@ -236,22 +260,55 @@ export function cancelEvaluation(): void {
 export async function findResumable(): Promise<void> {
   if (current) return;
   const [latest] = await evalStore().listEvaluations();
-  if (!latest) return;
-  const results = await evalStore().listItems(latest.id);
+  if (latest) await showStored(latest);
+}
+
+/** Puts a stored evaluation on screen: its report, and Resume when items are left or errored. */
+async function showStored(evaluation: Evaluation): Promise<void> {
+  const results = await evalStore().listItems(evaluation.id);
   const done = results.filter((r) => !r.error).length;
-  const total = latest.dataset.size * latest.strategies.length * latest.repeats;
+  const total = evaluation.dataset.size * evaluation.strategies.length * evaluation.repeats;
   useEval.getState().patch({
-    evaluation: latest,
+    evaluation,
     results,
     phase: done < total ? "idle" : "finished",
-    resumable: done < total ? { evaluation: latest, done, total } : null,
+    resumable: done < total ? { evaluation, done, total } : null,
   });
 }
 
+/**
+ * Opens a stored evaluation's report in the Evaluate view (History's evaluation row). While an
+ * evaluation runs, only that one can be shown; a message says why another cannot.
+ */
+export async function openStoredEvaluation(evalId: string): Promise<string | null> {
+  const ui = useEval.getState();
+  if (current) {
+    if (ui.evaluation?.id !== evalId)
+      return "An evaluation is running: pause or cancel it before opening another report.";
+    ui.setOpen(true);
+    return null;
+  }
+  const evaluation = (await evalStore().listEvaluations()).find((e) => e.id === evalId);
+  if (!evaluation) return "That evaluation is no longer stored (its item runs are kept).";
+  await showStored(evaluation);
+  useEval.getState().setOpen(true);
+  return null;
+}
+
 /** Continues a stored evaluation: finished items are never run again. */
-export async function resumeStored(): Promise<void> {
+export async function resumeStored(keysChecked = false): Promise<void> {
   const r = useEval.getState().resumable;
   if (!r) return;
+  if (!keysChecked) {
+    // Every worker of the evaluation's pool its strategies may call, the judge, the Conductor.
+    const conductor = r.evaluation.strategies.some((st) => st.kind === "conductor");
+    const owners = [
+      ...r.evaluation.pool.map((w) => w.id),
+      ...(conductor ? [CONDUCTOR_KEY_ID] : []),
+    ];
+    const then = () => void resumeStored(true);
+    if (askForKeys(useStudio.getState(), owners, "Resume the evaluation", then)) return;
+  }
   const items = await evalStore().loadQuestions(r.evaluation.id);
   const previous = await evalStore().listItems(r.evaluation.id);
   await runStored(r.evaluation, items, previous);

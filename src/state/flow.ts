@@ -22,6 +22,8 @@ export interface StepNodeData extends Record<string, unknown> {
   latencyMs: number | null;
   output: string;
   error: string | null;
+  /** Why a skipped step did not run (an error code: `budget`, `upstream_failed`). */
+  skipCode?: string;
   /** The worker's reasoning (shown under "Thinking", never read by later steps). */
   reasoning?: string;
   /** Set while a retry waits (the record's object, so an unchanged retry keeps its identity). */
@@ -76,6 +78,7 @@ export function resultFields(result: StepResult | undefined) {
         : null,
     output: result?.output ?? "",
     error: result?.status === "failed" ? (result.error?.message ?? "failed") : null,
+    skipCode: result?.status === "skipped" ? result.error?.code : undefined,
     reasoning: result?.reasoning ?? "",
     retry: result?.retry ?? null,
   };

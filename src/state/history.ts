@@ -1,5 +1,6 @@
 import { create } from "zustand";
-import type { RunStatus } from "../engine/schema/record.ts";
+import type { HistoryEntry, HistoryFilter } from "../engine/store/history-view.ts";
+import { historyView, newestFirst } from "../engine/store/history-view.ts";
 import type { StorageInfo } from "../engine/store/browser.ts";
 import { storageInfo } from "../engine/store/browser.ts";
 import type { RunMeta, StoredRecord } from "../engine/store/schema.ts";
@@ -8,14 +9,15 @@ import { runStore } from "./runStore.ts";
 /** How long a deleted run can be brought back. */
 export const UNDO_MS = 6000;
 
-export interface HistoryQuery {
-  text: string;
-  status: RunStatus | "";
-  starred: boolean;
-}
+export type HistoryQuery = HistoryFilter;
 
 export interface HistoryState {
   open: boolean;
+  /** Every stored row, newest first, as last read (filtered and searched in memory). */
+  all: RunMeta[];
+  /** What the list shows for the query: runs and evaluations (their items folded). */
+  entries: HistoryEntry[];
+  /** The runs among the entries (selection, compare and export work on runs). */
   rows: RunMeta[];
   query: HistoryQuery;
   selected: string[];
@@ -33,8 +35,10 @@ export interface HistoryState {
 
 export const useHistory = create<HistoryState>()((set) => ({
   open: false,
+  all: [],
+  entries: [],
   rows: [],
-  query: { text: "", status: "", starred: false },
+  query: { text: "", status: "", starred: false, kind: "grouped" },
   selected: [],
   storage: null,
   undo: null,
@@ -44,10 +48,8 @@ export const useHistory = create<HistoryState>()((set) => ({
     set({ open });
     if (open) void refreshHistory();
   },
-  setQuery: (patch) => {
-    set((s) => ({ query: { ...s.query, ...patch } }));
-    void refreshHistory();
-  },
+  // A new query filters the rows already read: no storage read, so a search is instant.
+  setQuery: (patch) => set((s) => viewOf(s.all, { ...s.query, ...patch }, s.selected)),
   toggleSelected: (key) =>
     set((s) => ({
       selected: s.selected.includes(key)
@@ -57,13 +59,47 @@ export const useHistory = create<HistoryState>()((set) => ({
   setCompare: (compare) => set({ compare }),
 }));
 
-/** Rows read first when the list is empty: more than a screen shows. */
-const FIRST_PAGE = 40;
+/** The list's state for rows and a query; the selection keeps only runs still listed. */
+function viewOf(all: RunMeta[], query: HistoryQuery, selected: string[]) {
+  const { entries, runs } = historyView(all, query);
+  const keys = new Set(runs.map((r) => r.key));
+  return { all, query, entries, rows: runs, selected: selected.filter((k) => keys.has(k)) };
+}
+
+/** Rows read first when nothing is listed yet: more than a screen shows, in one quick read. */
+const FIRST_PAGE = 200;
 
 let pending: Promise<void> | null = null;
 let again = false;
+/** The latest savedAt of the rows read, once every row has been read (else null). */
+let mark: number | null = null;
 
-/** Reads the history rows for the current query (one read at a time; a later call re-reads). */
+const latestSave = (rows: readonly RunMeta[], from = 0) =>
+  rows.reduce((m, r) => Math.max(m, r.savedAt), from);
+
+/**
+ * Every stored row, newest first. Once all were read, only what changed since is read again
+ * (a long history is not re-read after each save); a count that does not add up (an import of
+ * old runs, another tab's delete) reads them all again.
+ */
+async function readAll(store: NonNullable<ReturnType<typeof runStore>>): Promise<RunMeta[]> {
+  const known = useHistory.getState().all;
+  if (mark !== null && known.length) {
+    const { rows, count } = await store.changedSince(mark);
+    if (!rows.length && count === known.length) return known;
+    const byKey = new Map(known.map((r) => [r.key, r]));
+    for (const r of rows) byKey.set(r.key, r);
+    if (byKey.size === count) {
+      mark = latestSave(rows, mark);
+      return newestFirst([...byKey.values()]);
+    }
+  }
+  const all = await store.allRuns();
+  mark = latestSave(all);
+  return all;
+}
+
+/** Reads the history rows (one read at a time; a later call re-reads) and lists the query's. */
 export async function refreshHistory(): Promise<void> {
   if (pending) {
     again = true;
@@ -74,34 +110,69 @@ export async function refreshHistory(): Promise<void> {
   pending = (async () => {
     do {
       again = false;
-      const q = useHistory.getState().query;
-      const query = {
-        text: q.text || undefined,
-        status: q.status || undefined,
-        starred: q.starred ? true : undefined,
-      };
-      // An empty list first gets the rows a screen shows, then all of them (a long history).
-      if (!useHistory.getState().rows.length) {
-        const first = await store.listRuns({ ...query, limit: FIRST_PAGE });
-        useHistory.setState({ rows: first });
+      // Nothing listed yet: the newest rows first, so a long history shows at once.
+      if (!useHistory.getState().all.length) {
+        mark = null;
+        const first = await store.listRuns({ limit: FIRST_PAGE });
+        useHistory.setState((s) => viewOf(first, s.query, s.selected));
         if (first.length < FIRST_PAGE) continue;
       }
-      const rows = await store.listRuns(query);
-      const keys = new Set(rows.map((r) => r.key));
-      useHistory.setState((s) => ({ rows, selected: s.selected.filter((k) => keys.has(k)) }));
+      const all = await readAll(store);
+      if (all !== useHistory.getState().all)
+        useHistory.setState((s) => viewOf(all, s.query, s.selected));
     } while (again);
   })().finally(() => {
     pending = null;
   });
   await pending;
   void refreshStorage();
+  void backfillEvalTags();
+}
+
+/** Takes rows out of (or puts rows back into) the list at once, as storage just did. */
+function patchRows(remove: ReadonlySet<string>, add: readonly RunMeta[] = []): void {
+  useHistory.setState((s) =>
+    viewOf(newestFirst([...s.all.filter((r) => !remove.has(r.key)), ...add]), s.query, s.selected),
+  );
+}
+
+let backfilled = false;
+
+/**
+ * Once a session: evaluation items stored before History kept their evaluation get it from the
+ * evaluation store (which knows each item's run), so they fold into their evaluation's row.
+ */
+async function backfillEvalTags(): Promise<void> {
+  const store = runStore();
+  const untagged = useHistory
+    .getState()
+    .all.filter((r) => r.kind === "evaluation" && !r.evaluation);
+  if (backfilled || !store || !untagged.length) return;
+  backfilled = true;
+  const { evalTagsByRun } = await import("./evalHistory.ts");
+  const tags = await evalTagsByRun(new Set(untagged.map((r) => r.runId)));
+  const byKey = new Map(
+    untagged.flatMap((r) => {
+      const tag = tags.get(r.runId);
+      return tag ? [[r.key, tag] as const] : [];
+    }),
+  );
+  if (!byKey.size) return;
+  const done = await store.tagRuns(byKey);
+  if (done.ok && done.tagged) await refreshHistory();
 }
 
 /** The storage line: stored runs and their size, and what the browser says is used and free. */
 export async function refreshStorage(): Promise<void> {
   const store = runStore();
   if (!store) return;
-  const [usage, info] = await Promise.all([store.usage(), storageInfo()]);
+  // Once every row is read, their count and sizes are in memory (no pass over the table).
+  const all = useHistory.getState().all;
+  const usage =
+    mark !== null
+      ? { runs: all.length, bytes: all.reduce((n, r) => n + r.bytes, 0) }
+      : await store.usage();
+  const info = await storageInfo();
   useHistory.setState({ storage: { ...usage, ...info } });
 }
 
@@ -112,6 +183,7 @@ export async function deleteRuns(keys: string[]): Promise<void> {
   const store = runStore();
   if (!store || !keys.length) return;
   const deleted = await store.deleteRuns(keys);
+  patchRows(new Set(deleted.rows.map((r) => r.key)));
   if (undoTimer !== null) clearTimeout(undoTimer);
   // A delete while an earlier one can still be undone joins it: Undo brings back both.
   const before = useHistory.getState().undo?.removed;
@@ -135,6 +207,7 @@ export async function undoDelete(): Promise<void> {
   useHistory.setState({ undo: null });
   const result = await store.restore(undo.removed);
   if (!result.ok) useHistory.setState({ error: result.message });
+  else patchRows(new Set(undo.removed.rows.map((r) => r.key)), undo.removed.rows);
   await refreshHistory();
 }
 

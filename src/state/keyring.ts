@@ -75,12 +75,45 @@ export function syncKeys(
   else storage.removeItem(KEYS_KEY);
 }
 
+/**
+ * Which secrets (by id) were entered in this browser, never their values: after a reload clears
+ * keys held in memory, a run that would call their owners first asks for them (see missingKeys).
+ * An id leaves the list when the user clears that key or forgets all keys.
+ */
+export const KEYED_KEY = "conductor-studio.keyed.v1";
+
+const KeyedSchema = z.array(z.string().min(1));
+
+/** The ids of the secrets entered here, as stored; none when unreadable. */
+export function loadKeyed(storage: Pick<Storage, "getItem">): string[] {
+  try {
+    const parsed = KeyedSchema.safeParse(JSON.parse(storage.getItem(KEYED_KEY) ?? "[]"));
+    return parsed.success ? parsed.data : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The list after a change of keys: ids given a value join it; ids whose value was removed leave. */
+export function nextKeyed(
+  keyed: readonly string[],
+  before: Record<string, string>,
+  after: Record<string, string>,
+): string[] {
+  const out = new Set(keyed);
+  for (const [id, v] of Object.entries(after)) if (v) out.add(id);
+  for (const [id, v] of Object.entries(before)) if (v && !after[id]) out.delete(id);
+  return [...out].sort();
+}
+
 /** Loads remembered keys (if opted in) and keeps storage in step with the opt-in and the keys. */
 export function bootKeys(storage: KeyStorage): void {
   const loaded = loadKeys(storage);
-  useStudio.setState(loaded);
+  const keyed = loadKeyed(storage);
+  useStudio.setState({ ...loaded, keyed });
   if (!loaded.rememberKeys) storage.removeItem(KEYS_KEY);
   let last = loaded;
+  let written = keyed.join("\n");
   useStudio.subscribe((s) => {
     if (
       s.keys === last.keys &&
@@ -88,8 +121,14 @@ export function bootKeys(storage: KeyStorage): void {
       s.rememberKeys === last.rememberKeys
     )
       return;
+    const now = nextKeyed(s.keyed, last.keys, s.keys);
     last = { keys: s.keys, keyOrigins: s.keyOrigins, rememberKeys: s.rememberKeys };
     syncKeys(s, storage);
+    if (now.join("\n") !== written) {
+      written = now.join("\n");
+      storage.setItem(KEYED_KEY, JSON.stringify(now));
+    }
+    if (now.join("\n") !== s.keyed.join("\n")) useStudio.setState({ keyed: now });
   });
 }
 

@@ -104,6 +104,8 @@ export interface SettingsSlice {
   keyOrigins: Record<string, string>;
   /** The user's opt-in to keep keys in this browser (keyring.ts stores them only while it is on). */
   rememberKeys: boolean;
+  /** The ids of the secrets entered in this browser, never their values (keyring.ts KEYED_KEY). */
+  keyed: string[];
   maxSteps: number;
   telemetry: TelemetrySettings;
   setTelemetry: (patch: Partial<TelemetrySettings>) => void;
@@ -133,6 +135,7 @@ export const createSettingsSlice: StateCreator<StudioState, [], [], SettingsSlic
   keys: {},
   keyOrigins: {},
   rememberKeys: false,
+  keyed: [],
   maxSteps: 5,
   telemetry: DEFAULT_TELEMETRY,
   setTelemetry: (patch) => set((s) => ({ telemetry: { ...s.telemetry, ...patch } })),
@@ -182,5 +185,5 @@ export const createSettingsSlice: StateCreator<StudioState, [], [], SettingsSlic
       s.keys[id] ? { keyOrigins: { ...s.keyOrigins, [id]: currentOrigin(s, id) ?? "" } } : {},
     ),
   setRememberKeys: (rememberKeys) => set({ rememberKeys }),
-  forgetAllKeys: () => set({ keys: {}, keyOrigins: {}, rememberKeys: false }),
+  forgetAllKeys: () => set({ keys: {}, keyOrigins: {}, rememberKeys: false, keyed: [] }),
 });

@@ -11,6 +11,13 @@ export interface UiState {
   /** Bumped by "Tidy up": the canvas forgets the positions it kept and lays the graph out anew. */
   layoutEpoch: number;
   relayout: () => void;
+  /**
+   * The side panels shown as drawers over the canvas, at widths where they are not columns (see
+   * useLayoutMode): which ones are open.
+   */
+  drawers: { left: boolean; right: boolean };
+  /** Opens or closes a drawer; `alone` also closes the other (a window too narrow for both). */
+  setDrawer: (side: "left" | "right", open: boolean, alone?: boolean) => void;
 }
 
 export const useUi = create<UiState>()((set) => ({
@@ -20,6 +27,14 @@ export const useUi = create<UiState>()((set) => ({
   expanded: new Set(),
   layoutEpoch: 0,
   relayout: () => set((s) => ({ layoutEpoch: s.layoutEpoch + 1 })),
+  drawers: { left: true, right: false },
+  setDrawer: (side, open, alone = false) =>
+    set((s) => ({
+      drawers: {
+        ...(alone && open ? { left: false, right: false } : s.drawers),
+        [side]: open,
+      },
+    })),
   toggleExpanded: (key) =>
     set((s) => {
       const expanded = new Set(s.expanded);

@@ -40,6 +40,8 @@ import { useStickyLayout } from "./useStickyLayout.ts";
 const nodeTypes: NodeTypes = { step: StepNode, "group-box": GroupNode };
 const edgeTypes: EdgeTypes = { routed: RoutedEdge };
 const DELETE_KEYS = ["Delete", "Backspace"];
+/** The first fit, as every later one: never past the natural size (a one-step workflow at 2x). */
+const FIT_VIEW = { padding: 0.2, maxZoom: 1 };
 
 /** The workflow graph: one node per step, one edge per visible earlier step. */
 export function Canvas() {
@@ -162,15 +164,17 @@ export function Canvas() {
       useStudio.getState().edit({ kind: "connect", source: c.source, target: c.target });
   }, []);
 
-  const onEdgesDelete = useCallback((deleted: Edge[]) => {
-    const st = useStudio.getState();
-    for (const e of deleted) st.edit({ kind: "disconnect", source: e.source, target: e.target });
-  }, []);
-
-  const onNodesDelete = useCallback((deleted: CanvasNode[]) => {
-    const ids = deleted.filter((n) => n.type === "step" && !n.data.readonly).map((n) => n.id);
-    if (ids.length) useStudio.getState().edit({ kind: "delete", ids });
-  }, []);
+  // One Delete press is one edit and one undo step: the selected steps and the selected edges
+  // together. React Flow also lists every edge of a deleted step; those go with the step and must
+  // not be cut first (cutting an "all" step's edge would rewrite its access as a list).
+  const onDelete = useCallback(
+    ({ nodes: gone, edges: cut }: { nodes: CanvasNode[]; edges: Edge[] }) => {
+      const ids = gone.filter((n) => n.type === "step" && !n.data.readonly).map((n) => n.id);
+      const edges = cut.map((e) => ({ source: e.source, target: e.target }));
+      if (ids.length || edges.length) useStudio.getState().edit({ kind: "delete", ids, edges });
+    },
+    [],
+  );
 
   const drop = useFileDrop();
 
@@ -189,10 +193,10 @@ export function Canvas() {
         onNodesChange={onNodesChange}
         onEdgesChange={onEdgesChange}
         onConnect={onConnect}
-        onEdgesDelete={onEdgesDelete}
-        onNodesDelete={onNodesDelete}
+        onDelete={onDelete}
         deleteKeyCode={DELETE_KEYS}
         fitView
+        fitViewOptions={FIT_VIEW}
         minZoom={0.2}
         proOptions={{ hideAttribution: true }}
       >

@@ -32,7 +32,7 @@ export const StepNode = memo(function StepNode({ data, selected }: NodeProps<Ste
         >
           {data.workerName}
         </span>
-        <StatusBadge status={data.status} />
+        <StatusBadge status={data.status} skipCode={data.skipCode} />
       </div>
       {data.isLast && <div className="step-final">→ answer to the user</div>}
       <div className="step-subtask" title={data.subtask}>

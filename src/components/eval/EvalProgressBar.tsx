@@ -35,6 +35,8 @@ export function EvalProgressBar() {
       <div
         className="bar"
         role="progressbar"
+        aria-label="Evaluation progress"
+        aria-valuetext={`${progress.done} of ${progress.total} items`}
         aria-valuemin={0}
         aria-valuemax={progress.total}
         aria-valuenow={progress.done}

@@ -4,6 +4,7 @@ import { startEvaluation, strategyChoices } from "../../state/evalController.ts"
 import { useEval } from "../../state/eval.ts";
 import { useStudio } from "../../state/store.ts";
 import { useUi } from "../../state/ui.ts";
+import { parseMoney, userLocale } from "../../state/money.ts";
 import { runBlocker } from "./runBlocker.ts";
 
 /** The judge's rubric, editable; empty means the default rubric (shown as the placeholder). */
@@ -31,7 +32,9 @@ export function StrategyPicker() {
   const message = useEval((s) => s.message);
   const pool = useStudio((s) => s.pool);
   const choices = strategyChoices();
-  const blocker = runBlocker(!!setup.table, pool.length, setup.strategies.length);
+  const cap = parseMoney(setup.maxCost, userLocale());
+  const capProblem = cap.ok ? null : cap.message;
+  const blocker = runBlocker(!!setup.table, pool.length, setup.strategies.length, capProblem);
   const toggle = (name: string) =>
     patchSetup({
       strategies: setup.strategies.includes(name)
@@ -108,11 +111,18 @@ export function StrategyPicker() {
             data-testid="eval-max-cost"
             inputMode="decimal"
             placeholder="none"
+            aria-invalid={capProblem !== null}
+            aria-describedby={capProblem ? "eval-max-cost-problem" : undefined}
             value={setup.maxCost}
             onChange={(e) => patchSetup({ maxCost: e.target.value })}
           />
         </label>
       </div>
+      {capProblem && (
+        <p className="problem" id="eval-max-cost-problem" data-testid="eval-max-cost-problem">
+          {capProblem}
+        </p>
+      )}
       {message && (
         <p className="problem" role="alert">
           {message}

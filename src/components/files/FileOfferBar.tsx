@@ -29,6 +29,32 @@ export function FileOfferBar() {
         </button>
       </div>
     );
+  if (offer.kind === "draft")
+    return (
+      <div
+        className="file-offer"
+        role="alertdialog"
+        aria-label="Replace your draft"
+        data-testid="draft-offer"
+      >
+        <span>
+          Opening {offer.file.name} replaces your draft (the question
+          {offer.steps ? ` and ${offer.steps} step${offer.steps === 1 ? "" : "s"}` : ""}), which has
+          not been run or stored as a run. Open it anyway?
+        </span>
+        <button
+          type="button"
+          className="danger"
+          data-testid="draft-offer-yes"
+          onClick={() => answerOffer(true)}
+        >
+          Replace my draft
+        </button>
+        <button type="button" data-testid="draft-offer-no" onClick={() => answerOffer(false)}>
+          Keep my draft
+        </button>
+      </div>
+    );
   const importPool = () => {
     const message = importPoolText(offer.text);
     useStudio

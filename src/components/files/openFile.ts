@@ -11,6 +11,7 @@ import {
 import { refreshHistory } from "../../state/history.ts";
 import { importFiles, isJsonLines } from "../../state/imports.ts";
 import { useStudio } from "../../state/store.ts";
+import { importRun } from "../../engine/run/export.ts";
 
 /** Files above this size are read in a Web Worker, so the page stays responsive. */
 export const WORKER_PARSE_BYTES = 1024 * 1024;
@@ -19,7 +20,10 @@ export const ASK_BEFORE_BYTES = 10 * 1024 * 1024;
 
 /** A file waiting for the user's word: a large run, or a pool file dropped where runs go. */
 export type FileOffer =
-  { kind: "large"; file: File } | { kind: "pool"; file: File; text: string; workers: number };
+  | { kind: "large"; file: File }
+  | { kind: "pool"; file: File; text: string; workers: number }
+  /** A run file that would replace a draft the user typed and never ran. */
+  | { kind: "draft"; file: File; steps: number };
 
 export const useFileOffer = create<{ offer: FileOffer | null }>()(() => ({ offer: null }));
 
@@ -59,8 +63,19 @@ function fail(file: File, message: string) {
   useStudio.getState().setNotice(`Could not open ${file.name}: ${message}`);
 }
 
+/**
+ * Whether opening a file would replace a draft the user made and never ran (a typed question or
+ * a graph): no stored run holds it, so the user is asked first.
+ */
+function draftAtStake(): { steps: number } | null {
+  const s = useStudio.getState();
+  const steps = s.history.present.steps.length;
+  if (s.record.status !== "draft" || s.phase !== "idle") return null;
+  return s.question.trim() || steps ? { steps } : null;
+}
+
 /** Reads and opens a run file that the user has agreed to (or that needs no agreement). */
-async function openNow(file: File): Promise<void> {
+async function openNow(file: File, replaceDraft = false): Promise<void> {
   const read = await readRunFile(file);
   if (!read.ok) return fail(file, read.message);
   const text = read.text;
@@ -68,11 +83,20 @@ async function openNow(file: File): Promise<void> {
   if (text.length < WORKER_PARSE_BYTES) {
     const workers = poolFileWorkers(text);
     if (workers !== null) return setOffer({ kind: "pool", file, text, workers });
+    const draft = replaceDraft ? null : draftAtStake();
+    if (draft) {
+      // A bad file says so and changes nothing; only a run that would open asks first.
+      const check = importRun(text);
+      if (!check.ok) return fail(file, check.message);
+      return setOffer({ kind: "draft", file, steps: draft.steps });
+    }
     const message = await openExport(text);
     if (message) fail(file, message);
     return void refreshHistory();
   }
   const parsed = await parseInWorker(text);
+  const draft = replaceDraft ? null : draftAtStake();
+  if (parsed.ok && draft) return setOffer({ kind: "draft", file, steps: draft.steps });
   const message = parsed.ok ? await openRecord(parsed.record, parsed.notes) : parsed.message;
   if (message) fail(file, message);
   else await refreshHistory();
@@ -96,4 +120,5 @@ export function answerOffer(yes: boolean): void {
   setOffer(null);
   if (!offer || !yes) return;
   if (offer.kind === "large") void openNow(offer.file);
+  if (offer.kind === "draft") void openNow(offer.file, true);
 }

@@ -1,9 +1,10 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { Comparison, DiffPart } from "../../engine/run/compare.ts";
 import { compareRuns } from "../../engine/run/compare.ts";
 import type { RunMeta } from "../../engine/store/schema.ts";
 import { useHistory } from "../../state/history.ts";
 import { runStore } from "../../state/runStore.ts";
+import { useDialogFocus } from "../ui/useDialogFocus.ts";
 import { formatCost, formatDuration } from "./format.ts";
 import "./history.css";
 
@@ -49,12 +50,18 @@ export function CompareView({ pair }: { pair: [string, string] }) {
     });
   }, [pair]);
   const close = () => useHistory.getState().setCompare(null);
+  // A modal: it takes focus, keeps Tab inside, closes on Escape and gives focus back.
+  const ref = useRef<HTMLDivElement>(null);
+  useDialogFocus(ref, close);
   return (
     <div className="dialog-backdrop" role="presentation" onClick={close}>
       <div
+        ref={ref}
         className="dialog compare"
         role="dialog"
+        aria-modal="true"
         aria-label="Compare runs"
+        tabIndex={-1}
         data-testid="compare"
         onClick={(e) => e.stopPropagation()}
       >

@@ -1,11 +1,13 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useCallback, useRef } from "react";
 import type { RunStatus } from "../../engine/schema/record.ts";
+import type { EvalGroup, HistoryKind } from "../../engine/store/history-view.ts";
 import { download } from "../../state/files.ts";
 import { deleteRuns, exportTexts, undoDelete, useHistory } from "../../state/history.ts";
 import { importFiles } from "../../state/imports.ts";
 import { openRun } from "../../state/open.ts";
 import { useStudio } from "../../state/store.ts";
+import { EvalGroupRow } from "./EvalGroupRow.tsx";
 import { HistoryRow } from "./HistoryRow.tsx";
 import { TraceActions } from "../telemetry/TraceActions.tsx";
 import { storedRecords } from "../../state/telemetry.ts";
@@ -15,6 +17,12 @@ import { formatBytes } from "./format.ts";
 
 const STATUSES: RunStatus[] = ["done", "failed", "cancelled", "interrupted", "planned", "running"];
 const ROW_HEIGHT = 64;
+const KINDS: { value: HistoryKind; label: string }[] = [
+  { value: "grouped", label: "Runs and evaluations" },
+  { value: "runs", label: "My runs only" },
+  { value: "evaluations", label: "Evaluations only" },
+  { value: "items", label: "Evaluation items" },
+];
 
 /** Exports stored runs: one JSON file each, or all of them as one JSON-lines file. */
 async function exportKeys(keys: string[], as: "json" | "jsonl"): Promise<void> {
@@ -28,6 +36,8 @@ async function exportKeys(keys: string[], as: "json" | "jsonl"): Promise<void> {
 /** Every stored run: search, filter, star, rename, delete (undoable), export, import, compare. */
 export function HistoryPanel() {
   const rows = useHistory((s) => s.rows);
+  const entries = useHistory((s) => s.entries);
+  const hasAny = useHistory((s) => s.all.length > 0);
   const query = useHistory((s) => s.query);
   const selected = useHistory((s) => s.selected);
   const storage = useHistory((s) => s.storage);
@@ -37,8 +47,9 @@ export function HistoryPanel() {
   const liveId = useStudio((s) => s.liveId);
   const { setQuery, toggleSelected, setOpen, setCompare } = useHistory.getState();
   const scroller = useRef<HTMLDivElement>(null);
+  const importInput = useRef<HTMLInputElement>(null);
   const virtual = useVirtualizer({
-    count: rows.length,
+    count: entries.length,
     getScrollElement: () => scroller.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 6,
@@ -47,6 +58,17 @@ export function HistoryPanel() {
     void openRun(key).then((m) => m && useStudio.getState().setNotice(m));
   }, []);
   const exportOne = useCallback((key: string) => void exportKeys([key], "json"), []);
+  const openEvaluation = useCallback((id: string) => {
+    // The evaluation code loads with the report, not with History.
+    void import("../../state/evalController.ts")
+      .then((m) => m.openStoredEvaluation(id))
+      .then((m) => m && useHistory.setState({ error: m }));
+  }, []);
+  const showItems = useCallback(
+    (g: EvalGroup) => useHistory.getState().setQuery({ kind: "items", text: g.name }),
+    [],
+  );
+  const evaluations = entries.length - rows.length;
   // An export of the selection lists its runs as History does (newest first), not in click order.
   const inListOrder = () => rows.map((r) => r.key).filter((k) => selected.includes(k));
   return (
@@ -54,7 +76,8 @@ export function HistoryPanel() {
       <div className="history-head">
         <strong>History</strong>
         <span className="muted small" data-testid="history-count">
-          {rows.length} runs
+          {rows.length} run{rows.length === 1 ? "" : "s"}
+          {evaluations ? ` · ${evaluations} evaluation${evaluations === 1 ? "" : "s"}` : ""}
         </span>
         <button
           type="button"
@@ -89,6 +112,18 @@ export function HistoryPanel() {
             </option>
           ))}
         </select>
+        <select
+          aria-label="Filter by kind"
+          data-testid="history-kind-filter"
+          value={query.kind}
+          onChange={(e) => setQuery({ kind: e.target.value as HistoryKind })}
+        >
+          {KINDS.map((k) => (
+            <option key={k.value} value={k.value}>
+              {k.label}
+            </option>
+          ))}
+        </select>
         <label className="small">
           <input
             type="checkbox"
@@ -100,21 +135,29 @@ export function HistoryPanel() {
         </label>
       </div>
       <div className="history-bulk row">
-        <label className="button-like small">
+        {/* A real button (reachable by Tab, Enter or Space) in front of the hidden file input. */}
+        <button
+          type="button"
+          className="small"
+          data-testid="history-import-button"
+          onClick={() => importInput.current?.click()}
+        >
           Import files…
-          <input
-            type="file"
-            multiple
-            accept=".json,.jsonl,.ndjson,application/json"
-            data-testid="history-import"
-            hidden
-            onChange={(e) => {
-              const files = [...(e.target.files ?? [])];
-              e.target.value = "";
-              void importFiles(files);
-            }}
-          />
-        </label>
+        </button>
+        <input
+          ref={importInput}
+          type="file"
+          multiple
+          accept=".json,.jsonl,.ndjson,application/json"
+          data-testid="history-import"
+          aria-label="Import run files"
+          hidden
+          onChange={(e) => {
+            const files = [...(e.target.files ?? [])];
+            e.target.value = "";
+            void importFiles(files);
+          }}
+        />
         <button
           type="button"
           disabled={!selected.length}
@@ -181,10 +224,10 @@ export function HistoryPanel() {
       <div className="history-list" ref={scroller} data-testid="history-list">
         <div style={{ height: virtual.getTotalSize(), position: "relative" }}>
           {virtual.getVirtualItems().map((item) => {
-            const row = rows[item.index]!;
+            const entry = entries[item.index]!;
             return (
               <div
-                key={row.key}
+                key={entry.key}
                 style={{
                   position: "absolute",
                   top: 0,
@@ -194,21 +237,29 @@ export function HistoryPanel() {
                   transform: `translateY(${item.start}px)`,
                 }}
               >
-                <HistoryRow
-                  row={row}
-                  selected={selected.includes(row.key)}
-                  isOpen={row.key === openKey}
-                  isLive={row.runId === liveId}
-                  onOpen={open}
-                  onToggle={toggleSelected}
-                  onExport={exportOne}
-                />
+                {entry.type === "evaluation" ? (
+                  <EvalGroupRow group={entry.group} onOpen={openEvaluation} onItems={showItems} />
+                ) : (
+                  <HistoryRow
+                    row={entry.row}
+                    selected={selected.includes(entry.key)}
+                    isOpen={entry.key === openKey}
+                    isLive={entry.row.runId === liveId}
+                    onOpen={open}
+                    onToggle={toggleSelected}
+                    onExport={exportOne}
+                  />
+                )}
               </div>
             );
           })}
         </div>
-        {!rows.length && (
-          <p className="muted small">No stored runs yet: plan or run, and they appear here.</p>
+        {!entries.length && (
+          <p className="muted small">
+            {hasAny
+              ? "Nothing stored matches the search and filters."
+              : "No stored runs yet: plan or run, and they appear here."}
+          </p>
         )}
       </div>
       <div className="muted small history-storage" data-testid="history-storage">

@@ -69,16 +69,32 @@ export const HistoryRow = memo(function HistoryRow(p: Props) {
             {title}
           </button>
         )}
+        {/* Two lines show: what a glance needs (status, cost, size, time) comes first. */}
         <div className="muted small history-facts">
-          <span>{formatDate(row.createdAt)}</span>
           <span className={`badge badge-run-${row.status}`} data-testid="history-status">
             {p.isLive ? "running…" : row.status}
           </span>
-          <span data-testid="history-kind">{KIND_LABELS[row.kind] ?? row.kind}</span>
-          <span>{row.steps} steps</span>
+          <span data-testid="history-cost">{formatCost(row.cost)}</span>
           <span data-testid="history-tokens">{row.tokens.toLocaleString()} tok</span>
-          <span>{formatCost(row.cost)}</span>
           <span>{formatDuration(row.durationMs)}</span>
+          {row.evaluation ? (
+            <span
+              className="history-item"
+              data-testid="history-item"
+              title={`${row.evaluation.verdict} · ${row.evaluation.strategy} · item ${row.evaluation.item} · in ${row.evaluation.name}`}
+            >
+              <span className={`verdict verdict-${row.evaluation.verdict}`}>
+                {row.evaluation.verdict}
+              </span>{" "}
+              · {row.evaluation.strategy} · item {row.evaluation.item}
+              {row.evaluation.repeat ? ` #${row.evaluation.repeat + 1}` : ""} · in{" "}
+              {row.evaluation.name}
+            </span>
+          ) : (
+            <span data-testid="history-kind">{KIND_LABELS[row.kind] ?? row.kind}</span>
+          )}
+          <span>{formatDate(row.createdAt)}</span>
+          <span>{row.steps} steps</span>
         </div>
       </div>
       <div className="history-actions">

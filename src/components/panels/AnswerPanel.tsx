@@ -30,8 +30,13 @@ function endNote(record: RunRecord): string | null {
  * no round has steps.
  */
 export function answerOf(record: RunRecord): string | null {
-  const round = record.rounds.findLast((r) => r.steps.length > 0);
-  if (!round) return record.answer;
+  const ran = record.rounds.filter((r) => r.steps.length > 0);
+  // A budget that stopped a later round midway: the last round that finished answers (SPEC 1.6).
+  const round =
+    record.endReason === "budget"
+      ? ran.findLast((r) => r.steps.every((s) => s.status === "done"))
+      : ran.at(-1);
+  if (!round) return ran.length ? null : record.answer;
   return workflowAnswer(
     round.steps.map((s) =>
       s.status === "done" ? { status: "done", output: s.output } : { status: "failed" },

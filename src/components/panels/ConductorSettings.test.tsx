@@ -41,6 +41,27 @@ describe("worker names for the Conductor", () => {
   });
 });
 
+describe("the worker-names hint", () => {
+  it("agrees with the box on first open, also when the stored setting differs from the default", () => {
+    useStudio.setState({
+      conductor: {
+        ...initial.conductor,
+        backend: "remote",
+        model: "conductor-7b",
+        namedWorkers: true,
+      },
+    });
+    render(<ConductorSettings />);
+    expect(screen.getByTestId<HTMLInputElement>("named-workers").checked).toBe(true);
+    const hint = () => screen.getByTestId("named-workers-hint").textContent ?? "";
+    expect(hint()).toMatch(/^On, unlike the default for this Conductor \(off\)/);
+    expect(hint()).not.toMatch(/Off by default/);
+    fireEvent.click(screen.getByTestId("named-workers-default"));
+    expect(screen.getByTestId<HTMLInputElement>("named-workers").checked).toBe(false);
+    expect(hint()).toMatch(/^Off by default/);
+  });
+});
+
 describe("ConductorPreview", () => {
   it("shows what the Conductor will read, the opening sentence and the worker lines included", () => {
     useStudio.setState({

@@ -137,8 +137,24 @@ export function ConductorSettings() {
           />
           Show worker names and notes to the Conductor
         </label>
+        {/* The hint always matches the box: the default's reason, or that it differs from it. */}
         <p className="muted small" data-testid="named-workers-hint">
-          {advice.reason}
+          {conductor.namedWorkers === advice.on ? (
+            advice.reason
+          ) : (
+            <>
+              {conductor.namedWorkers ? "On" : "Off"}, unlike the default for this Conductor (
+              {advice.on ? "on" : "off"}): {advice.reason.replace(/^(On|Off) by default: /, "")}{" "}
+              <button
+                type="button"
+                className="link"
+                data-testid="named-workers-default"
+                onClick={() => st().setConductor({ namedWorkers: advice.on })}
+              >
+                Use the default
+              </button>
+            </>
+          )}
         </p>
       </div>
       <ConductorPreview />

@@ -50,7 +50,11 @@ export function Inspector() {
   return (
     <section className="panel inspector" aria-label="Inspector" data-testid="inspector">
       <div className="panel-title">
-        Step {index + 1} of {doc.steps.length} <StatusBadge status={status} />
+        Step {index + 1} of {doc.steps.length}{" "}
+        <StatusBadge
+          status={status}
+          skipCode={result?.status === "skipped" ? result.error?.code : undefined}
+        />
       </div>
       <div className="row wrap">
         <button

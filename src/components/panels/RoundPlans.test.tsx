@@ -50,7 +50,7 @@ describe("RoundPlans", () => {
     const blocks = screen.getAllByTestId("round-plan");
     expect(blocks.map((b) => b.querySelector("summary")?.textContent)).toEqual([
       "Round 2: new workflow, 2 steps",
-      "Round 3: accepted the answer",
+      "Round 3: accepted the answer of round 2",
     ]);
     expect(blocks[0]?.textContent).toContain("Check again.");
   });

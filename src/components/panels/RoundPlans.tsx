@@ -14,7 +14,7 @@ export function RoundPlans() {
         const verdict = r.plan?.error
           ? `plan failed: ${r.plan.error.code}`
           : r.accepted
-            ? "accepted the answer"
+            ? `accepted the answer of round ${r.index}`
             : r.plan?.finishedAt
               ? `new workflow, ${r.lists?.model_id.length ?? 0} step${r.lists?.model_id.length === 1 ? "" : "s"}`
               : "writing…";

@@ -61,6 +61,23 @@ describe("RunBar", () => {
     );
   });
 
+  it("says when the totals are those of a retry or re-run only", () => {
+    const totals = {
+      promptTokens: 10,
+      completionTokens: 5,
+      cost: 0.01,
+      estimated: false,
+      calls: 1,
+    };
+    useStudio.setState({ record: { ...emptyRecord(), kind: "rerun", parentId: "p", totals } });
+    render(<RunBar />);
+    expect(screen.getByTestId("totals").textContent).toMatch(/^This re-run only: 15 tokens/);
+    cleanup();
+    useStudio.setState({ record: { ...emptyRecord(), kind: "planned", parentId: null, totals } });
+    render(<RunBar />);
+    expect(screen.queryByTestId("totals-own")).toBeNull();
+  });
+
   it("shows no totals before any call", () => {
     render(<RunBar />);
     expect(screen.getByTestId("totals").textContent).toBe("");

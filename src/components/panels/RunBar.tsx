@@ -1,5 +1,6 @@
 import { formatCost } from "../../engine/cost.ts";
 import { planningCostOf } from "../../engine/run/totals.ts";
+import type { RunKind } from "../../engine/schema/record.ts";
 import { capWarning } from "../../engine/graph/edit.ts";
 import { tidy } from "../../engine/graph/layout.ts";
 import { cancelNow, runNow } from "../../state/controller.ts";
@@ -25,6 +26,14 @@ function durations(planningMs: number | null, executionMs: number | null): strin
   return parts.length ? parts.join(" · ") : null;
 }
 
+/** How the totals of a run that continues another are introduced (they are its own calls only). */
+const OWN_LABELS: Partial<Record<RunKind, string>> = {
+  retry: "This retry",
+  rerun: "This re-run",
+  resumed: "This resumed run",
+  edited: "This edited run",
+};
+
 /** Run and cancel, editing actions, totals, and the notice line for refused edits and problems. */
 export function RunBar() {
   const phase = useStudio(selectPhase);
@@ -42,6 +51,8 @@ export function RunBar() {
   const t = record.totals;
   const planning = planningCostOf(record);
   const wall = durations(record.planningMs, record.executionMs);
+  // A run that continues another counts only its own calls: say so beside the figures.
+  const ownOnly = record.parentId ? OWN_LABELS[record.kind] : undefined;
   return (
     <div className="run-bar">
       <div className="row">
@@ -95,6 +106,14 @@ export function RunBar() {
         <span className="totals" data-testid="totals">
           {t.calls > 0 && (
             <>
+              {ownOnly && (
+                <span
+                  data-testid="totals-own"
+                  title="The calls of the run it continues are counted in that run (History)"
+                >
+                  {ownOnly} only:{" "}
+                </span>
+              )}
               {(t.promptTokens + t.completionTokens).toLocaleString()} tokens
               {t.estimated && (
                 <span title="Some endpoints sent no usage: those counts are estimated.">*</span>

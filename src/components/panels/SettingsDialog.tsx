@@ -7,7 +7,7 @@ import { TelemetrySettings } from "../telemetry/TelemetrySettings.tsx";
 /** The Conductor's endpoint and the worker pool (keys in memory unless the user opts in). */
 export default function SettingsDialog({ onClose }: { onClose: () => void }) {
   const ref = useRef<HTMLDivElement>(null);
-  useDialogFocus(ref, onClose);
+  useDialogFocus(ref, onClose, "[data-testid=open-settings]");
   return (
     <div className="dialog-backdrop" role="presentation" onClick={onClose}>
       <div

@@ -17,15 +17,18 @@ const TITLES: Partial<Record<StepStatus, string>> = {
   stale: "An edit changed what this step reads: re-run it",
 };
 
-export function StatusBadge({ status }: { status: StepStatus }) {
+/** A step's status; `skipCode` says why a skipped step did not run (the budget: "not run"). */
+export function StatusBadge({ status, skipCode }: { status: StepStatus; skipCode?: string }) {
+  const budget = status === "skipped" && skipCode === "budget";
   return (
     <span
       className={`badge badge-${status}`}
       data-testid="status-badge"
       data-status={status}
-      title={TITLES[status]}
+      data-why={budget ? "budget" : undefined}
+      title={budget ? "Not run: the run's budget of model calls ran out first" : TITLES[status]}
     >
-      {LABELS[status]}
+      {budget ? "not run" : LABELS[status]}
     </span>
   );
 }

@@ -8,7 +8,12 @@ const FOCUSABLE =
  * A modal dialog's keyboard contract: it takes focus when it opens, Tab and Shift+Tab stay inside
  * it, Escape closes it, and focus goes back to where it was (the button that opened it).
  */
-export function useDialogFocus(ref: RefObject<HTMLElement | null>, onClose: () => void): void {
+export function useDialogFocus(
+  ref: RefObject<HTMLElement | null>,
+  onClose: () => void,
+  /** Where focus goes when what had it is gone (or was the page itself): a selector. */
+  fallback?: string,
+): void {
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -42,7 +47,13 @@ export function useDialogFocus(ref: RefObject<HTMLElement | null>, onClose: () =
     document.addEventListener("keydown", onKey, true);
     return () => {
       document.removeEventListener("keydown", onKey, true);
-      before?.focus();
+      const back =
+        before?.isConnected && before !== document.body
+          ? before
+          : fallback
+            ? document.querySelector<HTMLElement>(fallback)
+            : null;
+      back?.focus();
     };
-  }, [ref, onClose]);
+  }, [ref, onClose, fallback]);
 }

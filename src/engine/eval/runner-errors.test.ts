@@ -47,6 +47,7 @@ describe("errored items", () => {
       cost: 0,
       errors: 3,
       skipped: [],
+      capBlock: null,
     });
     expect(c.progress.at(-1)).toMatchObject({ done: 3, errors: 3, total: 6, running: 0 });
     const [good_, down_] = summarise(c.results, ["single:good", "single:down"]);

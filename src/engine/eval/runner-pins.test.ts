@@ -51,6 +51,7 @@ describe("evaluation runner: boundaries", () => {
       cost: 1,
       errors: 0,
       skipped: [],
+      capBlock: null,
     });
   });
 

@@ -53,6 +53,16 @@ export interface SkippedStrategy {
 
 export type EvalStatus = "finished" | "cancelled" | "cost_cap";
 
+/** Why the spending cap stopped an evaluation before a task: its estimate would have passed it. */
+export interface CapBlock {
+  item: string;
+  strategy: string;
+  /** The task's estimated cost, and the cost spent and reserved by running tasks at that moment. */
+  estimate: number;
+  committed: number;
+  cap: number;
+}
+
 /** How a session ended: `errors` counts the items whose calls failed, earlier sessions' included. */
 export interface EvalOutcome {
   status: EvalStatus;
@@ -62,6 +72,8 @@ export interface EvalOutcome {
   errors: number;
   /** What the spending cap kept from starting, per strategy. */
   skipped: SkippedStrategy[];
+  /** The first task the cap refused (its estimate would have passed it); null when none. */
+  capBlock: CapBlock | null;
 }
 
 export interface EvalRunOptions {
@@ -124,6 +136,8 @@ export class EvalRun {
   /** Runs in flight per strategy. */
   private readonly flying = new Map<string, number>();
   private stopReason: EvalStatus | null = null;
+  /** The task whose estimate the cap refused, with that estimate and what was committed then. */
+  private capBlock: CapBlock | null = null;
   private startedAt = 0;
   private totalCount = 0;
   /** Keys whose latest result is an error (a session's retry that succeeds removes its key). */
@@ -273,6 +287,13 @@ export class EvalRun {
       if (this.stopReason) break;
       if (cap !== null && this.spent + this.reserved + estimate.cost > cap) {
         // Only this run would pass the cap: skip it, and let cheaper ones go on.
+        this.capBlock ??= {
+          item: task.item.id,
+          strategy: task.name,
+          estimate: estimate.cost,
+          committed: this.spent + this.reserved,
+          cap,
+        };
         this.skip(task, estimate, Math.max(0, cap - this.spent - this.reserved));
         continue;
       }
@@ -296,6 +317,7 @@ export class EvalRun {
       cost: this.spent,
       skipped,
       errors: this.errored.size,
+      capBlock: this.capBlock,
     };
   }
 

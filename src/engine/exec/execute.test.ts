@@ -360,7 +360,7 @@ describe("executeWorkflow", () => {
     expect(outcome.answer).toBe(answerFor("Improve the draft."));
   });
 
-  it("stops with a budget error when the call budget runs out", async () => {
+  it("stops at the call budget: the step it refused is not run (skipped), not failed", async () => {
     const steps: Step[] = [
       { worker: "w0", subtask: "One.", access: [] },
       { worker: "w1", subtask: "Two.", access: [0] },
@@ -368,7 +368,8 @@ describe("executeWorkflow", () => {
     const budget = new CallBudget(1);
     const backend = bySubtask();
     const { events, outcome } = await drain(start(steps, backend, { budget }));
-    expect(ofType(events, "step_error").map((e) => [e.step, e.code])).toEqual([[1, "budget"]]);
+    expect(ofType(events, "step_skip").map((e) => [e.step, e.code])).toEqual([[1, "budget"]]);
+    expect(ofType(events, "step_error")).toEqual([]);
     expect(backend.calls).toHaveLength(1);
     expect(outcome).toMatchObject({ status: "failed", budgetExhausted: true });
     expect(budget.used).toBe(1);

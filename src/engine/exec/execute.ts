@@ -18,8 +18,11 @@ import { DEFAULT_RETRY } from "./retry.ts";
 
 /** Counts model calls across a whole run (rounds and nested levels) against an optional cap. */
 export class CallBudget {
-  used = 0;
-  constructor(readonly max: number = Infinity) {}
+  /** `used`: calls the run already made before this budget (a planned run that now runs). */
+  constructor(
+    readonly max: number = Infinity,
+    public used = 0,
+  ) {}
   take(): boolean {
     if (this.used >= this.max) return false;
     this.used++;
@@ -131,6 +134,9 @@ export async function* executeWorkflow(
       if (outcome.status === "done") outputs[index] = outcome.output;
       return outcome;
     }
+    // Whether the worker was called at all: a budget that refuses the first attempt leaves the
+    // step not run (skipped), not failed.
+    let attempted = false;
     try {
       const result = await callWithRetry(
         o.backendFor(worker),
@@ -144,8 +150,10 @@ export async function* executeWorkflow(
         policy,
         {
           mayCall: o.budget ? () => o.budget!.take() : undefined,
-          onAttempt: (attempt) =>
-            emit({ type: "step_start", at: now(), round, step: index, attempt, messages }),
+          onAttempt: (attempt) => {
+            attempted = true;
+            emit({ type: "step_start", at: now(), round, step: index, attempt, messages });
+          },
           onDelta: (text) => emit({ type: "step_delta", round, step: index, text }),
           onReasoning: (text) => emit({ type: "step_reasoning", round, step: index, text }),
           onReclassify: (text) =>
@@ -172,7 +180,19 @@ export async function* executeWorkflow(
         emit({ type: "step_cancel", at: now(), round, step: index });
         return { status: "cancelled" };
       }
-      if (e instanceof LlmError && e.code === "budget") budgetExhausted = true;
+      if (e instanceof LlmError && e.code === "budget") {
+        budgetExhausted = true;
+        if (!attempted) {
+          emit({
+            type: "step_skip",
+            at: now(),
+            round,
+            step: index,
+            ...failure("budget", e.message),
+          });
+          return { status: "failed" };
+        }
+      }
       const err = e instanceof LlmError ? e : new LlmError("unknown", String(e));
       emit({
         type: "step_error",

@@ -120,7 +120,8 @@ export async function* runRun(o: RunnerOptions): AsyncGenerator<RunEvent, RunEnd
   const now = o.now ?? Date.now;
   const maxSteps = o.maxSteps ?? DEFAULT_MAX_STEPS;
   const maxRounds = o.maxRounds ?? 0;
-  const budget = new CallBudget(o.maxCalls ?? Infinity);
+  // The budget is the run's: a planned run that now runs (append) already made its plan's calls.
+  const budget = new CallBudget(o.maxCalls ?? Infinity, o.append ? (o.base?.totals.calls ?? 0) : 0);
   const backendFor = withSelf(o.backendFor, o.conductorBackend);
   const nestedCtx: NestedContext | undefined =
     o.conductor && o.conductorBackend && o.selfSelect !== false

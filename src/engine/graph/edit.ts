@@ -14,8 +14,17 @@ export type Edit =
   /** Inserts after `afterIndex` (-1: first; omitted: last). Access defaults to `[]` at index 0, else `"all"`. */
   /** `worker`: a pool worker's id; without one the step waits for the user to choose. */
   | { kind: "add"; afterIndex?: number; worker?: string; subtask?: string; access?: Access }
-  /** Deletes steps; later explicit access lists drop them and shift down. Unknown ids are skipped. */
-  | { kind: "delete"; ids: readonly string[] }
+  /**
+   * Deletes steps (later explicit access lists drop them and shift down; unknown ids are skipped)
+   * and, in the same undo step, the listed edges. An edge that touches a deleted step is ignored:
+   * it goes with its step, and the access of the steps that stay is left as it was. Edges between
+   * steps the document does not hold are skipped.
+   */
+  | {
+      kind: "delete";
+      ids: readonly string[];
+      edges?: readonly { source: string; target: string }[];
+    }
   /** Inserts a copy right after the step, reading exactly what the original reads. */
   | { kind: "duplicate"; id: string }
   /** Moves one place earlier (-1) or later (+1). */
@@ -91,8 +100,19 @@ function add(
   return ok(insertStep(doc, at, step), [step.id]);
 }
 
-function remove(doc: WorkflowDoc, ids: readonly string[]): EditResult {
+function remove(
+  input: WorkflowDoc,
+  ids: readonly string[],
+  edges: readonly { source: string; target: string }[] = [],
+): EditResult {
   const gone = new Set(ids);
+  let doc = input;
+  for (const e of edges) {
+    if (gone.has(e.source) || gone.has(e.target)) continue;
+    const cut = disconnect(doc, e.source, e.target);
+    // An edge that is not the document's (a past round's, a nested workflow's) is skipped.
+    if (cut.ok) doc = cut.doc;
+  }
   if (!doc.steps.some((s) => gone.has(s.id))) return ok(doc);
   const newIndexOf = new Map<number, number>();
   const kept: StepDoc[] = [];
@@ -185,7 +205,7 @@ export function applyEdit(doc: WorkflowDoc, edit: Edit, options: EditOptions = {
     case "add":
       return add(doc, edit, makeId);
     case "delete":
-      return remove(doc, edit.ids);
+      return remove(doc, edit.ids, edit.edges);
     case "reassign":
       return ok(reassign(doc, edit.from, edit.to));
     case "paste": {

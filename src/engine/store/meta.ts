@@ -13,11 +13,17 @@ function stepCount(record: RunRecord): number {
   return record.rounds.reduce((n, r) => n + r.steps.length, 0);
 }
 
+/** The lower-case text History searches: the title, an evaluation's name and strategy, the question. */
+export function searchText(title: string, question: string, tag?: RunMeta["evaluation"]): string {
+  const evaluation = tag ? `${tag.name} ${tag.strategy} ${tag.item}\n` : "";
+  return `${title}\n${evaluation}${question}`.toLowerCase();
+}
+
 /** The history row of a record; `extra` keeps what the user set (title, star) and the kind shown. */
 export function metaOf(
   record: RunRecord,
   bytes: number,
-  extra: Partial<Pick<RunMeta, "key" | "title" | "starred" | "kind">> = {},
+  extra: Partial<Pick<RunMeta, "key" | "title" | "starred" | "kind" | "evaluation">> = {},
   savedAt = Date.now(),
 ): RunMeta {
   const t = record.totals;
@@ -28,7 +34,7 @@ export function metaOf(
     runId: record.id,
     title: extra.title ?? "",
     question,
-    search: `${extra.title ?? ""}\n${record.question}`.toLowerCase(),
+    search: searchText(extra.title ?? "", record.question, extra.evaluation),
     createdAt: record.createdAt ?? record.startedAt ?? savedAt,
     savedAt,
     status: record.status,
@@ -41,5 +47,6 @@ export function metaOf(
     durationMs: durations.length ? durations.reduce((a, b) => a + b, 0) : null,
     starred: extra.starred ?? false,
     bytes,
+    ...(extra.evaluation && { evaluation: extra.evaluation }),
   };
 }

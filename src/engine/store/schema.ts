@@ -4,6 +4,21 @@ import { RunKindSchema, RunStatusSchema } from "../schema/record.ts";
 /** The IndexedDB schema version; each new version adds an upgrade in `db.ts`. */
 export const STORE_VERSION = 1;
 
+/** An evaluation item's verdict, as History shows it. */
+export const VerdictSchema = z.enum(["correct", "wrong", "unscored"]);
+export type Verdict = z.infer<typeof VerdictSchema>;
+
+/** Which evaluation an item's run belongs to, and what it was there (kept on its history row). */
+export const EvalTagSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  strategy: z.string(),
+  item: z.string(),
+  repeat: z.number().int().nonnegative(),
+  verdict: VerdictSchema,
+});
+export type EvalTag = z.infer<typeof EvalTagSchema>;
+
 /** What history lists of a stored run, without loading its record. */
 export const RunMetaSchema = z.object({
   /** The storage key: the run's id, or a fresh key for an imported copy of a stored id. */
@@ -28,6 +43,12 @@ export const RunMetaSchema = z.object({
   starred: z.boolean(),
   /** Bytes of the stored record (its JSON length), for the storage line. */
   bytes: z.number().int().nonnegative(),
+  /**
+   * An evaluation item's evaluation, strategy, item and verdict; History folds items into one
+   * row per evaluation. Absent on other runs (and on items stored before store version 2, which
+   * `backfillEvalTags` fills in from the evaluation store).
+   */
+  evaluation: EvalTagSchema.optional(),
 });
 export type RunMeta = z.infer<typeof RunMetaSchema>;
 

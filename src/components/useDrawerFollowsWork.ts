@@ -1,0 +1,26 @@
+import { useEffect, useRef } from "react";
+import { selectPhase, selectSelectedIds } from "../state/selectors.ts";
+import { useStudio } from "../state/store.ts";
+import { useUi } from "../state/ui.ts";
+import type { LayoutMode } from "./useLayoutMode.ts";
+
+/**
+ * Where the side panels are drawers, they follow what the user does: selecting a step opens the
+ * inspector (what it shows), and a finished plan closes the question drawer of a narrow window so
+ * the graph it drew is in view. In a narrow window only one drawer is open at a time.
+ */
+export function useDrawerFollowsWork(mode: LayoutMode): void {
+  const selected = useStudio(selectSelectedIds).length > 0;
+  const phase = useStudio(selectPhase);
+  const hasSteps = useStudio((s) => s.history.present.steps.length > 0);
+  const lastPhase = useRef(phase);
+  useEffect(() => {
+    if (selected && mode !== "wide") useUi.getState().setDrawer("right", true, mode === "narrow");
+  }, [selected, mode]);
+  useEffect(() => {
+    const was = lastPhase.current;
+    lastPhase.current = phase;
+    if (mode === "narrow" && was === "planning" && phase !== "planning" && hasSteps)
+      useUi.getState().setDrawer("left", false);
+  }, [phase, mode, hasSteps]);
+}

@@ -1,0 +1,29 @@
+import type { EvalResult, Evaluation } from "../engine/eval/schema.ts";
+import type { EvalTag, Verdict } from "../engine/store/schema.ts";
+
+/** An item's verdict as History names it. */
+export function verdictOf(correct: boolean | null): Verdict {
+  return correct === true ? "correct" : correct === false ? "wrong" : "unscored";
+}
+
+/** What an item's history row says about it: its evaluation, strategy, item and verdict. */
+export function evalTagOf(evaluation: Evaluation, result: EvalResult): EvalTag {
+  return {
+    id: evaluation.id,
+    name: evaluation.name,
+    strategy: result.strategy,
+    item: result.item,
+    repeat: result.repeat,
+    verdict: verdictOf(result.correct),
+  };
+}
+
+/** The tags of the runs named (by run id), read from the evaluation store's results. */
+export async function evalTagsByRun(runIds: ReadonlySet<string>): Promise<Map<string, EvalTag>> {
+  const { evalStore } = await import("./evalController.ts");
+  const tags = new Map<string, EvalTag>();
+  for (const evaluation of await evalStore().listEvaluations())
+    for (const result of await evalStore().listItems(evaluation.id))
+      if (runIds.has(result.runId)) tags.set(result.runId, evalTagOf(evaluation, result));
+  return tags;
+}
