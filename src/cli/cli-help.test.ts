@@ -25,7 +25,7 @@ function examples(help: string): string[] {
         .filter(Boolean);
 }
 
-const NAMES = ["eval", "grammar", "parse", "run", "serve"];
+const NAMES = COMMANDS.map((c) => c.name);
 
 describe("help", () => {
   it("lists every registered command with its summary, each a complete CliCommand", async ({

@@ -58,7 +58,7 @@ describe("conductor-studio otel", { timeout: CLI_TIMEOUT_MS }, () => {
     const r = await runCli(["otel", "--help"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/conductor-studio otel RUN\.json/);
-    expect(r.stdout).toMatch(/Example: conductor-studio otel run\.json --content/);
+    expect(r.stdout).toMatch(/^Examples:\n {2}conductor-studio otel run\.json --content/m);
   });
 
   it("refuses a file that is not a run export with a clear message", async ({

@@ -5,15 +5,28 @@ import { EvaluationSchema, upgradeEvaluation } from "../engine/eval/schema.ts";
 import type { CliCommand, Io } from "./command.ts";
 import { UsageError } from "./command.ts";
 import { readResults } from "./eval-files.ts";
+import { EXIT, exitCodesHelp } from "./exit-codes.ts";
 
-const HELP = `  conductor-studio eval-diff A.jsonl B.jsonl [--json] [--seed S]
-      Two evaluations of the same question set side by side (their --out files; the
-      .eval.json beside each is checked for the same dataset): per strategy run in both, the
-      accuracy of each and the change B - A with its 95% paired bootstrap interval and p-value
-      (exact McNemar with one sample each, paired bootstrap with repeats); then every question
-      whose verdict flipped, with the run ids on both sides. --json prints the diff as JSON.
-      Exit 0, 2 for bad input or different question sets.
-      Example: conductor-studio eval-diff before.jsonl after.jsonl
+const HELP = `Two evaluations of the same question set side by side: accuracy changes and flipped questions.
+
+Usage: conductor-studio eval-diff A.jsonl B.jsonl [--json] [--seed S]
+
+Options:
+  --json     print the diff as JSON
+  --seed S   the bootstrap's seed (default 0)
+
+A and B are eval --out files; the .eval.json beside each is checked for the same dataset. Per
+strategy run in both: the accuracy of each and the change B - A with its 95% paired bootstrap
+interval and p-value (exact McNemar with one sample each, paired bootstrap with repeats); then
+every question whose verdict flipped, with the run ids on both sides.
+
+${exitCodesHelp({
+  [EXIT.ok]: "the diff was printed",
+  [EXIT.usage]: "a bad option or file, or two different question sets",
+})}
+Examples:
+  conductor-studio eval-diff before.jsonl after.jsonl
+  conductor-studio eval-diff before.jsonl after.jsonl --json > diff.json
 `;
 
 /** The dataset hash recorded beside a results file, or null when there is no readable sidecar. */

@@ -8,19 +8,32 @@ import type { RunRecord } from "../engine/schema/record.ts";
 import type { CliCommand, Io } from "./command.ts";
 import { UsageError } from "./command.ts";
 import { OTLP_OPTIONS, otlpExporter } from "./otlp-export.ts";
+import { EXIT, exitCodesHelp } from "./exit-codes.ts";
 
-const HELP = `  conductor-studio otel RUN.json... [--content] [--out FILE] [--otlp-endpoint URL]
-                       [--otlp-headers-env VAR]
-      Turn run records (a run export, or JSON lines of them: History's export, serve --runs)
-      into one OpenTelemetry trace each, in the GenAI semantic conventions: invoke_workflow,
-      a plan span per round with the Conductor's chat, invoke_agent per step with a chat span
-      per attempt. Prints one OTLP/HTTP JSON request (ExportTraceServiceRequest) to stdout or
-      --out, or sends it to --otlp-endpoint. "-" reads stdin. --content adds prompts, answers,
-      reasoning and subtasks (off by default); keys and secret header values never appear.
-      Exporting the same run twice gives the same trace and span ids.
-      Example: conductor-studio otel run.json --content > trace.json
-               curl -H 'Content-Type: application/json' --data @trace.json \\
-                 http://localhost:4318/v1/traces
+const HELP = `Turn run records into OpenTelemetry traces (OTLP/HTTP JSON), printed or sent to a collector.
+
+Usage: conductor-studio otel RUN.json... [--content] [--out FILE] [--otlp-endpoint URL]
+
+Options:
+  --content              add prompts, answers, reasoning and subtasks (off by default)
+  --out FILE             write the OTLP JSON there instead of stdout
+  --otlp-endpoint URL    send it to a collector instead (e.g. http://localhost:6006/v1/traces)
+  --otlp-headers-env VAR a variable holding the collector's headers as k=v,k2=v2
+
+Each input is a run export, or JSON lines of them (History's export, serve --runs); "-" reads
+stdin. Each run is one trace in the GenAI semantic conventions: invoke_workflow, a plan span per
+round with the Conductor's chat, invoke_agent per step with a chat span per attempt. The output is
+one ExportTraceServiceRequest. Keys and secret header values never appear; exporting the same run
+twice gives the same trace and span ids.
+
+${exitCodesHelp({
+  [EXIT.ok]: "every run was turned into a trace (and sent, with --otlp-endpoint)",
+  [EXIT.failed]: "the collector refused the traces or could not be reached",
+  [EXIT.usage]: "a bad option, or a file that is not a run record",
+})}
+Examples:
+  conductor-studio otel run.json --content > trace.json
+  conductor-studio otel runs.jsonl --otlp-endpoint http://localhost:6006/v1/traces
 `;
 
 /** The runs in one file: a whole export, or one export per line. */

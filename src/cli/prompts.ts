@@ -20,18 +20,39 @@ import {
   trlRow,
   verlPromptParquet,
 } from "./prompts-rows.ts";
+import { EXIT, exitCodesHelp } from "./exit-codes.ts";
 
-export const PROMPTS_HELP = `  conductor-studio prompts --config pool.json --dataset questions.jsonl --out prompts.jsonl
-      [--pool-size 3-7] [--seed N] [--scorer ID] [--columns question=q,answer=a] [--skip-bad-rows]
-      [--estimate] [--questions-per-step 4] [--rollouts 64] [--steps 200] [--calls-per-plan 2.5]
-      Write, per question, the exact Conductor prompt for a random subset of the pool (paper
-      section 4.4: a size drawn from --pool-size, workers in a random order, seeded by --seed),
-      recorded in the row: --out is TRL's conversational prompt set (JSON lines: prompt, id,
-      question, ground_truth, scorer, pool, tests, data_source) and beside it .verl.parquet for
-      verl (extra_info: question, reference, scorer, pool). --estimate prints the worker calls and
-      money per training step and for the whole run (the defaults are the paper's: 4 questions x
-      64 rollouts x 200 steps); with --estimate --out is optional. Example:
-        conductor-studio prompts --config pool.json --dataset train.jsonl --out train.jsonl --estimate
+export const PROMPTS_HELP = `Write GRPO training prompts with randomised pools (paper section 4.4), and estimate the cost.
+
+Usage: conductor-studio prompts --config FILE --dataset FILE --out FILE [options]
+
+Options:
+  --config FILE             the Conductor and the workers (JSON; required)
+  --dataset FILE            the questions: JSONL, JSON or CSV (required)
+  --out FILE                TRL's conversational prompt set (JSON lines), .verl.parquet beside it
+  --pool-size MIN-MAX       workers per prompt (default 3-7, at most the pool)
+  --seed N                  seed of the sampled pools (default 0)
+  --scorer ID               the scorer recorded with each row (default: chosen from the items)
+  --columns MAP             field=column pairs, as for eval
+  --skip-bad-rows           skip rows that cannot be read instead of stopping
+  --estimate                print the worker calls and money per step and for the run (--out optional)
+  --questions-per-step N    for --estimate (default 4, the paper's)
+  --rollouts N              for --estimate (default 64)
+  --steps N                 for --estimate (default 200)
+  --calls-per-plan X        for --estimate (default 2.5)
+
+Per question, the exact Conductor prompt for a random subset of the pool (a size drawn from
+--pool-size, workers in a random order), recorded in the row: TRL columns prompt, id, question,
+ground_truth, scorer, pool, tests, data_source; verl's extra_info holds question, reference,
+scorer and pool. The reward service (conductor-studio reward) takes these rows back.
+
+${exitCodesHelp({
+  [EXIT.ok]: "the prompts were written (or estimated)",
+  [EXIT.usage]: "a bad option, config or dataset; nothing was written",
+})}
+Examples:
+  conductor-studio prompts --config pool.json --dataset train.jsonl --out train.jsonl --estimate
+  conductor-studio prompts --config pool.json --dataset train.jsonl --pool-size 3-7 --seed 1 --out train.jsonl
 `;
 
 function positive(v: string | undefined, name: string, fallback: number): number {

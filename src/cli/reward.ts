@@ -18,6 +18,7 @@ import type { RunLog } from "./serve-log.ts";
 import { openRunLog } from "./serve-log.ts";
 import { RunQueue } from "./serve-queue.ts";
 import { OtlpExporter } from "./otlp-export.ts";
+import { EXIT, exitCodesHelp } from "./exit-codes.ts";
 
 export interface RunningReward {
   url: string;
@@ -180,22 +181,47 @@ export async function startReward(
   };
 }
 
-export const REWARD_HELP = `  conductor-studio reward --config pool.json [--host 127.0.0.1] [--port 8090] [--concurrency 16]
-                         [--scorer math] [--format-bonus 0.5] [--api-key-env NAME] [--runs DIR]
-                         [--cache DIR] [--cache-mode read-write|read-only|refresh]
-                         [--batches 8] [--queue 64] [--max-body-bytes N] [--grace-ms 30000]
-                         [--otlp-endpoint URL] [--otlp-headers-env VAR] [--otlp-content]
-      Score a trainer's sampled Conductor completions by running each plan on the pool:
-      POST /v1/rewards {"items":[{"id","question","completion","reference","scorer"?,"pool"?}]}
-      answers {"rewards":[{"id","reward","correct","format_ok","answer","error","run_id","cost",
-      "calls"}]} in request order; GET /health counts items, calls, cache hits and money saved.
-      Reward 0 for a plan that does not parse (or names a worker outside the pool), --format-bonus
-      (default 0.5) parsed and wrong, 1 right; a failed worker call is an error with reward null.
-      --concurrency is worker calls at once per endpoint origin; --batches run at once, --queue
-      more wait (then 429). --cache answers identical worker requests from DIR at no cost.
-      --otlp-endpoint sends each item's run as an OpenTelemetry trace (see conductor-studio otel). Example:
-        conductor-studio reward --config pool.json --cache .reward-cache --runs runs/
-      Exit 0 once stopped (Ctrl+C), 1 when it cannot listen, 2 for invalid options or config.
+export const REWARD_HELP = `Serve rewards for RL trainers: run each sampled Conductor plan on the pool and score it.
+
+Usage: conductor-studio reward --config FILE [options]
+
+Options:
+  --config FILE          the Conductor and the workers (JSON; required)
+  --host HOST            address to bind (default 127.0.0.1); anything but loopback needs --api-key-env
+  --port N               port (default 8090; 0 picks a free one)
+  --concurrency N        worker calls at once per endpoint origin (default 16)
+  --scorer ID            scorer for items that name none (default math)
+  --format-bonus X       the reward of a parsed plan with a wrong answer (default 0.5)
+  --api-key-env NAME     the environment variable holding the key clients must send
+  --runs DIR             append each run record, with its reward, as a JSON line
+  --cache DIR            answer identical worker requests from DIR at no cost
+  --cache-mode MODE      read-write (default), read-only or refresh, for --cache
+  --batches N            batches scored at once (default 8)
+  --queue N              batches that may wait beyond them (default 64; then 429)
+  --max-body-bytes N     largest request body (default 64 MiB; then 413)
+  --grace-ms N           on Ctrl+C, how long batches in flight may finish (default 30000)
+  --otlp-endpoint URL    send each item's run as an OpenTelemetry trace (see conductor-studio otel)
+  --otlp-headers-env VAR a variable holding the collector's headers as k=v,k2=v2
+  --otlp-content         add prompts and answers to the traces (off by default)
+
+Endpoints:
+  POST /v1/rewards  {"items":[{"id","question","completion","reference","scorer"?,"pool"?}]}
+                    answers {"rewards":[{"id","reward","correct","format_ok","answer","error",
+                    "run_id","cost","calls"}]} in request order
+  GET /health       items, calls, cache hits and misses, money saved
+
+Reward 0 for a plan that does not parse (or names a worker outside the item's pool),
+--format-bonus parsed and wrong, 1 right; a failed worker call is an error with reward null,
+never 0. Keys never reach the log, the records or the cache.
+
+${exitCodesHelp({
+  [EXIT.ok]: "stopped after Ctrl+C (SIGINT or SIGTERM)",
+  [EXIT.failed]: "cannot listen on --host:--port",
+  [EXIT.usage]: "usage error or an invalid config",
+})}
+Examples:
+  conductor-studio reward --config pool.json --cache .reward-cache --runs runs/
+  conductor-studio reward --config pool.json --port 8090 --concurrency 16 --scorer math
 `;
 
 async function rewardRun(args: string[], io: Io): Promise<number> {

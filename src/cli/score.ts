@@ -5,20 +5,35 @@ import type { ScoreOutput } from "../engine/eval/scorers/score-input.ts";
 import { parseScoreInput, scoreCase } from "../engine/eval/scorers/score-input.ts";
 import type { CliCommand, Io } from "./command.ts";
 import { UsageError } from "./command.ts";
+import { EXIT, exitCodesHelp } from "./exit-codes.ts";
 
 const SCORERS = ["math", "mc", "exact", "contains", "regex"] as const;
 
-const HELP = `  conductor-studio score --scorer math|mc|exact|contains|regex [--version N] --input cases.jsonl
-                        [--out results.jsonl] [--mode strict|lenient] [--pattern RE] [--flags F]
-      Score stored answers without calling a model. Each input line is {"id", "answer",
-      "reference", "question"?, "choices"?} (choices are lettered A, B, ... for mc); each output
-      line (stdout, or --out) is {"id", "correct": true|false|null, "extracted", "reason",
-      "scorer", "version"}. --version picks an older scorer version (math: 1 or 2, mc: 1 or 2;
-      default the newest). --mode is mc's cascade (default lenient); --pattern and --flags are
-      the regex scorer's own pattern (default: the reference is the pattern). A summary goes to
-      stderr. Exit 0 when every case was scored, 2 for bad input (naming the line) or options.
-      Example:
-        npx conductor-studio score --scorer math --input src/engine/eval/scorers/agreement/hendrycks-math.jsonl
+const HELP = `Score stored answers without calling a model, one JSON line per case.
+
+Usage: conductor-studio score --scorer math|mc|exact|contains|regex --input FILE [options]
+
+Options:
+  --scorer ID        math, mc, exact, contains or regex (required)
+  --input FILE       the cases, JSON lines; "-" reads stdin (required)
+  --out FILE         write the results there instead of stdout
+  --version N        an older scorer version (math: 1 or 2, mc: 1 or 2; default the newest)
+  --mode MODE        mc's cascade: lenient (default) or strict
+  --pattern RE       the regex scorer's pattern (default: the reference is the pattern)
+  --flags F          the regex scorer's flags
+
+Each input line is {"id", "answer", "reference", "question"?, "choices"?} (choices are lettered A,
+B, ... for mc); each output line is {"id", "correct": true|false|null, "extracted", "reason",
+"scorer", "version"}. A summary goes to stderr. The README's "Graders" section says how the math
+and multiple-choice scorers agree with the field's reference graders.
+
+${exitCodesHelp({
+  [EXIT.ok]: "every case was scored",
+  [EXIT.usage]: "a bad option or a bad input line (named); nothing was written",
+})}
+Examples:
+  conductor-studio score --scorer math --input cases.jsonl --out results.jsonl
+  conductor-studio score --scorer mc --version 1 --mode strict --input cases.jsonl
 `;
 
 function options(args: string[]) {
