@@ -32,9 +32,13 @@ test("the theme button names the current theme, and its accessible name is its l
 
 test("History's Import files… opens the file picker from the keyboard", async ({ page }) => {
   await studio.openHistory();
-  await studio.byTestId("history-import-button").focus();
-  const chooser = page.waitForEvent("filechooser");
-  await page.keyboard.press("Enter");
+  const button = studio.byTestId("history-import-button");
+  // The list loads after the panel opens and may re-render it: wait until the button holds focus,
+  // then press Enter on it (locator.press focuses the button it finds right before the key).
+  await button.focus();
+  await expect(button).toBeFocused();
+  const chooser = page.waitForEvent("filechooser", { timeout: 10_000 });
+  await button.press("Enter");
   expect((await chooser).isMultiple()).toBe(true);
 });
 
