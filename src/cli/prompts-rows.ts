@@ -6,6 +6,7 @@ import type { EvalItem } from "../engine/eval/dataset/schema.ts";
 import { itemSeed, seededRandom } from "../engine/eval/dataset/shuffle.ts";
 import { poseItem } from "../engine/eval/pose.ts";
 import { trainerPrompt } from "../engine/eval/training/shapes.ts";
+import { text, verlSchemaHead } from "../engine/eval/training/verl.ts";
 import { promptTokensOf, tokensCost, TYPICAL_OUTPUT_TOKENS } from "../engine/pool/estimate.ts";
 import type { ChatMessage } from "../engine/schema/usage.ts";
 import type { Pool } from "../engine/schema/worker.ts";
@@ -162,9 +163,6 @@ export function estimateTraining(
   };
 }
 
-const text = (name: string) =>
-  ({ name, type: "BYTE_ARRAY", converted_type: "UTF8", repetition_type: "OPTIONAL" }) as const;
-
 /**
  * verl's RL dataset (parquet, as verl's own example preprocessors write it): data_source, prompt
  * (a list of {content, role}), ability, reward_model {style, ground_truth}, and extra_info with
@@ -203,18 +201,7 @@ export async function verlPromptParquet(
       },
     ],
     schema: [
-      { name: "root", num_children: 5 },
-      text("data_source"),
-      { name: "prompt", repetition_type: "OPTIONAL", converted_type: "LIST", num_children: 1 },
-      { name: "list", repetition_type: "REPEATED", num_children: 1 },
-      { name: "element", repetition_type: "OPTIONAL", num_children: 2 },
-      text("content"),
-      text("role"),
-      text("ability"),
-      { name: "reward_model", repetition_type: "OPTIONAL", num_children: 2 },
-      text("ground_truth"),
-      text("style"),
-      { name: "extra_info", repetition_type: "OPTIONAL", num_children: 8 },
+      ...verlSchemaHead(8),
       { name: "index", type: "INT64", repetition_type: "OPTIONAL" },
       text("split"),
       text("id"),
