@@ -3,6 +3,10 @@ import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
 import prettier from "eslint-config-prettier";
 import globals from "globals";
+import { builtinModules } from "node:module";
+
+/** Node's built-in modules by their bare names ("fs", "path", ...), which the engine must not import. */
+const NODE_BUILTINS = builtinModules.filter((name) => !name.startsWith("_"));
 
 export default tseslint.config(
   { ignores: ["dist", "node_modules", "test-results", "playwright-report", "bin", ".scratch", "public"] },
@@ -48,6 +52,43 @@ export default tseslint.config(
             {
               group: ["**/components/**", "**/state/**"],
               message: "src/engine must not import UI code.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The engine runs in the browser, in Node and in workers alike: platform code lives in
+    // adapters outside it (src/node for Node and Vite, src/test-support for test fakes).
+    files: ["src/engine/**/*.ts"],
+    ignores: ["src/engine/**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["react", "react-dom", "react/*", "react-dom/*"],
+              message: "src/engine stays free of React.",
+            },
+            { group: ["zustand", "zustand/*"], message: "src/engine stays free of zustand." },
+            { group: ["@xyflow/*"], message: "src/engine stays free of React Flow." },
+            {
+              group: ["**/components/**", "**/state/**"],
+              message: "src/engine must not import UI code.",
+            },
+            {
+              group: ["node:*", ...NODE_BUILTINS],
+              message: "src/engine is platform-neutral: Node code goes in an adapter in src/node.",
+            },
+            {
+              group: ["vite", "vite/*", "vitest", "vitest/*", "@vitest/*"],
+              message: "src/engine is platform-neutral: build and test tools stay out of it.",
+            },
+            {
+              group: ["**/node/**", "**/test-support/**", "**/cli/**"],
+              message: "src/engine must not import its adapters, test fakes or the CLI.",
             },
           ],
         },

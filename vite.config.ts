@@ -8,7 +8,7 @@ import {
   CONTENT_SECURITY_POLICY,
   staticHostHeaders,
 } from "./src/csp.ts";
-import { pyodideAssets } from "./src/engine/eval/code/vite-plugin.ts";
+import { pyodideAssets } from "./src/node/vite/pyodide-assets.ts";
 
 /** Puts the Content-Security-Policy into the built index.html (csp.ts says what it allows). */
 function contentSecurityPolicy(): Plugin {

@@ -7,7 +7,7 @@ import type { Sandbox } from "../src/engine/eval/code/pool.ts";
 import { createNodeSandbox } from "../src/node/sandbox/process.ts";
 import { createCodeScorer } from "../src/engine/eval/code/scorer.ts";
 import { DEFAULT_LIMITS } from "../src/engine/eval/code/types.ts";
-import { PYODIDE_FILES } from "../src/engine/eval/code/vite-plugin.ts";
+import { PYODIDE_FILES } from "../src/node/vite/pyodide-assets.ts";
 
 const TRIVIAL = { mode: "stdio" as const, code: "print(int(input()) + 1)", stdin: "41\n" };
 const ITEM = {

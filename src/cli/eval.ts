@@ -54,7 +54,7 @@ function codeSandboxHolder(io: Io) {
   let made: Promise<Sandbox> | null = null;
   return {
     get: () =>
-      (made ??= import("../engine/eval/code/node.ts").then(({ createNodeSandbox }) => {
+      (made ??= import("../node/sandbox/process.ts").then(({ createNodeSandbox }) => {
         const sandbox = createNodeSandbox();
         io.stderr("Starting the Python sandbox (Pyodide)…\n");
         return sandbox;

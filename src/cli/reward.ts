@@ -28,7 +28,7 @@ export interface RunningReward {
 }
 
 const nodeSandbox = (): Promise<Sandbox> =>
-  import("../engine/eval/code/node.ts").then(({ createNodeSandbox }) => createNodeSandbox());
+  import("../node/sandbox/process.ts").then(({ createNodeSandbox }) => createNodeSandbox());
 
 function batchLine(id: string, rewards: RewardResult[], ms: number): string {
   const scored = rewards.filter((r) => r.reward !== null);

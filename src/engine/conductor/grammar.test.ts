@@ -8,7 +8,7 @@ import { parseConductorOutput } from "./parse.ts";
 import { POOL } from "./parse-cases.ts";
 import { VALID } from "./parse-valid.cases.ts";
 import { DEFAULT_OPENING } from "./prompt.ts";
-import { loadXGrammar } from "./xgrammar-node.ts";
+import { loadXGrammar } from "../../node/xgrammar/load.ts";
 
 const xg = loadXGrammar();
 const cache = new Map<string, Grammar>();

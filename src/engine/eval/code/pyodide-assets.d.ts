@@ -1,4 +1,4 @@
-/** The virtual module from vite-plugin.ts: where the app serves Pyodide's files, and their size. */
+/** The virtual module from src/node/vite/pyodide-assets.ts: where the app serves Pyodide's files, and their size. */
 declare module "virtual:pyodide-assets" {
   export const PYODIDE_ASSETS: {
     /** e.g. "/pyodide/" */

@@ -11,7 +11,7 @@ import {
 } from "../../../../e2e/fixtures/code-answers.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SAMPLE_CODE } from "../dataset/sample-code.ts";
-import { createNodeSandbox } from "./node.ts";
+import { createNodeSandbox } from "../../../node/sandbox/process.ts";
 import type { CodeScoreDetails } from "./scorer.ts";
 import { createCodeScorer } from "./scorer.ts";
 import { DEFAULT_LIMITS } from "./types.ts";

@@ -6,7 +6,7 @@ import type { RunEvent } from "../../schema/events.ts";
 import { WorkerSchema } from "../../schema/worker.ts";
 import type { SmallEngine } from "./backend.ts";
 import { createWebLLMBackend } from "./backend.ts";
-import { MODEL, drain, fakeEngine, request } from "./backend-fake.ts";
+import { MODEL, drain, fakeEngine, request } from "../../../test-support/webllm-engine-fake.ts";
 
 describe("the plan grammar through the in-browser backend", () => {
   const POOL = { workerIds: ["a", "b", "c"], maxSteps: 4, round: 0 };

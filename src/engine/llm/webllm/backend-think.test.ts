@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { callWithRetry } from "../../exec/call.ts";
 import { DEFAULT_RETRY } from "../../exec/retry.ts";
 import { createWebLLMBackend } from "./backend.ts";
-import { MODEL, drain, fakeEngine, request } from "./backend-fake.ts";
+import { MODEL, drain, fakeEngine, request } from "../../../test-support/webllm-engine-fake.ts";
 import { createScriptedEngine } from "./scripted.ts";
 
 const signal = () => new AbortController().signal;

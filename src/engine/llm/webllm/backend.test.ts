@@ -13,7 +13,7 @@ import {
   request,
   tick,
   user,
-} from "./backend-fake.ts";
+} from "../../../test-support/webllm-engine-fake.ts";
 
 describe("createWebLLMBackend", () => {
   it("streams deltas, then usage from WebLLM's final chunk, and reports its speed figures", async () => {

@@ -1,10 +1,10 @@
 /* eslint-disable @typescript-eslint/only-throw-error, @typescript-eslint/prefer-promise-reject-errors --
    WebLLM's worker rejects with strings, and the fake engine must do the same. */
 import { vi } from "vitest";
-import type { ChatMessage } from "../../schema/usage.ts";
-import type { ChatChunk } from "../types.ts";
-import { LlmError } from "../types.ts";
-import type { SmallChatRequest, SmallChunk, SmallEngine, SmallUsage } from "./backend.ts";
+import type { ChatMessage } from "../engine/schema/usage.ts";
+import type { ChatChunk } from "../engine/llm/types.ts";
+import { LlmError } from "../engine/llm/types.ts";
+import type { SmallChatRequest, SmallChunk, SmallEngine, SmallUsage } from "../engine/llm/webllm/backend.ts";
 
 /** A fake of the small WebLLM engine interface, and helpers shared by the backend tests. */
 
