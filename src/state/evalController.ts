@@ -28,7 +28,12 @@ import { askForKeys } from "./keyPrompt.ts";
 import { parseMoney, userLocale } from "./money.ts";
 import { runStore } from "./runStore.ts";
 import { useStudio } from "./store.ts";
-import { cachedConductor, cachedWorker, cacheWriteMessage, evaluationCache } from "./studioCache.ts";
+import {
+  cachedConductor,
+  cachedWorker,
+  cacheWriteMessage,
+  evaluationCache,
+} from "./studioCache.ts";
 
 let store: EvalStore | null = null;
 let current: EvalRun | null = null;

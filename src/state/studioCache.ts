@@ -82,3 +82,20 @@ export function cacheWriteMessage(cache: ResponseCache | undefined): string | nu
     studioCacheStore().writeFailure()?.message ?? "The response cache could not be written.";
   return `${n} answer(s) were not stored in the response cache. ${why}`;
 }
+
+/** The cache's size in words for the Evaluate setup, e.g. "12 answers · 34 KB". */
+export async function cacheSizeText(): Promise<string> {
+  const size = await studioCacheStore().size();
+  if (!size.ok) return size.message;
+  const kb = size.bytes / 1024;
+  const bytes = kb < 1024 ? `${Math.ceil(kb)} KB` : `${(kb / 1024).toFixed(1)} MB`;
+  return size.entries === 0
+    ? "empty"
+    : `${size.entries.toLocaleString()} answer${size.entries === 1 ? "" : "s"} · ${bytes}`;
+}
+
+/** Deletes every stored answer; a message when storage refused. */
+export async function clearCache(): Promise<string | null> {
+  const done = await studioCacheStore().clear();
+  return done.ok ? null : done.message;
+}

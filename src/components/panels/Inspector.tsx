@@ -161,6 +161,11 @@ export function Inspector() {
               `${result.usage.promptTokens} in + ${result.usage.completionTokens} out tokens${result.usage.estimated ? " (estimated)" : ""} · ${formatCost(result.cost ?? 0)}${result.usage.providerCost !== undefined ? " (provider's figure)" : ""}`}
             {result.usage?.reasoningTokens !== undefined &&
               ` · ${result.usage.reasoningTokens} of them reasoning`}
+            {result.usage?.cached && (
+              <span data-testid="inspector-cached">
+                {` · from the response cache, no call made (${formatCost(result.usage.savedCost ?? 0)} saved)`}
+              </span>
+            )}
             {result.attempts > 1 && ` · ${result.attempts} attempts`}
           </div>
           {/* Parsing Markdown on every streamed frame is the costliest render: plain text until done. */}
