@@ -51,8 +51,8 @@ export function CacheControl() {
           />
           Response cache
         </label>
-        <label>
-          Cache mode
+        <label className="eval-cache-mode">
+          Mode
           <select
             data-testid="eval-cache-mode"
             value={mode}
@@ -66,6 +66,12 @@ export function CacheControl() {
             ))}
           </select>
         </label>
+      </div>
+      <p className="muted">
+        A call with the same endpoint, model, messages and settings as a stored one is answered from
+        this browser, at no cost. Single runs in the studio are never cached.
+      </p>
+      <div className="row">
         <span className="muted" data-testid="eval-cache-size">
           {size === null ? "…" : `Stored: ${size}`}
         </span>
