@@ -70,6 +70,11 @@ test("an evaluation run again after a scorer change is answered from the cache: 
   await evaluate.cell(FACTS[0]!.id, `single:${SOLVER.name}`).click();
   await expect(studio.byTestId("step-cached")).toBeVisible();
   await expect(studio.nodes().first()).toContainText("$0");
+  await studio.nodes().first().click();
+  await expect(studio.byTestId("inspector-cached")).toContainText(
+    "from the response cache, no call made ($0.0012 saved)",
+  );
+  await page.screenshot({ path: "test-results/response-cache-item-run.png" });
   await evaluate.open();
 
   // Clear asks first; Keep it keeps it.

@@ -102,6 +102,32 @@ describe("Evaluate's response cache", () => {
     expect(first.report.every((r) => r.cachedCalls === 0 && r.savedCost === 0)).toBe(true);
   });
 
+  it("answers the Conductor's plans from the cache too: a conductor evaluation run again calls nobody", async () => {
+    const s = useStudio.getState();
+    s.setConductor({
+      backend: "remote",
+      baseURL: server.baseURL,
+      model: "conductor",
+      price: { input: 1, output: 1 },
+    });
+    server.setDefault(
+      "conductor",
+      'One worker.\nmodel_id = [0]\nsubtasks = ["Answer the question."]\naccess_list = [[]]',
+    );
+    useEval.getState().patchSetup({ strategies: ["conductor"] });
+    const first = await evaluate();
+    const conductorCalls = () =>
+      server.requests.filter((r) => (r.body as ChatBody | undefined)?.model === "conductor").length;
+    expect(conductorCalls()).toBe(10);
+    expect(chatCalls()).toBe(20);
+    expect(first.results.filter((r) => r.correct)).toHaveLength(10);
+    const second = await evaluate();
+    expect(chatCalls()).toBe(20);
+    // Each item: its plan and its one step, both from the cache.
+    expect(second.results.every((r) => r.cachedCalls === 2 && r.cost === 0)).toBe(true);
+    expect(second.results.filter((r) => r.correct)).toHaveLength(10);
+  });
+
   it("off, or in refresh mode, calls the provider again; read-only never stores", async () => {
     useEval.getState().patchSetup({ cacheMode: "read-only" });
     await evaluate();
