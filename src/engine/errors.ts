@@ -53,6 +53,8 @@ export const ERROR_MESSAGES = {
     "This browser has no room left to store runs (storage quota exceeded). Delete or export old runs in History, then try again; nothing was half-written.",
   storage_unavailable: "This browser's storage (IndexedDB) could not be used:",
   stored_invalid: "A stored run could not be read:",
+  cache_full:
+    "This browser has no room left for the response cache (storage quota exceeded): the answers that did not fit were simply not cached, and the evaluation went on. Clear the cache (Evaluate, Response cache) or delete old runs in History.",
   // In-browser model (WebLLM on WebGPU)
   webgpu_unavailable: "WebGPU is not available in this browser.",
   no_gpu_adapter: "WebGPU found no compatible GPU on this computer.",

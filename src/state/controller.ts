@@ -17,7 +17,9 @@ import type { Step } from "../engine/schema/workflow.ts";
 import { createBatcher } from "./batch.ts";
 import { conductorBackend, conductorConfigOf, workerBackend } from "./backends.ts";
 import { refreshHistory, useHistory } from "./history.ts";
+import { resultsFor } from "./open.ts";
 import { createRunWriter, endsSomething } from "./persistence.ts";
+import { selectFallback, selectFallbackName } from "./selectors.ts";
 import { TOP } from "./run.ts";
 import type { StudioState } from "./store.ts";
 import { CONDUCTOR_KEY_ID } from "./keybinding.ts";
@@ -161,6 +163,7 @@ export async function planNow(): Promise<void> {
   const partial = createPartialPlanReader(options);
   const showPartial = () => {
     const st = useStudio.getState();
+    if (st.record.rounds[0]?.fallback) return showFallback();
     const raw = st.record.rounds[0]?.plan?.raw ?? "";
     const steps = stepsByWorkerId(partial.read(raw), ids);
     if (steps.length > st.history.present.steps.length)
@@ -177,6 +180,9 @@ export async function planNow(): Promise<void> {
   const record = st.record;
   if (record.status === "planned") {
     st.replaceDoc(docKeepingIds(st.history.present, stepsAt(record, TOP)), false);
+  } else if (record.rounds[0]?.fallback) {
+    showFallback();
+    st.setNotice(fallbackNotice(useStudio.getState()));
   } else {
     // Steps streamed in before the plan failed are not the Conductor's workflow: the raw text and
     // the error stay in the Conductor panel, the canvas is left empty to retry or build by hand.
@@ -185,6 +191,31 @@ export async function planNow(): Promise<void> {
     if (record.status === "failed" && plan?.error)
       st.setNotice(`The Conductor's plan could not be used: ${plan.error.message}`);
   }
+}
+
+/**
+ * The Conductor could not plan and the fallback worker answers: its one step becomes the canvas's
+ * workflow (once), and its result streams into that node.
+ */
+function showFallback(): void {
+  const st = useStudio.getState();
+  const steps = stepsAt(st.record, TOP);
+  if (st.runStepIds.length === steps.length && steps.length > 0) {
+    st.setRecord(st.record, { ...st.results, ...resultsFor(st.record, st.runStepIds) });
+    return;
+  }
+  const doc = docFromSteps(steps);
+  const ids = doc.steps.map((x) => x.id);
+  st.setRunStepIds(ids);
+  st.replaceDoc(doc, false);
+  st.setRecord(st.record, resultsFor(st.record, ids));
+}
+
+/** What the studio says after a plan that fell back: the Conductor failed, who answered instead. */
+export function fallbackNotice(s: StudioState): string | null {
+  const f = selectFallback(s);
+  if (!f) return null;
+  return `The Conductor could not plan (${f.reason.message}), so ${selectFallbackName(s)} answered alone instead, as set in Settings → Conductor.`;
 }
 
 /** Why the current document cannot run, in plain words; null when it can. */

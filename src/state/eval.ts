@@ -5,6 +5,7 @@ import type { ColumnMapping } from "../engine/eval/dataset/schema.ts";
 import { DEFAULT_COLUMNS } from "../engine/eval/dataset/schema.ts";
 import type { EvalProgress, EvalStatus } from "../engine/eval/runner.ts";
 import type { EvalResult, Evaluation } from "../engine/eval/schema.ts";
+import type { CacheMode } from "../engine/llm/cache.ts";
 
 export type EvalPhase = "idle" | "running" | "paused" | EvalStatus;
 
@@ -26,6 +27,9 @@ export interface EvalSetup {
   hfSource: HfRecordedSource | null;
   /** A benchmark preset's answer-format instruction (else the scorer's). */
   instruction: string | null;
+  /** The response cache (on by default: README "The response cache in the studio") and its mode. */
+  cache: boolean;
+  cacheMode: CacheMode;
 }
 
 export interface EvalState {
@@ -59,6 +63,8 @@ export const INITIAL_SETUP: EvalSetup = {
   concurrency: 4,
   hfSource: null,
   instruction: null,
+  cache: true,
+  cacheMode: "read-write",
 };
 
 /** The Evaluate view's state: ephemeral UI plus the evaluation on screen (storage holds the truth). */

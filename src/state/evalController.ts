@@ -12,6 +12,7 @@ import type { Evaluation } from "../engine/eval/schema.ts";
 import { EvaluationSchema } from "../engine/eval/schema.ts";
 import { defaultScorerId } from "../engine/eval/scorers/registry.ts";
 import type { Strategy } from "../engine/eval/strategy.ts";
+import type { Worker } from "../engine/schema/worker.ts";
 import { parseStrategyList, strategyName } from "../engine/eval/strategy.ts";
 import { conductorSample } from "../engine/eval/training/sample.ts";
 import { stepsOf } from "../engine/graph/document.ts";
@@ -27,6 +28,12 @@ import { askForKeys } from "./keyPrompt.ts";
 import { parseMoney, userLocale } from "./money.ts";
 import { runStore } from "./runStore.ts";
 import { useStudio } from "./store.ts";
+import {
+  cachedConductor,
+  cachedWorker,
+  cacheWriteMessage,
+  evaluationCache,
+} from "./studioCache.ts";
 
 let store: EvalStore | null = null;
 let current: EvalRun | null = null;
@@ -165,6 +172,15 @@ export async function startEvaluation(): Promise<void> {
   await runStored(evaluation, items, []);
 }
 
+/**
+ * The evaluation's pool is stored without headers; its calls send the headers the studio's worker
+ * of the same id has now (secret values stay bound to the origin they were entered for).
+ */
+function withHeaders(w: Worker): Worker {
+  const now = useStudio.getState().pool.find((p) => p.id === w.id);
+  return now?.headers ? { ...w, headers: now.headers, plainHeaders: now.plainHeaders } : w;
+}
+
 async function runStored(
   evaluation: Evaluation,
   items: EvalItem[],
@@ -180,12 +196,17 @@ async function runStored(
   // 0 until the end); each result also records the version that scored it.
   await evalStore().saveEvaluation(ev, items);
   const conductor = conductorBackend(s);
+  // Identical calls (endpoint, model, messages, parameters) are answered from the response cache.
+  const cache = evaluationCache(ui.setup);
   const run = new EvalRun({
     evaluation: ev,
     items,
     scorer: made.scorer,
-    backendFor: (w) => workerBackend(useStudio.getState(), w),
-    conductorBackend: typeof conductor === "string" ? undefined : conductor,
+    backendFor: (w) => cachedWorker(cache, workerBackend(useStudio.getState(), withHeaders(w)), w),
+    conductorBackend:
+      typeof conductor === "string"
+        ? undefined
+        : cachedConductor(cache, conductor, conductorConfigOf(s)),
     previous,
     limiter,
     judgeMeter: made.judgeMeter,
@@ -211,14 +232,17 @@ async function runStored(
   ui.patch({ evaluation: ev, results: previous, phase: "running", message: null, resumable: null });
   try {
     const outcome = await run.run();
-    // Errored items (a call failed) are offered again: resuming runs only them.
+    // Errored items (a call failed) are offered again: resuming runs only them. A cache that
+    // could not store some answers is said, and changed nothing else.
+    const said = [
+      outcome.capBlock && capMessage(outcome.capBlock, outcome.done === previous.length),
+      cacheWriteMessage(cache),
+    ].filter((m): m is string => !!m);
     useEval.getState().patch({
       phase: outcome.status,
       resumable:
         outcome.errors > 0 ? { evaluation: ev, done: outcome.done, total: outcome.total } : null,
-      ...(outcome.capBlock && {
-        message: capMessage(outcome.capBlock, outcome.done === previous.length),
-      }),
+      ...(said.length && { message: said.join(" ") }),
     });
   } catch (e: unknown) {
     // Storage refused a write (quota, private mode): say so; the stored results stay valid.

@@ -125,7 +125,8 @@ describe("studio evaluation: errors, versions, re-score", () => {
     useEval.getState().patchSetup({ strategies: ["single:right"] });
     await startEvaluation();
     const first = useEval.getState().evaluation!;
-    // The second time the worker gets the first three questions wrong.
+    // The second time the worker gets the first three questions wrong (asked again: no cache).
+    useEval.getState().patchSetup({ cache: false });
     const wrongOn = new Set(FACTS.items.slice(0, 3).map((i) => i.question));
     server.setDefault("right", (b) =>
       [...wrongOn].some((q) => JSON.stringify(b.messages).includes(q))

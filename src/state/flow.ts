@@ -18,6 +18,8 @@ export interface StepNodeData extends Record<string, unknown> {
   status: StepStatus;
   tokens: number | null;
   estimated: boolean;
+  /** Answered from Evaluate's response cache (no cost); absent otherwise. */
+  cached?: boolean;
   cost: number | null;
   latencyMs: number | null;
   output: string;
@@ -71,6 +73,7 @@ export function resultFields(result: StepResult | undefined) {
     status: result?.status ?? ("idle" as const),
     tokens: usage ? usage.promptTokens + usage.completionTokens : null,
     estimated: usage?.estimated ?? false,
+    ...(usage?.cached ? { cached: true } : {}),
     cost: result?.cost ?? null,
     latencyMs:
       result?.startedAt != null && result.finishedAt != null

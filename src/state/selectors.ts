@@ -12,4 +12,11 @@ export const selectRecord = (s: StudioState) => s.record;
 export const selectCanUndo = (s: StudioState) => s.history.past.length > 0;
 export const selectCanRedo = (s: StudioState) => s.history.future.length > 0;
 export const selectPlan = (s: StudioState) => s.record.rounds[0]?.plan ?? null;
+/** Why the Conductor's plan failed when a worker answered alone instead (Conductor settings). */
+export const selectFallback = (s: StudioState) => s.record.rounds[0]?.fallback ?? null;
+/** The name of that worker, as the run's pool has it. */
+export const selectFallbackName = (s: StudioState) => {
+  const id = s.record.rounds[0]?.fallback?.worker;
+  return id === undefined ? null : (s.record.pool.find((w) => w.id === id)?.name ?? id);
+};
 export const selectTotals = (s: StudioState) => s.record.totals;

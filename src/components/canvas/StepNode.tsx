@@ -68,6 +68,15 @@ export const StepNode = memo(function StepNode({ data, selected }: NodeProps<Ste
             {data.tokens.toLocaleString()} tok{data.estimated ? "*" : ""}
           </span>
           <span>{formatCost(data.cost ?? 0)}</span>
+          {data.cached && (
+            <span
+              className="step-cached"
+              data-testid="step-cached"
+              title="Answered from the response cache: no call, no cost"
+            >
+              cached
+            </span>
+          )}
           {data.latencyMs !== null && <span>{(data.latencyMs / 1000).toFixed(1)} s</span>}
         </div>
       )}

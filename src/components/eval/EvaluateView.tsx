@@ -8,6 +8,7 @@ import { strategyName } from "../../engine/eval/strategy.ts";
 import { findResumable, resumeStored, trainingDataJsonl } from "../../state/evalController.ts";
 import { useEval } from "../../state/eval.ts";
 import { download } from "../../state/files.ts";
+import { CacheSummary } from "./CacheSummary.tsx";
 import { CategoryTable } from "./CategoryTable.tsx";
 import { CodeResults, CodeRuntimePanel } from "./CodeResults.tsx";
 import { ComparisonPanel } from "./ComparisonPanel.tsx";
@@ -103,6 +104,7 @@ function Report() {
         <RescoreControl />
       </div>
       {code && <CodeRuntimePanel />}
+      <CacheSummary rows={rows} />
       <ReportTable rows={rows} metric={code ? "pass@1" : "Accuracy"} />
       <ComparisonPanel comparisons={report.comparisons} />
       <CategoryTable rows={report.categories} strategies={names} />

@@ -5,6 +5,7 @@ import { useEval } from "../../state/eval.ts";
 import { useStudio } from "../../state/store.ts";
 import { useUi } from "../../state/ui.ts";
 import { parseMoney, userLocale } from "../../state/money.ts";
+import { CacheControl } from "./CacheControl.tsx";
 import { runBlocker } from "./runBlocker.ts";
 
 /** The judge's rubric, editable; empty means the default rubric (shown as the placeholder). */
@@ -118,6 +119,7 @@ export function StrategyPicker() {
           />
         </label>
       </div>
+      <CacheControl />
       {capProblem && (
         <p className="problem" id="eval-max-cost-problem" data-testid="eval-max-cost-problem">
           {capProblem}

@@ -1,7 +1,7 @@
 import { formatCost } from "../../engine/cost.ts";
 import type { ConductorConfig } from "../../engine/schema/worker.ts";
 import { planNow } from "../../state/controller.ts";
-import { selectPhase, selectPlan } from "../../state/selectors.ts";
+import { selectFallbackName, selectPhase, selectPlan } from "../../state/selectors.ts";
 import { useStudio } from "../../state/store.ts";
 import { RetryNote, Thinking } from "../ui/Thinking.tsx";
 import { ErrorBadge } from "../ui/ErrorBadge.tsx";
@@ -21,6 +21,7 @@ export function ConductorPanel() {
   const phase = useStudio(selectPhase);
   const stats = useStudio((s) => (s.conductor.backend === "webllm" ? s.ibStats : null));
   const planner = useStudio((s) => s.record.conductor);
+  const fallback = useStudio(selectFallbackName);
   if (!plan) {
     return (
       <section className="panel conductor-panel" aria-label="Conductor">
@@ -50,6 +51,13 @@ export function ConductorPanel() {
           {plan.notice}
         </p>
       )}
+      {fallback && (
+        <div className="warning fallback-note" role="status" data-testid="plan-fallback">
+          <strong>The Conductor failed to plan</strong>, so the fallback worker{" "}
+          <strong>{fallback}</strong> answered the question alone instead (Settings → Conductor).
+          Its answer is the run's answer; no workflow was planned.
+        </div>
+      )}
       {plan.error && (
         <div className="error-box" role="alert" data-testid="plan-error">
           <p>{plan.error.message}</p>
@@ -77,6 +85,7 @@ export function ConductorPanel() {
           {usage.promptTokens + usage.completionTokens} tokens
           {usage.estimated ? " (estimated)" : ""} ·{" "}
           {planCost(plan.cost ?? 0, usage.providerCost !== undefined, planner)}
+          {usage.cached && " · from the response cache"}
           {plan.startedAt !== null &&
             plan.finishedAt !== null &&
             ` · ${((plan.finishedAt - plan.startedAt) / 1000).toFixed(1)} s`}

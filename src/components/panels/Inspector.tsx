@@ -157,11 +157,19 @@ export function Inspector() {
         >
           <div className="muted small row">
             <CopyButton text={result.output} label="Copy this output" testId="copy-output" />
-            {result.usage &&
-              `${result.usage.promptTokens} in + ${result.usage.completionTokens} out tokens${result.usage.estimated ? " (estimated)" : ""} · ${formatCost(result.cost ?? 0)}${result.usage.providerCost !== undefined ? " (provider's figure)" : ""}`}
-            {result.usage?.reasoningTokens !== undefined &&
-              ` · ${result.usage.reasoningTokens} of them reasoning`}
-            {result.attempts > 1 && ` · ${result.attempts} attempts`}
+            {/* One box of text beside the button, so a long line wraps instead of squeezing it. */}
+            <span>
+              {result.usage &&
+                `${result.usage.promptTokens} in + ${result.usage.completionTokens} out tokens${result.usage.estimated ? " (estimated)" : ""} · ${formatCost(result.cost ?? 0)}${result.usage.providerCost !== undefined ? " (provider's figure)" : ""}`}
+              {result.usage?.reasoningTokens !== undefined &&
+                ` · ${result.usage.reasoningTokens} of them reasoning`}
+              {result.usage?.cached && (
+                <span data-testid="inspector-cached">
+                  {` · from the response cache, no call made (${formatCost(result.usage.savedCost ?? 0)} saved)`}
+                </span>
+              )}
+              {result.attempts > 1 && ` · ${result.attempts} attempts`}
+            </span>
           </div>
           {/* Parsing Markdown on every streamed frame is the costliest render: plain text until done. */}
           {status === "running" ? (

@@ -32,6 +32,9 @@ export interface StrategySummary {
   /** Runs a named worker answered alone because the Conductor could not plan. */
   fallbacks: number;
   failedRuns: number;
+  /** Calls answered from the response cache (at no cost), and what they would have cost. */
+  cachedCalls: number;
+  savedCost: number;
   /** Per sample that did not error (errored samples say nothing about a strategy's cost). */
   tokensPerQuestion: number;
   costPerQuestion: number;
@@ -162,6 +165,8 @@ function summariseOne(
     planFailures: ok.filter((r) => r.planFailed).length,
     fallbacks: ok.filter((r) => r.fallback === true).length,
     failedRuns: ok.filter((r) => r.status !== "done").length,
+    cachedCalls: rs.reduce((n, r) => n + (r.cachedCalls ?? 0), 0),
+    savedCost: rs.reduce((n, r) => n + (r.savedCost ?? 0), 0),
     tokensPerQuestion: avg(ok.map((r) => r.tokens)),
     costPerQuestion: avg(ok.map((r) => r.cost)),
     costCi: bootstrapMeanInterval(costs, settings),

@@ -371,6 +371,7 @@ export class EvalRun {
       runId,
       calls: t.calls,
       ...(t.cachedCalls ? { cachedCalls: t.cachedCalls } : {}),
+      ...(t.savedCost ? { savedCost: t.savedCost } : {}),
       extracted: null,
       status: record.status,
       endReason: record.endReason,

@@ -62,6 +62,8 @@ export const EvalResultSchema = z.object({
   finishedAt: z.number().optional(),
   /** Of `calls`, those answered from the response cache (at no cost); absent when none were. */
   cachedCalls: z.number().int().nonnegative().optional(),
+  /** What those cached calls would have cost (the money the response cache saved). */
+  savedCost: z.number().nonnegative().optional(),
   /**
    * Why the item has no verdict because a call failed (after its retries): an error is never a
    * wrong answer; it is left out of accuracy and training data and run again on resume.

@@ -9,6 +9,7 @@ import type { Pool } from "../schema/worker.ts";
 import { FALLBACK_SUBTASK } from "./fallback.ts";
 import type { FallbackPolicy } from "./fallback.ts";
 import { runConductor } from "./run.ts";
+import { runRun } from "./runner.ts";
 import { drain } from "./testing.ts";
 
 const question = "What is 17 x 23?";
@@ -84,6 +85,48 @@ describe("when the Conductor cannot plan", () => {
     // The fallback survives an export round trip.
     const back = importRun(exportRun(record));
     expect(back.ok && back.record.rounds[0]?.fallback?.worker).toBe("w1");
+  });
+
+  it("planning alone (the studio's Plan) falls back too, and then runs the named worker", async () => {
+    const plan = (plans: FakeReply[], fallback?: FallbackPolicy) => {
+      const conductorBackend = createFakeBackend(plans);
+      const workerBackend = createFakeBackend(() => ({ text: "391" }));
+      const events = drain(
+        runRun({
+          question,
+          pool,
+          conductor,
+          conductorBackend,
+          backendFor: () => workerBackend,
+          signal: new AbortController().signal,
+          retry,
+          fallback,
+          run: { kind: "planned" },
+          start: { from: "plan", planOnly: true },
+        }),
+      );
+      return events.then((e) => ({ record: recordOf(e), conductorBackend, workerBackend }));
+    };
+    const fell = await plan([{ text: TRUNCATED }, { text: TRUNCATED }], {
+      replans: 1,
+      workerId: "w1",
+    });
+    // The engine's own re-plan first, then the worker.
+    expect(fell.conductorBackend.calls).toHaveLength(2);
+    expect(fell.workerBackend.calls).toHaveLength(1);
+    expect(fell.record).toMatchObject({ status: "done", answer: "391" });
+    expect(fell.record.rounds[0]?.fallback).toMatchObject({
+      worker: "w1",
+      reason: { code: "unparseable_list" },
+    });
+    // Without a fallback worker, planning alone still ends on the failure, nothing run.
+    const failed = await plan([{ text: TRUNCATED }, { text: TRUNCATED }], { replans: 1 });
+    expect(failed.record).toMatchObject({ status: "failed", endReason: "plan_error" });
+    expect(failed.workerBackend.calls).toHaveLength(0);
+    // A plan that parses is only planned, whatever the fallback.
+    const planned = await plan([{ text: GOOD }], { replans: 1, workerId: "w1" });
+    expect(planned.record.status).toBe("planned");
+    expect(planned.workerBackend.calls).toHaveLength(0);
   });
 
   it("falls back after a failed Conductor call too, but never after a cancel", async () => {

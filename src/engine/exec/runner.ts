@@ -237,10 +237,9 @@ export async function* runRun(o: RunnerOptions): AsyncGenerator<RunEvent, RunEnd
         },
         o.fallback?.replans ?? 0,
       );
-      // Only a run that goes on to execute falls back; planning alone shows the failure.
-      const executes = !(start.from === "plan" && start.planOnly);
-      fallback =
-        !plan.ok && round === 0 && executes ? fallbackFor(o.fallback, o.pool, plan) : undefined;
+      // Planning alone falls back too: with no plan to show, the named worker answers, and the
+      // run goes on to execute its one step (the studio's Plan button, like eval and serve).
+      fallback = !plan.ok && round === 0 ? fallbackFor(o.fallback, o.pool, plan) : undefined;
       if (!plan.ok && !fallback) {
         const at = now();
         return yield* finishWith(
@@ -275,7 +274,7 @@ export async function* runRun(o: RunnerOptions): AsyncGenerator<RunEvent, RunEnd
           reason: "accepted",
           answer,
         });
-      if (start.from === "plan" && start.planOnly)
+      if (start.from === "plan" && start.planOnly && !fallback)
         return yield* finishWith(end, {
           type: "run_finish",
           at: now(),

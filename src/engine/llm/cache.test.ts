@@ -52,6 +52,11 @@ describe("the response cache", () => {
     expect(cache.stats).toMatchObject({ hits: 1, misses: 1 });
     // 1000 x $2/M + 100 x $10/M
     expect(cache.stats.savedCost).toBeCloseTo(0.003, 10);
+    // The hit carries what it saved, so a record's totals can say it; the stored usage does not.
+    expect(second.usage?.savedCost).toBeCloseTo(0.003, 10);
+    const [stored] = [...cache.store.entries.values()];
+    expect(stored?.response.usage.savedCost).toBeUndefined();
+    expect(stored?.response.usage.cached).toBeUndefined();
   });
 
   it("keys on endpoint, model, messages and every parameter, and on nothing else", async () => {

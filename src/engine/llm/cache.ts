@@ -147,10 +147,10 @@ const inFlight = new WeakMap<ResponseCache, Map<string, Promise<Answer | undefin
 /** With `repeats: "distinct"`: how many times each request was asked so far, per cache object. */
 const asked = new WeakMap<ResponseCache, Map<string, number>>();
 
-function* replay(answer: Answer): Generator<ChatChunk, void> {
+function* replay(answer: Answer, savedCost: number): Generator<ChatChunk, void> {
   if (answer.reasoning) yield { type: "reasoning", text: answer.reasoning };
   if (answer.text) yield { type: "delta", text: answer.text };
-  const usage: Usage = { ...answer.usage, cached: true };
+  const usage: Usage = { ...answer.usage, cached: true, ...(savedCost > 0 ? { savedCost } : {}) };
   yield { type: "usage", usage };
 }
 
@@ -170,9 +170,11 @@ export function withCache(
   asked.set(cache, counts);
   const distinct = cache.repeats === "distinct";
   const hit = (answer: Answer) => {
+    // The stored usage is the provider's (never marked cached), so this is the call's real price.
+    const saved = callCost(answer.usage, target.price);
     cache.stats.hits++;
-    cache.stats.savedCost += callCost(answer.usage, target.price);
-    return replay(answer);
+    cache.stats.savedCost += saved;
+    return replay(answer, saved);
   };
 
   async function* stream(request: ChatRequest, signal: AbortSignal): AsyncGenerator<ChatChunk> {

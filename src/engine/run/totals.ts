@@ -16,10 +16,11 @@ export function keptKey(parent: ParentPath, round: number, step: number | null):
   return `${path}|${round}|${step ?? "p"}`;
 }
 
-/** Adds one call's usage to totals; `reasoningTokens` and `cachedCalls` appear once some call has any. */
+/** Adds one call's usage to totals; `reasoningTokens`, `cachedCalls` and `savedCost` appear once some call has any. */
 export function addCall(t: Totals, usage: Usage, cost: number): Totals {
   const reasoning = (t.reasoningTokens ?? 0) + (usage.reasoningTokens ?? 0);
   const cached = (t.cachedCalls ?? 0) + (usage.cached ? 1 : 0);
+  const saved = (t.savedCost ?? 0) + (usage.cached ? (usage.savedCost ?? 0) : 0);
   return {
     promptTokens: t.promptTokens + usage.promptTokens,
     completionTokens: t.completionTokens + usage.completionTokens,
@@ -28,6 +29,7 @@ export function addCall(t: Totals, usage: Usage, cost: number): Totals {
     calls: t.calls + 1,
     ...(reasoning > 0 ? { reasoningTokens: reasoning } : {}),
     ...(cached > 0 ? { cachedCalls: cached } : {}),
+    ...(saved > 0 ? { savedCost: saved } : {}),
   };
 }
 

@@ -210,6 +210,8 @@ export const TotalsSchema = z.object({
   reasoningTokens: z.number().int().nonnegative().optional(),
   /** Of the calls, those answered from the response cache (at no cost); absent when none were. */
   cachedCalls: z.number().int().nonnegative().optional(),
+  /** What the cached calls would have cost at their prices; absent when none saved anything. */
+  savedCost: z.number().nonnegative().optional(),
 });
 export type Totals = z.infer<typeof TotalsSchema>;
 

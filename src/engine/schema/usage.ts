@@ -11,6 +11,8 @@ export const UsageSchema = z.object({
   reasoningTokens: z.number().int().nonnegative().optional(),
   /** Answered from the response cache (llm/cache.ts): the tokens are the stored call's; it cost nothing. */
   cached: z.boolean().optional(),
+  /** With `cached`: what the call would have cost at the worker's price (the money the hit saved). */
+  savedCost: z.number().nonnegative().optional(),
 });
 export type Usage = z.infer<typeof UsageSchema>;
 
