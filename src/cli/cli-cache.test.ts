@@ -78,6 +78,11 @@ describe("eval --cache", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
     expect(after.map((r) => row(r, r.cost, r.cachedCalls)).sort()).toEqual(
       before.map((r) => row(r, 0, r.calls)).sort(),
     );
+    // Each result saved what the first run paid for it, and the summary table says so.
+    const paidFor = new Map(before.map((r) => [`${r.item}/${r.strategy}`, r.cost]));
+    for (const r of after) expect(r.savedCost).toBeCloseTo(paidFor.get(`${r.item}/${r.strategy}`)!, 12);
+    expect(run2.stdout).toMatch(/calls\/q\s+cached\s+saved \$/);
+    expect(run1.stdout).not.toMatch(/saved \$/);
   });
 
   it("refuses a --cache-mode it does not know", async ({ expect }) => {

@@ -194,6 +194,27 @@ describe("the report", () => {
     expect(scorerNote(one)).toMatch(/^Scored by contains v2/);
   });
 
+  it("shows the calls the response cache answered, and the money saved, only when there were any", () => {
+    const cached = [
+      r("single:A", "q1", true, { cost: 0, cachedCalls: 1, savedCost: 0.01 }),
+      r("single:A", "q2", false, { cost: 0, cachedCalls: 1, savedCost: 0.0125 }),
+      r("single:A", "q3", false),
+    ];
+    const [row] = summarise(cached, ["single:A"]);
+    expect(row).toMatchObject({ cachedCalls: 2 });
+    expect(row!.savedCost).toBeCloseTo(0.0225, 12);
+    const [head, line] = summaryTable([row!]).split("\n");
+    expect(head).toMatch(/calls\/q\s+cached\s+saved \$\s+p50 ms/);
+    expect(line).toMatch(/\s2\s+0\.02250\s/);
+    const [plain] = summarise(cached.slice(2), ["single:A"]);
+    expect(summaryTable([plain!])).not.toMatch(/cached|saved/);
+    const csv = reportCsv(analyse(EV, cached)).trim().split("\n");
+    const cols = csv[0]!.split(",");
+    const a = csv.find((l) => l.startsWith("single:A"))!.split(",");
+    expect(a[cols.indexOf("cachedCalls")]).toBe("2");
+    expect(Number(a[cols.indexOf("savedCost")])).toBeCloseTo(0.0225, 12);
+  });
+
   it("exports the report as CSV with the comparison beside each strategy", () => {
     const csv = reportCsv(analyse(EV, RESULTS)).trim().split("\n");
     const head = csv[0]!.split(",");

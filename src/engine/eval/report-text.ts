@@ -17,9 +17,13 @@ function aligned(head: string[], body: string[][]): string {
   return [line(head), ...body.map(line)].join("\n") + "\n";
 }
 
-/** The summary as an aligned text table (the CLI's stdout); pass@k and maj@k with repeats. */
+/**
+ * The summary as an aligned text table (the CLI's stdout); pass@k and maj@k with repeats, and the
+ * calls the response cache answered (with the money they saved) when it answered any.
+ */
 export function summaryTable(rows: readonly StrategySummary[]): string {
   const k = rows.find((r) => r.k > 1)?.k;
+  const cached = rows.some((r) => r.cachedCalls > 0);
   const head = [
     "strategy",
     "acc %",
@@ -36,6 +40,7 @@ export function summaryTable(rows: readonly StrategySummary[]): string {
     "cost/q $",
     "cost 95% CI",
     "calls/q",
+    ...(cached ? ["cached", "saved $"] : []),
     "p50 ms",
     "p95 ms",
     "pareto",
@@ -56,6 +61,7 @@ export function summaryTable(rows: readonly StrategySummary[]): string {
     dollars(r.costPerQuestion),
     ci(r.costCi, dollars),
     r.callsPerQuestion.toFixed(2),
+    ...(cached ? [String(r.cachedCalls), dollars(r.savedCost)] : []),
     r.latencyP50 === null ? "-" : r.latencyP50.toFixed(0),
     r.latencyP95 === null ? "-" : r.latencyP95.toFixed(0),
     r.pareto ? "*" : "",
@@ -137,6 +143,8 @@ export function reportCsv(a: Analysis): string {
     "costHi",
     "callsPerQuestion",
     "tokensPerQuestion",
+    "cachedCalls",
+    "savedCost",
     "vsConductorDifference",
     "vsConductorLo",
     "vsConductorHi",
@@ -165,6 +173,8 @@ export function reportCsv(a: Analysis): string {
       r.costCi?.hi,
       r.callsPerQuestion,
       r.tokensPerQuestion,
+      r.cachedCalls,
+      r.savedCost,
       c?.difference,
       c?.interval.lo,
       c?.interval.hi,
