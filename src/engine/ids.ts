@@ -7,7 +7,7 @@
  */
 
 /** What an id names; its prefix says so in files and logs. */
-export type IdKind = "s" | "w" | "run" | "eval";
+type IdKind = "s" | "w" | "run" | "eval";
 
 let sequence = 0;
 

@@ -34,7 +34,7 @@ export type Draft = z.infer<typeof DraftSchema>;
  * `pool` (the pool it was drafted with: the settings pool, which only changes by the user's hand);
  * a place past its end becomes "" (no worker chosen), which the step shows.
  */
-export function draftMigrations(pool: readonly { id: string }[]): MigrationSequence {
+function draftMigrations(pool: readonly { id: string }[]): MigrationSequence {
   return migrationSequence("draft", [
     {
       id: 2,

@@ -18,7 +18,7 @@ export const SETTINGS_KEY = "conductor-studio.settings.v1";
  * The stored settings' migrations: none yet. Settings written before they carried a version are
  * version 1 (the same shape); a breaking change adds a step here.
  */
-export const SETTINGS_MIGRATIONS = migrationSequence("settings", []);
+const SETTINGS_MIGRATIONS = migrationSequence("settings", []);
 
 /** Stored settings as read: what loads, and which fields were dropped (to tell the user once). */
 export interface SettingsRead {

@@ -1,7 +1,7 @@
 import type { ModelRecordLike } from "../llm/webllm/catalogue.ts";
 
 /** What decides the default: which Conductor plans, and whether it is one being trained. */
-export interface ConductorIdentity {
+interface ConductorIdentity {
   backend: "remote" | "webllm";
   model: string;
   webllmModelId: string;

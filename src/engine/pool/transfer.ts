@@ -12,7 +12,7 @@ import { poolProblem } from "./invariants.ts";
 /** The pool file's format name; a file without it is not a pool. */
 export const POOL_FORMAT = "conductor-studio/pool";
 /** The pool file's migrations: none yet. A breaking change adds a step here. */
-export const POOL_MIGRATIONS = migrationSequence("pool file", []);
+const POOL_MIGRATIONS = migrationSequence("pool file", []);
 /** The version this app writes and reads. */
 export const POOL_VERSION = POOL_MIGRATIONS.current;
 

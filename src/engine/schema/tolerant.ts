@@ -7,7 +7,7 @@ import type { z } from "zod";
 import { isObject } from "./guards.ts";
 
 /** What a read kept, and the dotted paths of the fields it dropped ("conductor.rounds", "pool[2]"). */
-export interface TolerantRead<T> {
+interface TolerantRead<T> {
   value: T;
   dropped: string[];
 }
