@@ -104,7 +104,10 @@ describe("the model worker's messages", () => {
     expect((error as Error).message).toBe(
       "ShaderF16SupportError: This model requires feature shader-f16",
     );
-    expect(classifyWebLLMError(error).code).toBe("no_shader_f16");
+    expect(classifyWebLLMError(error)).toMatchObject({
+      code: "no_shader_f16",
+      detail: "ShaderF16SupportError: This model requires feature shader-f16",
+    });
   });
 
   it("a failure to start a generation rejects the create call, and one mid-stream ends the stream", async () => {

@@ -43,10 +43,12 @@ export interface Port<Out, In> {
   addEventListener(type: "message", listener: (event: MessageEvent<In>) => void): void;
 }
 
-/** An error the worker reported; its message is the worker's text, so classification is unchanged. */
-export class WorkerEngineError extends Error {
-  override name = "WorkerEngineError";
-}
+/**
+ * An error the worker reported. Its message is the worker's text and its name stays "Error", so
+ * `errorText` (errors.ts) reads exactly what WebLLM's own worker sent before: classification and
+ * the details shown are unchanged.
+ */
+export class WorkerEngineError extends Error {}
 
 interface Pending {
   resolve(text: string | undefined): void;
