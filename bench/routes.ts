@@ -1,6 +1,7 @@
 import { edgesOf } from "../src/engine/graph/edges.ts";
 import type { Rect } from "../src/engine/graph/geometry.ts";
-import { DEFAULT_NODE_SIZE, layoutDoc } from "../src/engine/graph/layout.ts";
+import { DEFAULT_NODE_SIZE } from "../src/engine/constants.ts";
+import { layoutDoc } from "../src/engine/graph/layout.ts";
 import { routeEdges } from "../src/engine/graph/route.ts";
 import type { Access } from "../src/engine/schema/workflow.ts";
 import { makeDoc } from "../src/engine/graph/testing.ts";

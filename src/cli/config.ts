@@ -1,9 +1,12 @@
 import { z } from "zod";
 import type { Result } from "../engine/errors.ts";
 import { failure } from "../engine/errors.ts";
+import { DEFAULT_MAX_STEPS, DEFAULT_ROUNDS } from "../engine/constants.ts";
+import { namedWorkersAdvice } from "../engine/conductor/named-workers.ts";
 import { describeIssues } from "../engine/schema/guards.ts";
+import { GENERATION_FIELDS, LIMIT_FIELDS } from "../engine/schema/settings.ts";
 import type { ConductorConfig, Pool } from "../engine/schema/worker.ts";
-import { ExtraBodySchema, PriceSchema } from "../engine/schema/worker.ts";
+import { ExtraBodySchema } from "../engine/schema/worker.ts";
 import type { UnknownKey } from "./config-keys.ts";
 import { describeUnknownKeys, unknownKeys } from "./config-keys.ts";
 
@@ -13,16 +16,13 @@ const EndpointSchema = z.object({
   model: z.string().min(1),
   /** The name of the environment variable holding the key; the key itself never sits in a file. */
   apiKeyEnv: z.string().min(1).optional(),
-  temperature: z.number().min(0).max(2).optional(),
-  maxTokens: z.number().int().positive().optional(),
-  price: PriceSchema.optional(),
+  temperature: GENERATION_FIELDS.temperature.optional(),
+  maxTokens: GENERATION_FIELDS.maxTokens.optional(),
+  price: GENERATION_FIELDS.price.optional(),
   headers: z.record(z.string(), z.string()).optional(),
   /** Extra request fields merged into every call's body (never model, messages or stream). */
   extraBody: ExtraBodySchema.optional(),
 });
-
-/** The largest step cap a config, `parse` and `grammar` accept (the paper uses 5). */
-export const MAX_STEPS_CAP = 20;
 
 export const CliConfigSchema = z.object({
   conductor: EndpointSchema.extend({
@@ -32,10 +32,11 @@ export const CliConfigSchema = z.object({
   workers: z
     .array(EndpointSchema.extend({ name: z.string().min(1), note: z.string().optional() }))
     .min(1),
-  maxSteps: z.number().int().positive().max(MAX_STEPS_CAP).default(5),
-  rounds: z.number().int().nonnegative().max(5).default(0),
+  maxSteps: LIMIT_FIELDS.maxSteps.default(DEFAULT_MAX_STEPS),
+  rounds: LIMIT_FIELDS.rounds.default(DEFAULT_ROUNDS),
   maxCalls: z.number().int().positive().optional(),
-  namedWorkers: z.boolean().default(false),
+  /** Default: the one rule (engine/conductor/named-workers.ts), from the Conductor's model. */
+  namedWorkers: LIMIT_FIELDS.namedWorkers.optional(),
   /** Per attempt of a model call, all of it (default 600 s in `run` and `serve`). */
   timeoutMs: z.number().int().positive().optional(),
   /** The longest silence within a streaming call, between chunks (default 120 s; 0 turns it off). */
@@ -49,7 +50,10 @@ export const CliConfigSchema = z.object({
     })
     .optional(),
 });
-export type CliConfig = z.infer<typeof CliConfigSchema>;
+/** A config with its defaults filled in, `namedWorkers` included. */
+export type CliConfig = Omit<z.infer<typeof CliConfigSchema>, "namedWorkers"> & {
+  namedWorkers: boolean;
+};
 
 export interface ResolvedConfig {
   config: CliConfig;
@@ -65,7 +69,12 @@ export interface ResolvedConfig {
  * Validates a CLI config and resolves keys from the environment. Every problem becomes a message
  * that names the field; a key's value never appears in one.
  */
-export function resolveConfig(text: string, env: NodeJS.ProcessEnv): Result<ResolvedConfig> {
+export function resolveConfig(
+  text: string,
+  env: NodeJS.ProcessEnv,
+  /** "training": the Conductor is the policy being trained (prompts, reward), which sees ids. */
+  purpose: "use" | "training" = "use",
+): Result<ResolvedConfig> {
   let raw: unknown;
   try {
     // A byte-order mark (Windows editors write one) is not part of the JSON.
@@ -83,7 +92,17 @@ export function resolveConfig(text: string, env: NodeJS.ProcessEnv): Result<Reso
   if (!parsed.success) {
     return { ok: false, ...failure("invalid_config", describeIssues(parsed.error)) };
   }
-  const config = parsed.data;
+  const config: CliConfig = {
+    ...parsed.data,
+    namedWorkers:
+      parsed.data.namedWorkers ??
+      namedWorkersAdvice({
+        backend: "remote",
+        model: parsed.data.conductor.model,
+        webllmModelId: "",
+        training: purpose === "training",
+      }).on,
+  };
   const keys = new Map<string, string>();
   const missing: string[] = [];
   const takeKey = (id: string, envName: string | undefined) => {

@@ -5,7 +5,7 @@ import type { Strategy } from "../engine/eval/strategy.ts";
 import { parseStrategyList } from "../engine/eval/strategy.ts";
 import { importRun } from "../engine/run/export.ts";
 import type { Pool } from "../engine/schema/worker.ts";
-import { DEFAULT_MAX_STEPS } from "../engine/schema/workflow.ts";
+import { DEFAULT_MAX_STEPS } from "../engine/constants.ts";
 import { UsageError } from "./command.ts";
 import type { CliConfig } from "./config.ts";
 import { STRATEGY_NAMES } from "./eval-help.ts";

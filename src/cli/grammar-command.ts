@@ -2,7 +2,7 @@
 import { buildPlanGrammar } from "../engine/conductor/grammar.ts";
 import { DEFAULT_OPENING } from "../engine/conductor/prompt.ts";
 import type { CliCommand, Io } from "./command.ts";
-import { MAX_STEPS_CAP } from "./config.ts";
+import { MAX_STEPS_CAP } from "../engine/constants.ts";
 import { EXIT, exitCodesHelp } from "./exit-codes.ts";
 import { intOption, optionsHelp, parseOptions } from "./options.ts";
 import { MAX_WORKERS } from "./parse-command.ts";

@@ -1,7 +1,7 @@
 // `conductor-studio parse`: a Conductor completion (file or stdin) to one JSON line.
 import { parseConductorOutput } from "../engine/conductor/parse.ts";
 import { type CliCommand, type Io, readInput } from "./command.ts";
-import { MAX_STEPS_CAP } from "./config.ts";
+import { DEFAULT_MAX_STEPS, MAX_STEPS_CAP } from "../engine/constants.ts";
 import { EXIT, exitCodesHelp } from "./exit-codes.ts";
 import { intOption, optionsHelp, parseOptions } from "./options.ts";
 
@@ -21,7 +21,7 @@ const SHAPE = {
     "max-steps": {
       type: "string",
       arg: "K",
-      description: `step cap, 1 to ${MAX_STEPS_CAP} (default 5, the paper's)`,
+      description: `step cap, 1 to ${MAX_STEPS_CAP} (default ${DEFAULT_MAX_STEPS}, the paper's)`,
     },
     round: {
       type: "string",
@@ -75,7 +75,7 @@ async function run(args: string[], io: Io): Promise<number> {
   const maxSteps = intOption(values["max-steps"], "max-steps", {
     min: 1,
     max: MAX_STEPS_CAP,
-    fallback: 5,
+    fallback: DEFAULT_MAX_STEPS,
   });
   const round = intOption(values.round, "round", { min: 0, fallback: 0 });
   const file = positionals[0] ?? "-";

@@ -122,7 +122,7 @@ async function promptsRun(args: string[], io: Io): Promise<number> {
   };
   const configText = await readFile(values.config, "utf8").catch(() => null);
   if (configText === null) throw new UsageError(`Cannot read the config file ${values.config}.`);
-  const resolved = resolveConfig(configText, io.env);
+  const resolved = resolveConfig(configText, io.env, "training");
   if (!resolved.ok) throw new UsageError(resolved.message);
   const { config, pool } = resolved;
   const size = parsePoolSize(values["pool-size"], pool.length);

@@ -234,7 +234,7 @@ async function rewardRun(args: string[], io: Io): Promise<number> {
     io.stderr(`Cannot read the config file ${settings.config}: ${why}\n`);
     return 2;
   }
-  const resolved = resolveConfig(text, io.env);
+  const resolved = resolveConfig(text, io.env, "training");
   if (!resolved.ok) {
     io.stderr(`${resolved.message}\n`);
     return 2;

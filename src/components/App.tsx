@@ -6,6 +6,7 @@ import type { Theme } from "./Header.tsx";
 import { FileOfferBar } from "./files/FileOfferBar.tsx";
 import { Header } from "./Header.tsx";
 import { KeyPrompt } from "./KeyPrompt.tsx";
+import { SettingsReport } from "./SettingsReport.tsx";
 import { useHistory } from "../state/history.ts";
 import { AnswerPanel } from "./panels/AnswerPanel.tsx";
 import { ConductorPanel } from "./panels/ConductorPanel.tsx";
@@ -105,6 +106,7 @@ export function App() {
           <Splitter onResize={resizeLeft} label="Resize the left panel" value={left} {...LEFT} />
         )}
         <main className="column center">
+          <SettingsReport />
           <FileOfferBar />
           <RunBar />
           <Canvas />

@@ -1,7 +1,7 @@
 import { requestPersistence } from "../engine/store/browser.ts";
 import { autosaveDraft, guardUnload, restoreDraft } from "./draft.ts";
 import { bootKeys } from "./keyring.ts";
-import { loadSettings, SETTINGS_KEY, settingsToStore } from "./persist.ts";
+import { readSettings, SETTINGS_KEY, settingsReport, settingsToStore } from "./persist.ts";
 import { isBusy } from "./controller.ts";
 import { refreshHistory } from "./history.ts";
 import { runStore } from "./runStore.ts";
@@ -10,12 +10,16 @@ import { markInterruptedRuns } from "./sweep.ts";
 
 /**
  * Loads stored settings and keeps them saved as they change (browser only). Keys are saved apart,
- * and only while the user has opted in (keyring.ts).
+ * and only while the user has opted in (keyring.ts). Settings that had to drop a field are written
+ * back repaired at once, so the report (shown in the studio) is made once, not at every load;
+ * unreadable ones (not JSON, a newer version) are left as they are until the user changes one.
  */
 export function bootStudio(storage: Storage = localStorage): void {
-  useStudio.setState(loadSettings(storage));
+  const read = readSettings(storage);
+  useStudio.setState({ ...read.settings, settingsReport: settingsReport(read) });
   bootKeys(storage);
   let last = settingsToStore(useStudio.getState());
+  if (read.dropped.length > 0 && !read.unreadable) storage.setItem(SETTINGS_KEY, last);
   let seen = useStudio.getState();
   useStudio.subscribe((s) => {
     if (s.pool === undefined) return;

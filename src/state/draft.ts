@@ -1,6 +1,8 @@
 import { z } from "zod";
 import type { WorkflowDoc } from "../engine/graph/document.ts";
 import { interrupted } from "../engine/run/continue.ts";
+import type { MigrationSequence } from "../engine/schema/migrate.ts";
+import { migrationSequence, upgrade } from "../engine/schema/migrate.ts";
 import { AccessSchema } from "../engine/schema/workflow.ts";
 import { isBusy } from "./controller.ts";
 import { DRAFT_KEY } from "./draftKey.ts";
@@ -8,15 +10,6 @@ import { resultsFor, showRun, writtenAt } from "./open.ts";
 import { runStore } from "./runStore.ts";
 import type { StudioState } from "./store.ts";
 import { useStudio } from "./store.ts";
-
-/**
- * The draft's stored version; a new shape adds a migration in `readDraft`. Version 2: a step names
- * its worker by id (version 1 held its place in the pool).
- */
-export const DRAFT_VERSION = 2;
-export { DRAFT_KEY };
-/** Autosave waits this long after the last change. */
-export const DRAFT_DEBOUNCE_MS = 300;
 
 function draftSchema<W extends z.ZodType>(worker: W) {
   return z.object({
@@ -35,17 +28,38 @@ const DraftSchema = draftSchema(z.string());
 const DraftV1Schema = draftSchema(z.number().int().nonnegative());
 export type Draft = z.infer<typeof DraftSchema>;
 
+/**
+ * The stored draft's migrations, over `{ version, value }`. Step 2: a step names its worker by id
+ * (version 1 held its place in the pool): the place becomes the id of the worker at that place in
+ * `pool` (the pool it was drafted with: the settings pool, which only changes by the user's hand);
+ * a place past its end becomes "" (no worker chosen), which the step shows.
+ */
+function draftMigrations(pool: readonly { id: string }[]): MigrationSequence {
+  return migrationSequence("draft", [
+    {
+      id: 2,
+      up: (stored) => {
+        // A version 1 draft that is not one (ids already) is unreadable, not half-migrated.
+        const v1 = DraftV1Schema.parse(stored.value);
+        const steps = v1.doc.steps.map((st) => ({ ...st, worker: pool[st.worker]?.id ?? "" }));
+        return { ...stored, value: { ...v1, doc: { ...v1.doc, steps } } };
+      },
+    },
+  ]);
+}
+/** The draft's stored version; a new shape adds a step to `draftMigrations`. */
+export const DRAFT_VERSION = draftMigrations([]).current;
+export { DRAFT_KEY };
+/** Autosave waits this long after the last change. */
+export const DRAFT_DEBOUNCE_MS = 300;
+
 function draftOf(s: StudioState): Draft {
   return { question: s.question, doc: s.history.present, openKey: s.openKey };
 }
 
-const StoredDraftSchema = z.object({ version: z.number().int().positive(), value: z.unknown() });
-
 /**
- * Reads the stored draft of any version this app knows; null when there is none or it is unreadable.
- * A version 1 step's pool place becomes the id of the worker at that place in `pool` (the pool it
- * was drafted with: the settings pool, which only changes by the user's hand); a place past its end
- * becomes "" (no worker chosen), which the step shows.
+ * Reads the stored draft of any version this app knows (draftMigrations); null when there is none
+ * or it is unreadable.
  */
 export function readDraft(
   storage: Pick<Storage, "getItem">,
@@ -57,15 +71,9 @@ export function readDraft(
   } catch {
     return null;
   }
-  const stored = StoredDraftSchema.safeParse(raw);
-  if (!stored.success || stored.data.version > DRAFT_VERSION) return null;
-  if (stored.data.version === 1) {
-    const v1 = DraftV1Schema.safeParse(stored.data.value);
-    if (!v1.success) return null;
-    const steps = v1.data.doc.steps.map((st) => ({ ...st, worker: pool[st.worker]?.id ?? "" }));
-    return { ...v1.data, doc: { ...v1.data.doc, steps } };
-  }
-  const parsed = DraftSchema.safeParse(stored.data.value);
+  const stored = upgrade(draftMigrations(pool), raw);
+  if (!stored.ok) return null;
+  const parsed = DraftSchema.safeParse(stored.doc.value);
   return parsed.success ? parsed.data : null;
 }
 

@@ -34,6 +34,7 @@ import {
   cacheWriteMessage,
   evaluationCache,
 } from "./studioCache.ts";
+import { newId } from "../engine/ids.ts";
 
 let store: EvalStore | null = null;
 let current: EvalRun | null = null;
@@ -144,7 +145,7 @@ export async function startEvaluation(): Promise<void> {
   const evaluation = EvaluationSchema.parse({
     format: "conductor-studio-eval",
     version: 1,
-    id: `eval-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`,
+    id: newId("eval"),
     name: ui.setup.sourceName || "questions",
     createdAt: Date.now(),
     dataset: {

@@ -1,5 +1,7 @@
 import "fake-indexeddb/auto";
+import Dexie from "dexie";
 import { describe, expect, it } from "vitest";
+import { WorkerSchema } from "../engine/schema/worker.ts";
 import { SAMPLE_SETS } from "../engine/eval/dataset/samples.ts";
 import type { EvalResult, Evaluation } from "../engine/eval/schema.ts";
 import { emptyRecord } from "../engine/run/record.ts";
@@ -62,5 +64,69 @@ describe("IndexedDB evaluation store", () => {
     await b.deleteEvaluation("e1");
     expect(await b.listItems("e1")).toEqual([]);
     expect((await b.listEvaluations()).map((e) => e.id)).toEqual(["e2"]);
+  });
+
+  it("migrates version 1 rows (steps by pool place) on read and skips rows from a newer app", async () => {
+    const name = `eval-test-${Math.random()}`;
+    const raw = new Dexie(name);
+    raw.version(1).stores({
+      evaluations: "id, createdAt",
+      results: "[evalId+key], evalId",
+      records: "[evalId+runId], evalId",
+    });
+    const pool = ["alpha", "beta"].map((id) => WorkerSchema.parse({ id, name: id, model: id }));
+    const old = {
+      ...evaluation("old", 1),
+      pool,
+      strategies: [{ kind: "workflow", steps: [{ worker: 1, subtask: "Solve.", access: [] }] }],
+    };
+    await raw.table("evaluations").bulkPut([
+      { id: "old", createdAt: 1, v: 1, evaluation: old, questions: [] },
+      { id: "future", createdAt: 2, v: 3, evaluation: evaluation("future", 2), questions: [] },
+    ]);
+    const run = { ...emptyRecord("r1"), pool };
+    const oldRun = {
+      ...run,
+      rounds: [
+        {
+          index: 0,
+          plan: null,
+          lists: null,
+          steps: [
+            {
+              index: 0,
+              worker: 0,
+              workerName: "alpha",
+              subtask: "Solve.",
+              access: [],
+              status: "done",
+              messages: [],
+              output: "ok",
+              startedAt: 1,
+              finishedAt: 2,
+              attempts: 1,
+              usage: null,
+              cost: null,
+              error: null,
+              nested: null,
+            },
+          ],
+          answer: "ok",
+          accepted: false,
+        },
+      ],
+    };
+    await raw.table("records").put({ evalId: "old", runId: "r1", v: 1, record: oldRun });
+    await raw.table("records").put({ evalId: "old", runId: "r2", v: 3, record: run });
+    raw.close();
+
+    const store = createDexieEvalStore(name);
+    const listed = await store.listEvaluations();
+    expect(listed.map((e) => e.id)).toEqual(["old"]);
+    expect(listed[0]?.strategies).toEqual([
+      { kind: "workflow", steps: [{ worker: "beta", subtask: "Solve.", access: [] }] },
+    ]);
+    expect(await store.loadRecord("old", "r2")).toBeNull();
+    expect((await store.loadRecord("old", "r1"))?.rounds[0]?.steps[0]?.worker).toBe("alpha");
   });
 });

@@ -11,6 +11,7 @@ import {
   upgradeEvaluation,
 } from "../engine/eval/schema.ts";
 import { upgradeRunObject } from "../engine/run/export.ts";
+import { migrationSequence, upgrade } from "../engine/schema/migrate.ts";
 import type { RunRecord } from "../engine/schema/record.ts";
 import { RunRecordSchema } from "../engine/schema/record.ts";
 
@@ -32,8 +33,19 @@ export interface EvalStore {
   deleteEvaluation(evalId: string): Promise<void>;
 }
 
-/** Rows carry a schema version, like every stored document. */
-const STORE_VERSION = 1;
+/**
+ * Rows carry a schema version in `v`, like every stored document, with one migration sequence per
+ * table. Step 2 (steps name their worker by id): an evaluation's workflow strategies and an
+ * item's run record are brought to the id form. Version 1 rows were written on both sides of
+ * that change, which is why the step is idempotent.
+ */
+const EVALUATION_ROWS = migrationSequence("stored evaluation", [
+  { id: 2, up: (row) => ({ ...row, evaluation: upgradeEvaluation(row.evaluation) }) },
+]);
+const RECORD_ROWS = migrationSequence("stored evaluation run", [
+  { id: 2, up: (row) => ({ ...row, record: upgradeRunObject(row.record) }) },
+]);
+const RESULT_ROWS = migrationSequence("stored evaluation result", []);
 
 interface EvaluationRow {
   id: string;
@@ -80,7 +92,7 @@ export function createDexieEvalStore(name = EVAL_DB_NAME): EvalStore {
       await db.evaluations.put({
         id: evaluation.id,
         createdAt: evaluation.createdAt,
-        v: STORE_VERSION,
+        v: EVALUATION_ROWS.current,
         evaluation,
         questions: items,
       });
@@ -88,8 +100,9 @@ export function createDexieEvalStore(name = EVAL_DB_NAME): EvalStore {
     async listEvaluations() {
       const rows = await db.evaluations.orderBy("createdAt").reverse().toArray();
       return rows.flatMap((r) => {
-        const parsed = EvaluationSchema.safeParse(upgradeEvaluation(r.evaluation));
-        return parsed.success ? [parsed.data] : [];
+        const row = upgrade(EVALUATION_ROWS, r, "v");
+        const parsed = row.ok ? EvaluationSchema.safeParse(row.doc.evaluation) : null;
+        return parsed?.success ? [parsed.data] : [];
       });
     },
     async loadQuestions(evalId) {
@@ -99,11 +112,11 @@ export function createDexieEvalStore(name = EVAL_DB_NAME): EvalStore {
     },
     async saveItem(evalId, result, record) {
       await db.transaction("rw", db.results, db.records, async () => {
-        await db.records.put({ evalId, runId: result.runId, v: STORE_VERSION, record });
+        await db.records.put({ evalId, runId: result.runId, v: RECORD_ROWS.current, record });
         await db.results.put({
           evalId,
           key: resultKey(result),
-          v: STORE_VERSION,
+          v: RESULT_ROWS.current,
           runId: result.runId,
           result,
         });
@@ -114,7 +127,7 @@ export function createDexieEvalStore(name = EVAL_DB_NAME): EvalStore {
         results.map((result) => ({
           evalId,
           key: resultKey(result),
-          v: STORE_VERSION,
+          v: RESULT_ROWS.current,
           runId: result.runId,
           result,
         })),
@@ -124,15 +137,17 @@ export function createDexieEvalStore(name = EVAL_DB_NAME): EvalStore {
       const rows = await db.results.where("evalId").equals(evalId).toArray();
       return rows
         .flatMap((r) => {
-          const parsed = parseResult(r.result);
-          return parsed.success ? [parsed.data] : [];
+          const row = upgrade(RESULT_ROWS, r, "v");
+          const parsed = row.ok ? parseResult(row.doc.result) : null;
+          return parsed?.success ? [parsed.data] : [];
         })
         .sort((a, b) => (a.finishedAt ?? 0) - (b.finishedAt ?? 0));
     },
     async loadRecord(evalId, runId) {
-      const row = await db.records.get([evalId, runId]);
-      const parsed = RunRecordSchema.safeParse(upgradeRunObject(row?.record));
-      return parsed.success ? parsed.data : null;
+      const stored = await db.records.get([evalId, runId]);
+      const row = upgrade(RECORD_ROWS, stored, "v");
+      const parsed = row.ok ? RunRecordSchema.safeParse(row.doc.record) : null;
+      return parsed?.success ? parsed.data : null;
     },
     async deleteEvaluation(evalId) {
       await db.transaction("rw", db.evaluations, db.results, db.records, async () => {

@@ -41,12 +41,24 @@ describe("keyring", () => {
     expect(loadKeys(storage)).toEqual({ keys: { w0: KEY }, keyOrigins: {}, rememberKeys: true });
   });
 
+  it("keeps a version-2 entry's empty origin as written (only a migrated version-1 key has none)", () => {
+    const storage = memoryStorage({
+      [KEYS_KEY]: JSON.stringify({ version: 2, keys: { w0: { key: KEY, origin: "" } } }),
+    });
+    expect(loadKeys(storage)).toEqual({
+      keys: { w0: KEY },
+      keyOrigins: { w0: "" },
+      rememberKeys: true,
+    });
+  });
+
   it.each([
     `{"keys":{"w0":"${KEY}"`,
     "[]",
     JSON.stringify({ version: 2, keys: { w0: KEY } }),
     JSON.stringify({ version: 3, keys: {} }),
     JSON.stringify({ version: 1, keys: { w0: 1 }, extra: KEY }),
+    JSON.stringify({ version: 1, keys: { w0: { key: KEY, origin: "" } } }),
   ])("ignores an unreadable entry (%s) without printing it", (text) => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     const storage = memoryStorage({ [KEYS_KEY]: text });

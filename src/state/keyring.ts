@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { REDACTED, isPlainHeader } from "../engine/pool/headers.ts";
+import { migrationSequence, upgrade } from "../engine/schema/migrate.ts";
 import { boundKey, headerSecretId, ownerOfSecret } from "./keybinding.ts";
 import type { StudioState } from "./store.ts";
 import { useStudio } from "./store.ts";
@@ -16,8 +17,25 @@ const StoredKeysV1Schema = z.strictObject({
   version: z.literal(1),
   keys: z.record(z.string().min(1), z.string().min(1)),
 });
+
+/**
+ * The stored keys' migrations. Step 2: a version-1 key gets origin "" (loadKeys reports none), so
+ * it is held but sent nowhere until the user confirms where it belongs. A version-1 entry that is not one is
+ * unreadable, not half-migrated.
+ */
+const KEYS_MIGRATIONS = migrationSequence("remembered keys", [
+  {
+    id: 2,
+    up: (doc) => {
+      const v1 = StoredKeysV1Schema.parse(doc);
+      const keys = Object.entries(v1.keys).map(([id, key]) => [id, { key, origin: "" }] as const);
+      return { version: 2, keys: Object.fromEntries(keys) };
+    },
+  },
+]);
+
 const StoredKeysSchema = z.strictObject({
-  version: z.literal(2),
+  version: z.literal(KEYS_MIGRATIONS.current),
   keys: z.record(z.string().min(1), z.strictObject({ key: z.string().min(1), origin: z.string() })),
 });
 
@@ -39,17 +57,20 @@ export function loadKeys(storage: Pick<Storage, "getItem">): Loaded {
   } catch {
     raw = undefined;
   }
-  const v2 = StoredKeysSchema.safeParse(raw);
-  if (v2.success) {
-    const entries = Object.entries(v2.data.keys);
+  const migrated = upgrade(KEYS_MIGRATIONS, raw);
+  const stored = migrated.ok ? StoredKeysSchema.safeParse(migrated.doc) : null;
+  if (migrated.ok && stored?.success) {
+    const entries = Object.entries(stored.data.keys);
     return {
       keys: Object.fromEntries(entries.map(([id, e]) => [id, e.key])),
-      keyOrigins: Object.fromEntries(entries.map(([id, e]) => [id, e.origin])),
+      // A version-1 key has no origin at all (not ""): the first edit binds it (setKey).
+      keyOrigins:
+        migrated.migratedFrom === 1
+          ? {}
+          : Object.fromEntries(entries.map(([id, e]) => [id, e.origin])),
       rememberKeys: true,
     };
   }
-  const v1 = StoredKeysV1Schema.safeParse(raw);
-  if (v1.success) return { keys: v1.data.keys, keyOrigins: {}, rememberKeys: true };
   // Says nothing of the content: it may hold keys.
   console.warn("Conductor Studio: the remembered keys are unreadable and were ignored.");
   return none;
@@ -63,7 +84,7 @@ export function keysToStore(
   const entries = Object.entries(keys)
     .filter(([, v]) => v !== "")
     .map(([id, key]) => [id, { key, origin: origins[id] ?? "" }] as const);
-  return JSON.stringify({ version: 2, keys: Object.fromEntries(entries) });
+  return JSON.stringify({ version: KEYS_MIGRATIONS.current, keys: Object.fromEntries(entries) });
 }
 
 /** Writes the keys while the opt-in is on; removes them the moment it is off. */

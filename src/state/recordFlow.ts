@@ -10,6 +10,7 @@ import type { StepFlowNode, StepNodeData } from "./flow.ts";
 import { resultFields } from "./flow.ts";
 import type { Focus } from "./run.ts";
 import { roundSums } from "../engine/run/totals.ts";
+import { DEFAULT_NODE_SIZE } from "../engine/constants.ts";
 
 /** A round or nested workflow drawn as a box around its steps. */
 export interface GroupNodeData extends Record<string, unknown> {
@@ -24,7 +25,7 @@ export interface GroupNodeData extends Record<string, unknown> {
 export type GroupFlowNode = Node<GroupNodeData, "group-box">;
 export type CanvasNode = StepFlowNode | GroupFlowNode;
 
-const NODE = { width: 280, height: 190 };
+const NODE = DEFAULT_NODE_SIZE;
 const PAD = { x: 24, top: 44, bottom: 24 };
 
 /** Node data for a recorded step (a later round's or a nested one): shown read-only. */

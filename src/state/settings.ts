@@ -1,5 +1,7 @@
 import type { StateCreator } from "zustand";
+import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_STEPS, DEFAULT_ROUNDS } from "../engine/constants.ts";
 import type { PlanGrammarMode } from "../engine/conductor/constrain.ts";
+import { namedWorkersAdvice } from "../engine/conductor/named-workers.ts";
 import { DEFAULT_TEMPLATE } from "../engine/conductor/prompt.ts";
 import type { FallbackPolicy } from "../engine/exec/fallback.ts";
 import type { Price, Worker } from "../engine/schema/worker.ts";
@@ -41,21 +43,25 @@ export interface ConductorSettings {
   price?: Price;
 }
 
-/** The most refinement rounds and nesting levels the settings offer. */
-export const MAX_ROUNDS = 3;
-export const MAX_DEPTH = 2;
+/** The most refinement rounds and nesting levels the settings offer (engine/constants.ts). */
+export { MAX_DEPTH, MAX_ROUNDS } from "../engine/constants.ts";
+
+const DEFAULT_CONDUCTOR_IDENTITY = {
+  backend: "webllm",
+  model: "conductor-7b",
+  webllmModelId: "Qwen2.5-7B-Instruct-q4f16_1-MLC",
+} as const;
 
 export const DEFAULT_CONDUCTOR: ConductorSettings = {
-  backend: "webllm",
+  ...DEFAULT_CONDUCTOR_IDENTITY,
   baseURL: "http://localhost:8000/v1",
-  model: "conductor-7b",
   temperature: 0.2,
   maxTokens: 1024,
   template: DEFAULT_TEMPLATE,
-  namedWorkers: true,
-  webllmModelId: "Qwen2.5-7B-Instruct-q4f16_1-MLC",
-  rounds: 0,
-  maxDepth: 1,
+  // The prebuilt base model is a prompted general model: names on (the one rule, SPEC 1.4).
+  namedWorkers: namedWorkersAdvice(DEFAULT_CONDUCTOR_IDENTITY).on,
+  rounds: DEFAULT_ROUNDS,
+  maxDepth: DEFAULT_MAX_DEPTH,
   maxCalls: 0,
   replanOnce: false,
   fallbackWorker: "",
@@ -108,6 +114,9 @@ export interface SettingsSlice {
   keyed: string[];
   maxSteps: number;
   telemetry: TelemetrySettings;
+  /** What loading the stored settings had to drop, said once (persist.ts settingsReport); null: nothing. */
+  settingsReport: string | null;
+  dismissSettingsReport: () => void;
   setTelemetry: (patch: Partial<TelemetrySettings>) => void;
   setConductor: (patch: Partial<ConductorSettings>) => void;
   /** Replaces the pool (undoable; `label` says what the change was, for "Undo: …"). */
@@ -136,8 +145,10 @@ export const createSettingsSlice: StateCreator<StudioState, [], [], SettingsSlic
   keyOrigins: {},
   rememberKeys: false,
   keyed: [],
-  maxSteps: 5,
+  maxSteps: DEFAULT_MAX_STEPS,
   telemetry: DEFAULT_TELEMETRY,
+  settingsReport: null,
+  dismissSettingsReport: () => set({ settingsReport: null }),
   setTelemetry: (patch) => set((s) => ({ telemetry: { ...s.telemetry, ...patch } })),
   setConductor: (patch) => set((s) => ({ conductor: { ...s.conductor, ...patch } })),
   setPool: (pool, label = "change the pool") =>

@@ -1,6 +1,6 @@
 import { useMemo, useState } from "react";
 import type { Point, Rect } from "../../engine/graph/geometry.ts";
-import { DEFAULT_NODE_SIZE } from "../../engine/graph/layout.ts";
+import { DEFAULT_NODE_SIZE } from "../../engine/constants.ts";
 import type { RouteRequest } from "../../engine/graph/route.ts";
 import { routeEdges } from "../../engine/graph/route.ts";
 import type { CanvasNode } from "../../state/recordFlow.ts";

@@ -10,6 +10,7 @@ import { selectPool, selectQuestion, selectRecord } from "../../state/selectors.
 import { useStudio } from "../../state/store.ts";
 import { useUi } from "../../state/ui.ts";
 import { isTop } from "../../state/focus.ts";
+import { DEFAULT_NODE_SIZE } from "../../engine/constants.ts";
 
 const NO_ROUNDS: readonly RoundRecord[] = [];
 const EMPTY_LAYER = {
@@ -18,8 +19,7 @@ const EMPTY_LAYER = {
   nestedOf: new Map<string, StepNodeData["nested"]>(),
 };
 
-const NODE_W = 280;
-const NODE_H = 190;
+const { width: NODE_W, height: NODE_H } = DEFAULT_NODE_SIZE;
 
 /**
  * The record's layer of the canvas: later refinement rounds and expanded nested workflows, placed

@@ -15,7 +15,7 @@
  * be taken for the plan) and without tags (`<think>` would hide the plan from the parser).
  * Whatever the grammar cannot express is left to the parser, which stays the judge.
  */
-import { DEFAULT_MAX_STEPS } from "../schema/workflow.ts";
+import { DEFAULT_MAX_STEPS } from "../constants.ts";
 
 export interface PlanGrammarOptions {
   /** Pool size as shown to the Conductor: ids 0..workers-1. */

@@ -1,5 +1,5 @@
 import type { Access, PlannedStep } from "../schema/workflow.ts";
-import { DEFAULT_MAX_STEPS } from "../schema/workflow.ts";
+import { DEFAULT_MAX_STEPS } from "../constants.ts";
 import type { ErrorCode, Failure, Result } from "../errors.ts";
 import { failure } from "../errors.ts";
 import type { ListRead, PyValue } from "./pylist.ts";

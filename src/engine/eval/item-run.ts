@@ -5,7 +5,7 @@ import { runConductor, runWorkflow } from "../exec/run.ts";
 import type { ChatBackend } from "../llm/types.ts";
 import type { RunEvent } from "../schema/events.ts";
 import type { Worker } from "../schema/worker.ts";
-import { DEFAULT_MAX_STEPS } from "../schema/workflow.ts";
+import { DEFAULT_MAX_STEPS } from "../constants.ts";
 import type { Evaluation } from "./schema.ts";
 import type { Strategy } from "./strategy.ts";
 import { formatInstruction, stepsFor } from "./strategy.ts";

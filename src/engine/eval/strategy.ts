@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { DEFAULT_ROUNDS } from "../constants.ts";
+import { LIMIT_FIELDS } from "../schema/settings.ts";
 import type { Pool } from "../schema/worker.ts";
 import type { Step } from "../schema/workflow.ts";
 import { StepSchema } from "../schema/workflow.ts";
@@ -11,8 +13,8 @@ export const StrategySchema = z.discriminatedUnion("kind", [
   z.object({
     kind: z.literal("conductor"),
     /** Extra refinement rounds (SPEC 1.6); 0 by default. */
-    rounds: z.number().int().nonnegative().max(5).default(0),
-    maxSteps: z.number().int().positive().max(20).optional(),
+    rounds: LIMIT_FIELDS.rounds.default(DEFAULT_ROUNDS),
+    maxSteps: LIMIT_FIELDS.maxSteps.optional(),
   }),
   z.object({ kind: z.literal("single"), worker: z.string().min(1) }),
   /** Mixture-of-Agents style: every listed worker attempts, then the aggregator combines. */

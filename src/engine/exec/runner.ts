@@ -12,7 +12,7 @@ import type { RunKind, RunRecord } from "../schema/record.ts";
 import type { ChatMessage } from "../schema/usage.ts";
 import type { ConductorConfig, Pool, Worker } from "../schema/worker.ts";
 import type { Step } from "../schema/workflow.ts";
-import { DEFAULT_MAX_STEPS } from "../schema/workflow.ts";
+import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_STEPS } from "../constants.ts";
 import type { StepOutcome, WorkflowOutcome } from "./execute.ts";
 import { CallBudget, executeWorkflow } from "./execute.ts";
 import type { PriorStep } from "./messages.ts";
@@ -21,6 +21,7 @@ import { nestedRunner } from "./nested.ts";
 import type { FallbackPolicy } from "./fallback.ts";
 import { fallbackFor, planWithReplans } from "./fallback.ts";
 import type { RetryPolicy } from "./retry.ts";
+import { newId } from "../ids.ts";
 
 export interface PromptSettings {
   template?: string;
@@ -92,7 +93,7 @@ export interface RunEnd {
 
 /** A run id that sorts by start time and is unique enough to tell exports apart. */
 export function newRunId(now: number = Date.now()): string {
-  return `run-${new Date(now).toISOString().replace(/[:.]/g, "-")}-${Math.random().toString(36).slice(2, 8)}`;
+  return newId("run", now);
 }
 
 export type Finish = EventOf<"run_finish">;
@@ -131,7 +132,7 @@ export async function* runRun(o: RunnerOptions): AsyncGenerator<RunEvent, RunEnd
           conductorBackend: o.conductorBackend,
           backendFor,
           maxSteps,
-          maxDepth: o.maxDepth ?? 1,
+          maxDepth: o.maxDepth ?? DEFAULT_MAX_DEPTH,
           prompt: o.prompt,
           retry: o.retry,
           budget,

@@ -1,5 +1,6 @@
 import type { Access, Step } from "../schema/workflow.ts";
 import { visibleSteps } from "../schema/workflow.ts";
+import { newId } from "../ids.ts";
 
 /**
  * One step of the editable document. `id` is stable across reorders; `access` uses indices into the
@@ -27,15 +28,9 @@ export interface WorkflowDoc {
   positions: Record<string, Position>;
 }
 
-let idCounter = 0;
-
-/**
- * A fresh step id. The counter makes ids unique within the page; the random part keeps them apart
- * from ids made in another session (an imported or pasted document).
- */
+/** A fresh step id (ids.ts). */
 export function newStepId(): string {
-  idCounter += 1;
-  return `s${idCounter.toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  return newId("s");
 }
 
 /** A document with no steps. */

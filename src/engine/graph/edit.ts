@@ -1,7 +1,7 @@
 import type { Result } from "../errors.ts";
 import { failure } from "../errors.ts";
 import type { Access } from "../schema/workflow.ts";
-import { DEFAULT_MAX_STEPS } from "../schema/workflow.ts";
+import { DEFAULT_MAX_STEPS } from "../constants.ts";
 import type { ClipStep } from "./clipboard.ts";
 import { PASTE_OFFSET, pasteSteps } from "./clipboard.ts";
 import { connect, disconnect } from "./connect.ts";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { edgesOf } from "./edges.ts";
-import { DEFAULT_NODE_SIZE, layoutDoc, stickyLayout, tidy } from "./layout.ts";
+import { DEFAULT_NODE_SIZE } from "../constants.ts";
+import { layoutDoc, stickyLayout, tidy } from "./layout.ts";
 import { makeDoc } from "./testing.ts";
 
 describe("layoutDoc", () => {

@@ -2,6 +2,7 @@ import { Graph, layout } from "@dagrejs/dagre";
 import type { GraphLabel, NodeLabel } from "@dagrejs/dagre";
 import { visibleSteps } from "../schema/workflow.ts";
 import type { Position, WorkflowDoc } from "./document.ts";
+import { DEFAULT_NODE_SIZE } from "../constants.ts";
 
 export interface Size {
   width: number;
@@ -18,9 +19,6 @@ export interface LayoutOptions {
   /** Gap between nodes in one column. */
   nodeGap?: number;
 }
-
-/** The node size assumed when none is given. */
-export const DEFAULT_NODE_SIZE: Size = { width: 280, height: 160 };
 
 /**
  * Positions for every step: the user-set ones from `doc.positions` untouched, the others from a

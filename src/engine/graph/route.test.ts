@@ -3,7 +3,8 @@ import type { WorkflowDoc } from "./document.ts";
 import { edgesOf } from "./edges.ts";
 import type { Point, Rect } from "./geometry.ts";
 import { bezierPoints, handlesOf, polylineHits, runOverlap } from "./geometry.ts";
-import { DEFAULT_NODE_SIZE, layoutDoc } from "./layout.ts";
+import { DEFAULT_NODE_SIZE } from "../constants.ts";
+import { layoutDoc } from "./layout.ts";
 import { routeAround, routeEdges } from "./route.ts";
 import { makeDoc } from "./testing.ts";
 

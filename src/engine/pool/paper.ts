@@ -2,10 +2,11 @@ import type { Worker } from "../schema/worker.ts";
 import { listPrice } from "./prices.ts";
 import type { ProviderPreset } from "./presets.ts";
 import { presetById } from "./presets.ts";
+import { newId } from "../ids.ts";
 
-/** A fresh worker id: unique enough for a pool a person edits by hand. */
+/** A fresh worker id (ids.ts). */
 export function newWorkerId(): string {
-  return `w-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  return newId("w");
 }
 
 /**

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { describeIssues, isObject } from "../schema/guards.ts";
 import type { Result } from "../errors.ts";
 import { failure } from "../errors.ts";
+import { migrationSequence, upgrade } from "../schema/migrate.ts";
 import type { Worker } from "../schema/worker.ts";
 import { WorkerSchema } from "../schema/worker.ts";
 import { redactOwner, withPresetPlainHeaders } from "./headers.ts";
@@ -10,8 +11,10 @@ import { poolProblem } from "./invariants.ts";
 
 /** The pool file's format name; a file without it is not a pool. */
 export const POOL_FORMAT = "conductor-studio/pool";
+/** The pool file's migrations: none yet. A breaking change adds a step here. */
+const POOL_MIGRATIONS = migrationSequence("pool file", []);
 /** The version this app writes and reads. */
-export const POOL_VERSION = 1;
+export const POOL_VERSION = POOL_MIGRATIONS.current;
 
 /**
  * A worker as a pool file holds it. `strictObject` refuses unknown fields on import, so a file that
@@ -62,15 +65,9 @@ export function importPool(text: string): Result<{ workers: Worker[] }> {
   const doc = read.doc;
   if (!isObject(doc) || doc.format !== POOL_FORMAT)
     return { ok: false, ...failure("bad_format", `Expected "format": "${POOL_FORMAT}".`) };
-  const version = doc.version;
-  if (typeof version !== "number" || !Number.isInteger(version) || version < 1)
-    return { ok: false, ...failure("invalid_file", "the version is not a positive integer.") };
-  if (version > POOL_VERSION)
-    return {
-      ok: false,
-      ...failure("newer_version", `It is pool version ${version}; this app reads ${POOL_VERSION}.`),
-    };
-  const parsed = PoolEnvelopeSchema.safeParse(doc);
+  const migrated = upgrade(POOL_MIGRATIONS, doc);
+  if (!migrated.ok) return migrated;
+  const parsed = PoolEnvelopeSchema.safeParse(migrated.doc);
   if (!parsed.success)
     return { ok: false, ...failure("invalid_file", describeIssues(parsed.error)) };
   const problem = poolProblem(parsed.data.workers);

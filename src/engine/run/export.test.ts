@@ -6,8 +6,14 @@ import { createFakeBackend } from "../llm/fake.ts";
 import type { RunEvent } from "../schema/events.ts";
 import type { RunRecord } from "../schema/record.ts";
 import { ConductorConfigSchema, WorkerSchema } from "../schema/worker.ts";
-import type { Migration } from "./export.ts";
-import { EXPORT_FORMAT, EXPORT_VERSION, exportRun, importRun, migrate } from "./export.ts";
+import { migrate } from "../schema/migrate.ts";
+import {
+  EXPORT_FORMAT,
+  EXPORT_VERSION,
+  RUN_EXPORT_MIGRATIONS,
+  exportRun,
+  importRun,
+} from "./export.ts";
 import { recordOf } from "./record.ts";
 
 const AT = "2026-02-03T04:05:06.000Z";
@@ -161,48 +167,56 @@ describe("exportRun and importRun", () => {
   });
 });
 
-describe("migrate", () => {
-  const trail = (doc: Record<string, unknown>): unknown[] =>
-    Array.isArray(doc.trail) ? (doc.trail as unknown[]) : [];
-  const table: Record<number, Migration> = {
-    1: (doc) => ({ ...doc, trail: [...trail(doc), "1->2"] }),
-    2: (doc) => ({ ...doc, trail: [...trail(doc), "2->3"] }),
+describe("the run export's migration steps, one fixture each", () => {
+  const Loose = z.record(z.string(), z.unknown());
+  const load = (name: string) =>
+    Loose.parse(JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8")));
+  const runOf = (doc: Record<string, unknown>) => Loose.parse(doc.run);
+  const stepsOf = (doc: Record<string, unknown>) =>
+    z
+      .array(z.object({ steps: z.array(Loose) }))
+      .parse(runOf(doc).rounds)
+      .flatMap((r) => r.steps);
+  const one = (doc: Record<string, unknown>, from: number) => {
+    const r = migrate(RUN_EXPORT_MIGRATIONS, doc, from, from + 1);
+    if (!r.ok) throw new Error(r.message);
+    return r.doc;
+  };
+  const checks: Record<number, () => void> = {
+    2: () => {
+      const v1 = load("run-v1.json");
+      const v2 = one(v1, 1);
+      expect(v2.version).toBe(2);
+      expect(stepsOf(v2).map((st) => st.nested)).toEqual(stepsOf(v1).map(() => null));
+      expect(Object.keys(runOf(v2))).toEqual(Object.keys(runOf(v1)));
+    },
+    3: () => {
+      const v2 = load("run-v2-nested.json");
+      const v3 = one(v2, 2);
+      expect(v3.version).toBe(3);
+      expect(runOf(v3)).toMatchObject({
+        id: "nested",
+        kind: "planned",
+        parentId: null,
+        kept: [],
+        createdAt: 5,
+        executionMs: null,
+        prompt: null,
+      });
+    },
+    4: () => {
+      const v3 = load("run-v3-nested.json");
+      const v4 = one(v3, 3);
+      expect(v4.version).toBe(4);
+      expect(stepsOf(v4).every((st) => typeof st.worker === "string")).toBe(true);
+    },
   };
 
-  it("applies each step in order and stamps each new version", () => {
-    const doc = Object.freeze({ format: EXPORT_FORMAT, version: 1, kept: "yes" });
-    expect(migrate(doc, 1, 3, table)).toEqual({
-      ok: true,
-      doc: { format: EXPORT_FORMAT, version: 3, kept: "yes", trail: ["1->2", "2->3"] },
-    });
-    expect(migrate(doc, 2, 3, table)).toMatchObject({
-      ok: true,
-      doc: { version: 3, trail: ["2->3"] },
-    });
+  it("every step has its fixture check", () => {
+    expect(RUN_EXPORT_MIGRATIONS.steps.map((st) => st.id)).toEqual(Object.keys(checks).map(Number));
+    expect(RUN_EXPORT_MIGRATIONS.current).toBe(EXPORT_VERSION);
   });
-
-  it("changes nothing when the file is already current", () => {
-    const doc = { version: 3, x: 1 };
-    expect(migrate(doc, 3, 3, table)).toEqual({ ok: true, doc });
-  });
-
-  it("fails on a gap in the chain", () => {
-    const result = migrate({ version: 1 }, 1, 4, table);
-    expect(result).toMatchObject({ ok: false, code: "invalid_file" });
-    if (!result.ok) expect(result.message).toContain("version 3");
-  });
-
-  it("turns a migration that throws on odd data into a failure", () => {
-    const strict: Record<number, Migration> = {
-      1: (doc) => {
-        if (!Array.isArray(doc.rounds)) throw new TypeError("rounds is not an array");
-        return doc;
-      },
-    };
-    const result = migrate({ version: 1 }, 1, 2, strict);
-    expect(result).toMatchObject({ ok: false, code: "invalid_file" });
-    if (!result.ok) expect(result.message).toContain("rounds is not an array");
-  });
+  for (const [id, check] of Object.entries(checks)) it(`step ${id}`, check);
 });
 
 describe("the version-1 fixture", () => {
@@ -278,11 +292,11 @@ describe("the version-1 fixture", () => {
 
   it("migrates one version at a time: v1 -> v2 alone adds only nested: null", () => {
     const doc = z.record(z.string(), z.unknown()).parse(JSON.parse(fixture));
-    const v2 = migrate(doc, 1, 2);
+    const v2 = migrate(RUN_EXPORT_MIGRATIONS, doc, 1, 2);
     expect(v2.ok && v2.doc.version).toBe(2);
     const run = v2.ok ? z.object({ run: z.record(z.string(), z.unknown()) }).parse(v2.doc).run : {};
     expect("kind" in run).toBe(false);
-    const v3 = v2.ok ? migrate(v2.doc, 2, 3) : v2;
+    const v3 = v2.ok ? migrate(RUN_EXPORT_MIGRATIONS, v2.doc, 2, 3) : v2;
     expect(v3.ok && v3.doc.version).toBe(3);
   });
 });

@@ -4,23 +4,13 @@ import { describeIssues, isObject } from "../schema/guards.ts";
 import type { Result } from "../errors.ts";
 import { redactOwner, withPresetPlainHeaders } from "../pool/headers.ts";
 import { failure } from "../errors.ts";
+import type { MigrationStep } from "../schema/migrate.ts";
+import { migrationSequence, upgrade } from "../schema/migrate.ts";
 import type { RunRecord } from "../schema/record.ts";
 import { RunRecordSchema } from "../schema/record.ts";
 
 /** The export envelope's format name; a file without it is not ours. */
 export const EXPORT_FORMAT = "conductor-studio/run";
-/** The version this app writes. Each breaking change adds one migration in MIGRATIONS. */
-export const EXPORT_VERSION = 4;
-
-export const ExportEnvelopeSchema = z.object({
-  format: z.literal(EXPORT_FORMAT),
-  version: z.literal(EXPORT_VERSION),
-  exportedAt: z.string(),
-  app: z.object({ name: z.string(), version: z.string() }),
-  run: RunRecordSchema,
-});
-export type ExportEnvelope = z.infer<typeof ExportEnvelopeSchema>;
-
 /** The ids of an old file's pool by place, a place without one as `model-id-N` (workerIdAt). */
 export function poolIds(pool: unknown): string[] {
   if (!Array.isArray(pool)) return [];
@@ -29,11 +19,10 @@ export function poolIds(pool: unknown): string[] {
   );
 }
 
-/** A pure migration from version `n` to `n + 1`, keyed by `n`. */
-export type Migration = (doc: Record<string, unknown>) => Record<string, unknown>;
-export const MIGRATIONS: Readonly<Record<number, Migration>> = {
-  /** v2 added nested workflows (self-selection): every step gains `nested: null`. */
-  1: (doc) => {
+/** v2 added nested workflows (self-selection): every step gains `nested: null`. */
+const addNested: MigrationStep = {
+  id: 2,
+  up: (doc) => {
     const run = doc.run;
     if (!isObject(run) || !Array.isArray(run.rounds)) return doc;
     const rounds: unknown[] = run.rounds.map((round: unknown) => {
@@ -45,13 +34,17 @@ export const MIGRATIONS: Readonly<Record<number, Migration>> = {
     });
     return { ...doc, run: { ...run, rounds } };
   },
-  /**
-   * v3 made runs stored documents: a kind, a parent and what it kept from it, a created time, the
-   * prompt settings, and planning and execution time apart. A v2 run stands alone; its planning
-   * time is what its top-level plans took; its execution time is unknown (v2 mixed it with
-   * editing time).
-   */
-  2: (doc) => {
+};
+
+/**
+ * v3 made runs stored documents: a kind, a parent and what it kept from it, a created time, the
+ * prompt settings, and planning and execution time apart. A v2 run stands alone; its planning
+ * time is what its top-level plans took; its execution time is unknown (v2 mixed it with
+ * editing time).
+ */
+const storedRuns: MigrationStep = {
+  id: 3,
+  up: (doc) => {
     const run = doc.run;
     if (!isObject(run) || !Array.isArray(run.rounds)) return doc;
     let planningMs: number | null = null;
@@ -79,13 +72,17 @@ export const MIGRATIONS: Readonly<Record<number, Migration>> = {
       },
     };
   },
-  /**
-   * v4 made steps refer to their worker by id, not by place in the pool: a step's `worker` becomes
-   * the id of the pool worker at that place (a place past the pool's end becomes "model-id-N",
-   * which validation then names), and each round's lists gain `workerIds`, the mapping their
-   * `model_id` numbers meant: in v3 every prompt showed the run's whole pool in order.
-   */
-  3: (doc) => {
+};
+
+/**
+ * v4 made steps refer to their worker by id, not by place in the pool: a step's `worker` becomes
+ * the id of the pool worker at that place (a place past the pool's end becomes "model-id-N",
+ * which validation then names), and each round's lists gain `workerIds`, the mapping their
+ * `model_id` numbers meant: in v3 every prompt showed the run's whole pool in order.
+ */
+const workersById: MigrationStep = {
+  id: 4,
+  up: (doc) => {
     const run = doc.run;
     if (!isObject(run) || !Array.isArray(run.rounds)) return doc;
     const ids = poolIds(run.pool);
@@ -114,13 +111,30 @@ export const MIGRATIONS: Readonly<Record<number, Migration>> = {
   },
 };
 
+/** The run export's migrations; stored runs (the IndexedDB store) are exports too. */
+export const RUN_EXPORT_MIGRATIONS = migrationSequence("run export", [
+  addNested,
+  storedRuns,
+  workersById,
+]);
+/** The version this app writes. Each breaking change adds one step to RUN_EXPORT_MIGRATIONS. */
+export const EXPORT_VERSION = RUN_EXPORT_MIGRATIONS.current;
+
+export const ExportEnvelopeSchema = z.object({
+  format: z.literal(EXPORT_FORMAT),
+  version: z.literal(EXPORT_VERSION),
+  exportedAt: z.string(),
+  app: z.object({ name: z.string(), version: z.string() }),
+  run: RunRecordSchema,
+});
+export type ExportEnvelope = z.infer<typeof ExportEnvelopeSchema>;
+
 /**
  * A run record kept as an object rather than an export (an evaluation's stored items): one from
  * before steps referred to workers by id is brought to today's shape; today's passes unchanged.
  */
 export function upgradeRunObject(run: unknown): unknown {
-  const step = MIGRATIONS[3];
-  return step ? step({ run }).run : run;
+  return workersById.up({ run }).run;
 }
 
 /**
@@ -151,39 +165,12 @@ export function exportRun(record: RunRecord, exportedAt = new Date().toISOString
   return `${JSON.stringify(envelope, null, 2)}\n`;
 }
 
-/** Applies migrations from `from` up to `to`, one version at a time; a gap is an error. */
-export function migrate(
-  doc: Record<string, unknown>,
-  from: number,
-  to: number = EXPORT_VERSION,
-  table: Readonly<Record<number, Migration>> = MIGRATIONS,
-): Result<{ doc: Record<string, unknown> }> {
-  let current = doc;
-  for (let v = from; v < to; v++) {
-    const step = table[v];
-    if (!step) return { ok: false, ...failure("invalid_file", `no migration from version ${v}.`) };
-    // A migration is written for well-formed files; on anything else it may throw. This returns a
-    // result and never throws on user data, so a throw becomes an invalid_file failure.
-    try {
-      current = { ...step(current), version: v + 1 };
-    } catch (e: unknown) {
-      const detail = e instanceof Error ? e.message : String(e);
-      return {
-        ok: false,
-        ...failure("invalid_file", `migration from version ${v} failed: ${detail}`),
-      };
-    }
-  }
-  return { ok: true, doc: current };
-}
-
 /**
  * Reads an export: checks the format, reads its version and dispatches to the migrations (a newer
  * version is refused), then validates. Returns a result value and never throws on user data.
  */
 export function importRun(
   text: string,
-  table: Readonly<Record<number, Migration>> = MIGRATIONS,
 ): Result<{ record: RunRecord; migratedFrom: number | null }> {
   let doc: unknown;
   try {
@@ -191,28 +178,16 @@ export function importRun(
   } catch (e: unknown) {
     return { ok: false, ...failure("bad_json", e instanceof Error ? e.message : undefined) };
   }
-  return importRunDocument(doc, table);
+  return importRunDocument(doc);
 }
 
 /** importRun on JSON already parsed (validate.ts parses once, bounded, before its own checks). */
 export function importRunDocument(
   doc: unknown,
-  table: Readonly<Record<number, Migration>> = MIGRATIONS,
 ): Result<{ record: RunRecord; migratedFrom: number | null }> {
   if (!isObject(doc) || doc.format !== EXPORT_FORMAT)
     return { ok: false, ...failure("bad_format", `Expected "format": "${EXPORT_FORMAT}".`) };
-  const version = doc.version;
-  if (typeof version !== "number" || !Number.isInteger(version) || version < 1)
-    return { ok: false, ...failure("invalid_file", "the version is not a positive integer.") };
-  if (version > EXPORT_VERSION)
-    return {
-      ok: false,
-      ...failure(
-        "newer_version",
-        `It has version ${version}; this app reads up to ${EXPORT_VERSION}. Update the app.`,
-      ),
-    };
-  const migrated = migrate(doc, version, EXPORT_VERSION, table);
+  const migrated = upgrade(RUN_EXPORT_MIGRATIONS, doc);
   if (!migrated.ok) return migrated;
   const parsed = ExportEnvelopeSchema.safeParse(migrated.doc);
   if (!parsed.success)
@@ -220,6 +195,6 @@ export function importRunDocument(
   return {
     ok: true,
     record: parsed.data.run,
-    migratedFrom: version < EXPORT_VERSION ? version : null,
+    migratedFrom: migrated.migratedFrom,
   };
 }

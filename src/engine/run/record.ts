@@ -14,6 +14,7 @@ import type {
 import type { Usage } from "../schema/usage.ts";
 import type { Step } from "../schema/workflow.ts";
 import { addCall, totalsOf, ZERO_TOTALS } from "./totals.ts";
+import { DEFAULT_MAX_STEPS, DEFAULT_ROUNDS } from "../constants.ts";
 
 /** A record with nothing run yet. */
 export function emptyRecord(id = "run"): RunRecord {
@@ -29,8 +30,8 @@ export function emptyRecord(id = "run"): RunRecord {
     question: "",
     pool: [],
     conductor: null,
-    maxSteps: 5,
-    maxRounds: 0,
+    maxSteps: DEFAULT_MAX_STEPS,
+    maxRounds: DEFAULT_ROUNDS,
     status: "draft",
     endReason: null,
     message: null,

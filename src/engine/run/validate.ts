@@ -7,8 +7,7 @@ import { withoutSecrets } from "../pool/transfer.ts";
 import { clip, isObject } from "../schema/guards.ts";
 import type { RoundRecord, RunRecord } from "../schema/record.ts";
 import type { Access } from "../schema/workflow.ts";
-import type { Migration } from "./export.ts";
-import { MIGRATIONS, importRunDocument } from "./export.ts";
+import { importRunDocument } from "./export.ts";
 
 /**
  * The protocol's invariants (SPEC 1.1, 1.6), checked on an imported run after its schema: what the
@@ -169,7 +168,6 @@ function shapeProblem(doc: Record<string, unknown>): string | null {
  */
 export function importRunChecked(
   text: string,
-  table: Readonly<Record<number, Migration>> = MIGRATIONS,
 ): Result<{ record: RunRecord; migratedFrom: number | null; notes: string[] }> {
   const refuse = (code: "invalid_file", detail: string) => ({
     ok: false as const,
@@ -182,7 +180,7 @@ export function importRunChecked(
     const shape = shapeProblem(doc);
     if (shape) return refuse("invalid_file", shape);
   }
-  const read = importRunDocument(doc, table);
+  const read = importRunDocument(doc);
   if (!read.ok) return { ...read, message: clip(read.message, MESSAGE_CHARS) };
   const check = checkRun(read.record);
   if (check.problems.length > 0) {

@@ -27,9 +27,6 @@ export interface PlannedStep {
 export const WorkflowSchema = z.object({ steps: z.array(StepSchema) });
 export type Workflow = z.infer<typeof WorkflowSchema>;
 
-/** Default cap on steps, the paper's limit. */
-export const DEFAULT_MAX_STEPS = 5;
-
 /** The earlier step indices a step at `index` sees, in order. */
 export function visibleSteps(access: Access, index: number): number[] {
   if (access === "all") return Array.from({ length: index }, (_, i) => i);

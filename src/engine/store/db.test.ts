@@ -109,6 +109,18 @@ describe("RunStore", () => {
     });
   });
 
+  it("refuses a row written by a newer app (its row version), naming the version", async () => {
+    await store.saveRun(run("new", "q"));
+    const raw = new Dexie(name, { indexedDB: factory, IDBKeyRange });
+    raw.version(1).stores({ runs: "key", records: "key", kv: "key" });
+    const text = exportRun(run("new", "q"), "2026-01-01T00:00:00.000Z");
+    await raw.table("records").put({ key: "new", version: 2, run: text });
+    raw.close();
+    const back = await store.getRun("new");
+    expect(back).toMatchObject({ ok: false, code: "stored_invalid" });
+    expect(back?.ok === false && back.message).toContain("stored run version 2");
+  });
+
   it("turns a full disk into a clear failure and keeps the stored version whole", async () => {
     const r = run("a", "first");
     await store.saveRun(r);

@@ -3,11 +3,12 @@ import { Dexie } from "dexie";
 import type { Result } from "../errors.ts";
 import { failure } from "../errors.ts";
 import { exportRun, importRun } from "../run/export.ts";
+import { upgrade } from "../schema/migrate.ts";
 import type { RunRecord } from "../schema/record.ts";
 import { newestFirst } from "./history-view.ts";
 import { metaOf, searchText } from "./meta.ts";
 import type { EvalTag, RunMeta, RunQuery, StoredRecord, StoredValue } from "./schema.ts";
-import { RunMetaSchema, STORE_VERSION } from "./schema.ts";
+import { RunMetaSchema, STORED_RUN_MIGRATIONS, STORE_VERSION } from "./schema.ts";
 
 /** Rows read per request when reading them all. */
 const READ_CHUNK = 10_000;
@@ -95,7 +96,9 @@ export class RunStore {
     try {
       const [row, stored] = await Promise.all([this.db.runs.get(key), this.db.records.get(key)]);
       if (!row || !stored) return null;
-      const text = typeof stored.run === "string" ? stored.run : "";
+      const migrated = upgrade(STORED_RUN_MIGRATIONS, stored);
+      if (!migrated.ok) return { ok: false, ...failure("stored_invalid", migrated.message) };
+      const text = typeof migrated.doc.run === "string" ? migrated.doc.run : "";
       const read = importRun(text);
       if (!read.ok) return { ok: false, ...failure("stored_invalid", read.message) };
       return { ok: true, meta: RunMetaSchema.parse(row), record: read.record, text };

@@ -1,8 +1,15 @@
 import { z } from "zod";
+import { migrationSequence } from "../schema/migrate.ts";
 import { RunKindSchema, RunStatusSchema } from "../schema/record.ts";
 
-/** The IndexedDB schema version; each new version adds an upgrade in `db.ts`. */
-export const STORE_VERSION = 1;
+/**
+ * A stored run row's migrations (its `version`): none yet. The record inside is the run's export
+ * text, which migrates as exports do (RUN_EXPORT_MIGRATIONS); a change of the row itself (or of
+ * the tables' indexes, which Dexie declares per version in `db.ts`) adds a step here.
+ */
+export const STORED_RUN_MIGRATIONS = migrationSequence("stored run", []);
+/** The IndexedDB schema version, and the version each row is written at. */
+export const STORE_VERSION = STORED_RUN_MIGRATIONS.current;
 
 /** An evaluation item's verdict, as History shows it. */
 export const VerdictSchema = z.enum(["correct", "wrong", "unscored"]);
@@ -52,7 +59,7 @@ export const RunMetaSchema = z.object({
 });
 export type RunMeta = z.infer<typeof RunMetaSchema>;
 
-/** A stored record: the run as the export writes it, with the export version it was written at. */
+/** A stored record: the run as the export writes it (its own version inside), in a versioned row. */
 export const StoredRecordSchema = z.object({
   key: z.string(),
   version: z.number().int().positive(),

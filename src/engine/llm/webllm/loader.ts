@@ -1,10 +1,9 @@
 /**
- * The thin browser adapter around WebLLM: loads it lazily (a dynamic import, so none of its ~6 MB
- * is in the first page load), runs the engine in a dedicated module Web Worker, reports download
+ * The thin browser adapter around WebLLM: runs the engine in a dedicated module Web Worker (the
+ * only place the library loads: the page speaks worker-protocol.ts to it), reports download
  * progress, cancels downloads, and manages the model cache and persistent storage.
  * Browser-only: it touches Worker, navigator.storage and caches, and has no node tests.
  */
-import type { AppConfig, ModelRecord } from "@mlc-ai/web-llm";
 import type { SmallChatOptions, SmallEngine } from "./backend.ts";
 import { inspectCachedModel, removeCachedModel } from "./cache.ts";
 import type { CacheStorageLike } from "./cache.ts";
@@ -14,25 +13,25 @@ import type { WebLLMProblem } from "./errors.ts";
 import { classifyWebLLMError } from "./errors.ts";
 import type { LoadProgress } from "./progress.ts";
 import { parseProgress } from "./progress.ts";
+import type { InitProgressReportLike } from "./progress.ts";
+import { connectEngine } from "./worker-protocol.ts";
 
-type WebLLMModule = typeof import("@mlc-ai/web-llm");
-
-let webllm: Promise<WebLLMModule> | undefined;
-
-/** Imports WebLLM once, on first use. */
-export function importWebLLM(): Promise<WebLLMModule> {
-  webllm ??= import("@mlc-ai/web-llm").catch((e: unknown) => {
-    webllm = undefined; // let a later call try again (e.g. after a network hiccup)
-    throw e;
+/**
+ * A model worker and the engine it serves. WebLLM waits forever for a worker that failed to start;
+ * `failed` turns that into an error.
+ */
+function startWorker(
+  customRecords: readonly ModelRecordLike[],
+  onProgress?: (report: InitProgressReportLike) => void,
+) {
+  const worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
+  const failed = new Promise<never>((_, reject) => {
+    worker.addEventListener("error", (ev) =>
+      reject(new Error(`The model worker failed: ${ev.message}`)),
+    );
   });
-  return webllm;
-}
-
-/** WebLLM's prebuilt records plus the user's custom ones. */
-export async function appConfigWith(custom: readonly ModelRecordLike[] = []): Promise<AppConfig> {
-  const { prebuiltAppConfig } = await importWebLLM();
-  const list: ModelRecord[] = [...prebuiltAppConfig.model_list, ...custom];
-  return { ...prebuiltAppConfig, model_list: list };
+  const engine = connectEngine(worker, { customRecords, ...(onProgress ? { onProgress } : {}) });
+  return { worker, engine, failed };
 }
 
 export interface LoadEngineOptions {
@@ -70,30 +69,17 @@ export async function loadEngine(opts: LoadEngineOptions): Promise<LoadEngineRes
   if (signal?.aborted) return cancelled();
   let worker: Worker | undefined;
   try {
-    const lib = await importWebLLM();
-    const appConfig = await appConfigWith(opts.customRecords);
-    if (signal?.aborted) return cancelled();
-    const w = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
+    const started = startWorker(opts.customRecords ?? [], (report) =>
+      opts.onProgress?.(parseProgress(report, opts.expectedMB)),
+    );
+    const w = started.worker;
     worker = w;
-    // WebLLM waits forever for a worker that failed to start; turn that into an error.
-    const failed = new Promise<never>((_, reject) => {
-      w.addEventListener("error", (ev) =>
-        reject(new Error(`The model worker failed: ${ev.message}`)),
-      );
-    });
     const aborted = new Promise<"aborted">((resolve) => {
       signal?.addEventListener("abort", () => resolve("aborted"), { once: true });
     });
-    const created = lib.CreateWebWorkerMLCEngine(
-      w,
-      opts.modelId,
-      {
-        appConfig,
-        initProgressCallback: (report) => opts.onProgress?.(parseProgress(report, opts.expectedMB)),
-      },
-      opts.chatOpts,
-    );
-    const engine: SmallEngine | "aborted" = await Promise.race([created, aborted, failed]);
+    const created = started.engine.reload(opts.modelId, opts.chatOpts).then(() => started.engine);
+    void started.failed.catch(() => undefined);
+    const engine: SmallEngine | "aborted" = await Promise.race([created, aborted, started.failed]);
     if (engine === "aborted") {
       w.terminate();
       return cancelled();
@@ -201,8 +187,12 @@ export async function deleteCachedModel(
     );
     const keepLib = libShared.some(Boolean);
     if (files.hasManifest && !keepLib) {
-      const lib = await importWebLLM();
-      await lib.deleteModelAllInfoInCache(id, await appConfigWith(custom));
+      const { worker, engine, failed } = startWorker(custom);
+      try {
+        await Promise.race([engine.deleteModel(id), failed]);
+      } finally {
+        worker.terminate();
+      }
     }
     await removeCachedModel(store, record, keepLib);
     return { ok: true };
