@@ -17,7 +17,7 @@ const why = (e: unknown) => (e instanceof Error ? e.message : String(e));
 export type Loaded<T> = { ok: true; value: T } | { ok: false; message: string };
 
 /** How a question file's columns are mapped: given, or chosen from the columns the file has. */
-export type MappingChoice =
+type MappingChoice =
   | ColumnMapping
   | ((
       columns: readonly string[],

@@ -267,7 +267,7 @@ export async function resumeNow(keysChecked = false): Promise<void> {
     if (askForKeys(s, all, "Resume", () => void resumeNow(true))) return;
   }
   const base = runnerBase({ ...s, question: parent.question }, new AbortController().signal);
-  const plan = planResume(parent);
+  const plan = planResume(parent, !!base.conductorBackend);
   if (plan.plansAgain && base.conductorProblem) return s.setNotice(base.conductorProblem);
   await start(plan.planning ? "planning" : "running", {
     ...base,
@@ -276,7 +276,7 @@ export async function resumeNow(keysChecked = false): Promise<void> {
     parentId: parent.id,
     base: parent,
     seed: plan.seed,
-    refine: parent.maxRounds > 0 && !!base.conductorBackend,
+    refine: plan.refine,
     maxRounds: parent.maxRounds,
     start: plan.start,
   });

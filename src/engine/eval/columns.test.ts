@@ -27,6 +27,10 @@ describe("guessColumns", () => {
     });
   });
 
+  it("finds code tests under either name", () => {
+    expect(guessColumns(["prompt", "Test_Cases"]).tests).toBe("Test_Cases");
+  });
+
   it("prefers the first name of a field's list, wherever its column is", () => {
     // "prompt" comes first in the file; "question" is still the question.
     const m = guessColumns(["prompt", "label", "question", "answer"]);

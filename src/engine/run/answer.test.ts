@@ -47,7 +47,8 @@ describe("answerOf", () => {
     expect(answerOf(record({ endReason: "budget", rounds }))).toBe("Round 1.");
     expect(answerOf(record({ endReason: "step_error", rounds }))).toBeNull();
     // A budget that stopped the first round leaves no answer.
-    expect(answerOf(record({ endReason: "budget", rounds: rounds.slice(1) }))).toBeNull();
+    const first = rounds.slice(1);
+    expect(answerOf(record({ endReason: "budget", answer: "claimed", rounds: first }))).toBeNull();
   });
 
   it("is the record's answer field only when no round has steps", () => {

@@ -212,8 +212,10 @@ describe("resuming an interrupted run", () => {
       status: "interrupted",
       rounds: [round(0, ["done", "interrupted", "queued", "done"])],
     });
-    const plan = planResume(parent);
-    expect(plan).toMatchObject({ planning: false, plansAgain: false });
+    const plan = planResume(parent, true);
+    expect(plan).toMatchObject({ planning: false, plansAgain: false, refine: false });
+    expect(planResume({ ...parent, maxRounds: 2 }, true).refine).toBe(true);
+    expect(planResume({ ...parent, maxRounds: 2 }, false).refine).toBe(false);
     expect(plan.start).toMatchObject({ from: "round", round: 0 });
     if (plan.start.from !== "round") throw new Error("a round start");
     expect([...(plan.start.keep ?? [])]).toEqual([
@@ -230,17 +232,35 @@ describe("resuming an interrupted run", () => {
   it("plans again when the run stopped before its plan, planning only for a planned run", () => {
     const empty = { ...round(0, [], []), plan: { ...PLAN, finishedAt: null } };
     const parent = run({ status: "interrupted", kind: "planned", rounds: [empty] });
-    expect(planResume(parent)).toEqual({
+    expect(planResume(parent, true)).toEqual({
       start: { from: "plan", round: 0, planOnly: true },
       seed: undefined,
       planning: true,
       plansAgain: true,
+      refine: false,
     });
-    expect(planResume({ ...parent, kind: "manual" }).start).toEqual({
+    expect(planResume({ ...parent, kind: "manual" }, true).start).toEqual({
       from: "plan",
       round: 0,
       planOnly: false,
     });
     expect(resumeNeeds(parent, false)).toMatchObject({ plans: true, conductor: true });
+  });
+
+  it("asks for a later round's plan again as a run, keeping the rounds before it", () => {
+    const later = { ...round(1, [], []), plan: { ...PLAN, finishedAt: null } };
+    const parent = run({
+      status: "interrupted",
+      maxRounds: 2,
+      rounds: [round(0, ["done"]), later],
+    });
+    const plan = planResume(parent, true);
+    expect(plan).toMatchObject({
+      start: { from: "plan", round: 1, planOnly: false },
+      planning: false,
+      plansAgain: true,
+      refine: true,
+    });
+    expect(plan.seed?.rounds.map((r) => r.index)).toEqual([0, 1]);
   });
 });

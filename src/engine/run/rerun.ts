@@ -52,7 +52,6 @@ export function keptOutputs(
   fromStepId?: string,
 ): Map<number, string> {
   const keep = new Map<number, string>();
-  if (!fromStepId) return keep;
   const runs = rerunIndices(doc, fromStepId);
   doc.steps.forEach((step, i) => {
     const r = results[step.id];
@@ -150,7 +149,6 @@ export function planRun(r: RunRequest): PlannedRun {
         : parent
           ? "edited"
           : "manual";
-  const seed = parent ? seedFrom(parent, TOP, keep.keys()) : undefined;
   return {
     ok: true,
     plan: {
@@ -158,8 +156,9 @@ export function planRun(r: RunRequest): PlannedRun {
       parentId: parent?.id ?? null,
       append: false,
       base: parent ?? undefined,
-      // Only the first round carries over: later rounds follow from what runs now.
-      seed: seed && { rounds: seed.rounds.slice(0, 1), kept: seed.kept },
+      // Only the first round carries over (seedFrom at the top level): later rounds follow from
+      // what runs now.
+      seed: parent ? seedFrom(parent, TOP, keep.keys()) : undefined,
       start,
       refine,
     },
@@ -196,13 +195,16 @@ export interface ResumePlan {
   planning: boolean;
   /** The Conductor must plan again before anything runs. */
   plansAgain: boolean;
+  /** Refinement rounds follow, as the run had them, when a Conductor is there to refine. */
+  refine: boolean;
 }
 
 /**
  * How an interrupted run resumes as a new run: the finished steps keep their outputs, the steps
  * that were running or waiting run again; a run stopped before its plan plans again.
+ * `hasConductor`: a Conductor backend is available.
  */
-export function planResume(parent: RunRecord): ResumePlan {
+export function planResume(parent: RunRecord, hasConductor: boolean): ResumePlan {
   const point = resumePoint(parent);
   const at = { parent: [], round: point.round };
   const keep = point.at === "round" ? point.keep : new Map<number, string>();
@@ -220,5 +222,6 @@ export function planResume(parent: RunRecord): ResumePlan {
     seed: planning ? undefined : seedFrom(parent, at, keep.keys()),
     planning,
     plansAgain: point.at === "plan",
+    refine: parent.maxRounds > 0 && hasConductor,
   };
 }

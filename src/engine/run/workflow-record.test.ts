@@ -38,6 +38,20 @@ describe("workflowRecord", () => {
     });
   });
 
+  it("keeps the Conductor's plan the workflow came from", () => {
+    const plan = {
+      messages: [],
+      raw: "model_id = [1, 0]",
+      startedAt: 1,
+      finishedAt: 2,
+      usage: null,
+      cost: null,
+      error: null,
+    };
+    expect(workflowRecord({ ...input, plan }).rounds[0]!.plan).toEqual(plan);
+    expect(workflowRecord(input).rounds[0]!.plan).toBeNull();
+  });
+
   it("has no Conductor numbering when a step's worker is not in the pool", () => {
     const r = workflowRecord({
       ...input,
