@@ -14,6 +14,7 @@ import { useStudio } from "../../state/store.ts";
 import { loadMarkdown } from "../ui/Markdown.tsx";
 import { AnswerPanel } from "./AnswerPanel.tsx";
 import { Inspector } from "./Inspector.tsx";
+import { RunBar } from "./RunBar.tsx";
 import { WorkerPreview } from "./WorkerPreview.tsx";
 
 const initial = useStudio.getState();
@@ -107,6 +108,10 @@ describe("panels while another step streams", () => {
     };
     act(() => useStudio.getState().applyEvents([end]));
     expect(screen.getByTestId("final-answer").textContent).toBe("Blue.");
+  });
+
+  it("the run bar does not render for tokens that change no figure it shows", () => {
+    expect(rendersWhileStreaming(<RunBar />, 40)).toBe(0);
   });
 
   it("the Inspector of the streaming step renders for each of its batches", () => {
