@@ -5,6 +5,8 @@ import type { DocumentSlice } from "./document.ts";
 import { createDocumentSlice } from "./document.ts";
 import type { FileOfferSlice } from "./fileOffer.ts";
 import { createFileOfferSlice } from "./fileOffer.ts";
+import type { KeyPromptSlice } from "./keyPrompt.ts";
+import { createKeyPromptSlice } from "./keyPrompt.ts";
 import type { InBrowserSlice } from "./inbrowser.ts";
 import { createInBrowserSlice } from "./inbrowser.ts";
 import type { RunSlice } from "./run.ts";
@@ -17,7 +19,8 @@ export type StudioState = SettingsSlice &
   RunSlice &
   InBrowserSlice &
   FileOfferSlice &
-  ConnectionSlice;
+  ConnectionSlice &
+  KeyPromptSlice;
 
 /** The one studio store, made of typed slices. Components read it through selectors. */
 export const useStudio = create<StudioState>()((...a) => ({
@@ -27,4 +30,5 @@ export const useStudio = create<StudioState>()((...a) => ({
   ...createInBrowserSlice(...a),
   ...createFileOfferSlice(...a),
   ...createConnectionSlice(...a),
+  ...createKeyPromptSlice(...a),
 }));
