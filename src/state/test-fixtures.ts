@@ -57,3 +57,18 @@ export function resetEvaluate(name: string): void {
   useEval.setState({ ...initialEval, setup: INITIAL_SETUP }, true);
   setEvalStore(createDexieEvalStore(`${name}-${Math.random()}`));
 }
+
+/** A Storage in memory (the state tests run outside a browser), holding `entries` to begin with. */
+export function memoryStorage(entries: Record<string, string> = {}): Storage {
+  const memory = new Map(Object.entries(entries));
+  return {
+    getItem: (k: string) => memory.get(k) ?? null,
+    setItem: (k: string, v: string) => void memory.set(k, v),
+    removeItem: (k: string) => void memory.delete(k),
+    clear: () => memory.clear(),
+    key: () => null,
+    get length() {
+      return memory.size;
+    },
+  };
+}
