@@ -278,6 +278,39 @@ describe("conductor-studio eval", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
     expect((await readFile(`${h.dir}/train.verl.parquet`)).subarray(0, 4).toString()).toBe("PAR1");
   });
 
+  it("finds a file's columns by name as the studio does, says so, and --columns still wins", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const h = await harness(onTestFinished);
+    script(h.server);
+    const config = await h.file("pool.json", threeWorkerConfig(h.server));
+    const csv = "Problem,Solution,other\nWhat is 5 plus one?,6,7\nWhat is 9 plus one?,10,0\n";
+    const dataset = await h.file("q.csv", csv);
+    const out = `${h.dir}/r.jsonl`;
+    const r = await runCli(
+      evalArgs({ config, dataset, out }, "--strategies", "single:Solver A", "--scorer", "math"),
+    );
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("Columns: question=Problem, answer=Solution (--columns overrides).");
+    expect((await lines(out)).map((x) => x.correct)).toEqual([true, true]);
+    // The same file with the answer taken from another column: every answer is now wrong.
+    const out2 = `${h.dir}/r2.jsonl`;
+    const wrong = await runCli(
+      evalArgs(
+        { config, dataset, out: out2 },
+        "--strategies",
+        "single:Solver A",
+        "--scorer",
+        "math",
+        "--columns",
+        "answer=other",
+      ),
+    );
+    expect(wrong.code).toBe(0);
+    expect((await lines(out2)).map((x) => x.correct)).toEqual([false, false]);
+  });
+
   it("applies an exported workflow to every question and scores with an LLM judge; a failed judge leaves unscored", async ({
     expect,
     onTestFinished,

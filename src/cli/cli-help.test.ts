@@ -67,8 +67,9 @@ describe("help", () => {
       expect(stdout).toMatch(new RegExp(`^  ${s.replace(/[<>:]/g, "\\$&")} `, "m"));
     expect(stdout).toContain("Scorer (--scorer), when not given: code when items have tests");
     expect(stdout).toContain(
-      "question=question,\nanswer=answer, choices=choices, id=id, kind=kind, tests=tests",
+      "  question   question, problem, prompt, input, q (else the first column)",
     );
+    expect(stdout).toContain("  category   category, subject, topic, domain");
     expect(stdout).toContain("OUT.eval.json beside it holds the evaluation's definition");
     expect(stdout).toContain(
       "Spending cap (--max-cost): before an item starts, its cost is estimated and reserved",

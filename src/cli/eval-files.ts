@@ -16,13 +16,23 @@ const why = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export type Loaded<T> = { ok: true; value: T } | { ok: false; message: string };
 
-/** Reads and maps a question file; bad rows are an error unless `skipBad` (then listed as warnings). */
+/** How a question file's columns are mapped: given, or chosen from the columns the file has. */
+type MappingChoice =
+  | ColumnMapping
+  | ((
+      columns: readonly string[],
+    ) => { ok: true; mapping: ColumnMapping } | { ok: false; message: string });
+
+/**
+ * Reads and maps a question file; bad rows are an error unless `skipBad` (then listed as
+ * warnings). The mapping used comes back with the items.
+ */
 export async function loadDataset(
   file: string,
-  mapping: ColumnMapping,
+  mapping: MappingChoice,
   skipBad: boolean,
   warn: (s: string) => void,
-): Promise<Loaded<{ items: EvalItem[]; hash: string }>> {
+): Promise<Loaded<{ items: EvalItem[]; hash: string; mapping: ColumnMapping }>> {
   let text: string;
   try {
     text = await readFile(file, "utf8");
@@ -30,7 +40,11 @@ export async function loadDataset(
     return { ok: false, message: `Cannot read the dataset ${file}: ${why(e)}` };
   }
   const table = parseTable(text, detectFormat(text, file));
-  const mapped = mapRows(table.rows, mapping);
+  const chosen =
+    typeof mapping === "function" ? mapping(table.columns) : { ok: true as const, mapping };
+  if (!chosen.ok) return { ok: false, message: chosen.message };
+  const used = chosen.mapping;
+  const mapped = mapRows(table.rows, used);
   const bad = [...table.bad, ...mapped.bad].sort((a, b) => a.line - b.line);
   if (bad.length) {
     const list = bad.map((b) => `  line ${b.line}: ${b.message}`).join("\n");
@@ -46,7 +60,10 @@ export async function loadDataset(
       ok: false,
       message: `No questions in ${file} (columns seen: ${table.columns.join(", ") || "none"}).`,
     };
-  return { ok: true, value: { items: mapped.items, hash: datasetHash(mapped.items) } };
+  return {
+    ok: true,
+    value: { items: mapped.items, hash: datasetHash(mapped.items), mapping: used },
+  };
 }
 
 /** The results already in `--out` (a resumed run); a torn last line from a crash is dropped. */

@@ -2,6 +2,7 @@
 import { CONFIG_HELP } from "./config.ts";
 import { EXIT, exitCodesHelp } from "./exit-codes.ts";
 import { optionsHelp } from "./options.ts";
+import { COLUMN_NAMES } from "../engine/eval/columns.ts";
 import { scorerIds } from "../engine/eval/scorers/registry.ts";
 
 /** Strategy names `--strategies` takes (`single:<worker>` besides). */
@@ -154,6 +155,16 @@ export const EVAL_SHAPE = {
   },
 } as const;
 
+/** One line per field: the column names it is found under (engine/eval/columns.ts). */
+function columnNamesHelp(): string {
+  return Object.entries(COLUMN_NAMES)
+    .map(([field, names]) => {
+      const fallback = field === "question" ? " (else the first column)" : "";
+      return `  ${field.padEnd(10)} ${names.join(", ")}${fallback}`;
+    })
+    .join("\n");
+}
+
 export const EVAL_HELP = `Run a question set through several strategies, score every answer, and compare accuracy (with its
 standard error) against tokens, cost and latency.
 
@@ -169,9 +180,10 @@ Strategies (--strategies):
   Every strategy's last step is told the answer format the scorer reads.
 
 Questions (--dataset, --columns): JSONL, JSON (an array) or CSV, with a byte-order mark, CRLF and
-multi-line CSV cells accepted. The fields and their default columns: question=question,
-answer=answer, choices=choices, id=id, kind=kind, tests=tests. Only question is required; a bad row
-is listed by line and stops the run unless --skip-bad-rows.
+multi-line CSV cells accepted. Each field's column is found by name, case ignored, the first name
+below first, as the studio finds it; --columns FIELD=COLUMN,... overrides:
+${columnNamesHelp()}
+Only question is required; a bad row is listed by line and stops the run unless --skip-bad-rows.
 
 Scorer (--scorer), when not given: code when items have tests, mc when they have choices, math when
 every answer is a number (or kind is math), contains otherwise. mc reads an "Answer: X" line

@@ -3,6 +3,7 @@ import { writeFile } from "node:fs/promises";
 import { basename, resolve } from "node:path";
 import { formatCost } from "../engine/cost.ts";
 import type { Sandbox } from "../engine/eval/code/pool.ts";
+import { columnsOf, columnsText } from "../engine/eval/columns.ts";
 import { parseColumnsOption } from "../engine/eval/dataset/parse.ts";
 import { DEFAULT_COLUMNS } from "../engine/eval/dataset/schema.ts";
 import { OriginLimiter, originOf } from "../engine/eval/limiter.ts";
@@ -110,15 +111,22 @@ async function evalWith(
   });
   if (!loaded.ok) return usage(loaded.message);
   const { config, conductor, pool, keys } = loaded.resolved;
-  const mapping = parseColumnsOption(values.columns ?? "", DEFAULT_COLUMNS);
-  if (!mapping.ok) return usage(mapping.message);
+  // A bad --columns is refused before the file is read. The file's columns are found by name as
+  // the studio finds them (engine/eval/columns.ts), and --columns overrides what it names.
+  const columns = values.columns ?? "";
+  const checked = parseColumnsOption(columns, DEFAULT_COLUMNS);
+  if (!checked.ok) return usage(checked.message);
   const data = await loadDataset(
     values.dataset,
-    mapping.mapping,
+    (seen) => columnsOf(seen, columns),
     values["skip-bad-rows"] ?? false,
     io.stderr,
   );
   if (!data.ok) return usage(data.message);
+  const mapping = data.value.mapping;
+  // A column read under another name than its field's is said, so a guess never passes unseen.
+  if (Object.entries(mapping).some(([field, column]) => column && column !== field))
+    io.stderr(`Columns: ${columnsText(mapping)} (--columns overrides).\n`);
   const chosen = await chooseStrategies(
     values.strategies ?? "conductor,single,moa",
     pool,
@@ -194,7 +202,7 @@ async function evalWith(
           name: basename(values.dataset),
           hash: data.value.hash,
           size: data.value.items.length,
-          mapping: mapping.mapping,
+          mapping,
         },
         strategies: chosen,
         repeats,

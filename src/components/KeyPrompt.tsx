@@ -1,6 +1,5 @@
 import { useRef, useState } from "react";
 import { ownerOfSecret } from "../state/keybinding.ts";
-import { useKeyPrompt } from "../state/keyPrompt.ts";
 import { useStudio } from "../state/store.ts";
 import { useDialogFocus } from "./ui/useDialogFocus.ts";
 
@@ -16,16 +15,16 @@ function labelOf(id: string): string {
  * every key is given; Cancel calls nothing.
  */
 export function KeyPrompt() {
-  const prompt = useKeyPrompt((s) => s.prompt);
+  const prompt = useStudio((s) => s.keyPrompt);
   if (!prompt) return null;
   return <KeyPromptDialog key={prompt.needs.map((n) => n.owner).join(" ")} />;
 }
 
 function KeyPromptDialog() {
-  const prompt = useKeyPrompt((s) => s.prompt)!;
+  const prompt = useStudio((s) => s.keyPrompt)!;
   const [values, setValues] = useState<Record<string, string>>({});
   const ref = useRef<HTMLDivElement>(null);
-  const close = () => useKeyPrompt.setState({ prompt: null });
+  const close = () => useStudio.getState().setKeyPrompt(null);
   useDialogFocus(ref, close);
   const ids = prompt.needs.flatMap((n) => n.ids);
   const ready = ids.every((id) => values[id]?.trim());

@@ -1,32 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { ChatBody, TestServer } from "../../e2e/server/server.ts";
-import { startTestServer } from "../../e2e/server/server.ts";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { ChatBody } from "../../e2e/server/server.ts";
 import { createHistory } from "../engine/graph/history.ts";
 import { makeDoc } from "../engine/graph/testing.ts";
-import type { Worker } from "../engine/schema/worker.ts";
 import { cancelNow, planNow, runNow, runProblem } from "./controller.ts";
 import { useStudio } from "./store.ts";
+import { numberedWorker, resetStudio, serverForFile } from "./test-fixtures.ts";
 
-const initial = useStudio.getState();
-let server: TestServer;
+const server = serverForFile();
 
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
-
-function worker(i: number): Worker {
-  return {
-    id: `w${i}`,
-    name: `Worker ${i}`,
-    kind: "openai",
-    baseURL: server.baseURL,
-    model: `m${i}`,
-    temperature: 0.2,
-    maxTokens: 256,
-    prefill: false,
-  };
-}
+const worker = (i: number) => numberedWorker(server(), i);
 
 const PLAN = [
   "Two independent attempts, then a check.",
@@ -36,11 +18,11 @@ const PLAN = [
 ].join("\n");
 
 beforeEach(() => {
-  server.reset();
-  useStudio.setState(initial, true);
+  server().reset();
+  resetStudio();
   const s = useStudio.getState();
   s.setPool([worker(0), worker(1), worker(2)]);
-  s.setConductor({ backend: "remote", baseURL: server.baseURL, model: "conductor" });
+  s.setConductor({ backend: "remote", baseURL: server().baseURL, model: "conductor" });
   s.setQuestion("What is 6 times 7?");
 });
 
@@ -48,12 +30,12 @@ beforeEach(() => {
 function countingWorkers() {
   for (let i = 0; i < 3; i++) {
     let calls = 0;
-    server.setDefault(`m${i}`, () => `m${i} #${++calls}`);
+    server().setDefault(`m${i}`, () => `m${i} #${++calls}`);
   }
 }
 
 const callsTo = (model: string) =>
-  server.requests.filter((r) => (r.body as ChatBody | undefined)?.model === model);
+  server().requests.filter((r) => (r.body as ChatBody | undefined)?.model === model);
 const doc = () => useStudio.getState().history.present;
 const resultOf = (i: number) => useStudio.getState().results[doc().steps[i]?.id ?? ""];
 
@@ -67,7 +49,7 @@ async function waitFor(check: () => boolean, what: string): Promise<void> {
 
 describe("planNow", () => {
   it("puts the Conductor's steps on the canvas and keeps the raw plan", async () => {
-    server.script("conductor", { content: PLAN, chunkDelayMs: 1 });
+    server().script("conductor", { content: PLAN, chunkDelayMs: 1 });
     await planNow();
     const s = useStudio.getState();
     expect(s.phase).toBe("idle");
@@ -84,7 +66,7 @@ describe("planNow", () => {
 
   it("gives the steps the ids of the workers at the plan's model ids in the pool as shown", async () => {
     useStudio.getState().setPool([worker(2), worker(0), worker(1)]);
-    server.script("conductor", { content: PLAN, chunkDelayMs: 1 });
+    server().script("conductor", { content: PLAN, chunkDelayMs: 1 });
     await planNow();
     // model_id [0, 1, 2] named the pool's first, second and third workers: w2, w0, w1.
     expect(doc().steps.map((st) => st.worker)).toEqual(["w2", "w0", "w1"]);
@@ -95,7 +77,7 @@ describe("planNow", () => {
   });
 
   it("shows why a bad plan could not be used and adds no steps", async () => {
-    server.script("conductor", "I would ask Model id 0, probably.");
+    server().script("conductor", "I would ask Model id 0, probably.");
     await planNow();
     const s = useStudio.getState();
     expect(s.notice).toMatch(/^The Conductor's plan could not be used: /);
@@ -107,7 +89,7 @@ describe("planNow", () => {
 
   it("shows each step as soon as its list entries are complete", async () => {
     const chunks = PLAN.match(/[^,]+,?/g) ?? [];
-    server.script("conductor", { chunks, chunkDelayMs: 40 });
+    server().script("conductor", { chunks, chunkDelayMs: 40 });
     const plan = planNow();
     await waitFor(() => doc().steps.length > 0, "the first step");
     expect(useStudio.getState().phase).toBe("planning");
@@ -122,7 +104,7 @@ describe("planNow", () => {
   it("replaces the workflow on the canvas as one undo step", async () => {
     const mine = makeDoc([[], [0]]);
     useStudio.setState({ history: createHistory(mine) });
-    server.script("conductor", { content: PLAN, chunkDelayMs: 1 });
+    server().script("conductor", { content: PLAN, chunkDelayMs: 1 });
     await planNow();
     expect(doc().steps).toHaveLength(3);
     useStudio.getState().undo();
@@ -130,7 +112,7 @@ describe("planNow", () => {
   });
 
   it("stops planning without a notice", async () => {
-    server.script("conductor", { content: PLAN, chunkDelayMs: 50 });
+    server().script("conductor", { content: PLAN, chunkDelayMs: 50 });
     const plan = planNow();
     await waitFor(() => (useStudio.getState().record.rounds[0]?.plan?.raw ?? "") !== "", "text");
     cancelNow();
@@ -145,13 +127,13 @@ describe("planNow", () => {
     useStudio.getState().setQuestion("  ");
     await planNow();
     expect(useStudio.getState().notice).toMatch(/question/);
-    expect(server.requests).toHaveLength(0);
+    expect(server().requests).toHaveLength(0);
   });
 });
 
 describe("runNow", () => {
   beforeEach(async () => {
-    server.script("conductor", PLAN);
+    server().script("conductor", PLAN);
     await planNow();
     countingWorkers();
   });
@@ -187,7 +169,7 @@ describe("runNow", () => {
   });
 
   it("cancels a slow worker", async () => {
-    server.setDefault("m0", { content: "never finished in time", latencyMs: 3000 });
+    server().setDefault("m0", { content: "never finished in time", latencyMs: 3000 });
     const run = runNow();
     await waitFor(() => callsTo("m0").length === 1, "the slow call");
     expect(useStudio.getState().phase).toBe("running");
@@ -240,6 +222,6 @@ describe("runProblem", () => {
     useStudio.getState().edit({ kind: "setSubtask", id: "a", subtask: "" });
     await runNow();
     expect(useStudio.getState().notice).toBe("Step 1 has an empty subtask.");
-    expect(server.requests).toHaveLength(0);
+    expect(server().requests).toHaveLength(0);
   });
 });

@@ -2,13 +2,19 @@ import { fallbackOf } from "./settings.ts";
 import { findWorker, shownIds, stepsByWorkerId } from "../engine/conductor/ids.ts";
 import { createPartialPlanReader } from "../engine/conductor/parse.ts";
 import type { WorkflowDoc } from "../engine/graph/document.ts";
-import { docFromSteps, emptyDoc, indexOfStep, stepsOf } from "../engine/graph/document.ts";
-import { dependants } from "../engine/graph/edges.ts";
-import type { RunnerOptions, RunStart } from "../engine/exec/runner.ts";
+import { docFromSteps, emptyDoc } from "../engine/graph/document.ts";
+import type { RunnerOptions } from "../engine/exec/runner.ts";
 import { newRunId, runRun } from "../engine/exec/runner.ts";
-import type { Seed } from "../engine/run/continue.ts";
-import { resumePoint, seedFrom, stepsAt } from "../engine/run/continue.ts";
-import { isTop, priorOf } from "../engine/run/focus.ts";
+import { stepsAt } from "../engine/run/continue.ts";
+import {
+  continuedRun,
+  planResume,
+  planRun,
+  refines,
+  resumeNeeds,
+  runActionOf,
+  stepsThatRun,
+} from "../engine/run/rerun.ts";
 import { emptyRecord, recordOf } from "../engine/run/record.ts";
 import type { RunEvent } from "../engine/schema/events.ts";
 import type { RunKind, RunRecord } from "../engine/schema/record.ts";
@@ -236,116 +242,42 @@ export function runProblem(s: StudioState): string | null {
   return null;
 }
 
-const sameSteps = (a: Step[], b: Step[]) => JSON.stringify(a) === JSON.stringify(b);
-
-/** Whether the open record is a run of this question that the new run continues. */
-function continues(s: StudioState): RunRecord | null {
-  const r = s.record;
-  return r.status !== "draft" && r.rounds.length > 0 && r.question === s.question ? r : null;
-}
-
 /**
  * Runs the workflow on the canvas. With `fromStepId`, re-runs that step and everything that sees
  * it, keeping the finished outputs of the other steps. Every run is a new stored run naming the
- * run it continues, except a freshly planned run, which runs as itself.
+ * run it continues, except a freshly planned run, which runs as itself (engine/run/rerun.ts).
  */
 export async function runNow(fromStepId?: string, keysChecked = false): Promise<void> {
   const s = useStudio.getState();
   if (s.phase !== "idle") return;
   const problem = runProblem(s);
   if (problem) return s.setNotice(problem);
+  const doc = s.history.present;
   if (!keysChecked) {
-    const doc = s.history.present;
-    const from = fromStepId ? indexOfStep(doc, fromStepId) : -1;
-    const runs =
-      from < 0
-        ? doc.steps
-        : doc.steps.filter((_, i) => i === from || dependants(doc, from).includes(i));
+    const runs = stepsThatRun(doc, fromStepId);
     const conductor = s.conductor.rounds > 0 || s.pool.some((w) => w.kind === "conductor");
     const owners = [...runs.map((st) => st.worker), ...(conductor ? [CONDUCTOR_KEY_ID] : [])];
-    const what = fromStepId
-      ? s.results[fromStepId]?.status === "failed"
-        ? "Retry"
-        : "Re-run"
-      : "Run";
+    const what = runActionOf(s.results, fromStepId);
     if (askForKeys(s, owners, what, () => void runNow(fromStepId, true))) return;
   }
-  const doc = s.history.present;
-  const steps = stepsOf(doc);
-  const keep = new Map<number, string>();
-  let retry = false;
-  if (fromStepId) {
-    const from = indexOfStep(doc, fromStepId);
-    retry = s.results[fromStepId]?.status === "failed";
-    const rerun = new Set([from, ...dependants(doc, from)]);
-    doc.steps.forEach((step, i) => {
-      const r = s.results[step.id];
-      if (!rerun.has(i) && r?.status === "done") keep.set(i, r.output);
-    });
-  }
   const base = runnerBase(s, new AbortController().signal);
-  const top = isTop(s.focus);
-  const refine = top && !fromStepId && s.conductor.rounds > 0;
+  const request = {
+    doc,
+    results: s.results,
+    fromStepId,
+    focus: s.focus,
+    parent: continuedRun(s.record, s.question),
+    rounds: s.conductor.rounds,
+  };
+  const refine = refines(request);
   if ((base.selfSelect || refine) && base.conductorProblem)
     return s.setNotice(
       `${refine ? "Refinement rounds" : "A step given to the Conductor"} need the Conductor. ${base.conductorProblem}`,
     );
-  const parent = continues(s);
+  const planned = planRun(request);
   s.setRunStepIds(doc.steps.map((st) => st.id));
-  const common = { ...base, refine };
-  if (!top) {
-    if (!parent) return s.setNotice("That workflow is not in this run's record.");
-    const at = s.focus;
-    const startAt: RunStart = at.parent.length
-      ? { from: "nested", focus: at, steps, keep }
-      : {
-          from: "round",
-          round: at.round,
-          steps,
-          keep,
-          previousRound: priorOf(parent.rounds[at.round - 1]),
-        };
-    return start("running", {
-      ...common,
-      refine: false,
-      kind: "edited",
-      parentId: parent.id,
-      base: parent,
-      seed: seedFrom(parent, at, keep.keys()),
-      start: startAt,
-    });
-  }
-  const plan = parent?.rounds[0]?.plan ?? undefined;
-  const raw = plan?.raw || undefined;
-  const roundStart: RunStart = { from: "round", round: 0, steps, keep, raw };
-  if (parent?.status === "planned" && sameSteps(stepsAt(parent, TOP), steps) && !fromStepId)
-    // The Conductor's plan, unedited: it runs as the planned run itself.
-    return start("running", {
-      ...common,
-      kind: parent.kind,
-      append: true,
-      base: parent,
-      start: roundStart,
-    });
-  const unchanged = parent !== null && sameSteps(stepsAt(parent, TOP), steps);
-  const kind: RunKind = fromStepId
-    ? retry
-      ? "retry"
-      : "rerun"
-    : unchanged
-      ? "rerun"
-      : parent
-        ? "edited"
-        : "manual";
-  const seed: Seed | undefined = parent ? seedFrom(parent, TOP, keep.keys()) : undefined;
-  return start("running", {
-    ...common,
-    kind,
-    parentId: parent?.id ?? null,
-    base: parent ?? undefined,
-    seed: seed && { rounds: seed.rounds.slice(0, 1), kept: seed.kept },
-    start: roundStart,
-  });
+  if (!planned.ok) return s.setNotice("That workflow is not in this run's record.");
+  return start("running", { ...base, ...planned.plan });
 }
 
 /**
@@ -357,45 +289,30 @@ export async function resumeNow(keysChecked = false): Promise<void> {
   const parent = s.record;
   if (s.phase !== "idle" || parent.status !== "interrupted") return;
   if (!keysChecked) {
-    // The steps that did not finish, and the Conductor when it plans or refines again.
-    const unfinished = parent.rounds.flatMap((r) =>
-      r.steps.filter((st) => st.status !== "done").map((st) => st.worker),
+    const needs = resumeNeeds(
+      parent,
+      s.pool.some((w) => w.kind === "conductor"),
     );
-    const point = resumePoint(parent);
-    const conductor =
-      point.at === "plan" || parent.maxRounds > 0 || s.pool.some((w) => w.kind === "conductor");
-    const owners = point.at === "plan" ? s.pool.map((w) => w.id) : unfinished;
-    const all = [...owners, ...(conductor ? [CONDUCTOR_KEY_ID] : [])];
+    const owners = needs.plans ? s.pool.map((w) => w.id) : needs.workers;
+    const all = [...owners, ...(needs.conductor ? [CONDUCTOR_KEY_ID] : [])];
     if (askForKeys(s, all, "Resume", () => void resumeNow(true))) return;
   }
   const base = runnerBase({ ...s, question: parent.question }, new AbortController().signal);
-  const point = resumePoint(parent);
-  if (point.at === "plan" && base.conductorProblem) return s.setNotice(base.conductorProblem);
-  const at = { parent: [], round: point.round };
-  const keep = point.at === "round" ? point.keep : new Map<number, string>();
-  const startAt: RunStart =
-    point.at === "plan"
-      ? {
-          from: "plan",
-          round: point.round,
-          planOnly: point.round === 0 && parent.kind === "planned",
-        }
-      : { from: "round", round: point.round, steps: stepsAt(parent, at), keep };
-  const seed = seedFrom(parent, at, keep.keys());
-  const planning = point.at === "plan" && point.round === 0;
-  await start(planning ? "planning" : "running", {
+  const plan = planResume(parent, !!base.conductorBackend);
+  if (plan.plansAgain && base.conductorProblem) return s.setNotice(base.conductorProblem);
+  await start(plan.planning ? "planning" : "running", {
     ...base,
     question: parent.question,
     kind: "resumed",
     parentId: parent.id,
     base: parent,
-    seed: planning ? undefined : seed,
-    refine: parent.maxRounds > 0 && !!base.conductorBackend,
+    seed: plan.seed,
+    refine: plan.refine,
     maxRounds: parent.maxRounds,
-    start: startAt,
+    start: plan.start,
   });
   const st = useStudio.getState();
-  if (planning && st.record.status === "planned")
+  if (plan.planning && st.record.status === "planned")
     st.replaceDoc(docKeepingIds(st.history.present, stepsAt(st.record, TOP)), false);
 }
 

@@ -1,47 +1,27 @@
 import "fake-indexeddb/auto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { ChatBody, TestServer } from "../../e2e/server/server.ts";
-import { startTestServer } from "../../e2e/server/server.ts";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { ChatBody } from "../../e2e/server/server.ts";
 import { SAMPLE_SETS } from "../engine/eval/dataset/samples.ts";
-import type { Worker } from "../engine/schema/worker.ts";
-import { INITIAL_SETUP, useEval } from "./eval.ts";
+import { useEval } from "./eval.ts";
 import {
   findResumable,
   loadQuestionText,
   loadSample,
   mappedItems,
-  setEvalStore,
   startEvaluation,
   strategyChoices,
 } from "./evalController.ts";
-import { createDexieEvalStore } from "./evalStore.ts";
 import { useStudio } from "./store.ts";
+import { resetEvaluate, serverForFile, serverWorker } from "./test-fixtures.ts";
 
-const initialStudio = useStudio.getState();
-const initialEval = useEval.getState();
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+const server = serverForFile();
 
-const worker = (name: string): Worker => ({
-  id: name,
-  name,
-  kind: "openai",
-  baseURL: server.baseURL,
-  model: name,
-  temperature: 0.2,
-  maxTokens: 64,
-  prefill: false,
-});
+const worker = (name: string) => serverWorker(server(), name, { maxTokens: 64 });
 
 beforeEach(() => {
-  server.reset();
-  useStudio.setState(initialStudio, true);
-  useEval.setState({ ...initialEval, setup: INITIAL_SETUP }, true);
+  server().reset();
+  resetEvaluate("eval-controller");
   useStudio.getState().setPool([worker("right"), worker("wrong")]);
-  setEvalStore(createDexieEvalStore(`eval-controller-${Math.random()}`));
 });
 
 const FACTS = SAMPLE_SETS.find((s) => s.id === "factual")!;
@@ -51,8 +31,8 @@ const expectedOf = (b: ChatBody) =>
 
 describe("the Evaluate controller", () => {
   it("loads a sample, runs the chosen strategies through the store and reports exact accuracies", async () => {
-    server.setDefault("right", (b) => `Answer: ${expectedOf(b)}`);
-    server.setDefault("wrong", "Answer: I do not know");
+    server().setDefault("right", (b) => `Answer: ${expectedOf(b)}`);
+    server().setDefault("wrong", "Answer: I do not know");
     loadSample(FACTS);
     expect(mappedItems().items).toHaveLength(10);
     expect(strategyChoices()).toEqual([

@@ -1,8 +1,8 @@
 import { fallbackOf } from "./settings.ts";
 import { datasetHash } from "../engine/eval/dataset/hash.ts";
 import { detectFormat, mapRows, parseTable } from "../engine/eval/dataset/parse.ts";
-import type { ColumnMapping, EvalItem } from "../engine/eval/dataset/schema.ts";
-import { DEFAULT_COLUMNS } from "../engine/eval/dataset/schema.ts";
+import type { EvalItem } from "../engine/eval/dataset/schema.ts";
+import { guessColumns } from "../engine/eval/columns.ts";
 import type { SampleSet } from "../engine/eval/dataset/samples.ts";
 import type { CapBlock } from "../engine/eval/runner.ts";
 import { EvalRun } from "../engine/eval/runner.ts";
@@ -50,27 +50,13 @@ export function setEvalStore(s: EvalStore): void {
   store = s;
 }
 
-function guessMapping(columns: string[]): ColumnMapping {
-  const find = (...names: string[]) => columns.find((c) => names.includes(c.toLowerCase()));
-  return {
-    question:
-      find("question", "problem", "prompt", "input", "q") ?? columns[0] ?? DEFAULT_COLUMNS.question,
-    answer: find("answer", "solution", "expected", "target", "label", "gold", "a"),
-    choices: find("choices", "options"),
-    id: find("id", "key", "uid", "question_id"),
-    kind: find("kind", "type"),
-    tests: find("tests", "test_cases"),
-    category: find("category", "subject", "topic", "domain"),
-  };
-}
-
 /** Loads a question file's text into the setup form: rows, a guessed mapping, bad rows. */
 export function loadQuestionText(text: string, name: string): void {
   const table = parseTable(text, detectFormat(text, name));
   useEval.getState().patchSetup({
     sourceName: name,
     table,
-    mapping: guessMapping(table.columns),
+    mapping: guessColumns(table.columns),
     skipBad: false,
     hfSource: null,
     instruction: null,

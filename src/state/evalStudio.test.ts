@@ -1,64 +1,44 @@
 // The studio's evaluation against the local test server: errored items are apart and retried on
 // resume; the stored definition carries the real scorer version; Re-score calls no model.
 import "fake-indexeddb/auto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { ChatBody, TestServer } from "../../e2e/server/server.ts";
-import { startTestServer } from "../../e2e/server/server.ts";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { ChatBody } from "../../e2e/server/server.ts";
 import { analyse } from "../engine/eval/analysis.ts";
 import { diffEvaluations } from "../engine/eval/diff.ts";
 import { SAMPLE_SETS } from "../engine/eval/dataset/samples.ts";
 import { latestResults } from "../engine/eval/schema.ts";
 import { containsScorer } from "../engine/eval/scorers/text.ts";
-import type { Worker } from "../engine/schema/worker.ts";
-import { INITIAL_SETUP, useEval } from "./eval.ts";
+import { useEval } from "./eval.ts";
 import {
   evalStore,
   findResumable,
   loadSample,
   resumeStored,
-  setEvalStore,
   startEvaluation,
 } from "./evalController.ts";
 import { chooseDiff, loadDiffChoices, useEvalDiff } from "./evalDiff.ts";
 import { rescoreEvaluation } from "./evalRescore.ts";
-import { createDexieEvalStore } from "./evalStore.ts";
 import { useStudio } from "./store.ts";
+import { resetEvaluate, serverForFile, serverWorker } from "./test-fixtures.ts";
 
-const initialStudio = useStudio.getState();
-const initialEval = useEval.getState();
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+const server = serverForFile();
 
-const worker = (name: string): Worker => ({
-  id: name,
-  name,
-  kind: "openai",
-  baseURL: server.baseURL,
-  model: name,
-  temperature: 0.2,
-  maxTokens: 64,
-  prefill: false,
-});
+const worker = (name: string) => serverWorker(server(), name, { maxTokens: 64 });
 
 const FACTS = SAMPLE_SETS.find((s) => s.id === "factual")!;
 const expectedOf = (b: ChatBody) =>
   FACTS.items.find((i) => JSON.stringify(b.messages).includes(i.question))?.expected ?? "?";
 
 beforeEach(() => {
-  server.reset();
-  useStudio.setState(initialStudio, true);
-  useEval.setState({ ...initialEval, setup: INITIAL_SETUP }, true);
+  server().reset();
+  resetEvaluate("eval-studio");
   useStudio.getState().setPool([worker("right"), worker("down")]);
-  setEvalStore(createDexieEvalStore(`eval-studio-${Math.random()}`));
 });
 
 describe("studio evaluation: errors, versions, re-score", () => {
   it("keeps errored items apart, offers them again and runs only them on resume", async () => {
-    server.setDefault("right", (b) => `Answer: ${expectedOf(b)}`);
-    server.setDefault("down", { status: 401 });
+    server().setDefault("right", (b) => `Answer: ${expectedOf(b)}`);
+    server().setDefault("down", { status: 401 });
     loadSample(FACTS);
     useEval.getState().patchSetup({ strategies: ["single:right", "single:down"] });
     await startEvaluation();
@@ -76,11 +56,11 @@ describe("studio evaluation: errors, versions, re-score", () => {
     await findResumable();
     expect(useEval.getState().resumable).toMatchObject({ done: 10, total: 20 });
     // Fixed: resuming sends only the errored items.
-    server.setDefault("down", "Answer: I do not know");
-    server.requests.length = 0;
+    server().setDefault("down", "Answer: I do not know");
+    server().requests.length = 0;
     await resumeStored();
     s = useEval.getState();
-    const chats = server.requests.filter((r) => r.path === "/v1/chat/completions");
+    const chats = server().requests.filter((r) => r.path === "/v1/chat/completions");
     expect(chats).toHaveLength(10);
     expect(s.resumable).toBeNull();
     const now = latestResults(s.results).filter((r) => r.strategy === "single:down");
@@ -91,8 +71,8 @@ describe("studio evaluation: errors, versions, re-score", () => {
   });
 
   it("stores the scorer's real version, and re-scores without calling a model", async () => {
-    server.setDefault("right", (b) => `Answer: ${expectedOf(b)}`);
-    server.setDefault("down", "Answer: I do not know");
+    server().setDefault("right", (b) => `Answer: ${expectedOf(b)}`);
+    server().setDefault("down", "Answer: I do not know");
     loadSample(FACTS);
     useEval.getState().patchSetup({ strategies: ["single:right"], scorer: "exact" });
     await startEvaluation();
@@ -100,10 +80,10 @@ describe("studio evaluation: errors, versions, re-score", () => {
     const [stored] = await evalStore().listEvaluations();
     expect(stored!.scorer).toMatchObject({ id: "exact", version: ev.scorer.version });
     expect(stored!.scorer.version).toBeGreaterThan(0);
-    server.requests.length = 0;
+    server().requests.length = 0;
     await rescoreEvaluation("contains");
     const s = useEval.getState();
-    expect(server.requests).toHaveLength(0);
+    expect(server().requests).toHaveLength(0);
     expect(s.evaluation!.scorer).toMatchObject({
       id: "contains",
       version: containsScorer().version,
@@ -120,7 +100,7 @@ describe("studio evaluation: errors, versions, re-score", () => {
   });
 
   it("offers another stored evaluation of the same questions to compare with", async () => {
-    server.setDefault("right", (b) => `Answer: ${expectedOf(b)}`);
+    server().setDefault("right", (b) => `Answer: ${expectedOf(b)}`);
     loadSample(FACTS);
     useEval.getState().patchSetup({ strategies: ["single:right"] });
     await startEvaluation();
@@ -128,7 +108,7 @@ describe("studio evaluation: errors, versions, re-score", () => {
     // The second time the worker gets the first three questions wrong (asked again: no cache).
     useEval.getState().patchSetup({ cache: false });
     const wrongOn = new Set(FACTS.items.slice(0, 3).map((i) => i.question));
-    server.setDefault("right", (b) =>
+    server().setDefault("right", (b) =>
       [...wrongOn].some((q) => JSON.stringify(b.messages).includes(q))
         ? "Answer: no idea"
         : `Answer: ${expectedOf(b)}`,

@@ -1,9 +1,8 @@
-import { findWorker, shownIds } from "../engine/conductor/ids.ts";
 import { stepsOf } from "../engine/graph/document.ts";
 import { exportRun } from "../engine/run/export.ts";
 import { importRunChecked } from "../engine/run/validate.ts";
 import { isObject } from "../engine/schema/guards.ts";
-import { emptyRecord, listsOf, stepRecord } from "../engine/run/record.ts";
+import { workflowRecord as workflowRecordOf } from "../engine/run/workflow-record.ts";
 import type { RunRecord } from "../engine/schema/record.ts";
 import { conductorConfigOf } from "./backends.ts";
 import { showRun } from "./open.ts";
@@ -13,30 +12,15 @@ import { useStudio } from "./store.ts";
 
 /** The current workflow alone (no outputs) as a draft run record: what "Export workflow" writes. */
 export function workflowRecord(s: StudioState): RunRecord {
-  const steps = stepsOf(s.history.present);
-  const base = {
-    ...emptyRecord(`workflow-${Date.now()}`),
+  return workflowRecordOf({
+    id: `workflow-${Date.now()}`,
     question: s.question,
     pool: s.pool,
     conductor: conductorConfigOf(s),
     maxSteps: s.maxSteps,
-  };
-  return {
-    ...base,
-    rounds: [
-      {
-        index: 0,
-        plan: s.record.question === s.question ? (s.record.rounds[0]?.plan ?? null) : null,
-        // No Conductor numbers for a workflow with a step on no worker of the pool.
-        lists: steps.every((st) => findWorker(s.pool, st.worker))
-          ? listsOf(steps, shownIds(s.pool))
-          : null,
-        steps: steps.map((st, i) => stepRecord(base, st, i)),
-        answer: null,
-        accepted: false,
-      },
-    ],
-  };
+    steps: stepsOf(s.history.present),
+    plan: s.record.question === s.question ? (s.record.rounds[0]?.plan ?? null) : null,
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { create } from "zustand";
+import type { StateCreator } from "zustand";
 import { CONDUCTOR_KEY_ID, ownerOfSecret } from "./keybinding.ts";
 import type { StudioState } from "./store.ts";
 
@@ -37,12 +37,23 @@ export function missingKeys(
   }));
 }
 
-interface KeyPromptState {
-  /** What waits for keys ("Resume"), the endpoints that need them, and what to do once given. */
-  prompt: { what: string; needs: KeyNeed[]; then: () => void } | null;
+/** What waits for keys ("Resume"), the endpoints that need them, and what to do once given. */
+export interface KeyPrompt {
+  what: string;
+  needs: KeyNeed[];
+  then: () => void;
 }
 
-export const useKeyPrompt = create<KeyPromptState>()(() => ({ prompt: null }));
+export interface KeyPromptSlice {
+  /** The key prompt on screen; null when no run waits for keys. */
+  keyPrompt: KeyPrompt | null;
+  setKeyPrompt: (prompt: KeyPrompt | null) => void;
+}
+
+export const createKeyPromptSlice: StateCreator<StudioState, [], [], KeyPromptSlice> = (set) => ({
+  keyPrompt: null,
+  setKeyPrompt: (keyPrompt) => set({ keyPrompt }),
+});
 
 /**
  * Whether a run must wait for keys: when an owner it will call lacks its key, nothing is called
@@ -50,13 +61,13 @@ export const useKeyPrompt = create<KeyPromptState>()(() => ({ prompt: null }));
  * it asked (the caller stops); false when every key is held (the caller goes on).
  */
 export function askForKeys(
-  s: Pick<StudioState, "keyed" | "keys" | "pool">,
+  s: Pick<StudioState, "keyed" | "keys" | "pool" | "setKeyPrompt">,
   owners: Iterable<string>,
   what: string,
   then: () => void,
 ): boolean {
   const needs = missingKeys(s, owners);
   if (!needs.length) return false;
-  useKeyPrompt.setState({ prompt: { what, needs, then } });
+  s.setKeyPrompt({ what, needs, then });
   return true;
 }

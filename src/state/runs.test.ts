@@ -1,39 +1,22 @@
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { ChatBody, TestServer } from "../../e2e/server/server.ts";
-import { startTestServer } from "../../e2e/server/server.ts";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { ChatBody } from "../../e2e/server/server.ts";
 import { readFileSync } from "node:fs";
 import { totalsOf } from "../engine/run/totals.ts";
 import { RunStore } from "../engine/store/db.ts";
-import type { Worker } from "../engine/schema/worker.ts";
 import { planNow, resumeNow, runNow } from "./controller.ts";
 import { DRAFT_KEY, autosaveDraft, restoreDraft } from "./draft.ts";
 import { exportText, openExport } from "./files.ts";
 import { runStore, setRunStore } from "./runStore.ts";
 import { useStudio } from "./store.ts";
-import { memoryStorage } from "./testing.ts";
+import { memoryStorage, numberedWorker, resetStudio, serverForFile } from "./test-fixtures.ts";
 
-const initial = useStudio.getState();
 /** One Storage in memory for the whole file (the tests run outside a browser). */
 const storage = memoryStorage();
-let server: TestServer;
+const server = serverForFile();
 let n = 0;
 
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
-
-const worker = (i: number): Worker => ({
-  id: `w${i}`,
-  name: `Worker ${i}`,
-  kind: "openai",
-  baseURL: server.baseURL,
-  model: `m${i}`,
-  temperature: 0.2,
-  maxTokens: 256,
-  prefill: false,
-});
+const worker = (i: number) => numberedWorker(server(), i);
 const PLAN = [
   "Two tries, then a check.",
   "model_id = [0, 1, 2]",
@@ -43,7 +26,7 @@ const PLAN = [
 
 const store = () => runStore()!;
 const callsTo = (model: string) =>
-  server.requests.filter((r) => (r.body as ChatBody | undefined)?.model === model);
+  server().requests.filter((r) => (r.body as ChatBody | undefined)?.model === model);
 
 async function waitFor(check: () => boolean, what: string): Promise<void> {
   const until = Date.now() + 5000;
@@ -54,17 +37,17 @@ async function waitFor(check: () => boolean, what: string): Promise<void> {
 }
 
 beforeEach(() => {
-  server.reset();
+  server().reset();
   setRunStore(new RunStore(`runs-${n++}`, { indexedDB: new IDBFactory(), IDBKeyRange }));
-  useStudio.setState(initial, true);
+  resetStudio();
   const s = useStudio.getState();
   s.setPool([worker(0), worker(1), worker(2)]);
-  s.setConductor({ backend: "remote", baseURL: server.baseURL, model: "conductor" });
+  s.setConductor({ backend: "remote", baseURL: server().baseURL, model: "conductor" });
   s.setQuestion("What is 6 times 7?");
-  server.script("conductor", PLAN);
+  server().script("conductor", PLAN);
   for (let i = 0; i < 3; i++) {
     let calls = 0;
-    server.setDefault(`m${i}`, () => `m${i} #${++calls}`);
+    server().setDefault(`m${i}`, () => `m${i} #${++calls}`);
   }
 });
 
@@ -94,7 +77,7 @@ describe("runs are stored records", () => {
 
   it("an import during a run opens as its own stored run; the live run finishes into its own record", async () => {
     await planNow();
-    server.setDefault("m2", { content: "slow check", latencyMs: 300 });
+    server().setDefault("m2", { content: "slow check", latencyMs: 300 });
     const running = runNow();
     const liveId = useStudio.getState().record.id;
     await waitFor(() => callsTo("m2").length === 1, "the slow step");
@@ -128,7 +111,7 @@ describe("runs are stored records", () => {
   it("brings back the draft and the open run; a run cut off mid-way resumes only its unfinished steps", async () => {
     const stop = autosaveDraft(storage, null);
     await planNow();
-    server.setDefault("m1", { content: "never arrives", latencyMs: 5000 });
+    server().setDefault("m1", { content: "never arrives", latencyMs: 5000 });
     void runNow();
     await waitFor(
       () =>
@@ -150,11 +133,11 @@ describe("runs are stored records", () => {
     }
     stop();
     // The page goes away: a fresh store state on the same database.
-    useStudio.setState(initial, true);
+    resetStudio();
     useStudio.getState().setPool([worker(0), worker(1), worker(2)]);
     useStudio
       .getState()
-      .setConductor({ backend: "remote", baseURL: server.baseURL, model: "conductor" });
+      .setConductor({ backend: "remote", baseURL: server().baseURL, model: "conductor" });
     await restoreDraft(storage);
     const s = useStudio.getState();
     expect(s.question).toBe("What is 6 times 7?");
@@ -165,9 +148,9 @@ describe("runs are stored records", () => {
       "interrupted",
       "interrupted",
     ]);
-    server.reset();
-    server.setDefault("m1", "m1 again");
-    server.setDefault("m2", "m2 again");
+    server().reset();
+    server().setDefault("m1", "m1 again");
+    server().setDefault("m2", "m2 again");
     await resumeNow();
     expect(callsTo("m0")).toHaveLength(0);
     expect(callsTo("m1")).toHaveLength(1);

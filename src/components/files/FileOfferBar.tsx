@@ -1,12 +1,12 @@
 import { importPoolText } from "../../state/pool.ts";
 import { useStudio } from "../../state/store.ts";
-import { answerOffer, useFileOffer } from "./openFile.ts";
+import { answerOffer } from "./openFile.ts";
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /** Asks before a large file opens, and offers a dropped pool file as a pool import. */
 export function FileOfferBar() {
-  const offer = useFileOffer((s) => s.offer);
+  const offer = useStudio((s) => s.fileOffer);
   const poolSize = useStudio((s) => s.pool.length);
   if (!offer) return null;
   if (offer.kind === "large")

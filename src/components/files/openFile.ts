@@ -1,4 +1,3 @@
-import { create } from "zustand";
 import type { RunRecord } from "../../engine/schema/record.ts";
 import { POOL_FORMAT } from "../../engine/pool/transfer.ts";
 import {
@@ -10,6 +9,7 @@ import {
 } from "../../state/files.ts";
 import { refreshHistory } from "../../state/history.ts";
 import { importFiles, isJsonLines } from "../../state/imports.ts";
+import type { FileOffer } from "../../state/fileOffer.ts";
 import { useStudio } from "../../state/store.ts";
 import { importRun } from "../../engine/run/export.ts";
 
@@ -18,16 +18,7 @@ export const WORKER_PARSE_BYTES = 1024 * 1024;
 /** Files above this size are opened only after the user agrees. */
 export const ASK_BEFORE_BYTES = 10 * 1024 * 1024;
 
-/** A file waiting for the user's word: a large run, or a pool file dropped where runs go. */
-export type FileOffer =
-  | { kind: "large"; file: File }
-  | { kind: "pool"; file: File; text: string; workers: number }
-  /** A run file that would replace a draft the user typed and never ran. */
-  | { kind: "draft"; file: File; steps: number };
-
-export const useFileOffer = create<{ offer: FileOffer | null }>()(() => ({ offer: null }));
-
-const setOffer = (offer: FileOffer | null) => useFileOffer.setState({ offer });
+const setOffer = (offer: FileOffer | null) => useStudio.getState().setFileOffer(offer);
 
 /** Whether a text is the app's own pool file (its envelope names the pool format). */
 export function poolFileWorkers(text: string): number | null {
@@ -116,7 +107,7 @@ export function openUserFile(file: File): void {
 
 /** The user's answer to the pending offer. */
 export function answerOffer(yes: boolean): void {
-  const offer = useFileOffer.getState().offer;
+  const offer = useStudio.getState().fileOffer;
   setOffer(null);
   if (!offer || !yes) return;
   if (offer.kind === "large") void openNow(offer.file);

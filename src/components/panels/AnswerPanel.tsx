@@ -1,7 +1,8 @@
 import { useState } from "react";
-import { workflowAnswer } from "../../engine/exec/execute.ts";
+import { answerOf } from "../../engine/run/answer.ts";
 import type { RunRecord } from "../../engine/schema/record.ts";
-import { selectPhase, selectRecord } from "../../state/selectors.ts";
+import { selectPhase } from "../../state/selectors.ts";
+import type { StudioState } from "../../state/store.ts";
 import { useStudio } from "../../state/store.ts";
 import { CopyButton } from "../ui/CopyButton.tsx";
 import { Markdown } from "../ui/Markdown.tsx";
@@ -24,37 +25,22 @@ function endNote(record: RunRecord): string | null {
   return null;
 }
 
-/**
- * The answer the record's steps give (SPEC 1.1: the last step's output, or the last non-empty
- * one, of the last round that ran), not what a file's `answer` field claims; the field only where
- * no round has steps.
- */
-export function answerOf(record: RunRecord): string | null {
-  const ran = record.rounds.filter((r) => r.steps.length > 0);
-  // A budget that stopped a later round midway: the last round that finished answers (SPEC 1.6).
-  const round =
-    record.endReason === "budget"
-      ? ran.findLast((r) => r.steps.every((s) => s.status === "done"))
-      : ran.at(-1);
-  if (!round) return ran.length ? null : record.answer;
-  return workflowAnswer(
-    round.steps.map((s) =>
-      s.status === "done" ? { status: "done", output: s.output } : { status: "failed" },
-    ),
-  );
-}
+// Strings, not the record: tokens that change no answer leave the panel alone while streaming.
+const selectAnswer = (s: StudioState) => answerOf(s.record);
+const selectEndReason = (s: StudioState) => s.record.endReason;
+const selectEndNote = (s: StudioState) => endNote(s.record);
 
 /** The workflow's answer: the last step's output (SPEC 1.1), and why the run ended. */
 export function AnswerPanel() {
-  const record = useStudio(selectRecord);
+  const answer = useStudio(selectAnswer);
+  const endReason = useStudio(selectEndReason);
+  const note = useStudio(selectEndNote);
   const phase = useStudio(selectPhase);
-  const answer = answerOf(record);
   // The last answer shown stays, marked stale, while a new plan or run is under way.
   const [previous, setPrevious] = useState(answer);
   if (answer && answer !== previous) setPrevious(answer);
   const stale = !answer && phase !== "idle" ? previous : null;
-  const reason = record.endReason ? REASONS[record.endReason] : undefined;
-  const note = endNote(record);
+  const reason = endReason ? REASONS[endReason] : undefined;
   const shown = answer ?? stale;
   return (
     <section className="panel answer-panel" aria-label="Answer">

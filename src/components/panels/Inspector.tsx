@@ -2,13 +2,7 @@ import { findWorker } from "../../engine/conductor/ids.ts";
 import { formatCost } from "../../engine/cost.ts";
 import { notInPool } from "../../engine/pool/estimate.ts";
 import { runNow } from "../../state/controller.ts";
-import {
-  selectDoc,
-  selectPhase,
-  selectPool,
-  selectResults,
-  selectSelectedIds,
-} from "../../state/selectors.ts";
+import { selectDoc, selectPhase, selectPool, selectSelectedIds } from "../../state/selectors.ts";
 import { useStudio } from "../../state/store.ts";
 import { useFormerWorkers } from "../useFormerWorkers.ts";
 import { CopyButton } from "../ui/CopyButton.tsx";
@@ -22,7 +16,6 @@ import { WorkerPreview } from "./WorkerPreview.tsx";
 export function Inspector() {
   const doc = useStudio(selectDoc);
   const pool = useStudio(selectPool);
-  const results = useStudio(selectResults);
   const selectedIds = useStudio(selectSelectedIds);
   const phase = useStudio(selectPhase);
   const former = useFormerWorkers();
@@ -31,6 +24,8 @@ export function Inspector() {
   const index =
     selectedIds.map((id) => doc.steps.findIndex((s) => s.id === id)).find((i) => i >= 0) ?? -1;
   const step = doc.steps[index];
+  // The one step shown: another step's streaming tokens do not render the Inspector again.
+  const result = useStudio((s) => (step ? s.results[step.id] : undefined));
   if (!step) {
     return (
       <section className="panel inspector" aria-label="Inspector">
@@ -42,7 +37,6 @@ export function Inspector() {
     );
   }
   const st = useStudio.getState;
-  const result = results[step.id];
   // A worker that left the pool is named as the pool before the edit, or the open run, knew it.
   const lost = findWorker(former, step.worker)?.name;
   const status = result?.status ?? "idle";

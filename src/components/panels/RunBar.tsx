@@ -1,3 +1,4 @@
+import { useShallow } from "zustand/react/shallow";
 import { formatCost } from "../../engine/cost.ts";
 import { planningCostOf } from "../../engine/run/totals.ts";
 import type { RunKind } from "../../engine/schema/record.ts";
@@ -10,8 +11,8 @@ import {
   selectDoc,
   selectNotice,
   selectPhase,
-  selectRecord,
 } from "../../state/selectors.ts";
+import type { StudioState } from "../../state/store.ts";
 import { useStudio } from "../../state/store.ts";
 import { useUi } from "../../state/ui.ts";
 import { FocusBanner } from "./FocusBanner.tsx";
@@ -34,11 +35,21 @@ const OWN_LABELS: Partial<Record<RunKind, string>> = {
   edited: "This edited run",
 };
 
+/** The record's figures the bar shows: streamed tokens change none of them. */
+const selectFigures = (s: StudioState) => ({
+  totals: s.record.totals,
+  planning: planningCostOf(s.record),
+  planningMs: s.record.planningMs,
+  executionMs: s.record.executionMs,
+  parentId: s.record.parentId,
+  kind: s.record.kind,
+});
+
 /** Run and cancel, editing actions, totals, and the notice line for refused edits and problems. */
 export function RunBar() {
   const phase = useStudio(selectPhase);
   const doc = useStudio(selectDoc);
-  const record = useStudio(selectRecord);
+  const figures = useStudio(useShallow(selectFigures));
   // The "add a worker first" notice goes once there are workers.
   const notice = useStudio((s) => {
     const n = selectNotice(s);
@@ -48,11 +59,11 @@ export function RunBar() {
   const canRedo = useStudio(selectCanRedo);
   const st = useStudio.getState;
   const warning = capWarning(doc, useStudio.getState().maxSteps);
-  const t = record.totals;
-  const planning = planningCostOf(record);
-  const wall = durations(record.planningMs, record.executionMs);
+  const t = figures.totals;
+  const planning = figures.planning;
+  const wall = durations(figures.planningMs, figures.executionMs);
   // A run that continues another counts only its own calls: say so beside the figures.
-  const ownOnly = record.parentId ? OWN_LABELS[record.kind] : undefined;
+  const ownOnly = figures.parentId ? OWN_LABELS[figures.kind] : undefined;
   return (
     <div className="run-bar">
       <div className="row">

@@ -1,5 +1,5 @@
 import { BROWSER_STATUS_LABEL, presetById } from "../../engine/pool/presets.ts";
-import { useTested } from "./tested.ts";
+import { useStudio } from "../../state/store.ts";
 
 /**
  * What is known of calling this provider from a web page, and where that knowledge comes from;
@@ -13,7 +13,7 @@ export function BrowserStatusNote({
   workerId?: string;
 }) {
   const preset = presetById(provider);
-  const tested = useTested((s) => (workerId ? s.ok.has(workerId) : false));
+  const tested = useStudio((s) => (workerId ? s.testedWorkers.has(workerId) : false));
   if (tested)
     return (
       <div className="span2 browser-status small" data-testid="browser-status" data-status="tested">

@@ -4,7 +4,6 @@ import { describeOutcome, testConnection } from "../../engine/pool/probe.ts";
 import type { Worker } from "../../engine/schema/worker.ts";
 import { credentialsFor, movedSecretMessage, originOf } from "../../state/keybinding.ts";
 import { useStudio } from "../../state/store.ts";
-import { markTested } from "./tested.ts";
 
 /** "Test connection": the smallest chat request to this worker, and what came of it. */
 export function ConnectionTest({ worker }: { worker: Worker }) {
@@ -26,7 +25,7 @@ export function ConnectionTest({ worker }: { worker: Worker }) {
       ...credentialsFor(s, worker),
     }).then((result) => {
       setOutcome(result);
-      markTested(worker.id, result.kind === "ok");
+      useStudio.getState().markTested(worker.id, result.kind === "ok");
     });
   };
   return (
