@@ -43,13 +43,13 @@ describe("asking the Conductor once more", () => {
 });
 
 const workerCalls = (model: string) =>
-  server.requests.filter((r) => (r.body as ChatBody | undefined)?.model === model).length;
+  server().requests.filter((r) => (r.body as ChatBody | undefined)?.model === model).length;
 
 describe("the Plan button's fallback worker", () => {
   it("answers when the plan still fails after the re-plan, on the canvas and in the record", async () => {
     useStudio.getState().setConductor({ replanOnce: true, fallbackWorker: "w1" });
-    server.script("conductor", TRUNCATED, TRUNCATED);
-    server.setDefault("m1", "42, said Worker 1 alone");
+    server().script("conductor", TRUNCATED, TRUNCATED);
+    server().setDefault("m1", "42, said Worker 1 alone");
     await planNow();
     const s = useStudio.getState();
     expect(conductorCalls()).toBe(2);
@@ -75,14 +75,14 @@ describe("the Plan button's fallback worker", () => {
 
   it("without the re-plan, falls back after the first failed plan; off, it runs nothing", async () => {
     useStudio.getState().setConductor({ fallbackWorker: "w0" });
-    server.script("conductor", TRUNCATED);
-    server.setDefault("m0", "alone");
+    server().script("conductor", TRUNCATED);
+    server().setDefault("m0", "alone");
     await planNow();
     expect(conductorCalls()).toBe(1);
     expect(useStudio.getState().record.rounds[0]?.fallback?.worker).toBe("w0");
-    server.reset();
+    server().reset();
     useStudio.getState().setConductor({ fallbackWorker: "" });
-    server.script("conductor", TRUNCATED);
+    server().script("conductor", TRUNCATED);
     await planNow();
     const s = useStudio.getState();
     expect(workerCalls("m0") + workerCalls("m1")).toBe(0);
