@@ -53,6 +53,35 @@ interface TrlRow {
 }
 
 describe("conductor-studio prompts", () => {
+  it("finds a file's columns by name as eval does, says so, and lets --columns override", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const h = await harness(onTestFinished);
+    const config = await h.file("pool.json", fiveWorkers(h.server.baseURL));
+    const dataset = await h.file(
+      "math.jsonl",
+      '{"uid":"m1","problem":"What is 2 plus 2?","solution":"4","ref":"four"}',
+    );
+    const run = async (...extra: string[]) => {
+      const t = io();
+      const out = `${h.dir}/p${extra.length}.jsonl`;
+      const args = ["--config", config, "--dataset", dataset, "--out", out, ...extra];
+      expect(await promptsCommand.run(args, t.io), t.out.stderr).toBe(0);
+      const [row] = (await readFile(out, "utf8"))
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as TrlRow);
+      return { row: row!, stderr: t.out.stderr };
+    };
+    const guessed = await run();
+    expect(guessed.row).toMatchObject({ id: "m1", ground_truth: "4" });
+    expect(guessed.row.question).toMatch(/^What is 2 plus 2\?/);
+    expect(guessed.stderr).toContain("Columns: question=problem, answer=solution, id=uid");
+    const explicit = await run("--columns", "answer=ref");
+    expect(explicit.row.ground_truth).toBe("four");
+  });
+
   it("samples a pool per question within --pool-size, seeded, and writes the prompt that lists it", async ({
     expect,
     onTestFinished,

@@ -4,6 +4,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { parseArgs } from "node:util";
 import { formatCost } from "../engine/cost.ts";
+import { columnsOf, columnsText } from "../engine/eval/columns.ts";
 import { parseColumnsOption } from "../engine/eval/dataset/parse.ts";
 import { DEFAULT_COLUMNS } from "../engine/eval/dataset/schema.ts";
 import { defaultScorerId, scorerIds } from "../engine/eval/scorers/registry.ts";
@@ -127,15 +128,20 @@ async function promptsRun(args: string[], io: Io): Promise<number> {
   const { config, pool } = resolved;
   const size = parsePoolSize(values["pool-size"], pool.length);
   if (typeof size === "string") throw new UsageError(size);
-  const mapping = parseColumnsOption(values.columns ?? "", DEFAULT_COLUMNS);
-  if (!mapping.ok) throw new UsageError(mapping.message);
+  // Columns are found by name as eval and the studio find them; --columns overrides.
+  const columns = values.columns ?? "";
+  const checked = parseColumnsOption(columns, DEFAULT_COLUMNS);
+  if (!checked.ok) throw new UsageError(checked.message);
   const data = await loadDataset(
     values.dataset,
-    mapping.mapping,
+    (seen) => columnsOf(seen, columns),
     values["skip-bad-rows"],
     io.stderr,
   );
   if (!data.ok) throw new UsageError(data.message);
+  const used = data.value.mapping;
+  if (Object.entries(used).some(([field, column]) => column && column !== field))
+    io.stderr(`Columns: ${columnsText(used)} (--columns overrides).\n`);
   const scorer = values.scorer ?? defaultScorerId(data.value.items);
   if (!scorerIds().includes(scorer))
     throw new UsageError(`Unknown scorer "${scorer}" (known: ${scorerIds().join(", ")}).`);

@@ -40,6 +40,8 @@ describe("guessColumns", () => {
 
   it("takes the first column as the question when no column is named like one", () => {
     expect(guessColumns(["text", "gold"])).toMatchObject({ question: "text", answer: "gold" });
+    // Never the id (or any column another field reads), even when it comes first.
+    expect(guessColumns(["id", "gold", "body"])).toMatchObject({ id: "id", question: "body" });
     expect(guessColumns([]).question).toBe(DEFAULT_COLUMNS.question);
   });
 

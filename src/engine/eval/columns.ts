@@ -26,12 +26,10 @@ function byName(columns: readonly string[], names: readonly string[]): string | 
 /**
  * Each field's column in a file with these columns, found by name (the first name of
  * COLUMN_NAMES that a column has wins, so "question" beats "prompt"). The question falls back
- * to the first column; other fields not found are not read.
+ * to the first column no other field claims; other fields not found are not read.
  */
 export function guessColumns(columns: readonly string[]): ColumnMapping {
-  const question = byName(columns, COLUMN_NAMES.question) ?? columns[0] ?? DEFAULT_COLUMNS.question;
-  return {
-    question,
+  const others = {
     answer: byName(columns, COLUMN_NAMES.answer),
     choices: byName(columns, COLUMN_NAMES.choices),
     id: byName(columns, COLUMN_NAMES.id),
@@ -39,6 +37,13 @@ export function guessColumns(columns: readonly string[]): ColumnMapping {
     tests: byName(columns, COLUMN_NAMES.tests),
     category: byName(columns, COLUMN_NAMES.category),
   };
+  // Without a question-like name, the first column that no other field claims (so never the id).
+  const claimed = new Set(Object.values(others));
+  const question =
+    byName(columns, COLUMN_NAMES.question) ??
+    columns.find((c) => !claimed.has(c)) ??
+    DEFAULT_COLUMNS.question;
+  return { question, ...others };
 }
 
 /** The guessed mapping with a FIELD=COLUMN list (the CLI's --columns) over it; or why the list is bad. */
