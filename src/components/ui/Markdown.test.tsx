@@ -68,7 +68,9 @@ describe("Markdown", () => {
   it("typesets \\boxed{...} written outside $...$, and leaves it alone in code", async () => {
     const { container } = render(
       <Markdown
-        text={"So the answer is \\boxed{\\frac{1}{2}} and then \\boxed{42}.\n\n`\\boxed{7}` stays code."}
+        text={
+          "So the answer is \\boxed{\\frac{1}{2}} and then \\boxed{42}.\n\n`\\boxed{7}` stays code."
+        }
       />,
     );
     await waitFor(() => expect(container.querySelectorAll(".katex")).toHaveLength(2));
