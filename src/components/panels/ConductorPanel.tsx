@@ -30,6 +30,8 @@ export function ConductorPanel() {
     );
   }
   const writing = phase === "planning" && plan.finishedAt === null;
+  // A plan that never finished and is not being written: the page went away mid-plan (a reload).
+  const cut = !writing && plan.finishedAt === null && !plan.error;
   // A reasoning Conductor thinks before it writes a word of its plan.
   const thinking = writing && !plan.raw && !!plan.reasoning;
   const usage = plan.usage;
@@ -42,7 +44,16 @@ export function ConductorPanel() {
             {plan.retry ? "waiting to retry…" : thinking ? "thinking…" : "writing…"}
           </span>
         )}
-        {!writing && !plan.error && <span className="badge badge-done">plan parsed</span>}
+        {cut && (
+          <span className="badge badge-interrupted" data-testid="plan-badge">
+            plan interrupted
+          </span>
+        )}
+        {!writing && !cut && !plan.error && (
+          <span className="badge badge-done" data-testid="plan-badge">
+            plan parsed
+          </span>
+        )}
         {!writing && plan.error && <ErrorBadge code={plan.error.code} testId="plan-badge" />}
       </div>
       {plan.notice && (
@@ -60,6 +71,12 @@ export function ConductorPanel() {
             Retry planning
           </button>
         </div>
+      )}
+      {cut && (
+        <p className="warning" data-testid="plan-cut">
+          The Conductor was still writing when the page went away: its output below stops there and
+          was never parsed. Resume asks it again.
+        </p>
       )}
       {plan.retry && <RetryNote retry={plan.retry} testId="conductor-retry" />}
       {plan.reasoning && (
