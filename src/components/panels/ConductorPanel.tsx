@@ -64,8 +64,10 @@ export function ConductorPanel() {
       {plan.error && (
         <div className="error-box" role="alert" data-testid="plan-error">
           <p>{plan.error.message}</p>
-          <p className="muted">
-            Read the raw output below, retry, or build the workflow by hand on the canvas.
+          <p className="muted" data-testid="plan-error-next">
+            {plan.raw.trim()
+              ? "Read the raw output below, retry, or build the workflow by hand on the canvas."
+              : "The Conductor wrote nothing. Fix what the message says, then retry, or build the workflow by hand on the canvas."}
           </p>
           <button type="button" onClick={() => void planNow()} disabled={phase !== "idle"}>
             Retry planning
@@ -82,13 +84,16 @@ export function ConductorPanel() {
       {plan.reasoning && (
         <Thinking text={plan.reasoning} streaming={thinking} testId="conductor-thinking" />
       )}
-      <pre
-        className={`conductor-raw${plan.retry ? " abandoned" : ""}`}
-        data-testid="conductor-raw"
-        tabIndex={0}
-      >
-        {plan.raw || (writing ? "…" : "")}
-      </pre>
+      {/* An empty box would read as an output to look at: none until the Conductor writes. */}
+      {(plan.raw || writing) && (
+        <pre
+          className={`conductor-raw${plan.retry ? " abandoned" : ""}`}
+          data-testid="conductor-raw"
+          tabIndex={0}
+        >
+          {plan.raw || "…"}
+        </pre>
+      )}
       {usage && (
         <div className="muted small">
           {usage.promptTokens + usage.completionTokens} tokens
