@@ -13,3 +13,7 @@ export const selectCanUndo = (s: StudioState) => s.history.past.length > 0;
 export const selectCanRedo = (s: StudioState) => s.history.future.length > 0;
 export const selectPlan = (s: StudioState) => s.record.rounds[0]?.plan ?? null;
 export const selectTotals = (s: StudioState) => s.record.totals;
+
+/** A plan or run in flight while the screen shows another run (an import, a History row). */
+export const selectInBackground = (s: StudioState) =>
+  s.phase !== "idle" && s.liveId !== null && s.record.id !== s.liveId;
