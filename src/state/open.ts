@@ -53,7 +53,8 @@ let opening: Promise<unknown> | null = null;
  */
 export async function openSettled(): Promise<void> {
   while (opening) {
-    await opening;
+    // An open that failed has still finished: the read goes on.
+    await opening.catch(() => undefined);
     await new Promise<void>((done) => {
       if (typeof requestAnimationFrame !== "function") return void setTimeout(done, 0);
       const timer = setTimeout(done, 100);
