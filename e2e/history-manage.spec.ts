@@ -215,14 +215,19 @@ test("selected runs export as JSON lines in list order, and import back as store
   // Into the same history: the stored runs are already there, and stay as they are.
   await studio.rename(studio.entryByKey(keys[2]), "The first try");
   await expect(studio.title(studio.entryByKey(keys[2]))).toHaveText("The first try");
+  const kinds = await Promise.all(keys.map((k) => studio.entryByKey(k).getAttribute("data-kind")));
+  await expect(studio.entryByKey(keys[0])).toHaveClass(/open/);
   await studio.importIntoHistory(jsonl);
-  // The last line opens (as the last of several files does).
-  await expect(studio.entryByKey(keys[2])).toHaveClass(/open/);
+  // The lines are stored, none opens: the run on screen stays (issue 22).
+  await expect(studio.byTestId("notice")).toHaveText(
+    "Stored 3 runs from conductor-runs-3.jsonl in History; what is on screen is unchanged.×",
+  );
+  await expect(studio.entryByKey(keys[0])).toHaveClass(/open/);
+  await expect(studio.entryByKey(keys[2])).not.toHaveClass(/open/);
   await expect.poll(() => studio.keys()).toEqual(keys);
   await expect(studio.title(studio.entryByKey(keys[2]))).toHaveText("The first try");
   await expect(studio.entryByKey(keys[2])).toHaveAttribute("data-kind", "planned");
   expect((await studio.storedTexts()).sort()).toEqual([...stored].sort());
-  await expect(studio.byTestId("notice")).toHaveCount(0);
 
   // Into a fresh browser profile, with a single-run file beside it: four new stored runs, each whole
   // (the single run was made long ago, so it lists last).
@@ -232,9 +237,14 @@ test("selected runs export as JSON lines in list order, and import back as store
   await studio.importIntoHistory([jsonl, NESTED]);
   await expect(studio.byTestId("question")).toHaveValue(/longest increasing subsequence/);
   await expect.poll(() => studio.keys()).toEqual([...keys, "nested"]);
-  for (const k of [...keys, "nested"])
-    await expect(studio.entryByKey(k)).toHaveAttribute("data-kind", "imported");
-  await expect(studio.byTestId("notice")).toHaveCount(0);
+  // Each line keeps its run's kind; the single file is an imported run. Both are confirmed.
+  for (const [i, k] of keys.entries())
+    await expect(studio.entryByKey(k)).toHaveAttribute("data-kind", kinds[i]!);
+  await expect(studio.entryByKey("nested")).toHaveAttribute("data-kind", "imported");
+  await expect(studio.byTestId("notice")).toContainText("Opened ");
+  await expect(studio.byTestId("notice")).toContainText(
+    "Stored 3 runs from conductor-runs-3.jsonl in History",
+  );
   for (const [i, k] of keys.entries()) {
     await studio.title(studio.entryByKey(k)).click();
     await expect(studio.entryByKey(k)).toHaveClass(/open/);

@@ -45,5 +45,10 @@ test("the in-browser settings repeat the verdict and keep Load disabled", async 
   await conductor.openSettings();
   await expect(conductor.byTestId("backend-webllm")).toBeChecked();
   await expect(conductor.byTestId("probe-summary")).toContainText("WebGPU is not available");
-  await expect(conductor.byTestId("webllm-load")).toBeDisabled();
+  const load = conductor.byTestId("webllm-load");
+  await expect(load).toBeDisabled();
+  // The reason is beside the button, and is its description for a screen reader.
+  await expect(conductor.byTestId("load-disabled-reason")).toContainText("needs WebGPU");
+  await expect(load).toHaveAccessibleDescription(/WebGPU is not available/);
+  await conductor.page.screenshot({ path: test.info().outputPath("no-webgpu-settings.png") });
 });

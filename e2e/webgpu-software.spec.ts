@@ -33,7 +33,7 @@ test.afterEach(() => {
   expect(conductor.studio.errors).toEqual([]);
 });
 
-test("a software adapter is named, the q4f32 build is picked, and a warning says it is very slow", async ({
+test("a software adapter is named in one notice, and the smallest model is preselected instead of the 7B", async ({
   page,
 }) => {
   await conductor.goto();
@@ -45,17 +45,29 @@ test("a software adapter is named, the q4f32 build is picked, and a warning says
   await expect(summary).toContainText("SwiftShader, a software adapter");
   await expect(summary).toContainText("no shader-f16");
   await expect(conductor.byTestId("webgpu-unavailable")).toHaveCount(0);
+  // One notice (it was three: software, shader-f16 and the buffer binding size).
   const warnings = conductor.byTestId("webgpu-warning");
-  await expect(warnings.filter({ hasText: "software adapter" })).toContainText("very slow");
+  await expect(warnings).toHaveCount(1);
+  await expect(warnings).toContainText("very slowly, so the smallest one is preselected");
+  await expect(warnings).toContainText("remote Conductor");
+  await expect(conductor.status()).toContainText("Qwen2.5 0.5B Instruct (q4f32)");
+  await page.screenshot({ path: test.info().outputPath("software-adapter.png") });
 
   await conductor.byTestId("load-model").click();
   await expect(conductor.byTestId("settings")).toBeVisible();
   await expect(conductor.byTestId("probe-summary")).toContainText("software adapter");
-  // The default is the q4f16 build of the Conductor's base model; without shader-f16 the probe
-  // switched to its q4f32 twin.
-  await expect(conductor.byTestId("webllm-model")).toHaveValue(/q4f32/);
-  await expect(conductor.byTestId("webllm-model")).toHaveValue("Qwen2.5-7B-Instruct-q4f32_1-MLC");
+  await expect(conductor.byTestId("in-browser-section").locator(".warning")).toHaveCount(1);
+  // The default is the q4f16 build of the 7B; on a software adapter without shader-f16 the probe
+  // preselected the smallest q4f32 build (about 310 MB, not 4.8 GB).
+  await expect(conductor.byTestId("webllm-model")).toHaveValue("Qwen2.5-0.5B-Instruct-q4f32_1-MLC");
   await expect(conductor.byTestId("webllm-load")).toBeEnabled();
+  await expect(conductor.byTestId("load-disabled-reason")).toHaveCount(0);
+  // A build the user picks stays picked.
+  await conductor.byTestId("webllm-model").selectOption("Qwen2.5-7B-Instruct-q4f32_1-MLC");
+  await conductor.closeSettings();
+  await page.reload();
+  await expect(conductor.byTestId("webgpu-summary")).toBeVisible();
+  await expect(conductor.status()).toContainText("Qwen2.5 7B Instruct (q4f32)");
 });
 
 test("a served model record with an invalid library: progress, then the load error in plain words; the studio stays usable", async () => {

@@ -23,7 +23,7 @@ import type { Step } from "../engine/schema/workflow.ts";
 import { createBatcher } from "./batch.ts";
 import { conductorBackend, conductorConfigOf, workerBackend } from "./backends.ts";
 import { refreshHistory, useHistory } from "./history.ts";
-import { resultsFor } from "./open.ts";
+import { resultsFor, showRun } from "./open.ts";
 import { createRunWriter, endsSomething } from "./persistence.ts";
 import { selectFallback, selectFallbackName } from "./selectors.ts";
 import { TOP } from "./run.ts";
@@ -319,4 +319,12 @@ export async function resumeNow(keysChecked = false): Promise<void> {
 /** Stops the plan or run in progress: every model call is aborted and nothing is retried. */
 export function cancelNow(): void {
   live?.abort.abort();
+}
+
+/**
+ * Shows the run in flight again after another run was opened (an import, a History row): its
+ * record as it stands, which the screen then follows to its end.
+ */
+export function showLiveRun(): void {
+  if (live) showRun(live.record, { key: live.id, exportedAt: null });
 }

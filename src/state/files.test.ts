@@ -73,6 +73,6 @@ describe("openExport: a refused import changes nothing; a good one leaves the po
     const doc = JSON.parse(V2) as { run: { rounds: { steps: { subtask: string }[] }[] } };
     doc.run.rounds[0]!.steps[0]!.subtask = "Edited.";
     expect(await openExport(JSON.stringify(doc))).toBeNull();
-    expect(useStudio.getState().notice).toMatch(/differ from the Conductor's lists at step 0/);
+    expect(useStudio.getState().notice).toMatch(/differ from the Conductor's lists at step 1/);
   });
 });

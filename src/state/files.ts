@@ -66,11 +66,17 @@ export async function openExport(text: string): Promise<string | null> {
   return shown(await storeExport(text));
 }
 
-/** Checks an export text in full and stores it as openExport does, without showing it. */
-export async function storeExport(text: string): Promise<StoredImport> {
+/**
+ * Checks an export text in full and stores it as openExport does, without showing it. `kind`
+ * "own" keeps the run's own kind in History (a line of History's JSON-lines export).
+ */
+export async function storeExport(
+  text: string,
+  kind: "imported" | "own" = "imported",
+): Promise<StoredImport> {
   const result = importRunChecked(text);
   if (!result.ok) return { ok: false, message: result.message };
-  return storeRecord(result.record, result.notes, exportedAtOf(text));
+  return storeRecord(result.record, result.notes, exportedAtOf(text), kind === "own" ? null : kind);
 }
 
 /**
@@ -90,7 +96,8 @@ async function storeRecord(
   record: RunRecord,
   notes: readonly string[],
   exportedAt: string | null,
-  kind: "imported" | "evaluation" = "imported",
+  /** The kind History lists it as; null keeps the record's own. */
+  kind: "imported" | "evaluation" | null = "imported",
 ): Promise<StoredImport> {
   const store = runStore();
   let key = record.id;
@@ -103,7 +110,11 @@ async function storeRecord(
     const at = exportedAt ? Date.parse(exportedAt) : Date.now();
     const saved = same
       ? ({ ok: true } as const)
-      : await store.saveRun(record, { key, kind }, Number.isNaN(at) ? Date.now() : at);
+      : await store.saveRun(
+          record,
+          { key, ...(kind ? { kind } : {}) },
+          Number.isNaN(at) ? Date.now() : at,
+        );
     if (!saved.ok) return { ok: false, message: saved.message };
   }
   return { ok: true, record, key, exportedAt, notes };

@@ -34,6 +34,8 @@ export interface StepNodeData extends Record<string, unknown> {
   readonly?: boolean;
   /** A self-selected step's nested workflow: its size and whether it is drawn (key: its group id). */
   nested?: { steps: number; expanded: boolean; key: string } | null;
+  /** A step given to the Conductor itself that ran as one plain call: the nesting-depth cap. */
+  pastDepthCap?: boolean;
 }
 
 export type StepFlowNode = Node<StepNodeData, "step">;

@@ -4,6 +4,7 @@ import { historyView, newestFirst } from "../engine/store/history-view.ts";
 import type { StorageInfo } from "../engine/store/browser.ts";
 import { storageInfo } from "../engine/store/browser.ts";
 import type { RunMeta, StoredRecord } from "../engine/store/schema.ts";
+import { openSettled } from "./open.ts";
 import { runStore } from "./runStore.ts";
 
 /** How long a deleted run can be brought back. */
@@ -94,7 +95,7 @@ async function readAll(store: NonNullable<ReturnType<typeof runStore>>): Promise
       return newestFirst([...byKey.values()]);
     }
   }
-  const all = await store.allRuns();
+  const all = await store.allRuns(openSettled);
   mark = latestSave(all);
   return all;
 }
@@ -118,6 +119,8 @@ export async function refreshHistory(): Promise<void> {
         if (first.length < FIRST_PAGE) continue;
       }
       const all = await readAll(store);
+      // Listing every row is one long task: a run the user is opening is drawn first.
+      await openSettled();
       if (all !== useHistory.getState().all)
         useHistory.setState((s) => viewOf(all, s.query, s.selected));
     } while (again);

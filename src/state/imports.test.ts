@@ -29,15 +29,17 @@ describe("importFiles", () => {
     const text = `${line(fixture("run-v4-nested.json"))}\n\n${line(fixture("run-v1.json"))}\n{"format":"nope"}\n`;
     await importFiles([new File([text], "runs.jsonl")]);
     const rows = await runStore()!.listRuns();
+    // Each run keeps its own kind: History's export brings runs back as they were listed.
     expect(rows.map((r) => [r.key, r.kind]).sort()).toEqual([
-      ["nested", "imported"],
-      ["run-2026-01-01-fixture", "imported"],
+      ["nested", "planned"],
+      ["run-2026-01-01-fixture", "planned"],
     ]);
-    // The last good line is the one on screen.
-    expect(useStudio.getState().openKey).toBe("run-2026-01-01-fixture");
-    // Only that one was shown: one undo step, not one per line.
-    expect(useStudio.getState().history.past).toHaveLength(1);
-    expect(useStudio.getState().notice).toMatch(/^Could not open runs\.jsonl line 4: /);
+    // Nothing on screen was replaced: no run opened, no undo step.
+    expect(useStudio.getState().openKey).toBeNull();
+    expect(useStudio.getState().history.past).toHaveLength(0);
+    expect(useStudio.getState().notice).toMatch(
+      /^Stored 2 runs from runs\.jsonl in History; what is on screen is unchanged\. Could not open runs\.jsonl line 4: /,
+    );
   });
 
   it("brings a run already stored back as that run, not a second copy", async () => {
@@ -45,7 +47,17 @@ describe("importFiles", () => {
     await importFiles([new File([text], "a.jsonl")]);
     await importFiles([new File([`${text}\n`], "b.jsonl")]);
     expect((await runStore()!.listRuns()).map((r) => r.key)).toEqual(["nested"]);
-    expect(useStudio.getState().notice).toBeNull();
+    expect(useStudio.getState().notice).toBe(
+      "Stored 1 run from b.jsonl in History; what is on screen is unchanged.",
+    );
+  });
+
+  it("confirms the run file it opened", async () => {
+    await importFiles([new File([fixture("run-v4-nested.json")], "nested.json")]);
+    expect(useStudio.getState().openKey).toBe("nested");
+    expect(useStudio.getState().notice).toMatch(
+      /^Opened nested\.json: ".+" \(\d+ steps?.*\), now stored in History\./,
+    );
   });
 
   it("refuses a file over 50 MB and names a file that cannot be read, storing nothing", async () => {

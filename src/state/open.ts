@@ -43,8 +43,40 @@ export function writtenAt(text: string): string | null {
   return /^ {2}"exportedAt": "([^"]+)",$/m.exec(text)?.[1] ?? null;
 }
 
+/** The open in flight, if any: History's background read of every row waits for it. */
+let opening: Promise<unknown> | null = null;
+
+/**
+ * Resolves once no run is being opened and the opened run's frame has been drawn (or 100 ms
+ * passed, as in a hidden tab, which draws no frames): what the user clicked goes before any
+ * background work.
+ */
+export async function openSettled(): Promise<void> {
+  while (opening) {
+    // An open that failed has still finished: the read goes on.
+    await opening.catch(() => undefined);
+    await new Promise<void>((done) => {
+      if (typeof requestAnimationFrame !== "function") return void setTimeout(done, 0);
+      const timer = setTimeout(done, 100);
+      requestAnimationFrame(() => {
+        clearTimeout(timer);
+        setTimeout(done, 0);
+      });
+    });
+  }
+}
+
 /** Opens a stored run from history; the message to show when it cannot be read. */
-export async function openRun(key: string): Promise<string | null> {
+export function openRun(key: string): Promise<string | null> {
+  const run = readAndShow(key);
+  opening = run;
+  void run.finally(() => {
+    if (opening === run) opening = null;
+  });
+  return run;
+}
+
+async function readAndShow(key: string): Promise<string | null> {
   const store = runStore();
   if (!store) return "This browser has no storage for runs.";
   const got = await store.getRun(key);

@@ -36,9 +36,15 @@ export function recordNodeData(
   nestedKey: string,
   expanded: ReadonlySet<string>,
 ): StepNodeData {
+  // Past the depth cap, a step given to the Conductor itself is one call to its model, no nesting.
+  const pastDepthCap =
+    findWorker(pool, step.worker)?.kind === "conductor" &&
+    !step.nested &&
+    (step.status === "done" || step.status === "failed");
   return {
     index: step.index,
     isLast,
+    ...(pastDepthCap ? { pastDepthCap } : {}),
     workerName: findWorker(pool, step.worker)?.name ?? step.workerName,
     subtask: step.subtask,
     ...resultFields(step),

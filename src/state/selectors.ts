@@ -20,3 +20,7 @@ export const selectFallbackName = (s: StudioState) => {
   return id === undefined ? null : (s.record.pool.find((w) => w.id === id)?.name ?? id);
 };
 export const selectTotals = (s: StudioState) => s.record.totals;
+
+/** A plan or run in flight while the screen shows another run (an import, a History row). */
+export const selectInBackground = (s: StudioState) =>
+  s.phase !== "idle" && s.liveId !== null && s.record.id !== s.liveId;

@@ -50,7 +50,7 @@ describe("exporting a workflow", () => {
     expect(read.record.rounds[0]?.steps.map((s) => s.worker)).toEqual(["a", "", "gone"]);
     // No Conductor numbers for workers it has none for.
     expect(read.record.rounds[0]?.lists).toBeNull();
-    expect(read.notes.join(" ")).toContain("round 0, step 1 has no worker chosen yet.");
+    expect(read.notes.join(" ")).toContain("round 1, step 2 has no worker chosen yet.");
     expect(read.notes.join(" ")).toContain('its worker "gone" is not one of the 2 in the pool.');
   });
 });

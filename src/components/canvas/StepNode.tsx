@@ -38,6 +38,11 @@ export const StepNode = memo(function StepNode({ data, selected }: NodeProps<Ste
       <div className="step-subtask" title={data.subtask}>
         {data.subtask || <em>No subtask yet</em>}
       </div>
+      {data.pastDepthCap && (
+        <div className="step-note small muted" data-testid="depth-cap-note">
+          Nesting-depth cap reached: one plain call to the Conductor's model, no nested plan.
+        </div>
+      )}
       {data.reasoning && (
         <Thinking
           text={data.reasoning}

@@ -8,7 +8,7 @@ import {
   readRunFile,
 } from "../../state/files.ts";
 import { refreshHistory } from "../../state/history.ts";
-import { importFiles, isJsonLines } from "../../state/imports.ts";
+import { importFiles, isJsonLines, openedNote } from "../../state/imports.ts";
 import type { FileOffer } from "../../state/fileOffer.ts";
 import { useStudio } from "../../state/store.ts";
 import { importRun } from "../../engine/run/export.ts";
@@ -81,16 +81,29 @@ async function openNow(file: File, replaceDraft = false): Promise<void> {
       if (!check.ok) return fail(file, check.message);
       return setOffer({ kind: "draft", file, steps: draft.steps });
     }
+    const before = useStudio.getState().notice;
     const message = await openExport(text);
     if (message) fail(file, message);
+    else confirm(file, before);
     return void refreshHistory();
   }
   const parsed = await parseInWorker(text);
   const draft = replaceDraft ? null : draftAtStake();
   if (parsed.ok && draft) return setOffer({ kind: "draft", file, steps: draft.steps });
+  const before = useStudio.getState().notice;
   const message = parsed.ok ? await openRecord(parsed.record, parsed.notes) : parsed.message;
   if (message) fail(file, message);
-  else await refreshHistory();
+  else {
+    confirm(file, before);
+    await refreshHistory();
+  }
+}
+
+/** Every import says what it opened, then what the checker noted (already the notice), if any. */
+function confirm(file: File, before: string | null) {
+  const s = useStudio.getState();
+  const notes = s.notice && s.notice !== before ? ` ${s.notice}` : "";
+  s.setNotice(`${openedNote(file.name)}${notes}`);
 }
 
 /**

@@ -1,10 +1,23 @@
+import { resumePoint } from "../../engine/run/continue.ts";
+import type { RunRecord } from "../../engine/schema/record.ts";
 import { resumeNow } from "../../state/controller.ts";
 import { adoptRunPool, poolDiffers } from "../../state/open.ts";
 import { useStudio } from "../../state/store.ts";
 
+/** What an interrupted run kept, in words: only what it really has. */
+function keptWords(record: RunRecord): string {
+  const point = resumePoint(record);
+  if (point.at === "plan")
+    return "The Conductor was still planning: no step ran. Resume plans again.";
+  const done = point.keep.size;
+  if (done === 0) return "No step had finished. Resume runs them.";
+  return `${done} finished step${done === 1 ? "" : "s"} kept ${done === 1 ? "its output" : "their outputs"}. Resume runs the rest.`;
+}
+
 /** What the run on screen needs said: it was interrupted (Resume), or it used another pool. */
 export function RunBanner() {
   const status = useStudio((s) => s.record.status);
+  const record = useStudio((s) => (s.record.status === "interrupted" ? s.record : null));
   const phase = useStudio((s) => s.phase);
   const differs = useStudio((s) => s.liveId === null && poolDiffers(s.record, s.pool));
   if (status !== "interrupted" && !differs) return null;
@@ -12,8 +25,7 @@ export function RunBanner() {
     <div className="focus-banner" data-testid="run-banner">
       {status === "interrupted" && (
         <span data-testid="interrupted-note">
-          This run was interrupted (the page was reloaded or closed). Finished steps kept their
-          outputs.{" "}
+          This run was interrupted (the page was reloaded or closed). {record && keptWords(record)}{" "}
           <button
             type="button"
             className="primary"

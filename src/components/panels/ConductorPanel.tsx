@@ -31,6 +31,8 @@ export function ConductorPanel() {
     );
   }
   const writing = phase === "planning" && plan.finishedAt === null;
+  // A plan that never finished and is not being written: the page went away mid-plan (a reload).
+  const cut = !writing && plan.finishedAt === null && !plan.error;
   // A reasoning Conductor thinks before it writes a word of its plan.
   const thinking = writing && !plan.raw && !!plan.reasoning;
   const usage = plan.usage;
@@ -43,7 +45,16 @@ export function ConductorPanel() {
             {plan.retry ? "waiting to retry…" : thinking ? "thinking…" : "writing…"}
           </span>
         )}
-        {!writing && !plan.error && <span className="badge badge-done">plan parsed</span>}
+        {cut && (
+          <span className="badge badge-interrupted" data-testid="plan-badge">
+            plan interrupted
+          </span>
+        )}
+        {!writing && !cut && !plan.error && (
+          <span className="badge badge-done" data-testid="plan-badge">
+            plan parsed
+          </span>
+        )}
         {!writing && plan.error && <ErrorBadge code={plan.error.code} testId="plan-badge" />}
       </div>
       {plan.notice && (
@@ -61,25 +72,36 @@ export function ConductorPanel() {
       {plan.error && (
         <div className="error-box" role="alert" data-testid="plan-error">
           <p>{plan.error.message}</p>
-          <p className="muted">
-            Read the raw output below, retry, or build the workflow by hand on the canvas.
+          <p className="muted" data-testid="plan-error-next">
+            {plan.raw.trim()
+              ? "Read the raw output below, retry, or build the workflow by hand on the canvas."
+              : "The Conductor wrote nothing. Fix what the message says, then retry, or build the workflow by hand on the canvas."}
           </p>
           <button type="button" onClick={() => void planNow()} disabled={phase !== "idle"}>
             Retry planning
           </button>
         </div>
       )}
+      {cut && (
+        <p className="warning" data-testid="plan-cut">
+          The Conductor was still writing when the page went away: its output below stops there and
+          was never parsed. Resume asks it again.
+        </p>
+      )}
       {plan.retry && <RetryNote retry={plan.retry} testId="conductor-retry" />}
       {plan.reasoning && (
         <Thinking text={plan.reasoning} streaming={thinking} testId="conductor-thinking" />
       )}
-      <pre
-        className={`conductor-raw${plan.retry ? " abandoned" : ""}`}
-        data-testid="conductor-raw"
-        tabIndex={0}
-      >
-        {plan.raw || (writing ? "…" : "")}
-      </pre>
+      {/* An empty box would read as an output to look at: none until the Conductor writes. */}
+      {(plan.raw || writing) && (
+        <pre
+          className={`conductor-raw${plan.retry ? " abandoned" : ""}`}
+          data-testid="conductor-raw"
+          tabIndex={0}
+        >
+          {plan.raw || "…"}
+        </pre>
+      )}
       {usage && (
         <div className="muted small">
           {usage.promptTokens + usage.completionTokens} tokens

@@ -1,7 +1,15 @@
 import { DEFAULT_TEMPLATE, templateProblems } from "../../engine/conductor/prompt.ts";
-import { CONDUCTOR_KEY_ID, originOf } from "../../state/keybinding.ts";
+import {
+  CONDUCTOR_KEY_ID,
+  boundKey,
+  movedSecretMessage,
+  originOf,
+} from "../../state/keybinding.ts";
 import { useStudio } from "../../state/store.ts";
+import type { Credentials } from "../pool/ConnectionTest.tsx";
+import { EndpointTest } from "../pool/ConnectionTest.tsx";
 import { KeyMovedNote } from "../pool/KeyMovedNote.tsx";
+import { EndpointModelField } from "../pool/ModelField.tsx";
 import { useHeldSecret } from "../pool/useHeldSecret.ts";
 import { ConductorPreview } from "./ConductorPreview.tsx";
 import { ConductorPriceFields } from "./ConductorPriceFields.tsx";
@@ -10,6 +18,15 @@ import { chooseConductor, namedWorkersAdvice } from "./namedWorkers.ts";
 import { FallbackSettings } from "./FallbackSettings.tsx";
 import { RecursionSettings } from "./RecursionSettings.tsx";
 import { RemoteGrammarField } from "./RemoteGrammarField.tsx";
+
+/** The remote Conductor's key where it is bound to its endpoint, or why nothing may be sent. */
+function conductorCredentials(): Credentials {
+  const s = useStudio.getState();
+  const moved = movedSecretMessage(s, CONDUCTOR_KEY_ID, "The Conductor");
+  if (moved) return moved;
+  const apiKey = boundKey(s, CONDUCTOR_KEY_ID);
+  return apiKey ? { apiKey } : {};
+}
 
 /** Which Conductor plans (in this browser or a remote endpoint), its generation and its prompt. */
 export function ConductorSettings() {
@@ -64,14 +81,14 @@ export function ConductorSettings() {
               onChange={(e) => st().setConductor({ baseURL: e.target.value })}
             />
           </label>
-          <label className="field">
-            Model
-            <input
-              data-testid="conductor-model"
-              value={conductor.model}
-              onChange={(e) => chooseConductor({ model: e.target.value })}
-            />
-          </label>
+          <EndpointModelField
+            baseURL={conductor.baseURL}
+            model={conductor.model}
+            testId="conductor-model"
+            onChange={(model) => chooseConductor({ model })}
+            onPick={(model) => chooseConductor({ model })}
+            credentials={conductorCredentials}
+          />
           <label className="field">
             {rememberKeys
               ? "API key (remembered in this browser)"
@@ -91,6 +108,13 @@ export function ConductorSettings() {
               <KeyMovedNote id={CONDUCTOR_KEY_ID} from={keyFrom} to={origin} />
             )}
           </label>
+          <div className="span2">
+            <EndpointTest
+              baseURL={conductor.baseURL}
+              model={conductor.model}
+              credentials={conductorCredentials}
+            />
+          </div>
           <RemoteGrammarField />
         </div>
       )}

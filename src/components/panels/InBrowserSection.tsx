@@ -35,7 +35,11 @@ export function InBrowserSection() {
   return (
     <div className="in-browser" data-testid="in-browser-section">
       {probe && (
-        <p className={probe.ok ? "small" : "error-box"} data-testid="probe-summary">
+        <p
+          id="probe-summary"
+          className={probe.ok ? "small" : "error-box"}
+          data-testid="probe-summary"
+        >
           {probe.summary}
         </p>
       )}
@@ -93,10 +97,18 @@ export function InBrowserSection() {
             className="primary"
             data-testid="webllm-load"
             disabled={!probe?.ok}
+            aria-describedby={probe?.ok ? undefined : probe ? "probe-summary" : "load-why"}
             onClick={() => (needsDownload(modelId) ? setConfirming(true) : start())}
           >
             {status === "ready" && loadedId === modelId ? "Reload" : "Load model"}
           </button>
+          {!probe?.ok && (
+            <span id="load-why" className="muted small" data-testid="load-disabled-reason">
+              {probe
+                ? "Nothing can load here: the in-browser model needs WebGPU (see above)."
+                : "Checking WebGPU…"}
+            </span>
+          )}
           {status === "ready" && (
             <button type="button" onClick={() => unloadModel()}>
               Unload (free GPU memory)

@@ -1,11 +1,13 @@
 import { cancelNow, planNow } from "../../state/controller.ts";
-import { selectPhase, selectQuestion } from "../../state/selectors.ts";
+import { selectInBackground, selectPhase, selectQuestion } from "../../state/selectors.ts";
 import { useStudio } from "../../state/store.ts";
 
 /** The question and the Plan button: the Conductor designs a workflow for it. */
 export function QuestionBox() {
   const question = useStudio(selectQuestion);
   const phase = useStudio(selectPhase);
+  // Stop belongs to the plan on screen; one in the background is cancelled from its banner.
+  const background = useStudio(selectInBackground);
   const setQuestion = useStudio((s) => s.setQuestion);
   return (
     <section className="panel question-box" aria-label="Question">
@@ -21,7 +23,7 @@ export function QuestionBox() {
         onChange={(e) => setQuestion(e.target.value)}
       />
       <div className="row">
-        {phase === "planning" ? (
+        {phase === "planning" && !background ? (
           <button type="button" className="danger" data-testid="stop-plan" onClick={cancelNow}>
             Stop
           </button>

@@ -4,11 +4,12 @@ import { planningCostOf } from "../../engine/run/totals.ts";
 import type { RunKind } from "../../engine/schema/record.ts";
 import { capWarning } from "../../engine/graph/edit.ts";
 import { tidy } from "../../engine/graph/layout.ts";
-import { cancelNow, runNow } from "../../state/controller.ts";
+import { cancelNow, runNow, showLiveRun } from "../../state/controller.ts";
 import {
   selectCanRedo,
   selectCanUndo,
   selectDoc,
+  selectInBackground,
   selectNotice,
   selectPhase,
 } from "../../state/selectors.ts";
@@ -55,6 +56,9 @@ export function RunBar() {
     const n = selectNotice(s);
     return n?.startsWith("Add at least one worker") && s.pool.length > 0 ? null : n;
   });
+  // A run in flight while the screen shows another (an import, a History row): the toolbar's
+  // Cancel would not belong to what is on screen, so the banner names that run instead.
+  const background = useStudio(selectInBackground);
   const canUndo = useStudio(selectCanUndo);
   const canRedo = useStudio(selectCanRedo);
   const st = useStudio.getState;
@@ -67,7 +71,7 @@ export function RunBar() {
   return (
     <div className="run-bar">
       <div className="row">
-        {phase === "running" ? (
+        {phase === "running" && !background ? (
           <button type="button" className="danger" data-testid="cancel" onClick={cancelNow}>
             Cancel
           </button>
@@ -153,6 +157,28 @@ export function RunBar() {
           )}
         </span>
       </div>
+      {background && (
+        <div className="focus-banner" role="status" data-testid="background-run">
+          Your {phase === "planning" ? "plan" : "run"} goes on in the background (History marks it
+          running…); the run on screen is another one.{" "}
+          <button
+            type="button"
+            className="primary"
+            data-testid="back-to-live"
+            onClick={showLiveRun}
+          >
+            Back to it
+          </button>{" "}
+          <button
+            type="button"
+            className="danger"
+            data-testid="cancel-background"
+            onClick={cancelNow}
+          >
+            Cancel that {phase === "planning" ? "plan" : "run"}
+          </button>
+        </div>
+      )}
       <RunBanner />
       <FocusBanner />
       <RunEstimate />

@@ -1,7 +1,10 @@
 import { useMemo } from "react";
 import { stepsOf } from "../../engine/graph/document.ts";
 import { findWorker, shownIds } from "../../engine/conductor/ids.ts";
+import { buildConductorMessages } from "../../engine/conductor/prompt.ts";
 import { buildWorkerMessages, prefillModeOf } from "../../engine/exec/messages.ts";
+import { nestedQuestion } from "../../engine/exec/nested.ts";
+import type { ChatMessage } from "../../engine/schema/usage.ts";
 import { visibleSteps } from "../../engine/schema/workflow.ts";
 import { useShallow } from "zustand/react/shallow";
 import type { WorkflowDoc } from "../../engine/graph/document.ts";
@@ -27,9 +30,14 @@ function readOutputs(
   });
 }
 
+const asText = (messages: ChatMessage[], roles: boolean) =>
+  messages.map((m) => (roles ? `[${m.role}]\n${m.content}` : m.content)).join("\n\n");
+
 /**
  * The exact message the step's worker will receive (SPEC 1.5), recomputed as the graph changes.
- * Steps that have not run yet show a placeholder where their response will go.
+ * Steps that have not run yet show a placeholder where their response will go. A step given to
+ * the Conductor itself shows what the Conductor reads instead: the nested plan's prompt for that
+ * message (SPEC 1.6), as the runner builds it.
  */
 export function WorkerPreview({ index }: { index: number }) {
   const doc = useStudio(selectDoc);
@@ -37,6 +45,9 @@ export function WorkerPreview({ index }: { index: number }) {
   const question = useStudio(selectQuestion);
   // Only the finished outputs this step reads: other steps' streaming tokens change none of them.
   const outputs = useStudio(useShallow((s) => readOutputs(s.history.present, s.results, index)));
+  const conductor = useStudio((s) => s.conductor);
+  const maxSteps = useStudio((s) => s.maxSteps);
+  const self = findWorker(pool, doc.steps[index]?.worker ?? "")?.kind === "conductor";
   const text = useMemo(() => {
     const steps = stepsOf(doc);
     const step = steps[index];
@@ -49,13 +60,28 @@ export function WorkerPreview({ index }: { index: number }) {
       outputs,
       prefill: prefillModeOf(findWorker(pool, step.worker)),
     });
-    return messages
-      .map((m) => (messages.length > 1 ? `[${m.role}]\n${m.content}` : m.content))
-      .join("\n\n");
-  }, [doc, pool, question, outputs, index]);
+    if (!self) return asText(messages, messages.length > 1);
+    const user = messages.findLast((m) => m.role === "user")?.content ?? "";
+    return asText(
+      buildConductorMessages({
+        question: nestedQuestion(user),
+        pool,
+        maxSteps,
+        namedWorkers: conductor.namedWorkers,
+        // Neither backend the studio builds continues an assistant message (see backends.ts).
+        continuesAssistant: false,
+        template: conductor.template,
+      }),
+      true,
+    );
+  }, [doc, pool, question, outputs, index, self, conductor, maxSteps]);
   return (
     <details className="worker-preview" open>
-      <summary>What this worker will read</summary>
+      <summary>
+        {self
+          ? "What the Conductor will read (it plans a nested workflow for this step)"
+          : "What this worker will read"}
+      </summary>
       <pre data-testid="worker-preview" tabIndex={0}>
         {text}
       </pre>

@@ -5,27 +5,42 @@ import type { Worker } from "../../engine/schema/worker.ts";
 import { credentialsFor, movedSecretMessage, originOf } from "../../state/keybinding.ts";
 import { useStudio } from "../../state/store.ts";
 
-/** "Test connection": the smallest chat request to this worker, and what came of it. */
-export function ConnectionTest({ worker }: { worker: Worker }) {
+/** What a call to an endpoint carries, or why nothing may be sent to it yet. */
+export type Credentials = { apiKey?: string; headers?: Record<string, string> } | string;
+
+/** A worker's credentials, or the message that its key was entered for another origin. */
+export function workerCredentials(worker: Worker): Credentials {
+  const s = useStudio.getState();
+  // A key entered for another origin is never sent: nothing is requested until it is settled.
+  return (
+    movedSecretMessage(s, worker.id, worker.name, originOf(worker.baseURL)) ??
+    credentialsFor(s, worker)
+  );
+}
+
+/**
+ * "Test connection": the smallest chat request to an endpoint (a worker's or the Conductor's),
+ * and what came of it.
+ */
+export function EndpointTest(p: {
+  baseURL: string;
+  model: string;
+  credentials: () => Credentials;
+  onResult?: (ok: boolean) => void;
+}) {
   const [outcome, setOutcome] = useState<ProbeOutcome | "running" | null>(null);
   const [refused, setRefused] = useState<string | null>(null);
   const run = () => {
-    const s = useStudio.getState();
-    // A key entered for another origin is never sent: nothing is requested until it is settled.
-    const moved = movedSecretMessage(s, worker.id, worker.name, originOf(worker.baseURL));
-    setRefused(moved);
-    if (moved) {
+    const creds = p.credentials();
+    setRefused(typeof creds === "string" ? creds : null);
+    if (typeof creds === "string") {
       setOutcome(null);
       return;
     }
     setOutcome("running");
-    void testConnection({
-      baseURL: worker.baseURL,
-      model: worker.model,
-      ...credentialsFor(s, worker),
-    }).then((result) => {
+    void testConnection({ baseURL: p.baseURL, model: p.model, ...creds }).then((result) => {
       setOutcome(result);
-      useStudio.getState().markTested(worker.id, result.kind === "ok");
+      p.onResult?.(result.kind === "ok");
     });
   };
   return (
@@ -33,7 +48,7 @@ export function ConnectionTest({ worker }: { worker: Worker }) {
       <button
         type="button"
         data-testid="test-connection"
-        disabled={outcome === "running" || !worker.baseURL || !worker.model}
+        disabled={outcome === "running" || !p.baseURL || !p.model}
         onClick={run}
         title="Send one tiny request (one short message, one output token)"
       >
@@ -55,5 +70,17 @@ export function ConnectionTest({ worker }: { worker: Worker }) {
         </span>
       )}
     </div>
+  );
+}
+
+/** A worker's "Test connection". */
+export function ConnectionTest({ worker }: { worker: Worker }) {
+  return (
+    <EndpointTest
+      baseURL={worker.baseURL}
+      model={worker.model}
+      credentials={() => workerCredentials(worker)}
+      onResult={(ok) => useStudio.getState().markTested(worker.id, ok)}
+    />
   );
 }

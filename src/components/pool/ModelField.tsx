@@ -3,8 +3,9 @@ import { fetchModels } from "../../engine/pool/probe.ts";
 import type { Worker } from "../../engine/schema/worker.ts";
 import { presetById } from "../../engine/pool/presets.ts";
 import { changeModel } from "../../state/pool.ts";
-import { credentialsFor, movedSecretMessage, originOf } from "../../state/keybinding.ts";
 import { useStudio } from "../../state/store.ts";
+import type { Credentials } from "./ConnectionTest.tsx";
+import { workerCredentials } from "./ConnectionTest.tsx";
 
 type Listing =
   | { state: "idle" }
@@ -30,18 +31,27 @@ function pickModel(worker: Worker, model: string) {
   if (rename) useStudio.getState().updateWorker(worker.id, { name: model });
 }
 
-/** The model name, typed or picked from the endpoint's own list ("Fetch models"). */
-export function ModelField({ worker }: { worker: Worker }) {
+/**
+ * A model name, typed or picked from the endpoint's own list ("Fetch models"): a worker's or
+ * the Conductor's.
+ */
+export function EndpointModelField(p: {
+  baseURL: string;
+  model: string;
+  testId: string;
+  onChange: (model: string) => void;
+  onPick: (model: string) => void;
+  credentials: () => Credentials;
+}) {
   const [listing, setListing] = useState<Listing>({ state: "idle" });
   const fetchNow = () => {
-    const s = useStudio.getState();
-    const moved = movedSecretMessage(s, worker.id, worker.name, originOf(worker.baseURL));
-    if (moved) {
-      setListing({ state: "failed", message: moved });
+    const creds = p.credentials();
+    if (typeof creds === "string") {
+      setListing({ state: "failed", message: creds });
       return;
     }
     setListing({ state: "loading" });
-    void fetchModels({ baseURL: worker.baseURL, ...credentialsFor(s, worker) }).then((result) =>
+    void fetchModels({ baseURL: p.baseURL, ...creds }).then((result) =>
       setListing(
         result.ok
           ? { state: "done", models: result.models }
@@ -55,15 +65,15 @@ export function ModelField({ worker }: { worker: Worker }) {
       <span className="row">
         <input
           aria-label="Model"
-          data-testid="worker-model"
+          data-testid={p.testId}
           placeholder="model name"
-          value={worker.model}
-          onChange={(e) => changeModel(worker, e.target.value)}
+          value={p.model}
+          onChange={(e) => p.onChange(e.target.value)}
         />
         <button
           type="button"
           data-testid="fetch-models"
-          disabled={!worker.baseURL || listing.state === "loading"}
+          disabled={!p.baseURL || listing.state === "loading"}
           onClick={fetchNow}
           title="List the models this endpoint offers (GET /models)"
         >
@@ -74,9 +84,9 @@ export function ModelField({ worker }: { worker: Worker }) {
         <select
           aria-label="Models offered by the endpoint"
           data-testid="model-select"
-          value={listing.models.includes(worker.model) ? worker.model : ""}
+          value={listing.models.includes(p.model) ? p.model : ""}
           onChange={(e) => {
-            if (e.target.value) pickModel(worker, e.target.value);
+            if (e.target.value) p.onPick(e.target.value);
           }}
         >
           <option value="">
@@ -95,5 +105,19 @@ export function ModelField({ worker }: { worker: Worker }) {
         </span>
       )}
     </label>
+  );
+}
+
+/** A worker's model name. */
+export function ModelField({ worker }: { worker: Worker }) {
+  return (
+    <EndpointModelField
+      baseURL={worker.baseURL}
+      model={worker.model}
+      testId="worker-model"
+      onChange={(m) => changeModel(worker, m)}
+      onPick={(m) => pickModel(worker, m)}
+      credentials={() => workerCredentials(worker)}
+    />
   );
 }

@@ -65,6 +65,30 @@ describe("Markdown", () => {
     );
   });
 
+  it("typesets \\boxed{...} written outside $...$, and leaves it alone in code", async () => {
+    const { container } = render(
+      <Markdown
+        text={
+          "So the answer is \\boxed{\\frac{1}{2}} and then \\boxed{42}.\n\n`\\boxed{7}` stays code."
+        }
+      />,
+    );
+    await waitFor(() => expect(container.querySelectorAll(".katex")).toHaveLength(2));
+    const typeset = [...container.querySelectorAll(".katex-mathml annotation")].map(
+      (a) => a.textContent,
+    );
+    expect(typeset).toEqual(["\\boxed{\\frac{1}{2}}", "\\boxed{42}"]);
+    expect(container.querySelector("code")?.textContent).toBe("\\boxed{7}");
+    expect(container.textContent).toContain("So the answer is ");
+    expect(container.textContent).toContain(" stays code.");
+  });
+
+  it("leaves an unclosed \\boxed{ as the text it is", async () => {
+    const { container } = render(<Markdown text={"cut off: \\boxed{4 and $x$"} />);
+    await waitFor(() => expect(container.querySelector(".katex")).not.toBeNull());
+    expect(container.textContent).toContain("cut off: \\boxed{4 and");
+  });
+
   it("renders the start of a long text and the rest, as plain text, on request", () => {
     const line = "word ".repeat(20) + "\n";
     const text = line.repeat(Math.ceil((MARKDOWN_LIMIT * 3) / line.length));

@@ -74,7 +74,7 @@ const COMPONENTS: Components = {
 };
 
 /** Whether a text may hold math that KaTeX should typeset. */
-export const hasMath = (text: string) => /\$|\\\(|\\\[/.test(text);
+export const hasMath = (text: string) => /\$|\\\(|\\\[|\\boxed\{/.test(text);
 
 type MathModule = typeof import("./math.ts");
 let math: MathModule | null = null;

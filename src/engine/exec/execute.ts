@@ -5,7 +5,7 @@ import type { ChatBackend } from "../llm/types.ts";
 import { LlmError } from "../llm/types.ts";
 import type { ParentPath, RunEvent } from "../schema/events.ts";
 import type { ChatMessage } from "../schema/usage.ts";
-import type { Pool, Worker } from "../schema/worker.ts";
+import type { Pool, Price, Worker } from "../schema/worker.ts";
 import type { Step } from "../schema/workflow.ts";
 import { visibleSteps } from "../schema/workflow.ts";
 import { callWithRetry, retryFields } from "./call.ts";
@@ -63,6 +63,11 @@ export interface ExecuteOptions {
   parent?: ParentPath;
   /** Runs steps whose worker is the Conductor itself; absent past the depth cap (they run as plain calls). */
   nested?: NestedRunner;
+  /**
+   * The Conductor's price: a step given to the Conductor itself that runs as a plain call (past
+   * the depth cap) is a call to the Conductor's model, and costs what its calls cost.
+   */
+  selfPrice?: Price;
   now?: () => number;
 }
 
@@ -163,7 +168,10 @@ export async function* executeWorkflow(
         },
       );
       outputs[index] = result.text;
-      const cost = callCost(result.usage, worker.price);
+      const cost = callCost(
+        result.usage,
+        worker.kind === "conductor" ? (o.selfPrice ?? worker.price) : worker.price,
+      );
       emit({
         type: "step_finish",
         at: now(),

@@ -119,6 +119,29 @@ describe("self-selection: the Conductor as its own worker", () => {
     expect(deep?.output).toBe('Conductor answers "Check everything once more."');
   });
 
+  it("costs a Conductor step past the depth cap at the Conductor's price", async () => {
+    const c = conductorBackend(nestedSelfPlan);
+    const w = workersBackend();
+    const priced = ConductorConfigSchema.parse({
+      model: "conductor-7b",
+      price: { input: 2, output: 6 },
+    });
+    for (const maxDepth of [1, 0]) {
+      const record = recordOf(
+        await drain(run({ conductorBackend: c, backendFor: () => w, maxDepth, conductor: priced })),
+      );
+      const step = record.rounds[0]?.steps[1];
+      const plain = maxDepth === 1 ? step?.nested?.rounds[0]?.steps[0] : step;
+      expect(plain?.nested).toBeNull();
+      const usage = plain!.usage!;
+      expect(usage.promptTokens).toBeGreaterThan(0);
+      expect(plain?.cost).toBeCloseTo(
+        (usage.promptTokens * 2 + usage.completionTokens * 6) / 1_000_000,
+        12,
+      );
+    }
+  });
+
   it("with depth 0, never nests", async () => {
     const c = conductorBackend(nestedPlan);
     const events = await drain(

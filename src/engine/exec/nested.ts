@@ -86,6 +86,7 @@ export function nestedRunner(ctx: NestedContext, depth: number): NestedRunner | 
       now: ctx.now,
       parent,
       nested: nestedRunner(ctx, depth + 1),
+      selfPrice: ctx.conductor.price,
     });
     yield { type: "round_finish", at: now(), round: 0, answer: outcome.answer, parent };
     if (outcome.status === "done") return { status: "done", answer: outcome.answer };

@@ -301,6 +301,7 @@ export async function* runRun(o: RunnerOptions): AsyncGenerator<RunEvent, RunEnd
       pool: o.pool,
       backendFor,
       nested: nestedCtx && nestedRunner(nestedCtx, 1),
+      selfPrice: o.conductor?.price,
       signal: o.signal,
       round,
       previousRound: previous,

@@ -114,6 +114,32 @@ describe("routeEdges", () => {
     }
   });
 
+  it.each([
+    ["beside it", { x: -520, y: 0 }],
+    ["below and to the left", { x: -520, y: 200 }],
+    ["below it, a little to the left", { x: -400, y: 220 }],
+  ])(
+    "draws an edge to a step the user moved to the left of its source (%s) as a short detour around both, not a loop through them",
+    (_, moved) => {
+      const doc = makeDoc([[], [0]]);
+      const rects = rectsOf(doc, { b: moved });
+      const [p] = drawn(doc, rects);
+      expect(p!.routed).toBe(true);
+      const ends = [rects.a!, rects.b!];
+      expect(polylineHits(p!.points.slice(1, -1), ends)).toBe(false);
+      // No longer than going once around both boxes' outline plus the stubs.
+      let length = 0;
+      for (let i = 1; i < p!.points.length; i++)
+        length +=
+          Math.abs(p!.points[i]!.x - p!.points[i - 1]!.x) +
+          Math.abs(p!.points[i]!.y - p!.points[i - 1]!.y);
+      const { width, height } = DEFAULT_NODE_SIZE;
+      expect(length).toBeLessThan(
+        Math.abs(p!.from.x - p!.to.x) + Math.abs(p!.from.y - p!.to.y) + 2 * (width + height),
+      );
+    },
+  );
+
   it("gives nested detours their own lanes instead of one shared line", () => {
     const rects = rectsOf(CHAIN_THEN_ALL);
     const routes = routeEdges(rects, edgesOf(CHAIN_THEN_ALL));

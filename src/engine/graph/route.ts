@@ -21,7 +21,7 @@ interface Placed {
 /**
  * Detours for the edges whose default curve (React Flow's bezier from the source's right side to
  * the target's left side) would pass under, or within `clearance` of, a node that is not one of
- * its two ends. Each detour is a polyline of horizontal and vertical runs from the source handle
+ * its two ends, or would loop back to a target left of its source. Each detour is a polyline of horizontal and vertical runs from the source handle
  * to the target handle that passes through no node's rectangle (its own ends included, apart from
  * the handles). Edges whose curve is clear are left out: they keep the curve. Detours are found
  * shortest first; running on top of an earlier one (other than into a shared handle) costs extra,
@@ -41,6 +41,9 @@ export function routeEdges(
     const target = rects[e.target];
     if (!source || !target) return false;
     const { from, to } = handlesOf(source, target);
+    // A target left of its source: the curve from the right handle to the left one would swing
+    // out and back through both boxes as a long loop; a detour goes around them instead.
+    if (to.x < from.x + o.stub) return true;
     // A curve that only grazes a box reads as touching it, so it goes around too.
     const others = all
       .filter(([id]) => id !== e.source && id !== e.target)

@@ -49,34 +49,34 @@ describe("importRunChecked: the protocol's invariants after the schema", () => {
   it("refuses access that points forward or at the step itself, naming the step", () => {
     const forward = v2();
     step(forward, 0).access = [1];
-    expect(refused(forward)).toMatch(/round 0, step 0: its access names a later step \(1\)/);
+    expect(refused(forward)).toMatch(/round 1, step 1: its access names a later step \(1\)/);
     const self = v2();
     step(self, 0).access = [0];
-    expect(refused(self)).toMatch(/round 0, step 0: its access names the step itself/);
+    expect(refused(self)).toMatch(/round 1, step 1: its access names the step itself/);
   });
 
   it("refuses a whitespace-only subtask, naming the step", () => {
     for (const blank of ["   ", "\n\t ", "\u00a0"]) {
       const doc = v4();
       step(doc, 1).subtask = blank;
-      expect(refused(doc)).toMatch(/round 0, step 1 has an empty subtask \(only whitespace\)/);
+      expect(refused(doc)).toMatch(/round 1, step 2 has an empty subtask \(only whitespace\)/);
     }
     const ran = v4();
     step(ran, 0).subtask = "";
     step(ran, 0).status = "done";
-    expect(refused(ran)).toMatch(/round 0, step 0 has an empty subtask/);
+    expect(refused(ran)).toMatch(/round 1, step 1 has an empty subtask/);
     const sketch = v4();
     step(sketch, 0).subtask = "";
     step(sketch, 0).status = "idle";
     const opened = importRunChecked(JSON.stringify(sketch));
-    expect(opened.ok && opened.notes).toContain("round 0, step 0 has no subtask yet.");
+    expect(opened.ok && opened.notes).toContain("round 1, step 1 has no subtask yet.");
   });
 
   it("refuses a step worker id that is not in the pool, and a model id its prompt did not show", () => {
     const doc = v4();
     step(doc, 0).worker = "zed";
     expect(refused(doc)).toMatch(
-      /round 0, step 0: its worker "zed" is not one of the 3 in the pool/,
+      /round 1, step 1: its worker "zed" is not one of the 3 in the pool/,
     );
     const lists = v4();
     (round0(lists).lists as Json).model_id = [0, 9];
@@ -94,18 +94,18 @@ describe("importRunChecked: the protocol's invariants after the schema", () => {
     const doc = v2();
     step(doc, 0).worker = 7;
     expect(refused(doc)).toMatch(
-      /round 0, step 0: its worker "model-id-7" is not one of the 3 in the pool/,
+      /round 1, step 1: its worker "model-id-7" is not one of the 3 in the pool/,
     );
     const three = v3();
     step(three, 0).worker = 3;
     expect(refused(three)).toMatch(
-      /round 0, step 0: its worker "model-id-3" is not one of the 3 in the pool/,
+      /round 1, step 1: its worker "model-id-3" is not one of the 3 in the pool/,
     );
     const nested = v3();
     const inner = (step(nested, 1).nested as Json).rounds as Json[];
     ((inner[0] as Json).steps as Json[])[1]!.worker = 5;
     expect(refused(nested)).toMatch(
-      /round 0, step 1 › nested round 0, step 1: its worker "model-id-5" is not one of the 3 in the pool/,
+      /round 1, step 2 › nested round 1, step 2: its worker "model-id-5" is not one of the 3 in the pool/,
     );
   });
 
@@ -115,7 +115,8 @@ describe("importRunChecked: the protocol's invariants after the schema", () => {
     const result = importRunChecked(JSON.stringify(doc));
     expect(result.ok).toBe(true);
     expect(result.ok && result.notes).toContain(
-      'round 0: the Conductor was shown worker "gone", which is no longer in the pool.',
+      // Counted from 1 and never by its internal id ("gone"): by its place in the prompt.
+      "round 1: the Conductor was shown a worker (Model id 1), which is no longer in the pool.",
     );
   });
 
@@ -125,7 +126,7 @@ describe("importRunChecked: the protocol's invariants after the schema", () => {
     (round0(doc).lists as Json).workerIds = ["b", "a", "c"];
     const result = importRunChecked(JSON.stringify(doc));
     expect(result.ok && result.notes).toEqual([
-      "round 0: the steps that ran differ from the Conductor's lists at step 0 (edited after planning).",
+      "round 1: the steps that ran differ from the Conductor's lists at step 1 (edited after planning).",
     ]);
   });
 
@@ -135,7 +136,7 @@ describe("importRunChecked: the protocol's invariants after the schema", () => {
     expect(refused(doc)).toMatch(/three lists have different lengths \(2, 1, 2\)/);
     const capped = v2();
     run(capped).maxSteps = 1;
-    expect(refused(capped)).toMatch(/round 0 has 2 steps, more than the cap of 1/);
+    expect(refused(capped)).toMatch(/round 1 has 2 steps, more than the cap of 1/);
   });
 
   it("refuses duplicate worker ids, blank ids and non-http base URLs in a run's pool", () => {
@@ -163,7 +164,7 @@ describe("importRunChecked: the protocol's invariants after the schema", () => {
     step(doc, 0).subtask = "Edited by hand.";
     const result = importRunChecked(JSON.stringify(doc));
     expect(result.ok && result.notes).toEqual([
-      "round 0: the steps that ran differ from the Conductor's lists at step 0 (edited after planning).",
+      "round 1: the steps that ran differ from the Conductor's lists at step 1 (edited after planning).",
     ]);
   });
 
@@ -191,7 +192,7 @@ describe("importRunChecked: the protocol's invariants after the schema", () => {
   it("refuses a v2 file labelled version 1 instead of dropping its nested workflows", () => {
     const doc = v2();
     doc.version = 1;
-    expect(refused(doc)).toMatch(/says version 1, but round 0, step 1 holds a nested workflow/);
+    expect(refused(doc)).toMatch(/says version 1, but round 1, step 2 holds a nested workflow/);
   });
 
   it("quotes at most a short piece of the file", () => {

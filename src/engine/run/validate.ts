@@ -51,8 +51,13 @@ function checkRounds(
 ): void {
   const poolSize = record.pool.length;
   const ids = new Set(record.pool.map((w) => w.id));
+  // A step's worker by the name it recorded, unless a pool worker has that name (then its id).
+  const names = new Set(record.pool.map((w) => w.name));
+  const nameOf = (st: { worker: string; workerName?: string }) =>
+    st.workerName && !names.has(st.workerName) ? st.workerName : st.worker;
   for (const [r, round] of rounds.entries()) {
-    const at = `${where}round ${r}`;
+    // Rounds and steps are counted from 1, as the studio shows them.
+    const at = `${where}round ${r + 1}`;
     if (round.index !== r) out.problems.push(`${at} is numbered ${round.index}.`);
     if (round.steps.length > record.maxSteps)
       out.problems.push(
@@ -78,10 +83,14 @@ function checkRounds(
       });
       const strange = lists.workerIds.find((id) => !ids.has(id));
       // The lists are history: a worker the Conductor was shown may have left the pool since.
-      if (strange !== undefined)
+      // It is named as the steps that ran on it recorded it (an id means nothing to a user).
+      if (strange !== undefined) {
+        const ran = round.steps.find((st) => st.worker === strange);
+        const name = ran ? nameOf(ran) : undefined;
         out.notes.push(
-          `${at}: the Conductor was shown worker ${JSON.stringify(clip(strange, 40))}, which is no longer in the pool.`,
+          `${at}: the Conductor was shown ${name ? JSON.stringify(clip(name, 40)) : "a worker"} (Model id ${lists.workerIds.indexOf(strange)}), which is no longer in the pool.`,
         );
+      }
       lists.access_list.forEach((a, i) => {
         const p = accessProblem(a, i);
         if (p) out.problems.push(`${at}: access_list[${i}]: ${p}`);
@@ -98,19 +107,19 @@ function checkRounds(
       if (differs.length > 0 || (round.steps.length > 0 && n !== round.steps.length))
         out.notes.push(
           `${at}: the steps that ran differ from the Conductor's lists` +
-            (differs.length ? ` at step ${differs.join(", ")}` : "") +
+            (differs.length ? ` at step ${differs.map((i) => i + 1).join(", ")}` : "") +
             " (edited after planning).",
         );
     }
     for (const [s, step] of round.steps.entries()) {
-      const st = `${at}, step ${s}`;
+      const st = `${at}, step ${s + 1}`;
       if (step.index !== s) out.problems.push(`${st} is numbered ${step.index}.`);
       // A step that never ran may lack a worker (an exported sketch): it opens asking for one.
       if (!ids.has(step.worker))
         (step.status === "idle" ? out.notes : out.problems).push(
           step.worker === ""
             ? `${st} has no worker chosen yet.`
-            : `${st}: its worker ${JSON.stringify(clip(step.worker, 40))} is not one of the ${poolSize} in the pool.`,
+            : `${st}: its worker ${JSON.stringify(clip(nameOf(step), 40))} is not one of the ${poolSize} in the pool.`,
         );
       const p = accessProblem(step.access, s);
       if (p) out.problems.push(`${st}: ${p}`);
@@ -153,7 +162,7 @@ function shapeProblem(doc: Record<string, unknown>): string | null {
     for (const [s, step] of round.steps.entries())
       if (isObject(step) && step.nested !== undefined && step.nested !== null)
         return (
-          `it says version 1, but round ${r}, step ${s} holds a nested workflow, which version 1 ` +
+          `it says version 1, but round ${r + 1}, step ${s + 1} holds a nested workflow, which version 1 ` +
           "files cannot: it looks like a newer file with the wrong version. Nothing was migrated."
         );
   }

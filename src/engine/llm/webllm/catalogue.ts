@@ -56,6 +56,8 @@ const HF = "https://huggingface.co/mlc-ai/";
 
 /** The Conductor's base model (the paper's Conductor is a GRPO fine-tune of it). */
 export const DEFAULT_MODEL_ID = "Qwen2.5-7B-Instruct-q4f16_1-MLC";
+/** The smallest catalogue build, preselected on a software adapter. */
+const SMALLEST_ID = "Qwen2.5-0.5B-Instruct-q4f16_1-MLC";
 
 /**
  * `kv` is the model's KV-cache values per token (2 x layers x KV heads x head size, from the
@@ -204,6 +206,16 @@ export function chooseModel(
   preferredId: string = DEFAULT_MODEL_ID,
 ): ModelChoice {
   const q = quantisationOf(preferredId);
+  // A software adapter runs the model on the CPU: the default 7B (4.3 to 4.8 GB) would crawl, so
+  // the smallest build is preselected. A build the user picked (any other id) is kept.
+  if (probe.software && preferredId === DEFAULT_MODEL_ID) {
+    const id = probe.f16 ? SMALLEST_ID : twinOf(SMALLEST_ID)!;
+    return {
+      id,
+      changed: true,
+      reason: `The adapter is a software one (the CPU), so the smallest model (${id}, about ${DOWNLOAD_MB[id]} MB) is preselected instead of the 7B; pick another in the list if you must.`,
+    };
+  }
   const inCatalogue = CATALOGUE_IDS.includes(preferredId);
   const twin = twinOf(preferredId);
   const slow = probe.software

@@ -216,24 +216,25 @@ export async function probeWebGPU(
     });
   }
 
+  // One notice, not one per fact: on a software adapter nothing else matters (the smallest model
+  // is preselected, see chooseModel), and the missing shader-f16 is said in the summary.
   const warnings: string[] = [];
   if (software) {
     warnings.push(
-      `${adapterName} is a software adapter: the model would run on the CPU and be very slow. Use a smaller model, or ${REMOTE}.`,
+      `${adapterName} is a software adapter: models run on the CPU, very slowly, so the smallest one is preselected. For real questions, ${REMOTE}.`,
     );
-  }
-  if (!f16) {
-    warnings.push(
-      "This GPU has no shader-f16, so the q4f32 builds are used: they need about 15% more GPU memory and run a little slower.",
-    );
-  }
-  if (maxStorageBufferBindingSize > 0 && maxStorageBufferBindingSize < PREFERRED_STORAGE_BINDING) {
+  } else if (
+    maxStorageBufferBindingSize > 0 &&
+    maxStorageBufferBindingSize < PREFERRED_STORAGE_BINDING
+  ) {
     warnings.push(
       `This GPU binds at most ${base.maxStorageBindingMB} MB per buffer (WebLLM prefers 1024 MB); larger models may fail to load, in which case pick a smaller one.`,
     );
   }
   const where = software ? `only through ${adapterName}, a software adapter` : `on ${adapterName}`;
-  const f16Words = f16 ? "shader-f16 supported" : "no shader-f16, so the q4f32 builds are used";
+  const f16Words = f16
+    ? "shader-f16 supported"
+    : "no shader-f16, so the q4f32 builds are used: about 15% more GPU memory, a little slower";
   return result({
     ...base,
     ok: true,
