@@ -36,8 +36,8 @@ export interface EvalState {
   results: EvalResult[];
   /** The questions of the evaluation on screen (every row of its matrix, run or not). */
   questions: EvalItem[];
-  /** The matrix cell opened beside the report (its result key), or null for the report. */
-  openItem: string | null;
+  /** The matrix cell open in place of the report (a question and a strategy), or null. */
+  openItem: { item: string; strategy: string } | null;
   progress: EvalProgress | null;
   phase: EvalPhase;
   message: string | null;

@@ -341,6 +341,12 @@ export async function openItemRun(runId: string, evalId?: string): Promise<void>
   useEval.getState().setOpen(false);
 }
 
+/** The strategy a setup-form choice stands for now (studio settings, pool, workflow), or why none. */
+export function strategyOfChoice(name: string): Strategy | string {
+  const made = strategiesOf([name]);
+  return typeof made === "string" ? made : (made[0] ?? "Unknown strategy.");
+}
+
 /** Strategy names offered on the setup form for the current pool. */
 export function strategyChoices(): string[] {
   const pool = useStudio.getState().pool;

@@ -162,12 +162,16 @@ export function createDexieEvalStore(name = EVAL_DB_NAME): EvalStore {
       return out;
     },
     async deleteEvaluation(evalId) {
-      await db.transaction("rw", [db.evaluations, db.results, db.records, db.partials], async () => {
-        await db.evaluations.delete(evalId);
-        await db.results.where("evalId").equals(evalId).delete();
-        await db.records.where("evalId").equals(evalId).delete();
-        await db.partials.where("evalId").equals(evalId).delete();
-      });
+      await db.transaction(
+        "rw",
+        [db.evaluations, db.results, db.records, db.partials],
+        async () => {
+          await db.evaluations.delete(evalId);
+          await db.results.where("evalId").equals(evalId).delete();
+          await db.records.where("evalId").equals(evalId).delete();
+          await db.partials.where("evalId").equals(evalId).delete();
+        },
+      );
     },
   };
 }

@@ -22,6 +22,7 @@ import { latestResults, resultKey } from "./schema.ts";
 import type { Scorer } from "./scorers/types.ts";
 import type { Strategy } from "./strategy.ts";
 import { strategyName } from "./strategy.ts";
+import type { ItemRunContext } from "./item-run.ts";
 import { continueItemRun, itemRunEvents } from "./item-run.ts";
 import { totalsOf } from "../run/totals.ts";
 
@@ -250,7 +251,7 @@ export class EvalRun {
    * Every (item, strategy, repeat) not yet done, made as it is reached: a list of them all would
    * grow with the evaluation (90,000 tasks for 10,000 items x 9 strategies).
    */
-  private *tasks(skip: ReadonlySet<string>): Generator<Task> {
+  private *tasks(skip: ReadonlySet<string>): Generator<Task, void> {
     const e = this.o.evaluation;
     for (const item of this.o.items)
       for (const strategy of e.strategies)
@@ -300,7 +301,7 @@ export class EvalRun {
         await waitFor(this.pausedFlag);
       if (this.stopReason) break;
       // Runs a pause cut short go first; then the tasks not reached yet.
-      const task = this.again.shift() ?? queue.next().value;
+      const task = this.again.shift() ?? nextOf(queue);
       if (!task) {
         if (inFlight.size === 0) break;
         // A run in flight may still come back to be run again (a pause): wait for it to settle.
@@ -461,7 +462,7 @@ export class EvalRun {
   ): AsyncGenerator<RunEvent, unknown> {
     const conductor = this.o.evaluation.conductor;
     const raw = this.o.conductorBackend;
-    const context = {
+    const context: ItemRunContext = {
       evaluation: this.o.evaluation,
       strategy: task.strategy,
       question: posed.question,
@@ -480,6 +481,12 @@ export class EvalRun {
     };
     return partial ? continueItemRun(context, partial) : itemRunEvents(context);
   }
+}
+
+/** The generator's next value, or undefined when it is done. */
+function nextOf<T>(g: Generator<T, void>): T | undefined {
+  const n = g.next();
+  return n.done ? undefined : n.value;
 }
 
 /** A record's totals with the parts it kept from a partial counted too: the whole item's spend. */

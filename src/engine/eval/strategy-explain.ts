@@ -46,7 +46,9 @@ export function explainStrategy(s: Strategy, pool: Pool): StrategyExplanation | 
       rounds > 0
         ? ` ${plural(rounds, "refinement round")} may add a workflow each (or accept the answer).`
         : "";
-    const nested = self ? " A step given to the Conductor plans a nested workflow: more calls." : "";
+    const nested = self
+      ? " A step given to the Conductor plans a nested workflow: more calls."
+      : "";
     return {
       text: `The Conductor plans each question: 1 planning call, then 1–${maxSteps} steps of its choice from ${listNames(names)}.${refine}${nested}`,
       workers: names,
