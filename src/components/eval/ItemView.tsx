@@ -44,7 +44,15 @@ export function ItemView({ item, strategy }: { item: string; strategy: string })
   const evaluation = useEval((s) => s.evaluation);
   const results = useEval((s) => s.results);
   const questions = useEval((s) => s.questions);
-  const close = () => useEval.getState().patch({ openItem: null });
+  const close = () => {
+    useEval.getState().patch({ openItem: null });
+    // Back where the user was: on the cell that opened this item.
+    requestAnimationFrame(() =>
+      document
+        .querySelector<HTMLElement>(`[data-testid="${CSS.escape(`cell-${item}-${strategy}`)}"]`)
+        ?.focus(),
+    );
+  };
   const samples = latestResults(results)
     .filter((r) => r.item === item && r.strategy === strategy)
     .sort((a, b) => a.repeat - b.repeat);
