@@ -8,15 +8,20 @@ import { useEval } from "../../state/eval.ts";
 import { ItemRun } from "./ItemRun.tsx";
 import { choiceLabel } from "./StrategyOptions.tsx";
 
-/** A result's verdict in words, with the class its cell has in the matrix. */
-export function verdictOf(r: EvalResult): { text: string; tone: string } {
-  if (r.error) return { text: `Error (not a wrong answer): ${r.error.message}`, tone: "error" };
-  if (r.correct === null)
-    return { text: `Unscored${r.reason ? `: ${r.reason}` : ""}`, tone: "unscored" };
-  const why = r.reason ? ` ${r.reason}` : "";
-  return r.correct
-    ? { text: `Right.${why}`, tone: "right" }
-    : { text: `Wrong.${why}`, tone: "wrong" };
+/** A result's verdict in words, with the class its cell has in the matrix; the scorer's reason apart. */
+export function verdictOf(r: EvalResult): { text: string; tone: string; why: string | null } {
+  if (r.error)
+    return {
+      text: "Error: a call failed (not a wrong answer)",
+      tone: "error",
+      why: r.error.message,
+    };
+  if (r.correct === null) return { text: "Unscored", tone: "unscored", why: r.reason ?? null };
+  return {
+    text: r.correct ? "Right" : "Wrong",
+    tone: r.correct ? "right" : "wrong",
+    why: r.reason ?? null,
+  };
 }
 
 /** The stored run of one result; null while it loads, a message when it is not stored. */
@@ -124,6 +129,7 @@ export function ItemView({ item, strategy }: { item: string; strategy: string })
             <span className={`verdict verdict-${verdict?.tone ?? "pending"}`}>
               {verdict?.text ?? "Not run yet."}
             </span>
+            {verdict?.why && <span className="muted"> (the scorer: {verdict.why})</span>}
           </dd>
           {r && (
             <>

@@ -32,7 +32,11 @@ export function SetupSummary({ evaluation: e, title }: { evaluation: Evaluation;
         {columns.length > 0 && (
           <>
             <dt>Columns</dt>
-            <dd data-testid="eval-summary-columns">{columns.join(" · ")}</dd>
+            <dd data-testid="eval-summary-columns" className="eval-summary-columns">
+              {columns.map((c) => (
+                <span key={c}>{c}</span>
+              ))}
+            </dd>
           </>
         )}
         <dt>Scorer</dt>
