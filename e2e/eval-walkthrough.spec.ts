@@ -105,17 +105,14 @@ test("each strategy says who it calls and how many calls a question costs, and t
   expect(studio.errors).toEqual([]);
 });
 
-test("Pause stops in-flight items at once; after a reload the paused evaluation reads whole and resumes paying for nothing twice", async ({
-  page,
-}) => {
+test("the setup stays in view, read-only, while an evaluation runs", async ({ page }) => {
   const { studio, evaluate } = await setUp(page);
   await evaluate.open();
   await evaluate.importFile("numbers.jsonl", QUESTIONS);
   await evaluate.choose("conductor", "chain");
-  latency.ms = 700;
+  latency.ms = 60_000;
   await evaluate.start();
-
-  // While it runs, the setup stays in view, read-only: questions, columns and strategies.
+  await expect(evaluate.progress()).toHaveAttribute("data-phase", "running");
   const summary = evaluate.byTestId("eval-summary");
   await expect(summary).toBeVisible();
   await expect(summary.getByTestId("eval-summary-questions")).toHaveText("6 from numbers.jsonl");
@@ -127,6 +124,20 @@ test("Pause stops in-flight items at once; after a reload the paused evaluation 
   await expect(summary.getByTestId("eval-summary-strategy-conductor")).toBeVisible();
   await expect(summary.locator("input, select, textarea")).toHaveCount(0);
   await expect(evaluate.byTestId("eval-start")).toHaveCount(0);
+  await evaluate.byTestId("eval-cancel").click();
+  await expect(evaluate.progress()).toHaveAttribute("data-phase", "cancelled");
+  expect(studio.errors).toEqual([]);
+});
+
+test("Pause stops in-flight items at once; after a reload the paused evaluation reads whole and resumes paying for nothing twice", async ({
+  page,
+}) => {
+  const { studio, evaluate } = await setUp(page);
+  await evaluate.open();
+  await evaluate.importFile("numbers.jsonl", QUESTIONS);
+  await evaluate.choose("conductor", "chain");
+  latency.ms = 700;
+  await evaluate.start();
 
   // Pause once some items are part-way (a plan or a first step done, the next call in flight).
   await expect.poll(() => completed(), { timeout: 20_000 }).toBeGreaterThanOrEqual(5);
