@@ -281,3 +281,42 @@ test("the Pareto plot reads out name, accuracy and cost, has a table, and its ax
   expect(xAxis).toBeGreaterThan(180);
   expect(studio.errors).toEqual([]);
 });
+
+test("strategies at the same accuracy and cost keep their names apart on the Pareto plot", async ({
+  page,
+}) => {
+  const { studio, evaluate } = await setUp(page);
+  // The checker is right everywhere too: both single strategies sit on one point.
+  server.setDefault(CHECKER.model, (b: ChatBody) => ({
+    content: `Working.\nAnswer: ${asked(b) + 1}`,
+    usage: { prompt_tokens: 100, completion_tokens: 20 },
+  }));
+  await evaluate.open();
+  await evaluate.importFile("numbers.jsonl", QUESTIONS);
+  await evaluate.choose(`single:${SOLVER.name}`, `single:${CHECKER.name}`);
+  await evaluate.start();
+  await expect(evaluate.byTestId("eval-done")).toHaveText("12/12", { timeout: 30_000 });
+  const plot = evaluate.byTestId("pareto-plot");
+  await expect(plot).toHaveAttribute("data-labels", /.+/);
+  const labels = JSON.parse((await plot.getAttribute("data-labels"))!) as {
+    left: number;
+    top: number;
+    w: number;
+    h: number;
+  }[];
+  expect(labels).toHaveLength(2);
+  const [a, b] = labels as [(typeof labels)[0], (typeof labels)[0]];
+  const apart =
+    a.left + a.w <= b.left ||
+    b.left + b.w <= a.left ||
+    a.top + a.h <= b.top ||
+    b.top + b.h <= a.top;
+  expect(apart).toBe(true);
+  // Both inside the canvas.
+  const canvas = (await plot.locator("canvas").boundingBox())!;
+  for (const l of labels) {
+    expect(l.left).toBeGreaterThanOrEqual(0);
+    expect(l.left + l.w).toBeLessThanOrEqual(canvas.width);
+  }
+  expect(studio.errors).toEqual([]);
+});

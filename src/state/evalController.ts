@@ -217,6 +217,7 @@ async function runStored(
     evaluation: ev,
     results: previous,
     questions: items,
+    openItem: null,
     phase: "running",
     message: null,
     resumable: null,

@@ -158,6 +158,15 @@ export function ParetoPlot({ rows }: { rows: StrategySummary[] }) {
                   }));
                   const spots = placeLabels(boxes, u.bbox, 6 * px);
                   sorted.forEach((r, i) => ctx.fillText(r.strategy, spots[i]!.left, spots[i]!.top));
+                  // Where the names went, in CSS pixels: the canvas keeps no other trace of them.
+                  el.dataset.labels = JSON.stringify(
+                    spots.map((p, i) => ({
+                      left: p.left / px,
+                      top: p.top / px,
+                      w: boxes[i]!.w / px,
+                      h: boxes[i]!.h / px,
+                    })),
+                  );
                   ctx.restore();
                 },
               ],
@@ -175,6 +184,7 @@ export function ParetoPlot({ rows }: { rows: StrategySummary[] }) {
       resize.disconnect();
       plot?.destroy();
       delete el.dataset.drawn;
+      delete el.dataset.labels;
     };
     // `key` stands for the points drawn; `theme` redraws in the theme's colours.
     // eslint-disable-next-line react-hooks/exhaustive-deps
