@@ -173,6 +173,27 @@ test("Pause stops in-flight items at once; after a reload the paused evaluation 
   expect(studio.errors).toEqual([]);
 });
 
+test("Pause and Resume in the same page: the cut items continue from their finished steps", async ({
+  page,
+}) => {
+  const { studio, evaluate } = await setUp(page);
+  await evaluate.open();
+  await evaluate.importFile("numbers.jsonl", QUESTIONS);
+  await evaluate.choose("chain");
+  latency.ms = 500;
+  await evaluate.start();
+  await expect.poll(() => completed(), { timeout: 20_000 }).toBeGreaterThanOrEqual(3);
+  await evaluate.byTestId("eval-pause").click();
+  await expect(evaluate.progress()).toHaveAttribute("data-running", "0", { timeout: 1000 });
+  expect(server.disconnects.length).toBeGreaterThan(0);
+  latency.ms = 0;
+  await evaluate.byTestId("eval-resume").click();
+  await expect(evaluate.byTestId("eval-done")).toHaveText("6/6", { timeout: 30_000 });
+  // 6 chains of 3 steps, each step answered once.
+  expect(completed()).toBe(18);
+  expect(studio.errors).toEqual([]);
+});
+
 test("a matrix cell opens the item beside its run and goes back to the report; the user's draft is untouched", async ({
   page,
 }) => {

@@ -160,3 +160,21 @@ describe("evaluation runner: pause keeps what was paid for", () => {
     expect(again.progress[0]!.cost).toBeCloseTo(0.045, 12);
   });
 });
+
+describe("evaluation runner: a pause is over only when its partials are stored", () => {
+  it("counts a cut-short run as running until onPartial has finished storing it", async () => {
+    const be = backend();
+    let store = () => undefined as void;
+    const stored = new Promise<void>((resolve) => (store = resolve));
+    const s = start(be, { items: items(1), onPartial: () => stored });
+    await until(() => made(be.b).includes("0:1"));
+    s.run.pause();
+    for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
+    // The partial is still being stored: a reload now would lose it, so it is not over.
+    expect(s.progress.at(-1)!.running).toBe(1);
+    store();
+    await until(() => s.progress.at(-1)!.running === 0);
+    s.run.cancel();
+    await s.done;
+  });
+});

@@ -373,20 +373,29 @@ export class EvalRun {
     try {
       for await (const event of this.events(task, posed, runId, run.signal, partial))
         record = applyEvent(record, event);
+    } catch (e: unknown) {
+      this.running--;
+      throw e;
     } finally {
       this.runs.delete(run);
-      this.running--;
     }
     if (record.status === "cancelled" || this.controller.signal.aborted) {
       // Cut short by a pause, a cancel or the cap: what it paid for is spent, and kept to continue.
-      this.spent += record.totals.cost;
-      if (record.rounds.length > 0) {
-        this.partials.set(key, record);
-        await this.o.onPartial?.(key, record);
+      // It counts as running until its partial is stored: "nothing running" means a reload now
+      // loses nothing.
+      try {
+        this.spent += record.totals.cost;
+        if (record.rounds.length > 0) {
+          this.partials.set(key, record);
+          await this.o.onPartial?.(key, record);
+        }
+        if (!this.stopReason) this.again.push(task);
+      } finally {
+        this.running--;
       }
-      if (!this.stopReason) this.again.push(task);
       return this.emit();
     }
+    this.running--;
     const answer = record.answer;
     const error = runError(record);
     // A signal of this item's own, so the judge's calls on it are metered to it.
