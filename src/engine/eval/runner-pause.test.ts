@@ -178,3 +178,58 @@ describe("evaluation runner: a pause is over only when its partials are stored",
     await s.done;
   });
 });
+
+describe("evaluation runner: a paused Conductor item keeps its plan", () => {
+  const conductor = {
+    kind: "openai" as const,
+    baseURL: "http://conductor.test/v1",
+    model: "c",
+    temperature: 0,
+    maxTokens: 64,
+  };
+  const PLAN = 'model_id = [0, 0]\nsubtasks = ["Solve", "Check it"]\naccess_list = [[], ["all"]]';
+  const KEEP = "model_id = []\nsubtasks = []\naccess_list = []";
+
+  it.each([0, 1])(
+    "continues after a pause without asking the Conductor again (%i refinement rounds)",
+    async (rounds) => {
+      let open = () => undefined as void;
+      const gate = new Promise<void>((resolve) => (open = resolve));
+      const workers = createFakeBackend((req) => ({
+        text: "Answer: 7",
+        usage: { promptTokens: 10, completionTokens: 5, estimated: false },
+        ...(req.messages.some((m) => m.content.includes("Check it")) ? { gate } : {}),
+      }));
+      // The first call plans; a refinement round's call accepts the answer.
+      const planner = createFakeBackend((_req, n) => ({
+        text: n === 0 ? PLAN : KEEP,
+        usage: { promptTokens: 50, completionTokens: 20, estimated: false },
+      }));
+      const s = start(
+        { b: workers, open, close: () => gate },
+        {
+          evaluation: evaluation(POOL, {
+            strategies: [{ kind: "conductor", rounds }],
+            conductor,
+            concurrency: 1,
+          }),
+          items: items(1),
+          conductorBackend: planner,
+        },
+      );
+      await until(() => workers.calls.length === 2);
+      s.run.pause();
+      await until(() => s.progress.at(-1)!.running === 0);
+      expect(s.partials.size).toBe(1);
+      open();
+      s.run.resume();
+      expect((await s.done).status).toBe("finished");
+      // One plan (and, with a refinement round, one call that accepts); Solve once, Check twice
+      // (its first call was cut).
+      expect(planner.calls).toHaveLength(1 + rounds);
+      expect(workers.calls).toHaveLength(3);
+      expect(s.results[0]).toMatchObject({ correct: true, calls: 3 + rounds });
+      expect(s.records[0]!.kept).toContainEqual({ parent: [], round: 0, step: null });
+    },
+  );
+});
