@@ -23,6 +23,7 @@ import { RescoreControl } from "./RescoreControl.tsx";
 import { SourcePicker } from "./SourcePicker.tsx";
 import { StrategyPicker } from "./StrategyPicker.tsx";
 import "./eval.css";
+import "./eval-views.css";
 
 /** Which scorer versions gave the verdicts; a mixed report says so instead of hiding it. */
 function ScorerLine({ uses }: { uses: ReturnType<typeof analyse>["scorers"] }) {
