@@ -98,7 +98,7 @@ test("a code question set scored in the browser: pass@1 as scripted, tests per i
   // Tests per item: in the cell's tooltip and in the table under the matrix.
   await expect(evaluate.cell("code-wrong", STRATEGY)).toHaveAttribute(
     "title",
-    /^0\/2 tests passed in .*; test 1 wrong answer: input "1 2\\n", expected "3\\n", got "2\\n"\. Open the run/,
+    /^0\/2 tests passed in .*; test 1 wrong answer: input "1 2\\n", expected "3\\n", got "2\\n"\. Open code-wrong with /,
   );
   const row = (key: string) => evaluate.byTestId(`code-result-code-${key}-${STRATEGY}`);
   await expect(row("right").getByTestId("tests")).toHaveText("2/2");

@@ -80,19 +80,22 @@ test("a sample set through three strategies: exact accuracies, resume after a re
   await expect(evaluate.accuracy(single(CHECKER))).toHaveText("80.0%");
   await expect(evaluate.accuracy("chain")).toHaveText("35.0%");
 
-  // Counted at the server: 20 + 20 single calls and 3 x 20 chain calls, none of them twice.
+  // Counted at the server: 20 + 20 single calls and 3 x 20 chain calls answered, none of them
+  // twice (a call the pause cut was not answered, and was made again on resume).
   const seen = chats().map((r) => JSON.stringify(r.body));
-  expect(seen).toHaveLength(100);
+  expect(seen.length - server.disconnects.length).toBe(100);
   expect(new Set(seen).size).toBe(100);
 
-  // A cell opens that item's run as the graph: the chain's three steps, as recorded.
+  // A cell opens that item beside its run: the chain's three steps, as recorded.
   await expect(evaluate.cell("math-03", "chain")).toHaveAttribute("data-result", "right");
   await expect(evaluate.cell("math-10", "chain")).toHaveAttribute("data-result", "wrong");
   await evaluate.cell("math-10", "chain").click();
-  await expect(evaluate.byTestId("evaluate-view")).toBeHidden();
-  await expect(studio.nodes()).toHaveCount(3);
-  for (const i of [0, 1, 2]) await expect(studio.status(i)).toHaveAttribute("data-status", "done");
-  await expect(studio.output(2)).toContainText("Answer: 99999");
-  await expect(studio.workerName(2)).toContainText(JUDGE.name);
+  const item = evaluate.byTestId("eval-item");
+  await expect(item.getByTestId("eval-item-verdict")).toHaveAttribute("data-tone", "wrong");
+  await expect(item.getByTestId("eval-item-extracted")).toHaveText("99999");
+  for (const i of [0, 1, 2])
+    await expect(item.getByTestId(`item-step-${i}`)).toHaveAttribute("data-status", "done");
+  await expect(item.getByTestId("item-step-2")).toContainText("Answer: 99999");
+  await expect(item.getByTestId("item-step-2")).toContainText(JUDGE.name);
   expect(studio.errors).toEqual([]);
 });

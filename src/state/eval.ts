@@ -1,7 +1,7 @@
 import { create } from "zustand";
 import type { HfRecordedSource } from "../engine/eval/dataset/hf-pin.ts";
 import type { ParsedTable } from "../engine/eval/dataset/parse.ts";
-import type { ColumnMapping } from "../engine/eval/dataset/schema.ts";
+import type { ColumnMapping, EvalItem } from "../engine/eval/dataset/schema.ts";
 import { DEFAULT_COLUMNS } from "../engine/eval/dataset/schema.ts";
 import type { EvalProgress, EvalStatus } from "../engine/eval/runner.ts";
 import type { EvalResult, Evaluation } from "../engine/eval/schema.ts";
@@ -38,6 +38,10 @@ export interface EvalState {
   /** The evaluation being run or shown, its results so far and its progress. */
   evaluation: Evaluation | null;
   results: EvalResult[];
+  /** The questions of the evaluation on screen (every row of its matrix, run or not). */
+  questions: EvalItem[];
+  /** The matrix cell open in place of the report (a question and a strategy), or null. */
+  openItem: { item: string; strategy: string } | null;
   progress: EvalProgress | null;
   phase: EvalPhase;
   message: string | null;
@@ -73,6 +77,8 @@ export const useEval = create<EvalState>()((set) => ({
   setup: INITIAL_SETUP,
   evaluation: null,
   results: [],
+  questions: [],
+  openItem: null,
   progress: null,
   phase: "idle",
   message: null,

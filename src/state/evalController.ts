@@ -9,6 +9,7 @@ import { EvalRun } from "../engine/eval/runner.ts";
 import { formatCost } from "../engine/cost.ts";
 import { OriginLimiter } from "../engine/eval/limiter.ts";
 import type { Evaluation } from "../engine/eval/schema.ts";
+import type { RunRecord } from "../engine/schema/record.ts";
 import { EvaluationSchema } from "../engine/eval/schema.ts";
 import { defaultScorerId } from "../engine/eval/scorers/registry.ts";
 import type { Strategy } from "../engine/eval/strategy.ts";
@@ -172,6 +173,7 @@ async function runStored(
   evaluation: Evaluation,
   items: EvalItem[],
   previous: Awaited<ReturnType<EvalStore["listItems"]>>,
+  partials: ReadonlyMap<string, RunRecord> = new Map(),
 ) {
   const ui = useEval.getState();
   const s = useStudio.getState();
@@ -195,6 +197,9 @@ async function runStored(
         ? undefined
         : cachedConductor(cache, conductor, conductorConfigOf(s)),
     previous,
+    partials,
+    // A run a pause cut short is kept, so that resuming (even after a reload) continues it.
+    onPartial: (key, record) => evalStore().savePartial(ev.id, key, record),
     limiter,
     judgeMeter: made.judgeMeter,
     prompt: { template: s.conductor.template, namedWorkers: s.conductor.namedWorkers },
@@ -216,7 +221,15 @@ async function runStored(
     onProgress: (progress) => useEval.getState().patch({ progress }),
   });
   current = run;
-  ui.patch({ evaluation: ev, results: previous, phase: "running", message: null, resumable: null });
+  ui.patch({
+    evaluation: ev,
+    results: previous,
+    questions: items,
+    openItem: null,
+    phase: "running",
+    message: null,
+    resumable: null,
+  });
   try {
     const outcome = await run.run();
     // Errored items (a call failed) are offered again: resuming runs only them. A cache that
@@ -277,11 +290,14 @@ export async function findResumable(): Promise<void> {
 /** Puts a stored evaluation on screen: its report, and Resume when items are left or errored. */
 async function showStored(evaluation: Evaluation): Promise<void> {
   const results = await evalStore().listItems(evaluation.id);
+  const questions = await evalStore().loadQuestions(evaluation.id);
   const done = results.filter((r) => !r.error).length;
   const total = evaluation.dataset.size * evaluation.strategies.length * evaluation.repeats;
   useEval.getState().patch({
     evaluation,
     results,
+    questions,
+    openItem: null,
     phase: done < total ? "idle" : "finished",
     resumable: done < total ? { evaluation, done, total } : null,
   });
@@ -322,7 +338,8 @@ export async function resumeStored(keysChecked = false): Promise<void> {
   }
   const items = await evalStore().loadQuestions(r.evaluation.id);
   const previous = await evalStore().listItems(r.evaluation.id);
-  await runStored(r.evaluation, items, previous);
+  const partials = await evalStore().listPartials(r.evaluation.id);
+  await runStored(r.evaluation, items, previous, partials);
 }
 
 /** Opens an item's run (of the evaluation on screen, or of `evalId`) in the studio as its graph, and closes the Evaluate view. */
@@ -334,6 +351,12 @@ export async function openItemRun(runId: string, evalId?: string): Promise<void>
   const message = await openRecord(record, [], null, "evaluation");
   if (message) return useEval.getState().patch({ message });
   useEval.getState().setOpen(false);
+}
+
+/** The strategy a setup-form choice stands for now (studio settings, pool, workflow), or why none. */
+export function strategyOfChoice(name: string): Strategy | string {
+  const made = strategiesOf([name]);
+  return typeof made === "string" ? made : (made[0] ?? "Unknown strategy.");
 }
 
 /** Strategy names offered on the setup form for the current pool. */

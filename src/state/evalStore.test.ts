@@ -129,4 +129,21 @@ describe("IndexedDB evaluation store", () => {
     expect(await store.loadRecord("old", "r2")).toBeNull();
     expect((await store.loadRecord("old", "r1"))?.rounds[0]?.steps[0]?.worker).toBe("alpha");
   });
+
+  it("keeps the runs a pause cut short, per evaluation, until each is forgotten", async () => {
+    const name = `eval-partials-${Math.random()}`;
+    const a = createDexieEvalStore(name);
+    await a.saveEvaluation(evaluation("e1", 1), []);
+    await a.savePartial("e1", "k1", { ...emptyRecord("p1"), question: "Q1" });
+    await a.savePartial("e1", "k2", { ...emptyRecord("p2"), question: "Q2" });
+    await a.savePartial("e2", "k1", { ...emptyRecord("p3"), question: "other evaluation" });
+    await a.savePartial("e1", "k2", null);
+    const b = createDexieEvalStore(name);
+    const partials = await b.listPartials("e1");
+    expect([...partials.keys()]).toEqual(["k1"]);
+    expect(partials.get("k1")?.question).toBe("Q1");
+    await b.deleteEvaluation("e1");
+    expect((await b.listPartials("e1")).size).toBe(0);
+    expect((await b.listPartials("e2")).size).toBe(1);
+  });
 });

@@ -30,6 +30,10 @@ export interface EvalStore {
   /** Replaces stored results by key (a re-score), their run records untouched. */
   saveResults(evalId: string, results: readonly EvalResult[]): Promise<void>;
   loadRecord(evalId: string, runId: string): Promise<RunRecord | null>;
+  /** Keeps (or, with null, forgets) the record of a run a pause cut short, by result key. */
+  savePartial(evalId: string, key: string, record: RunRecord | null): Promise<void>;
+  /** The runs cut short, by result key, to continue from. */
+  listPartials(evalId: string): Promise<Map<string, RunRecord>>;
   deleteEvaluation(evalId: string): Promise<void>;
 }
 
@@ -68,10 +72,18 @@ interface RecordRow {
   record: unknown;
 }
 
+interface PartialRow {
+  evalId: string;
+  key: string;
+  v: number;
+  record: unknown;
+}
+
 class EvalDb extends Dexie {
   evaluations!: Table<EvaluationRow, string>;
   results!: Table<ResultRow, [string, string]>;
   records!: Table<RecordRow, [string, string]>;
+  partials!: Table<PartialRow, [string, string]>;
   constructor(name: string) {
     super(name);
     this.version(1).stores({
@@ -79,6 +91,8 @@ class EvalDb extends Dexie {
       results: "[evalId+key], evalId",
       records: "[evalId+runId], evalId",
     });
+    // Version 2: runs a pause cut short, continued on resume (nothing else changes).
+    this.version(2).stores({ partials: "[evalId+key], evalId" });
   }
 }
 
@@ -149,12 +163,32 @@ export function createDexieEvalStore(name = EVAL_DB_NAME): EvalStore {
       const parsed = row.ok ? RunRecordSchema.safeParse(row.doc.record) : null;
       return parsed?.success ? parsed.data : null;
     },
+    async savePartial(evalId, key, record) {
+      if (record) await db.partials.put({ evalId, key, v: RECORD_ROWS.current, record });
+      else await db.partials.delete([evalId, key]);
+    },
+    async listPartials(evalId) {
+      const rows = await db.partials.where("evalId").equals(evalId).toArray();
+      const out = new Map<string, RunRecord>();
+      for (const r of rows) {
+        // A partial is an item's run record, so it reads like one (a newer app's row is skipped).
+        const row = upgrade(RECORD_ROWS, r, "v");
+        const parsed = row.ok ? RunRecordSchema.safeParse(row.doc.record) : null;
+        if (parsed?.success) out.set(r.key, parsed.data);
+      }
+      return out;
+    },
     async deleteEvaluation(evalId) {
-      await db.transaction("rw", db.evaluations, db.results, db.records, async () => {
-        await db.evaluations.delete(evalId);
-        await db.results.where("evalId").equals(evalId).delete();
-        await db.records.where("evalId").equals(evalId).delete();
-      });
+      await db.transaction(
+        "rw",
+        [db.evaluations, db.results, db.records, db.partials],
+        async () => {
+          await db.evaluations.delete(evalId);
+          await db.results.where("evalId").equals(evalId).delete();
+          await db.records.where("evalId").equals(evalId).delete();
+          await db.partials.where("evalId").equals(evalId).delete();
+        },
+      );
     },
   };
 }

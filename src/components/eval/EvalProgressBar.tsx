@@ -22,7 +22,7 @@ export function EvalProgressBar() {
   const label =
     phase === "paused"
       ? progress.running
-        ? `Pausing (${progress.running} finishing)`
+        ? `Pausing: stopping ${progress.running} item(s)`
         : "Paused"
       : (ENDED[phase] ?? "Running");
   return (

@@ -16,12 +16,15 @@ import { EvalDiffPanel } from "./EvalDiffPanel.tsx";
 import { EvalProgressBar } from "./EvalProgressBar.tsx";
 import { MappingEditor } from "./MappingEditor.tsx";
 import { ParetoPlot } from "./ParetoPlot.tsx";
+import { ItemView } from "./ItemView.tsx";
 import { QuestionMatrix } from "./QuestionMatrix.tsx";
+import { SetupSummary } from "./SetupSummary.tsx";
 import { ReportTable } from "./ReportTable.tsx";
 import { RescoreControl } from "./RescoreControl.tsx";
 import { SourcePicker } from "./SourcePicker.tsx";
 import { StrategyPicker } from "./StrategyPicker.tsx";
 import "./eval.css";
+import "./eval-views.css";
 
 /** Which scorer versions gave the verdicts; a mixed report says so instead of hiding it. */
 function ScorerLine({ uses }: { uses: ReturnType<typeof analyse>["scorers"] }) {
@@ -35,21 +38,26 @@ function ScorerLine({ uses }: { uses: ReturnType<typeof analyse>["scorers"] }) {
   );
 }
 
-function Report() {
+function Report({ hidden }: { hidden: boolean }) {
   const evaluation = useEval((s) => s.evaluation);
   const results = useEval((s) => s.results);
+  const questions = useEval((s) => s.questions);
   const names = useMemo(() => evaluation?.strategies.map(strategyName) ?? [], [evaluation]);
   const report = useMemo(
     () => (evaluation ? analyse(evaluation, results) : null),
     [evaluation, results],
   );
-  const items = useMemo(() => [...new Set(results.map((r) => r.item))], [results]);
+  // Every question of the evaluation is a row, run or not (after a reload too), in its order.
+  const items = useMemo(
+    () => [...new Set([...questions.map((q) => q.id), ...results.map((r) => r.item)])],
+    [questions, results],
+  );
   if (!evaluation || !report) return null;
   const rows = report.strategies;
   const code = evaluation.scorer.id === "code";
   const stamp = new Date(evaluation.createdAt).toISOString().slice(0, 16).replace(/[:T]/g, "-");
   return (
-    <section className="eval-card" aria-label="Report">
+    <section className="eval-card" aria-label="Report" hidden={hidden}>
       <div className="row">
         <h3>Report: {evaluation.name}</h3>
         <button
@@ -121,6 +129,8 @@ export default function EvaluateView() {
   const setOpen = useEval((s) => s.setOpen);
   const resumable = useEval((s) => s.resumable);
   const phase = useEval((s) => s.phase);
+  const evaluation = useEval((s) => s.evaluation);
+  const openItem = useEval((s) => s.openItem);
   useEffect(() => {
     void findResumable();
   }, []);
@@ -153,15 +163,27 @@ export default function EvaluateView() {
       )}
       <EvalProgressBar />
       <div className="eval-columns">
-        {!busy && (
-          <div className="eval-setup">
-            <SourcePicker />
-            <MappingEditor />
-            <StrategyPicker />
-          </div>
-        )}
+        <div className="eval-setup">
+          {busy && evaluation ? (
+            // While it runs, its setup stays in view, read-only.
+            <SetupSummary
+              evaluation={evaluation}
+              title="This evaluation (read-only while it runs)"
+            />
+          ) : (
+            <>
+              {resumable && (
+                <SetupSummary evaluation={resumable.evaluation} title="The stopped evaluation" />
+              )}
+              <SourcePicker />
+              <MappingEditor />
+              <StrategyPicker />
+            </>
+          )}
+        </div>
         <div className="eval-results">
-          <Report />
+          {openItem && <ItemView key={`${openItem.item}\n${openItem.strategy}`} {...openItem} />}
+          <Report hidden={openItem !== null} />
         </div>
       </div>
     </div>

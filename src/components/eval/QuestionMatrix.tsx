@@ -1,8 +1,8 @@
 import { codeResultText, correctnessMatrix } from "../../engine/eval/report.ts";
 import type { EvalResult } from "../../engine/eval/schema.ts";
-import { openItemRun } from "../../state/evalController.ts";
+import { useEval } from "../../state/eval.ts";
 
-/** Which strategies got each question right; a cell opens that item's run as the graph. */
+/** Which strategies got each question right; a cell opens that item (answer, verdict, run) in place of the report. */
 export function QuestionMatrix({
   results,
   strategies,
@@ -57,7 +57,6 @@ export function QuestionMatrix({
                       : c.mean === 0
                         ? "wrong"
                         : "mixed";
-                const runId = c.runIds[0]!;
                 const code = tests.get(`${item}\n${s}`);
                 return (
                   <td key={s} className={cls}>
@@ -65,8 +64,9 @@ export function QuestionMatrix({
                       type="button"
                       data-testid={`cell-${item}-${s}`}
                       data-result={cls}
-                      title={`${code ? `${codeResultText(code)}. ` : ""}${cls === "error" ? `A call failed (not a wrong answer; Resume runs it again): ${why.get(`${item}\n${s}`) ?? ""} ` : cls === "unscored" ? `Unscored: ${why.get(`${item}\n${s}`) ?? ""} ` : c.errors ? `${c.errors} sample(s) errored. ` : ""}Open the run of ${item} with ${s}`}
-                      onClick={() => void openItemRun(runId)}
+                      aria-label={`${item} with ${s}: ${cls === "mixed" ? `${Math.round(c.mean! * 100)}% right` : cls}`}
+                      title={`${code ? `${codeResultText(code)}. ` : ""}${cls === "error" ? `A call failed (not a wrong answer; Resume runs it again): ${why.get(`${item}\n${s}`) ?? ""} ` : cls === "unscored" ? `Unscored: ${why.get(`${item}\n${s}`) ?? ""} ` : c.errors ? `${c.errors} sample(s) errored. ` : ""}Open ${item} with ${s}: its answer, verdict and run`}
+                      onClick={() => useEval.getState().patch({ openItem: { item, strategy: s } })}
                     >
                       {cls === "right"
                         ? "✓"

@@ -1,12 +1,13 @@
 import { DEFAULT_RUBRIC } from "../../engine/eval/scorers/judge.ts";
 import { scorerIds } from "../../engine/eval/scorers/registry.ts";
-import { startEvaluation, strategyChoices } from "../../state/evalController.ts";
+import { startEvaluation } from "../../state/evalController.ts";
 import { useEval } from "../../state/eval.ts";
 import { useStudio } from "../../state/store.ts";
 import { useUi } from "../../state/ui.ts";
 import { parseMoney, userLocale } from "../../state/money.ts";
 import { CacheControl } from "./CacheControl.tsx";
 import { runBlocker } from "./runBlocker.ts";
+import { StrategyOptions } from "./StrategyOptions.tsx";
 
 /** The judge's rubric, editable; empty means the default rubric (shown as the placeholder). */
 function JudgeRubric() {
@@ -32,32 +33,13 @@ export function StrategyPicker() {
   const patchSetup = useEval((s) => s.patchSetup);
   const message = useEval((s) => s.message);
   const pool = useStudio((s) => s.pool);
-  const choices = strategyChoices();
   const cap = parseMoney(setup.maxCost, userLocale());
   const capProblem = cap.ok ? null : cap.message;
   const blocker = runBlocker(!!setup.table, pool.length, setup.strategies.length, capProblem);
-  const toggle = (name: string) =>
-    patchSetup({
-      strategies: setup.strategies.includes(name)
-        ? setup.strategies.filter((n) => n !== name)
-        : [...setup.strategies, name],
-    });
   return (
     <section className="eval-card eval-strategies" aria-label="Strategies">
       <h3>3. Strategies</h3>
-      <div className="row wrap">
-        {choices.map((name) => (
-          <label key={name} className="chip">
-            <input
-              type="checkbox"
-              data-testid={`strategy-${name}`}
-              checked={setup.strategies.includes(name)}
-              onChange={() => toggle(name)}
-            />
-            {name === "workflow" ? "this workflow" : name}
-          </label>
-        ))}
-      </div>
+      <StrategyOptions />
       <div className="row wrap">
         <label>
           Scorer

@@ -2,6 +2,9 @@ import type { FallbackPolicy } from "../exec/fallback.ts";
 import type { RetryPolicy } from "../exec/retry.ts";
 import type { PromptSettings } from "../exec/run.ts";
 import { runConductor, runWorkflow } from "../exec/run.ts";
+import { runRun } from "../exec/runner.ts";
+import { resumePoint, seedFrom, stepsAt } from "../run/continue.ts";
+import type { RunRecord } from "../schema/record.ts";
 import type { ChatBackend } from "../llm/types.ts";
 import type { RunEvent } from "../schema/events.ts";
 import type { Worker } from "../schema/worker.ts";
@@ -66,6 +69,54 @@ export function itemRunEvents(c: ItemRunContext): AsyncGenerator<RunEvent, unkno
     c.now(),
     runWorkflow({ ...common, question: c.question, steps }),
   );
+}
+
+/**
+ * The events of an item's run that a pause cut short, continued from `partial`: its plan and
+ * finished steps are kept (their calls were paid for once and are not made again), only the rest
+ * runs. A partial that stopped before any plan or step finished simply runs afresh.
+ */
+export function continueItemRun(
+  c: ItemRunContext,
+  partial: RunRecord,
+): AsyncGenerator<RunEvent, unknown> {
+  const point = resumePoint(partial);
+  const kept = point.at === "round" ? point.keep : new Map<number, string>();
+  const conductor = c.strategy.kind === "conductor" ? c.strategy : null;
+  // Nothing finished that a continuation would keep: the first plan, or a fixed strategy's
+  // first round with no step done.
+  if (point.round === 0 && (point.at === "plan" || (!conductor && kept.size === 0)))
+    return itemRunEvents(c);
+  const e = c.evaluation;
+  const at = { parent: [], round: point.round };
+  if (conductor && (!e.conductor || !c.conductorBackend))
+    return failedRun(c.runId, c.question, e, c.now(), "No Conductor is configured.");
+  return runRun({
+    question: partial.question,
+    pool: e.pool,
+    backendFor: c.backendFor,
+    signal: c.signal,
+    retry: c.retry,
+    maxCalls: c.maxCalls,
+    now: c.now,
+    run: { id: c.runId, kind: "resumed", parentId: null },
+    base: partial,
+    seed: seedFrom(partial, at, kept.keys()),
+    ...(conductor
+      ? {
+          conductor: e.conductor ?? undefined,
+          conductorBackend: c.conductorBackend,
+          maxSteps: conductor.maxSteps ?? DEFAULT_MAX_STEPS,
+          maxRounds: conductor.rounds,
+          prompt: c.prompt,
+          refine: conductor.rounds > 0,
+        }
+      : { refine: false, selfSelect: false }),
+    start:
+      point.at === "plan"
+        ? { from: "plan", round: point.round }
+        : { from: "round", round: point.round, steps: stepsAt(partial, at), keep: kept },
+  });
 }
 
 function startEvent(runId: string, question: string, e: Evaluation, at: number): RunEvent {

@@ -64,23 +64,25 @@ function runner(
 }
 
 describe("evaluation runner: control", () => {
-  it("pause stops new runs from starting; resume starts them again and the evaluation finishes", async () => {
+  it("pause aborts the run in flight and starts nothing; resume runs it again and the evaluation finishes", async () => {
     const g = gated();
     const { run, results, progress } = runner(g);
     const done = run.run();
     await until(() => g.waiting.length === 1);
     run.pause();
     expect(run.paused).toBe(true);
+    // The run in flight stops at once (its call is aborted), without a result.
+    await until(() => progress.at(-1)!.running === 0);
     expect(progress.at(-1)!.paused).toBe(true);
-    g.release(); // the run in flight finishes while paused
-    await until(() => results.length === 1);
+    expect(results).toHaveLength(0);
     // Nothing else starts while paused, however long we wait for it.
     for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
     expect(g.backend.calls).toHaveLength(1);
     run.resume();
     expect(run.paused).toBe(false);
     expect(progress.at(-1)!.paused).toBe(false);
-    await until(() => g.waiting.length === 1);
+    // q0 first again: its only call had not finished, so it is made again.
+    await until(() => g.waiting.length === 2);
     expect(g.backend.calls).toHaveLength(2);
     while (results.length < 4) {
       g.release();

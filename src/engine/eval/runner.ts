@@ -22,7 +22,9 @@ import { latestResults, resultKey } from "./schema.ts";
 import type { Scorer } from "./scorers/types.ts";
 import type { Strategy } from "./strategy.ts";
 import { strategyName } from "./strategy.ts";
-import { itemRunEvents } from "./item-run.ts";
+import type { ItemRunContext } from "./item-run.ts";
+import { continueItemRun, itemRunEvents } from "./item-run.ts";
+import { totalsOf } from "../run/totals.ts";
 
 export interface EvalProgress {
   /** Items with a result that counts (scored or unscored); errored ones are counted apart. */
@@ -89,6 +91,16 @@ export interface EvalRunOptions {
    * errored ones (a call failed), which run again. A key stored twice counts by its last result.
    */
   previous?: readonly EvalResult[];
+  /**
+   * Runs that a pause, a cancel or the cap cut short, by result key: each continues from its
+   * record (finished plan and steps kept, their calls not made again) instead of starting over.
+   */
+  partials?: ReadonlyMap<string, RunRecord>;
+  /**
+   * Called, and awaited, when a run is cut short (its record, to keep for a later session) and
+   * with null once that key has a result (the partial is spent into it).
+   */
+  onPartial?: (key: string, record: RunRecord | null) => Promise<void> | void;
   /** Called, and awaited, for each finished (item, strategy, repeat) before it counts as done. */
   onResult: (result: EvalResult, record: RunRecord) => Promise<void> | void;
   onProgress?: (p: EvalProgress) => void;
@@ -113,8 +125,10 @@ interface Task {
 
 /**
  * Runs an evaluation: every (item, strategy, repeat) not already done, each through the engine's one
- * runner into a RunRecord, then scored. Pause stops starting new runs; cancel aborts those in flight
- * (they are not recorded, so a later session runs them again). The spending cap skips any run whose
+ * runner into a RunRecord, then scored. Pause and cancel abort the runs in flight at once; each
+ * cut-short run is kept as a partial (onPartial) and not counted as done, and when it runs again
+ * (after resume, or in a later session) it continues from that partial, so no call is paid for
+ * twice. The spending cap skips any run whose
  * estimate (learned from the calls made so far, cost-model.ts) would pass it, waiting first for
  * runs in flight to settle what is spent, and lets cheaper strategies go on; it aborts what is
  * running once the spend reaches it.
@@ -140,6 +154,9 @@ export class EvalRun {
   private capBlock: CapBlock | null = null;
   private startedAt = 0;
   private totalCount = 0;
+  /** Runs cut short, by result key, to continue from; and their tasks, to run again after a resume. */
+  private readonly partials = new Map<string, RunRecord>();
+  private readonly again: Task[] = [];
   /** Keys whose latest result is an error (a session's retry that succeeds removes its key). */
   private readonly errored = new Set<string>();
 
@@ -162,8 +179,10 @@ export class EvalRun {
     return this.pausedFlag;
   }
 
+  /** Stops starting runs and aborts those in flight: each is kept as a partial and runs again on resume. */
   pause(): void {
     this.pausedFlag = true;
+    for (const run of this.runs) run.abort();
     this.emit();
   }
 
@@ -232,7 +251,7 @@ export class EvalRun {
    * Every (item, strategy, repeat) not yet done, made as it is reached: a list of them all would
    * grow with the evaluation (90,000 tasks for 10,000 items x 9 strategies).
    */
-  private *tasks(skip: ReadonlySet<string>): Generator<Task> {
+  private *tasks(skip: ReadonlySet<string>): Generator<Task, void> {
     const e = this.o.evaluation;
     for (const item of this.o.items)
       for (const strategy of e.strategies)
@@ -256,6 +275,12 @@ export class EvalRun {
     for (const r of previous) if (r.error) this.errored.add(resultKey(r));
     // Errored keys are not skipped: their calls failed, so they run again.
     const skip = new Set(previous.filter((r) => !r.error).map(resultKey));
+    // A stored partial's calls were paid for and are in no result yet.
+    for (const [key, record] of this.o.partials ?? [])
+      if (!skip.has(key)) {
+        this.partials.set(key, record);
+        this.spent += wholeTotals(record).cost;
+      }
     let left = 0;
     for (const _task of this.tasks(skip)) left++;
     const queue = this.tasks(skip);
@@ -266,13 +291,23 @@ export class EvalRun {
     const width = Math.max(1, this.o.taskConcurrency ?? this.o.evaluation.concurrency * 4);
     const inFlight = new Set<Promise<void>>();
     const cap = this.o.evaluation.maxCost;
-    for (const task of queue) {
-      while (!this.stopReason && (this.pausedFlag || inFlight.size >= width)) {
-        const woken = new Promise<void>((resolve) => (this.wake = resolve));
-        await (this.pausedFlag ? woken : Promise.race([woken, ...inFlight]));
-        this.wake = null;
-      }
+    const waitFor = async (paused: boolean) => {
+      const woken = new Promise<void>((resolve) => (this.wake = resolve));
+      await (paused ? woken : Promise.race([woken, ...inFlight]));
+      this.wake = null;
+    };
+    for (;;) {
+      while (!this.stopReason && (this.pausedFlag || inFlight.size >= width))
+        await waitFor(this.pausedFlag);
       if (this.stopReason) break;
+      // Runs a pause cut short go first; then the tasks not reached yet.
+      const task = this.again.shift() ?? nextOf(queue);
+      if (!task) {
+        if (inFlight.size === 0) break;
+        // A run in flight may still come back to be run again (a pause): wait for it to settle.
+        await waitFor(false);
+        continue;
+      }
       let estimate = this.estimate(task);
       // Under a cap, what runs settles first when this run would not fit beside it (its real
       // cost may leave room), and a strategy nothing has been measured for runs one item at a
@@ -333,14 +368,34 @@ export class EvalRun {
     const run = new AbortController();
     if (this.controller.signal.aborted) run.abort();
     this.runs.add(run);
+    const key = resultKey({ item: task.item.id, strategy: task.name, repeat: task.repeat });
+    const partial = this.partials.get(key);
     try {
-      for await (const event of this.events(task, posed, runId, run.signal))
+      for await (const event of this.events(task, posed, runId, run.signal, partial))
         record = applyEvent(record, event);
+    } catch (e: unknown) {
+      this.running--;
+      throw e;
     } finally {
       this.runs.delete(run);
-      this.running--;
     }
-    if (record.status === "cancelled" || this.controller.signal.aborted) return this.emit();
+    if (record.status === "cancelled" || this.controller.signal.aborted) {
+      // Cut short by a pause, a cancel or the cap: what it paid for is spent, and kept to continue.
+      // It counts as running until its partial is stored: "nothing running" means a reload now
+      // loses nothing.
+      try {
+        this.spent += record.totals.cost;
+        if (record.rounds.length > 0) {
+          this.partials.set(key, record);
+          await this.o.onPartial?.(key, record);
+        }
+        if (!this.stopReason) this.again.push(task);
+      } finally {
+        this.running--;
+      }
+      return this.emit();
+    }
+    this.running--;
     const answer = record.answer;
     const error = runError(record);
     // A signal of this item's own, so the judge's calls on it are metered to it.
@@ -356,7 +411,8 @@ export class EvalRun {
           );
     const judge = this.o.judgeMeter?.take(scoring);
     if (this.controller.signal.aborted) return this.emit();
-    const t = record.totals;
+    // The whole item, the parts a continued run kept from its partial included.
+    const t = wholeTotals(record);
     const measured: EvalResult = {
       item: task.item.id,
       strategy: task.name,
@@ -386,10 +442,14 @@ export class EvalRun {
     const result = scored
       ? addJudgeSpend(applyScore(measured, scored, this.o.scorer), judge)
       : { ...measured, reason: error!.message };
-    this.spent += result.cost;
+    // Only this run's own calls are new spend: a partial's were counted when it was cut short.
+    this.spent += record.totals.cost + (result.cost - measured.cost);
     if (!error) this.model.learnRun(task.name, record, result.cost);
     await this.o.onResult(result, record);
-    const key = resultKey(result);
+    if (partial) {
+      this.partials.delete(key);
+      await this.o.onPartial?.(key, null);
+    }
     if (error) this.errored.add(key);
     else {
       this.errored.delete(key);
@@ -408,10 +468,11 @@ export class EvalRun {
     posed: PosedItem,
     runId: string,
     signal: AbortSignal,
+    partial: RunRecord | undefined,
   ): AsyncGenerator<RunEvent, unknown> {
     const conductor = this.o.evaluation.conductor;
     const raw = this.o.conductorBackend;
-    return itemRunEvents({
+    const context: ItemRunContext = {
       evaluation: this.o.evaluation,
       strategy: task.strategy,
       question: posed.question,
@@ -427,6 +488,18 @@ export class EvalRun {
       prompt: this.o.prompt,
       fallback: this.o.fallback,
       now: this.o.now ?? Date.now,
-    });
+    };
+    return partial ? continueItemRun(context, partial) : itemRunEvents(context);
   }
+}
+
+/** The generator's next value, or undefined when it is done. */
+function nextOf<T>(g: Generator<T, void>): T | undefined {
+  const n = g.next();
+  return n.done ? undefined : n.value;
+}
+
+/** A record's totals with the parts it kept from a partial counted too: the whole item's spend. */
+function wholeTotals(record: RunRecord) {
+  return totalsOf({ rounds: record.rounds, kept: [] });
 }
