@@ -60,6 +60,7 @@ export async function startReward(
     cache,
     codeSandbox: nodeSandbox,
   });
+  await runtime.warm();
   const queue = new RunQueue(settings.batches, settings.queue);
   const runs = new Set<AbortController>();
   const inFlight = new Set<Promise<void>>();

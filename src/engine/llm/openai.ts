@@ -84,10 +84,11 @@ export function createOpenAIBackend(options: OpenAIBackendOptions): ChatBackend 
     ...options.headers,
   };
 
-  async function* stream(request: ChatRequest, signal: AbortSignal): AsyncGenerator<ChatChunk> {
-    const refused = request.extraBody && extraBodyProblem(request.extraBody);
-    if (refused) throw new LlmError("bad_request", refused);
-    const client = new OpenAI({
+  // One client for every call: building one (it makes an object per API resource) cost more CPU
+  // than the call it was for. Made on the first call, so a backend that is never used costs nothing.
+  let client: OpenAI | undefined;
+  const clientFor = () =>
+    (client ??= new OpenAI({
       baseURL: options.baseURL,
       apiKey: apiKey ?? PLACEHOLDER_KEY,
       // Explicit nulls keep OPENAI_ORG_ID / OPENAI_PROJECT_ID from a CLI's environment off the wire.
@@ -97,9 +98,15 @@ export function createOpenAIBackend(options: OpenAIBackendOptions): ChatBackend 
       defaultHeaders,
       maxRetries: 0,
       timeout: options.timeoutMs ?? 120_000,
-      fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
+      // Looked up at each call, as before: a test may replace globalThis.fetch after this is made.
+      fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
       dangerouslyAllowBrowser: options.dangerouslyAllowBrowser ?? true,
-    });
+    }));
+
+  async function* stream(request: ChatRequest, signal: AbortSignal): AsyncGenerator<ChatChunk> {
+    const refused = request.extraBody && extraBodyProblem(request.extraBody);
+    if (refused) throw new LlmError("bad_request", refused);
+    const client = clientFor();
     const params: ChatCompletionCreateParamsStreaming = {
       model: options.model,
       messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
