@@ -165,16 +165,25 @@ function idleWatch(parent: AbortSignal, ms: number) {
   else parent.addEventListener("abort", onAbort, { once: true });
   let timer: ReturnType<typeof setTimeout> | undefined;
   let fired = false;
+  // One timer per silence, not one per frame: a reset only notes the time, and the timer, when
+  // it comes, waits out the rest of `ms` since the last one.
+  let last = 0;
+  const check = () => {
+    const quiet = Date.now() - last;
+    if (quiet < ms) {
+      timer = setTimeout(check, ms - quiet);
+      return;
+    }
+    fired = true;
+    controller.abort(idleError(ms));
+  };
   return {
     signal: controller.signal,
     fired: () => fired,
     reset() {
       if (ms <= 0) return;
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        fired = true;
-        controller.abort(idleError(ms));
-      }, ms);
+      last = Date.now();
+      timer ??= setTimeout(check, ms);
     },
     dispose() {
       clearTimeout(timer);
