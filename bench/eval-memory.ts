@@ -8,65 +8,9 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { lineWriter } from "../src/cli/eval-files.ts";
 import { EvalRun } from "../src/engine/eval/runner.ts";
-import type { Evaluation } from "../src/engine/eval/schema.ts";
 import { mathScorer } from "../src/engine/eval/scorers/math.ts";
-import type { Strategy } from "../src/engine/eval/strategy.ts";
 import type { ChatBackend } from "../src/engine/llm/types.ts";
-import type { Pool } from "../src/engine/schema/worker.ts";
-
-const PLAN =
-  'model_id = [0, 1]\nsubtasks = ["Solve it.", "Check and answer."]\naccess_list = [[], ["all"]]';
-const NAMES = ["w0", "w1", "w2", "w3"];
-
-function evaluation(size: number): Evaluation {
-  const pool: Pool = NAMES.map((m) => ({
-    id: m,
-    name: m,
-    kind: "openai",
-    baseURL: "http://bench.invalid/v1",
-    model: m,
-    temperature: 0.2,
-    maxTokens: 64,
-    prefill: false,
-    price: { input: 1, output: 2 },
-  }));
-  const strategies: Strategy[] = [
-    { kind: "conductor", rounds: 0 },
-    ...NAMES.map((w): Strategy => ({ kind: "single", worker: w })),
-    { kind: "moa" },
-    { kind: "chain" },
-    { kind: "best-of-n", n: 3 },
-    {
-      kind: "workflow",
-      steps: [
-        { worker: "w0", subtask: "Solve it.", access: [] },
-        { worker: "w1", subtask: "Answer.", access: "all" },
-      ],
-    },
-  ];
-  return {
-    format: "conductor-studio-eval",
-    version: 1,
-    id: "bench",
-    name: "bench",
-    createdAt: 0,
-    dataset: { name: "bench", hash: "-", size },
-    strategies,
-    repeats: 1,
-    seed: 0,
-    scorer: { id: "math", options: {}, version: 1 },
-    pool,
-    conductor: {
-      kind: "openai",
-      baseURL: "http://bench.invalid/v1",
-      model: "c",
-      temperature: 0.2,
-      maxTokens: 256,
-    },
-    concurrency: 16,
-    maxCost: null,
-  };
-}
+import { BENCH_PLAN, benchEvaluation } from "./eval-setup.ts";
 
 /**
  * A full garbage collection, so that a peak is live memory rather than garbage not yet collected:
@@ -117,11 +61,15 @@ async function one(size: number, dir: string) {
   let results = 0;
   const start = performance.now();
   const outcome = await new EvalRun({
-    evaluation: evaluation(size),
+    evaluation: benchEvaluation(size, {
+      baseURL: "http://bench.invalid/v1",
+      concurrency: 16,
+      price: { input: 1, output: 2 },
+    }),
     items,
     scorer: mathScorer(),
     backendFor: () => scripted(answer),
-    conductorBackend: scripted(PLAN),
+    conductorBackend: scripted(BENCH_PLAN),
     onResult: async (r) => {
       await write(r);
       if (++results % 500 === 0) {

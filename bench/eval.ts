@@ -1,20 +1,17 @@
 import { EvalRun } from "../src/engine/eval/runner.ts";
 import type { EvalResult, Evaluation } from "../src/engine/eval/schema.ts";
+import { BENCH_PLAN, BENCH_WORKERS, benchEvaluation } from "./eval-setup.ts";
 import { summarise } from "../src/engine/eval/report.ts";
 import { mathScorer } from "../src/engine/eval/scorers/math.ts";
-import type { Strategy } from "../src/engine/eval/strategy.ts";
 import { strategyName } from "../src/engine/eval/strategy.ts";
 import { createFakeBackend } from "../src/engine/llm/fake.ts";
 import { createOpenAIBackend } from "../src/engine/llm/openai.ts";
 import type { ChatBackend } from "../src/engine/llm/types.ts";
-import type { Pool } from "../src/engine/schema/worker.ts";
 import { startServerProcess } from "./server-process.ts";
 
 const QUESTIONS = Number(process.env.EVAL_BENCH_QUESTIONS ?? 200);
 const LATENCY_MS = 50;
 const CONCURRENCY = 8;
-const PLAN =
-  'model_id = [0, 1]\nsubtasks = ["Solve it.", "Check and answer."]\naccess_list = [[], ["all"]]';
 
 /**
  * 200 questions through 9 strategies against the local test server (50 ms per call) at a
@@ -22,59 +19,19 @@ const PLAN =
  * and the memory the evaluation used.
  */
 export async function benchEval(): Promise<void> {
-  const names = ["w0", "w1", "w2", "w3"];
   // The server runs in its own process: its work is not the evaluation's, in time or in memory.
   const server = await startServerProcess({
-    ...Object.fromEntries(names.map((m) => [m, { content: "Answer: 7", latencyMs: LATENCY_MS }])),
-    conductor: { content: PLAN, latencyMs: LATENCY_MS },
+    ...Object.fromEntries(
+      BENCH_WORKERS.map((m) => [m, { content: "Answer: 7", latencyMs: LATENCY_MS }]),
+    ),
+    conductor: { content: BENCH_PLAN, latencyMs: LATENCY_MS },
   });
   try {
-    const pool: Pool = names.map((m) => ({
-      id: m,
-      name: m,
-      kind: "openai",
+    const evaluation = benchEvaluation(QUESTIONS, {
       baseURL: server.baseURL,
-      model: m,
-      temperature: 0.2,
-      maxTokens: 64,
-      prefill: false,
-    }));
-    const strategies: Strategy[] = [
-      { kind: "conductor", rounds: 0 },
-      ...names.map((w): Strategy => ({ kind: "single", worker: w })),
-      { kind: "moa" },
-      { kind: "chain" },
-      { kind: "best-of-n", n: 3 },
-      {
-        kind: "workflow",
-        steps: [
-          { worker: "w0", subtask: "Solve it.", access: [] },
-          { worker: "w1", subtask: "Answer.", access: "all" },
-        ],
-      },
-    ];
-    const evaluation: Evaluation = {
-      format: "conductor-studio-eval",
-      version: 1,
-      id: "bench",
-      name: "bench",
-      createdAt: 0,
-      dataset: { name: "bench", hash: "-", size: QUESTIONS },
-      strategies,
-      repeats: 1,
-      seed: 0,
-      scorer: { id: "math", options: {}, version: 1 },
-      pool,
-      conductor: {
-        kind: "openai",
-        baseURL: server.baseURL,
-        model: "conductor",
-        temperature: 0.2,
-        maxTokens: 256,
-      },
       concurrency: CONCURRENCY,
-      maxCost: null,
-    };
+    });
+    const strategies = evaluation.strategies;
     const items = Array.from({ length: QUESTIONS }, (_, i) => ({
       id: `q${i}`,
       question: `Question ${i}: what is 3 + 4?`,
@@ -163,7 +120,7 @@ async function schedulerAlone(
     items,
     scorer: mathScorer(),
     backendFor: () => fake("Answer: 7"),
-    conductorBackend: fake(PLAN),
+    conductorBackend: fake(BENCH_PLAN),
     onResult: () => undefined,
   }).run();
   const wall = performance.now() - start;

@@ -8,6 +8,7 @@ import type { ResolvedConfig } from "../src/cli/config.ts";
 import { SERVE_DEFAULTS } from "../src/cli/serve-args.ts";
 import { startServe } from "../src/cli/serve.ts";
 import { createEngine, runQuestion } from "../src/cli/serve-engine.ts";
+import { nodeFetch } from "../src/cli/serve-fetch.ts";
 
 const PLAN = `Two attempts, then a check.
 model_id = [0, 1, 2]
@@ -80,7 +81,14 @@ export async function benchServe(): Promise<void> {
     resolved,
     () => undefined,
   );
-  const client = new OpenAI({ baseURL: `${running.url}/v1`, apiKey: "none", maxRetries: 0 });
+  // The client calls over the same HTTP client as the engine's own calls (node:http), so the ratio
+  // holds what serve adds, not the difference between two HTTP clients in this one process.
+  const client = new OpenAI({
+    baseURL: `${running.url}/v1`,
+    apiKey: "none",
+    maxRetries: 0,
+    fetch: nodeFetch,
+  });
   const question = "What is the sum of the first 100 positive integers?";
   const direct = () =>
     runQuestion(engine, {

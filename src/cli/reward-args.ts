@@ -1,12 +1,16 @@
 // `conductor-studio reward` options: parsed, checked, and turned into settings (or a UsageError).
 import { parseArgs } from "node:util";
 import type { CacheMode } from "../engine/llm/cache.ts";
-import { parseCacheMode } from "./cache-store.ts";
 import { UsageError } from "./command.ts";
 import { DEFAULT_FORMAT_BONUS } from "./reward-score.ts";
-import { isLoopback } from "./serve-args.ts";
 import type { OtlpTarget } from "./otlp-export.ts";
-import { OTLP_OPTIONS, readOtlpOptions } from "./otlp-export.ts";
+import { readOtlpOptions } from "./otlp-export.ts";
+import {
+  SERVICE_OPTIONS,
+  cacheOption,
+  integerOption as integer,
+  serverKey,
+} from "./serve-options.ts";
 
 export interface RewardSettings {
   config: string;
@@ -41,56 +45,26 @@ export const REWARD_DEFAULTS = {
   graceMs: 30_000,
 } as const;
 
-function integer(value: string | undefined, name: string, fallback: number, min: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min)
-    throw new UsageError(`--${name} must be an integer of at least ${min}, got "${value}".`);
-  return n;
-}
-
 /** Reads the reward options; the server key comes from the environment, never the command line. */
 export function parseRewardArgs(args: string[], env: NodeJS.ProcessEnv): RewardSettings {
   const { values } = parseArgs({
     args,
     options: {
-      config: { type: "string" },
-      host: { type: "string" },
-      port: { type: "string" },
-      concurrency: { type: "string" },
+      ...SERVICE_OPTIONS,
       scorer: { type: "string" },
       "format-bonus": { type: "string" },
-      "api-key-env": { type: "string" },
-      runs: { type: "string" },
-      cache: { type: "string" },
-      "cache-mode": { type: "string" },
       batches: { type: "string" },
-      queue: { type: "string" },
-      "max-body-bytes": { type: "string" },
-      "grace-ms": { type: "string" },
-      ...OTLP_OPTIONS,
     },
   });
   if (!values.config) throw new UsageError("--config FILE is required.");
   const host = values.host ?? REWARD_DEFAULTS.host;
-  const keyEnv = values["api-key-env"];
-  const apiKey = keyEnv ? env[keyEnv] : undefined;
-  if (keyEnv && !apiKey)
-    throw new UsageError(`--api-key-env ${keyEnv}: that environment variable is not set.`);
-  if (!apiKey && !isLoopback(host))
-    throw new UsageError(
-      `Refusing to serve rewards on ${host} without a server key: anyone who can reach it could ` +
-        `spend your workers' credits. Set a key in an environment variable and pass ` +
-        `--api-key-env NAME, or bind to 127.0.0.1.`,
-    );
+  const { apiKey, apiKeyEnv } = serverKey(values["api-key-env"], env, host, "serve rewards");
   const bonus =
     values["format-bonus"] === undefined ? DEFAULT_FORMAT_BONUS : Number(values["format-bonus"]);
   if (!Number.isFinite(bonus) || bonus < 0 || bonus > 1)
     throw new UsageError(
       `--format-bonus must be a number from 0 to 1, got "${values["format-bonus"]}".`,
     );
-  if (values["cache-mode"] !== undefined && values.cache === undefined)
-    throw new UsageError("--cache-mode needs --cache DIR.");
   const otlp = readOtlpOptions(values, env);
   if (!otlp.ok) throw new UsageError(otlp.message);
   return {
@@ -101,11 +75,9 @@ export function parseRewardArgs(args: string[], env: NodeJS.ProcessEnv): RewardS
     scorer: values.scorer ?? REWARD_DEFAULTS.scorer,
     formatBonus: bonus,
     apiKey,
-    apiKeyEnv: keyEnv,
+    apiKeyEnv,
     runs: values.runs,
-    cache: values.cache
-      ? { dir: values.cache, mode: parseCacheMode(values["cache-mode"]) }
-      : undefined,
+    cache: cacheOption(values.cache, values["cache-mode"]),
     batches: integer(values.batches, "batches", REWARD_DEFAULTS.batches, 1),
     queue: integer(values.queue, "queue", REWARD_DEFAULTS.queue, 0),
     maxBodyBytes: integer(

@@ -93,4 +93,25 @@ describe("the reward runtime", () => {
     await runtime.dispose();
     expect(sandbox.disposed).toBe(1);
   });
+
+  it("warms a local default grader before serving, but never starts a sandbox or calls a worker for it", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const h = await harness(onTestFinished);
+    const resolved = resolveConfig(JSON.stringify(threeWorkerConfig(h.server)), {});
+    if (!resolved.ok) throw new Error(resolved.message);
+    let asked = 0;
+    for (const scorer of ["math", "code", "no-such-grader"]) {
+      const runtime = createRewardRuntime(resolved, {
+        concurrency: 4,
+        scorer,
+        codeSandbox: () => (asked++, Promise.resolve(scriptedSandbox())),
+      });
+      await runtime.warm();
+      await runtime.dispose();
+    }
+    expect(asked).toBe(0);
+    expect(h.server.requests).toEqual([]);
+  });
 });

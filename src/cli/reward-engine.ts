@@ -15,6 +15,9 @@ import type { RewardEngine } from "./reward-score.ts";
 import { rewardItem } from "./reward-score.ts";
 import { createEngine } from "./serve-engine.ts";
 
+/** Built-in graders that score with nothing but CPU (no call, no sandbox): safe to warm. */
+const LOCAL_SCORERS = new Set(["math", "mc", "exact", "contains", "regex"]);
+
 export interface RewardTotals {
   batches: number;
   items: number;
@@ -36,6 +39,13 @@ export interface RewardRuntime {
     signal: AbortSignal,
     onRecord?: (record: RunRecord, result: RewardResult) => void,
   ): Promise<RewardResult[]>;
+  /**
+   * Loads what the default scorer loads on first use (math: the compute engine, a third of a
+   * second of CPU), so the first batch of a training run does not pay for it. Only the built-in
+   * graders that compute locally: a judge would make a paid call, code would start a sandbox.
+   * Never fails.
+   */
+  warm(): Promise<void>;
   /** Stops the Python sandbox, if one was started. */
   dispose(): Promise<void>;
 }
@@ -118,6 +128,12 @@ export function createRewardRuntime(
           return result;
         }),
       );
+    },
+    async warm() {
+      const made = scorer(o.scorer);
+      if (typeof made === "string" || !LOCAL_SCORERS.has(made.id)) return;
+      const sample = { question: "1 + 1", expected: "2" };
+      await made.score("Answer: 2", sample, new AbortController().signal).catch(() => undefined);
     },
     async dispose() {
       (await sandbox?.catch(() => undefined))?.dispose();

@@ -1,8 +1,6 @@
 // `conductor-studio reward`: an HTTP service that RL trainers call to score sampled Conductor
 // completions by running them on the pool (README "Training your own Conductor").
 import { readFile } from "node:fs/promises";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Sandbox } from "../engine/eval/code/pool.ts";
 import { formatCost } from "../engine/cost.ts";
 import { cacheLine, openResponseCache } from "./cache-store.ts";
@@ -13,6 +11,8 @@ import type { RewardSettings } from "./reward-args.ts";
 import { parseRewardArgs } from "./reward-args.ts";
 import { createRewardRuntime } from "./reward-engine.ts";
 import { createRewardServer } from "./reward-http.ts";
+import type { RunningService } from "./serve-lifecycle.ts";
+import { ServiceLife, untilStopped } from "./serve-lifecycle.ts";
 import type { RewardResult } from "./reward-request.ts";
 import type { RunLog } from "./serve-log.ts";
 import { openRunLog } from "./serve-log.ts";
@@ -20,12 +20,7 @@ import { RunQueue } from "./serve-queue.ts";
 import { OtlpExporter } from "./otlp-export.ts";
 import { EXIT, exitCodesHelp } from "./exit-codes.ts";
 
-export interface RunningReward {
-  url: string;
-  server: Server;
-  shutdown: (graceMs?: number) => Promise<void>;
-  closed: Promise<void>;
-}
+export type RunningReward = RunningService;
 
 const nodeSandbox = (): Promise<Sandbox> =>
   import("../node/sandbox/process.ts").then(({ createNodeSandbox }) => createNodeSandbox());
@@ -60,21 +55,17 @@ export async function startReward(
     cache,
     codeSandbox: nodeSandbox,
   });
+  await runtime.warm();
   const queue = new RunQueue(settings.batches, settings.queue);
-  const runs = new Set<AbortController>();
-  const inFlight = new Set<Promise<void>>();
-  let draining = false;
+  const life = new ServiceLife();
   const server = createRewardServer(
     {
       apiKey: settings.apiKey,
       maxBodyBytes: settings.maxBodyBytes,
       queue,
-      draining: () => draining,
+      draining: life.draining,
       log,
-      track: (run) => {
-        runs.add(run);
-        return () => runs.delete(run);
-      },
+      track: life.track,
       health: () => ({
         batches_scored: runtime.totals.batches,
         items_scored: runtime.totals.items,
@@ -135,50 +126,17 @@ export async function startReward(
         return rewards;
       },
     },
-    inFlight,
+    life.inFlight,
   );
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(settings.port, settings.host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  let closedResolve: () => void = () => undefined;
-  const closed = new Promise<void>((resolve) => (closedResolve = resolve));
-  let shuttingDown: Promise<void> | undefined;
-  async function shutdownNow(graceMs: number): Promise<void> {
-    draining = true;
-    server.close();
-    server.closeIdleConnections();
-    queue.close();
-    const grace = setTimeout(() => runs.forEach((run) => run.abort()), graceMs);
-    try {
-      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
-    } finally {
-      clearTimeout(grace);
-    }
-    server.closeAllConnections();
-    await runLog?.close();
-    await otlp?.close();
-    await runtime.dispose();
-    closedResolve();
-  }
-  return {
-    url: `http://${host}:${address.port}`,
-    server,
-    closed,
-    shutdown(graceMs = settings.graceMs) {
-      if (shuttingDown) {
-        runs.forEach((run) => run.abort());
-        return shuttingDown;
-      }
-      shuttingDown = shutdownNow(graceMs);
-      return shuttingDown;
+  return life.start(server, settings.port, settings.host, {
+    queue,
+    graceMs: settings.graceMs,
+    release: async () => {
+      await runLog?.close();
+      await otlp?.close();
+      await runtime.dispose();
     },
-  };
+  });
 }
 
 export const REWARD_HELP = `Serve rewards for RL trainers: run each sampled Conductor plan on the pool and score it.
@@ -255,21 +213,12 @@ async function rewardRun(args: string[], io: Io): Promise<number> {
       `${settings.concurrency} per origin, scorer ${settings.scorer}, format bonus ` +
       `${settings.formatBonus}, ${keyNote}${cacheNote}${settings.runs ? `, runs to ${settings.runs}` : ""})`,
   );
-  const onSignal = (signal: NodeJS.Signals) => {
-    log(
+  await untilStopped(
+    running,
+    log,
+    (signal) =>
       `${signal}: no new batches; waiting up to ${(settings.graceMs / 1000).toFixed(1)}s (again to cancel)`,
-    );
-    void running.shutdown();
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  try {
-    await running.closed;
-  } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-  }
-  log("stopped");
+  );
   return 0;
 }
 

@@ -1,6 +1,7 @@
 import { describe, it } from "vitest";
 import { main } from "./main.ts";
-import { isLoopback, parseServeArgs } from "./serve-args.ts";
+import { parseServeArgs } from "./serve-args.ts";
+import { isLoopback } from "./serve-options.ts";
 
 describe("serve options", () => {
   it("reads defaults and every option", ({ expect }) => {

@@ -1,13 +1,18 @@
 // `conductor-studio serve` options: parsed, checked, and turned into settings or one clear message.
-import { isIP } from "node:net";
 import { parseArgs } from "node:util";
 import { EXIT, exitCodesHelp } from "./exit-codes.ts";
 import { CONFIG_HELP } from "./config.ts";
 import { explainParseArgsError, optionsIn } from "./suggest.ts";
 import type { CacheMode } from "../engine/llm/cache.ts";
-import { CacheModeSchema } from "../engine/llm/cache.ts";
+import { UsageError } from "./command.ts";
 import type { OtlpTarget } from "./otlp-export.ts";
-import { OTLP_OPTIONS, readOtlpOptions } from "./otlp-export.ts";
+import { readOtlpOptions } from "./otlp-export.ts";
+import {
+  SERVICE_OPTIONS,
+  cacheOption,
+  integerOption as integer,
+  serverKey,
+} from "./serve-options.ts";
 
 export interface ServeSettings {
   config: string;
@@ -58,24 +63,6 @@ export const SERVE_DEFAULTS = {
   runsMaxBytes: 256 * 1024 * 1024,
 } as const;
 
-/** True for addresses only this machine can reach: 127.0.0.0/8, ::1 and `localhost`. */
-export function isLoopback(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
-  if (h === "localhost" || h === "::1" || h === "0:0:0:0:0:0:0:1") return true;
-  if (isIP(h) === 4) return h.startsWith("127.");
-  if (h.startsWith("::ffff:")) return h.slice(7).startsWith("127.");
-  return false;
-}
-
-function integer(value: string | undefined, name: string, fallback: number, min: number) {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) {
-    throw new RangeError(`--${name} must be an integer of at least ${min}, got "${value}".`);
-  }
-  return n;
-}
-
 /** Reads the serve options; the server key comes from the environment, never from the command line. */
 export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArgs {
   let values;
@@ -83,21 +70,10 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
     values = parseArgs({
       args,
       options: {
-        config: { type: "string" },
-        host: { type: "string" },
-        port: { type: "string" },
-        concurrency: { type: "string" },
-        queue: { type: "string" },
-        "api-key-env": { type: "string" },
+        ...SERVICE_OPTIONS,
         cors: { type: "string", multiple: true },
-        runs: { type: "string" },
         model: { type: "string" },
-        "max-body-bytes": { type: "string" },
-        "grace-ms": { type: "string" },
         strict: { type: "boolean" },
-        cache: { type: "string" },
-        "cache-mode": { type: "string" },
-        ...OTLP_OPTIONS,
         "keepalive-ms": { type: "string" },
         "runs-max-bytes": { type: "string" },
         fallback: { type: "string" },
@@ -108,12 +84,6 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
     return { ok: false, message: message ?? (e instanceof Error ? e.message : String(e)) };
   }
   if (!values.config) return { ok: false, message: "--config FILE is required." };
-  const cacheMode = CacheModeSchema.safeParse(values["cache-mode"] ?? "read-write");
-  if (!cacheMode.success || (values["cache-mode"] && !values.cache))
-    return {
-      ok: false,
-      message: "--cache-mode read-write|read-only|refresh goes with --cache DIR.",
-    };
   const fallback = values.fallback;
   if (fallback !== undefined && !/^worker:.+/.test(fallback)) {
     return {
@@ -124,23 +94,8 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
   try {
     const concurrency = integer(values.concurrency, "concurrency", SERVE_DEFAULTS.concurrency, 1);
     const host = values.host ?? SERVE_DEFAULTS.host;
-    const keyEnv = values["api-key-env"];
-    const apiKey = keyEnv ? env[keyEnv] : undefined;
-    if (keyEnv && !apiKey) {
-      return {
-        ok: false,
-        message: `--api-key-env ${keyEnv}: that environment variable is not set.`,
-      };
-    }
-    if (!apiKey && !isLoopback(host)) {
-      return {
-        ok: false,
-        message:
-          `Refusing to serve on ${host} without a server key: anyone who can reach it could spend ` +
-          `your workers' credits. Set a key in an environment variable and pass --api-key-env NAME, ` +
-          `or bind to 127.0.0.1.`,
-      };
-    }
+    const { apiKey, apiKeyEnv } = serverKey(values["api-key-env"], env, host, "serve");
+    const cache = cacheOption(values.cache, values["cache-mode"]);
     const otlp = readOtlpOptions(values, env);
     if (!otlp.ok) return otlp;
     return {
@@ -152,7 +107,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
         concurrency,
         queue: integer(values.queue, "queue", concurrency * 16, 0),
         apiKey,
-        apiKeyEnv: keyEnv,
+        apiKeyEnv,
         cors: values.cors ?? [],
         runs: values.runs,
         model: values.model ?? SERVE_DEFAULTS.model,
@@ -164,7 +119,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
         ),
         graceMs: integer(values["grace-ms"], "grace-ms", SERVE_DEFAULTS.graceMs, 0),
         strict: values.strict ?? false,
-        ...(values.cache ? { cache: { dir: values.cache, mode: cacheMode.data } } : {}),
+        ...(cache ? { cache } : {}),
         otlp: otlp.target,
         keepAliveMs: integer(values["keepalive-ms"], "keepalive-ms", SERVE_DEFAULTS.keepAliveMs, 1),
         runsMaxBytes: integer(
@@ -177,7 +132,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
       },
     };
   } catch (e: unknown) {
-    if (e instanceof RangeError) return { ok: false, message: e.message };
+    if (e instanceof UsageError) return { ok: false, message: e.message };
     throw e;
   }
 }

@@ -6,6 +6,7 @@ import { runConductor } from "../engine/exec/run.ts";
 import type { ResponseCache } from "../engine/llm/cache.ts";
 import { withCache } from "../engine/llm/cache.ts";
 import { createOpenAIBackend } from "../engine/llm/openai.ts";
+import { nodeFetch } from "./serve-fetch.ts";
 import type { ChatBackend } from "../engine/llm/types.ts";
 import { LlmError } from "../engine/llm/types.ts";
 import { applyEvent, emptyRecord } from "../engine/run/record.ts";
@@ -67,6 +68,7 @@ export function createEngine(resolved: ResolvedConfig, options: EngineOptions = 
     headers: conductor.headers,
     timeoutMs,
     idleTimeoutMs,
+    fetch: nodeFetch,
   });
   const workers = new Map(
     pool.map((w) => [
@@ -78,6 +80,7 @@ export function createEngine(resolved: ResolvedConfig, options: EngineOptions = 
         headers: w.headers,
         timeoutMs,
         idleTimeoutMs,
+        fetch: nodeFetch,
       }),
     ]),
   );

@@ -1,6 +1,4 @@
 // `conductor-studio serve`: the Conductor and its pool as one OpenAI-compatible model.
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { loadConfig } from "./config.ts";
 import type { ResolvedConfig } from "./config.ts";
 import type { ChatContext } from "./serve-chat.ts";
@@ -10,6 +8,8 @@ import { parseServeArgs } from "./serve-args.ts";
 import { openResponseCache } from "./cache-store.ts";
 import { createEngine, fallbackWorkerId } from "./serve-engine.ts";
 import { createServeServer } from "./serve-http.ts";
+import type { RunningService } from "./serve-lifecycle.ts";
+import { ServiceLife, untilStopped } from "./serve-lifecycle.ts";
 import type { RunLog } from "./serve-log.ts";
 import { openRunLog } from "./serve-log.ts";
 import { RunQueue } from "./serve-queue.ts";
@@ -20,14 +20,7 @@ export interface ServeIo {
   env: NodeJS.ProcessEnv;
 }
 
-export interface RunningServer {
-  url: string;
-  server: Server;
-  /** Stops accepting, lets in-flight runs finish for `graceMs`, cancels the rest, resolves when all is closed. */
-  shutdown: (graceMs?: number) => Promise<void>;
-  /** Resolves once a shutdown has completed. */
-  closed: Promise<void>;
-}
+export type RunningServer = RunningService;
 
 /** A setting that cannot work with this config (exit code 2, as for a bad option). */
 export class ServeSetupError extends Error {
@@ -50,14 +43,12 @@ export async function startServe(
   const runLog: RunLog | undefined = settings.runs
     ? await openRunLog(settings.runs, { maxBytes: settings.runsMaxBytes })
     : undefined;
-  const runs = new Set<AbortController>();
-  const inFlight = new Set<Promise<void>>();
+  const life = new ServiceLife();
   const queue = new RunQueue(settings.concurrency, settings.queue);
   const cache = await openResponseCache(settings.cache?.dir, settings.cache?.mode, "distinct");
   const otlp = settings.otlp
     ? new OtlpExporter(settings.otlp, (line) => log(`otel: ${line}`))
     : undefined;
-  let draining = false;
   const fallback = fallbackWorkerId(resolved, settings.fallbackWorker);
   if (!fallback.ok) throw new ServeSetupError(fallback.message);
   const ctx: ChatContext = {
@@ -67,10 +58,7 @@ export async function startServe(
     runLog,
     otlp,
     log,
-    track: (run) => {
-      runs.add(run);
-      return () => runs.delete(run);
-    },
+    track: life.track,
     every:
       hooks.every ??
       ((fn) => {
@@ -84,58 +72,19 @@ export async function startServe(
       apiKey: settings.apiKey,
       cors: settings.cors,
       maxBodyBytes: settings.maxBodyBytes,
-      draining: () => draining,
+      draining: life.draining,
     },
-    inFlight,
+    life.inFlight,
   );
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(settings.port, settings.host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  let closedResolve: () => void = () => undefined;
-  const closed = new Promise<void>((resolve) => (closedResolve = resolve));
-  let shuttingDown: Promise<void> | undefined;
-
-  async function shutdownNow(graceMs: number): Promise<void> {
-    // The port stays open while runs drain: /health answers 503 "draining" and new requests get
-    // a 503 with Connection: close, so a load balancer moves on instead of seeing refusals.
-    draining = true;
-    server.closeIdleConnections();
-    queue.close();
-    const grace = setTimeout(() => {
-      for (const run of runs) run.abort(SHUTDOWN);
-    }, graceMs);
-    try {
-      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
-    } finally {
-      clearTimeout(grace);
-    }
-    server.close();
-    server.closeAllConnections();
-    await runLog?.close();
-    await otlp?.close();
-    closedResolve();
-  }
-
-  return {
-    url: `http://${host}:${address.port}`,
-    server,
-    closed,
-    shutdown(graceMs = settings.graceMs) {
-      if (shuttingDown) {
-        // A second request to stop (a second Ctrl+C) cancels what is still running.
-        for (const run of runs) run.abort(SHUTDOWN);
-        return shuttingDown;
-      }
-      shuttingDown = shutdownNow(graceMs);
-      return shuttingDown;
+  return life.start(server, settings.port, settings.host, {
+    queue,
+    abortReason: SHUTDOWN,
+    graceMs: settings.graceMs,
+    release: async () => {
+      await runLog?.close();
+      await otlp?.close();
     },
-  };
+  });
 }
 
 /** The `serve` command: returns its exit code once it has shut down (or could not start). */
@@ -176,20 +125,11 @@ export async function serveCommand(args: string[], io: ServeIo): Promise<number>
       `queue ${settings.queue}, ${keyNote}${fallbackNote}${settings.runs ? `, runs to ${settings.runs}` : ""}` +
       `${settings.otlp ? `, traces to ${settings.otlp.url}` : ""})`,
   );
-  const onSignal = (signal: NodeJS.Signals) => {
-    log(
+  await untilStopped(
+    running,
+    log,
+    (signal) =>
       `${signal}: no new requests; waiting up to ${(settings.graceMs / 1000).toFixed(1)}s for runs in flight (again to cancel them)`,
-    );
-    void running.shutdown();
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  try {
-    await running.closed;
-  } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-  }
-  log("stopped");
+  );
   return 0;
 }

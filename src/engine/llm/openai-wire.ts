@@ -40,6 +40,8 @@ export interface WireChunk {
 }
 
 function usageOf(value: unknown): Usage | undefined {
+  // Most chunks carry none: a failed parse builds its issues, which cost more than the chunk.
+  if (!isObject(value)) return undefined;
   const wire = WireUsageSchema.safeParse(value);
   if (!wire.success) return undefined;
   const reasoning = wire.data.completion_tokens_details?.reasoning_tokens;
@@ -110,8 +112,8 @@ export function readWireChunk(payload: unknown): WireChunk {
   const groq = isObject(payload.x_groq) ? usageOf(payload.x_groq.usage) : undefined;
   const usage = usageOf(payload.usage) ?? groq;
   if (usage) out.usage = usage;
-  const timings = TimingsSchema.safeParse(payload.timings);
-  if (timings.success) {
+  const timings = isObject(payload.timings) ? TimingsSchema.safeParse(payload.timings) : undefined;
+  if (timings?.success) {
     out.timingsUsage = {
       promptTokens: timings.data.prompt_n,
       completionTokens: timings.data.predicted_n,

@@ -1,8 +1,9 @@
-import OpenAI from "openai";
+import { VERSION } from "openai/version";
 import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
 import { extraBodyProblem } from "../schema/worker.ts";
 import { estimateUsage } from "./estimate.ts";
 import { toLlmError } from "./openai-errors.ts";
+import { postChat } from "./openai-request.ts";
 import { StreamReader } from "./openai-stream.ts";
 import { readSse } from "./sse.ts";
 import type { ChatBackend, ChatChunk, ChatRequest } from "./types.ts";
@@ -32,31 +33,9 @@ export interface OpenAIBackendOptions {
   fetch?: typeof fetch;
   /** Whether the endpoint continues a trailing assistant message (default false). */
   continuesAssistant?: boolean;
-  /** Default true: the app is a browser app and keys are the user's own. */
-  dangerouslyAllowBrowser?: boolean;
   /** Which field carries the token limit; OpenAI's own API wants `max_completion_tokens`. */
   maxTokensField?: "max_tokens" | "max_completion_tokens";
 }
-
-/**
- * The client's telemetry headers (X-Stainless-*) make every browser call a CORS preflight that some
- * providers refuse (Mistral rejects x-stainless-timeout); they tell the server nothing it needs.
- */
-const NO_STAINLESS_HEADERS: Record<string, null> = Object.fromEntries(
-  [
-    "Retry-Count",
-    "Timeout",
-    "Lang",
-    "Package-Version",
-    "OS",
-    "Arch",
-    "Runtime",
-    "Runtime-Version",
-  ].map((h) => [`X-Stainless-${h}`, null]),
-);
-
-/** The OpenAI client insists on some key; this one never leaves because Authorization is unset. */
-const PLACEHOLDER_KEY = "not-needed";
 
 function hostOf(baseURL: string): string {
   try {
@@ -67,7 +46,7 @@ function hostOf(baseURL: string): string {
 }
 
 /**
- * A chat backend for any OpenAI-compatible endpoint, over the `openai` package. It streams with usage
+ * A chat backend for any OpenAI-compatible endpoint, as the `openai` package would call it. It streams with usage
  * requested, keeps reasoning apart from the answer, falls back to an estimate (marked `estimated`)
  * when the server sends no usage, never lets the client retry (the executor does), and maps every
  * failure, errors sent inside a 200 stream included, to a coded `LlmError`.
@@ -77,29 +56,21 @@ export function createOpenAIBackend(options: OpenAIBackendOptions): ChatBackend 
   const apiKey = options.apiKey || undefined;
   const maxTokensField =
     options.maxTokensField ?? (host === "api.openai.com" ? "max_completion_tokens" : "max_tokens");
-  // `Authorization: null` removes the header the client would build from the placeholder key.
-  const defaultHeaders: Record<string, string | null> = {
-    ...(apiKey ? {} : { Authorization: null }),
-    ...NO_STAINLESS_HEADERS,
-    ...options.headers,
+  const url = `${options.baseURL}${options.baseURL.endsWith("/") ? "" : "/"}chat/completions`;
+  // What the openai client sent, less its telemetry (X-Stainless-*: they make every browser call a
+  // CORS preflight that some providers refuse). `headers` may replace any, Authorization included.
+  const headers: Record<string, string> = {
+    accept: "application/json",
+    "content-type": "application/json",
+    "user-agent": `OpenAI/JS ${VERSION}`,
+    ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
   };
+  for (const [name, value] of Object.entries(options.headers ?? {}))
+    headers[name.toLowerCase()] = value;
 
   async function* stream(request: ChatRequest, signal: AbortSignal): AsyncGenerator<ChatChunk> {
     const refused = request.extraBody && extraBodyProblem(request.extraBody);
     if (refused) throw new LlmError("bad_request", refused);
-    const client = new OpenAI({
-      baseURL: options.baseURL,
-      apiKey: apiKey ?? PLACEHOLDER_KEY,
-      // Explicit nulls keep OPENAI_ORG_ID / OPENAI_PROJECT_ID from a CLI's environment off the wire.
-      organization: null,
-      project: null,
-      adminAPIKey: null,
-      defaultHeaders,
-      maxRetries: 0,
-      timeout: options.timeoutMs ?? 120_000,
-      fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
-      dangerouslyAllowBrowser: options.dangerouslyAllowBrowser ?? true,
-    });
     const params: ChatCompletionCreateParamsStreaming = {
       model: options.model,
       messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
@@ -115,7 +86,16 @@ export function createOpenAIBackend(options: OpenAIBackendOptions): ChatBackend 
     try {
       // The raw response: providers put reasoning, usage and errors where the typed stream does
       // not look (see openai-wire.ts), and `event: error` frames must not pass unnoticed.
-      response = await client.chat.completions.create(params, { signal: idle.signal }).asResponse();
+      response = await postChat({
+        // As the openai client did: the URL parsed (an invalid one fails the call) and normalised.
+        url: new URL(url).href,
+        headers,
+        body: JSON.stringify(params),
+        signal: idle.signal,
+        timeoutMs: options.timeoutMs ?? 120_000,
+        // Looked up at each call: a test may replace globalThis.fetch after the backend is made.
+        fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+      });
     } catch (e: unknown) {
       idle.dispose();
       throw toLlmError(e, signal, apiKey, false);
@@ -185,16 +165,25 @@ function idleWatch(parent: AbortSignal, ms: number) {
   else parent.addEventListener("abort", onAbort, { once: true });
   let timer: ReturnType<typeof setTimeout> | undefined;
   let fired = false;
+  // One timer per silence, not one per frame: a reset only notes the time, and the timer, when
+  // it comes, waits out the rest of `ms` since the last one.
+  let last = 0;
+  const check = () => {
+    const quiet = Date.now() - last;
+    if (quiet < ms) {
+      timer = setTimeout(check, ms - quiet);
+      return;
+    }
+    fired = true;
+    controller.abort(idleError(ms));
+  };
   return {
     signal: controller.signal,
     fired: () => fired,
     reset() {
       if (ms <= 0) return;
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        fired = true;
-        controller.abort(idleError(ms));
-      }, ms);
+      last = Date.now();
+      timer ??= setTimeout(check, ms);
     },
     dispose() {
       clearTimeout(timer);
