@@ -1,9 +1,8 @@
-import { VERSION } from "openai/version";
+import OpenAI from "openai";
 import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
 import { extraBodyProblem } from "../schema/worker.ts";
 import { estimateUsage } from "./estimate.ts";
 import { toLlmError } from "./openai-errors.ts";
-import { postChat } from "./openai-request.ts";
 import { StreamReader } from "./openai-stream.ts";
 import { readSse } from "./sse.ts";
 import type { ChatBackend, ChatChunk, ChatRequest } from "./types.ts";
@@ -37,6 +36,26 @@ export interface OpenAIBackendOptions {
   maxTokensField?: "max_tokens" | "max_completion_tokens";
 }
 
+/**
+ * The client's telemetry headers (X-Stainless-*) make every browser call a CORS preflight that some
+ * providers refuse (Mistral rejects x-stainless-timeout); they tell the server nothing it needs.
+ */
+const NO_STAINLESS_HEADERS: Record<string, null> = Object.fromEntries(
+  [
+    "Retry-Count",
+    "Timeout",
+    "Lang",
+    "Package-Version",
+    "OS",
+    "Arch",
+    "Runtime",
+    "Runtime-Version",
+  ].map((h) => [`X-Stainless-${h}`, null]),
+);
+
+/** The OpenAI client insists on some key; this one never leaves because Authorization is unset. */
+const PLACEHOLDER_KEY = "not-needed";
+
 function hostOf(baseURL: string): string {
   try {
     return new URL(baseURL).host;
@@ -46,7 +65,7 @@ function hostOf(baseURL: string): string {
 }
 
 /**
- * A chat backend for any OpenAI-compatible endpoint, as the `openai` package would call it. It streams with usage
+ * A chat backend for any OpenAI-compatible endpoint, over the `openai` package. It streams with usage
  * requested, keeps reasoning apart from the answer, falls back to an estimate (marked `estimated`)
  * when the server sends no usage, never lets the client retry (the executor does), and maps every
  * failure, errors sent inside a 200 stream included, to a coded `LlmError`.
@@ -56,17 +75,28 @@ export function createOpenAIBackend(options: OpenAIBackendOptions): ChatBackend 
   const apiKey = options.apiKey || undefined;
   const maxTokensField =
     options.maxTokensField ?? (host === "api.openai.com" ? "max_completion_tokens" : "max_tokens");
-  const url = `${options.baseURL}${options.baseURL.endsWith("/") ? "" : "/"}chat/completions`;
-  // What the openai client sent, less its telemetry (X-Stainless-*: they make every browser call a
-  // CORS preflight that some providers refuse). `headers` may replace any, Authorization included.
-  const headers: Record<string, string> = {
-    accept: "application/json",
-    "content-type": "application/json",
-    "user-agent": `OpenAI/JS ${VERSION}`,
-    ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+  // `Authorization: null` removes the header the client would build from the placeholder key.
+  const defaultHeaders: Record<string, string | null> = {
+    ...(apiKey ? {} : { Authorization: null }),
+    ...NO_STAINLESS_HEADERS,
+    ...options.headers,
   };
-  for (const [name, value] of Object.entries(options.headers ?? {}))
-    headers[name.toLowerCase()] = value;
+  // One client per backend: building it is most of what a call costs the CPU.
+  const client = new OpenAI({
+    baseURL: options.baseURL,
+    apiKey: apiKey ?? PLACEHOLDER_KEY,
+    // Explicit nulls keep OPENAI_ORG_ID / OPENAI_PROJECT_ID from a CLI's environment off the wire.
+    organization: null,
+    project: null,
+    adminAPIKey: null,
+    defaultHeaders,
+    maxRetries: 0,
+    timeout: options.timeoutMs ?? 120_000,
+    // Looked up at each call: a test may replace globalThis.fetch after the backend is made.
+    fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    // The app is a browser app and keys are the user's own.
+    dangerouslyAllowBrowser: true,
+  });
 
   async function* stream(request: ChatRequest, signal: AbortSignal): AsyncGenerator<ChatChunk> {
     const refused = request.extraBody && extraBodyProblem(request.extraBody);
@@ -86,16 +116,7 @@ export function createOpenAIBackend(options: OpenAIBackendOptions): ChatBackend 
     try {
       // The raw response: providers put reasoning, usage and errors where the typed stream does
       // not look (see openai-wire.ts), and `event: error` frames must not pass unnoticed.
-      response = await postChat({
-        // As the openai client did: the URL parsed (an invalid one fails the call) and normalised.
-        url: new URL(url).href,
-        headers,
-        body: JSON.stringify(params),
-        signal: idle.signal,
-        timeoutMs: options.timeoutMs ?? 120_000,
-        // Looked up at each call: a test may replace globalThis.fetch after the backend is made.
-        fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
-      });
+      response = await client.chat.completions.create(params, { signal: idle.signal }).asResponse();
     } catch (e: unknown) {
       idle.dispose();
       throw toLlmError(e, signal, apiKey, false);
