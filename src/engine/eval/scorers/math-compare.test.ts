@@ -264,6 +264,96 @@ describe("Comparer", () => {
     expect(same(a, b)).toBe(want);
   });
 
+  it.each<[string, Json, Json, boolean]>([
+    ["a name ending in a quote", ["Equal", "p'", 2], 2, true],
+    ["a quote opening a string", ["Equal", "'p", 2], 2, false],
+    ["a_n = 5", ["Equal", ["Subscript", "a", "n"], 5], 5, true],
+    ["fx(x) = 2 (a two-letter function)", ["Equal", ["fx", "x"], 2], 2, true],
+    ["aBc(x) = 2 (capitals inside)", ["Equal", ["aBc", "x"], 2], 2, true],
+    ["_f(x) = 2 is no name", ["Equal", ["_f", "x"], 2], 2, false],
+    ["f'(x) = 2 is no name", ["Equal", ["f'", "x"], 2], 2, false],
+    ["x = 5 + 6 = 12 gives its last value", ["Equal", "x", ["Add", 5, 6], 12], 12, true],
+    [
+      "x = 1 + 1 = 3 against x = 3: the last sides",
+      ["Equal", "x", ["Add", 1, 1], 3],
+      ["Equal", "x", 3],
+      true,
+    ],
+    ["x = 3 against x = 1 + 1 = 3", ["Equal", "x", 3], ["Equal", "x", ["Add", 1, 1], 3], true],
+    [
+      "S = {1, 2} against S = {2, 1}: the same assignment",
+      ["Equal", "S", ["Set", 1, 2]],
+      ["Equal", "S", ["Set", 2, 1]],
+      true,
+    ],
+    [
+      "S = {1, 2} is not S = {3, 4}",
+      ["Equal", "S", ["Set", 1, 2]],
+      ["Equal", "S", ["Set", 3, 4]],
+      false,
+    ],
+    ["x = 1 is not x = {2, 3}", ["Equal", "x", 1], ["Equal", "x", ["Set", 2, 3]], false],
+    [
+      "a large factor: x + y = 1 and 1e7 x + 1e7 y = 1e7",
+      ["Equal", ["Add", "x", "y"], 1],
+      ["Equal", ["Multiply", 1e7, ["Add", "x", "y"]], 1e7],
+      true,
+    ],
+    ["1 < 2 against itself (no unknowns)", ["Less", 1, 2], ["Less", 1, 2], true],
+    ["0 < x is not 0 < x < 1", ["Less", 0, "x"], ["Less", 0, "x", 1], false],
+    ["1 < x < 2 is not 1 < x < 3", ["Less", 1, "x", 2], ["Less", 1, "x", 3], false],
+    ["0 != x != 1 is no range", ["NotEqual", 0, "x", 1], ["List", 0, 1], false],
+    [
+      "an Or is no range",
+      ["Or", ["Less", 0, "x"], ["Less", "x", 1]],
+      ["Interval", open(0), open(1)],
+      false,
+    ],
+    ["an And of names is no range", ["And", "p", "q"], ["Interval", open(0), open(1)], false],
+    [
+      "an And with a chain is no range",
+      ["And", ["Less", 0, "x"], ["Less", "x", 1, 2]],
+      ["Interval", open(0), open(1)],
+      false,
+    ],
+    [
+      "0 != x and x < 1 is not [0, 1)",
+      ["And", ["NotEqual", 0, "x"], ["Less", "x", 1]],
+      ["Interval", 0, open(1)],
+      false,
+    ],
+    [
+      "0 < x and x != 1 is not (0, 1]",
+      ["And", ["Less", 0, "x"], ["NotEqual", "x", 1]],
+      ["Interval", open(0), 1],
+      false,
+    ],
+    ["0 < x < 1 is not [0, 1)", ["Less", 0, "x", 1], ["Interval", 0, open(1)], false],
+    ["0 < x < 1 is not (0, 1]", ["Less", 0, "x", 1], ["Interval", open(0), 1], false],
+    ["0 < x < 1 is not a triple", ["Less", 0, "x", 1], ["Tuple", 0, 1, 2], false],
+    ["0 < x < 1 is not the set {0, 1}", ["Less", 0, "x", 1], ["Set", 0, 1], false],
+    ["(0, 1) is not the list [0, 1]", ["Interval", open(0), open(1)], ["List", 0, 1], false],
+    ["a list is not a set", ["List", 1, 2], ["Set", 2, 1], false],
+    ["a list is not a tuple", ["List", 1, 2], ["Tuple", 1, 2], false],
+    ["a list is not a longer one", ["List", 1, 2], ["List", 1, 2, 3], false],
+    ["a tuple with an unknown against a set", ["Tuple", "x", 1], ["Set", 1, "x"], false],
+  ])("more: %s", (_name, a, b, want) => {
+    expect(same(a, b)).toBe(want);
+  });
+
+  it("gives up past eight levels of nesting along every path", () => {
+    const wrap = (head: string, levels: number, x: Json): Json =>
+      levels === 0 ? x : [head, wrap(head, levels - 1, x)];
+    for (const head of ["Tuple", "List"]) {
+      expect(same(wrap(head, 3, 1), wrap(head, 3, ["Add", 0, 1])), head).toBe(true);
+      expect(same(wrap(head, 10, 1), wrap(head, 10, ["Add", 0, 1])), head).toBe(false);
+    }
+    const deep = (levels: number, x: Json): Json =>
+      levels === 0 ? x : ["Interval", deep(levels - 1, x), 5];
+    expect(same(deep(3, 1), deep(3, ["Add", 0, 1]))).toBe(true);
+    expect(same(deep(10, 1), deep(10, ["Add", 0, 1]))).toBe(false);
+  });
+
   it("gives up past eight levels of nesting instead of recursing on", () => {
     expect(same(nest(3, 1), nest(3, ["Add", 0, 1]))).toBe(true);
     expect(same(nest(8, 1), nest(8, ["Add", 0, 1]))).toBe(true);
