@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { PlannedStep } from "../schema/workflow.ts";
 import type { ParseOptions } from "./parse.ts";
-import { createPartialPlanReader, parseConductorOutput } from "./parse.ts";
+import { createPartialPlanReader, parseConductorOutput, parsePartialSteps } from "./parse.ts";
 
 const O: ParseOptions = { workers: 3 };
 const ONE = `model_id = [0]\nsubtasks = ["a"]\naccess_list = [[]]`;
@@ -194,6 +194,41 @@ describe("parseConductorOutput, rule by rule", () => {
   });
 });
 
+describe("drafts, odd entries and streaming", () => {
+  it("pairs each model_id with the next subtasks and the next access_list after those", () => {
+    const text = `model_id = [0]\naccess_list = [[]]\nsubtasks = ["a"]\naccess_list = [[]]`;
+    expect(parseConductorOutput(text, O)).toMatchObject({ ok: true, steps: [A] });
+  });
+
+  it("reads ids and access words as written, and nothing else as an id", () => {
+    const ids = (list: string, workers = 3) =>
+      parseConductorOutput(`model_id = [${list}]\nsubtasks = ["a"]\naccess_list = [[]]`, {
+        workers,
+      });
+    expect(ids(`"12"`, 13)).toMatchObject({ ok: true, steps: [{ worker: 12 }] });
+    expect(ids("[1]")).toMatchObject({ ok: false, code: "bad_worker" });
+    expect(ids("True")).toMatchObject({ ok: false, code: "bad_worker" });
+    const access = (entry: string) =>
+      parseConductorOutput(
+        `model_id = [0, 1]\nsubtasks = ["a", "b"]\naccess_list = [[], ${entry}]`,
+        O,
+      );
+    expect(access(`" all "`)).toMatchObject({ ok: true, steps: [A, { access: "all" }] });
+    expect(access(`["all", 0]`)).toMatchObject({ ok: false, code: "bad_access" });
+  });
+
+  it("a streaming parse stops at a list cut off at the end: labels after it are inside it", () => {
+    const cut = `model_id = [0, 1]\nsubtasks = ["a", "b\naccess_list = [[], []]`;
+    expect(parsePartialSteps(cut, O)).toEqual([]);
+  });
+
+  it("streams nothing, and never throws, while a list is missing", () => {
+    expect(parsePartialSteps(`model_id = [0]\nsubtasks = ["a"]`, O)).toEqual([]);
+    expect(parsePartialSteps(`model_id = [0]\naccess_list = [[]]`, O)).toEqual([]);
+    expect(parsePartialSteps(`subtasks = ["a"]\naccess_list = [[]]`, O)).toEqual([]);
+  });
+});
+
 describe("createPartialPlanReader", () => {
   const pad = (n: number) => "z".repeat(n);
 
@@ -207,6 +242,14 @@ describe("createPartialPlanReader", () => {
       again.read(ONE);
       expect(again.read(pad(ONE.length) + mark), mark).toEqual([]);
     }
+  });
+
+  it("looks only at what arrived since the last call", () => {
+    const reader = createPartialPlanReader(O);
+    expect(reader.read(ONE)).toEqual([A]);
+    // Separators earlier in the text do not count again; the same length is no retry.
+    expect(reader.read("," + pad(ONE.length - 1))).toEqual([A]);
+    expect(reader.read("," + pad(ONE.length - 1) + "yy")).toEqual([A]);
   });
 
   it("starts over when the text gets shorter (a retry)", () => {
