@@ -198,6 +198,9 @@ describe("drafts, odd entries and streaming", () => {
   it("pairs each model_id with the next subtasks and the next access_list after those", () => {
     const text = `model_id = [0]\naccess_list = [[]]\nsubtasks = ["a"]\naccess_list = [[]]`;
     expect(parseConductorOutput(text, O)).toMatchObject({ ok: true, steps: [A] });
+    // The latest list of each name would not fit together: the triple is found in order.
+    const draft = `${text}\nsubtasks = ["b", "c"]`;
+    expect(parseConductorOutput(draft, O)).toMatchObject({ ok: true, steps: [A] });
   });
 
   it("reads ids and access words as written, and nothing else as an id", () => {
