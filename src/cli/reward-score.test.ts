@@ -130,7 +130,12 @@ describe("the reward of a completion", () => {
 
   it("is 0, with the parser's code, for a plan that does not parse or names a worker outside the pool", async () => {
     const { engine, backends } = engineWith(standard);
-    const prose = await rewardItem(engine, item("I think the answer is 4."), PAPER_REWARD, signal());
+    const prose = await rewardItem(
+      engine,
+      item("I think the answer is 4."),
+      PAPER_REWARD,
+      signal(),
+    );
     expect(prose).toMatchObject({
       reward: 0,
       correct: false,
@@ -143,7 +148,12 @@ describe("the reward of a completion", () => {
     const outside = await rewardItem(engine, item(plan([0, 3])), PAPER_REWARD, signal());
     expect(outside).toMatchObject({ reward: 0, format_ok: false });
     expect(outside.parse_error?.code).toBe("bad_worker");
-    const tooMany = await rewardItem(engine, item(plan([0, 0, 0, 0, 0, 0])), PAPER_REWARD, signal());
+    const tooMany = await rewardItem(
+      engine,
+      item(plan([0, 0, 0, 0, 0, 0])),
+      PAPER_REWARD,
+      signal(),
+    );
     expect(tooMany.parse_error?.code).toBe("too_many_steps");
     expect([...backends.values()].every((b) => b.calls.length === 0)).toBe(true);
   });
@@ -205,7 +215,12 @@ describe("the reward of a completion", () => {
 
   it("is null when the answer cannot be scored, and converts a choice's text to its letter", async () => {
     const { engine } = engineWith({ ...standard, Solver: () => ({ text: "Answer: B" }) });
-    const none = await rewardItem(engine, item(plan([0]), { reference: null }), PAPER_REWARD, signal());
+    const none = await rewardItem(
+      engine,
+      item(plan([0]), { reference: null }),
+      PAPER_REWARD,
+      signal(),
+    );
     expect(none).toMatchObject({ reward: null, error: { code: "unscored" } });
     const unknownScorer = await rewardItem(
       engine,
@@ -220,7 +235,10 @@ describe("the reward of a completion", () => {
       choices: ["4", "7", "9"],
       scorer: "mc",
     });
-    expect(await rewardItem(engine, mc, PAPER_REWARD, signal())).toMatchObject({ reward: 1, correct: true });
+    expect(await rewardItem(engine, mc, PAPER_REWARD, signal())).toMatchObject({
+      reward: 1,
+      correct: true,
+    });
   });
 
   it("runs a batch's items at once, within the origin's limit", async () => {
