@@ -226,7 +226,7 @@ records the scorer and version that scored it; the report says when they are mix
 
 Training rewards (--training-data): the paper's by default (0 unparseable plan, 0.5 parsed and
 wrong, 1 parsed and right); --reward format_bonus[:B] gives correctness plus B (0.1) for a parsed
-plan. Errored and unscored samples are left out.
+plan, the rule of reward --format-bonus B. Errored and unscored samples are left out.
 
 Fallback: a plan that does not parse is asked for once more; --fallback worker:NAME then lets that
 worker answer alone, recorded on the round and counted per strategy in the summary.

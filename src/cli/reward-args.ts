@@ -1,8 +1,9 @@
 // `conductor-studio reward` options: parsed, checked, and turned into settings (or a UsageError).
 import { parseArgs } from "node:util";
 import type { CacheMode } from "../engine/llm/cache.ts";
+import type { RewardScheme } from "../engine/eval/training/reward.ts";
+import { PAPER_REWARD, parseRewardOption } from "../engine/eval/training/reward.ts";
 import { UsageError } from "./command.ts";
-import { DEFAULT_FORMAT_BONUS } from "./reward-score.ts";
 import type { OtlpTarget } from "./otlp-export.ts";
 import { readOtlpOptions } from "./otlp-export.ts";
 import {
@@ -20,7 +21,8 @@ export interface RewardSettings {
   concurrency: number;
   /** Scorer for items that name none (default: math). */
   scorer: string;
-  formatBonus: number;
+  /** The reward rule: the paper's, or `format_bonus` with B from `--format-bonus B`. */
+  reward: RewardScheme;
   apiKey: string | undefined;
   apiKeyEnv: string | undefined;
   runs: string | undefined;
@@ -59,9 +61,11 @@ export function parseRewardArgs(args: string[], env: NodeJS.ProcessEnv): RewardS
   if (!values.config) throw new UsageError("--config FILE is required.");
   const host = values.host ?? REWARD_DEFAULTS.host;
   const { apiKey, apiKeyEnv } = serverKey(values["api-key-env"], env, host, "serve rewards");
-  const bonus =
-    values["format-bonus"] === undefined ? DEFAULT_FORMAT_BONUS : Number(values["format-bonus"]);
-  if (!Number.isFinite(bonus) || bonus < 0 || bonus > 1)
+  const reward =
+    values["format-bonus"] === undefined
+      ? PAPER_REWARD
+      : parseRewardOption(`format_bonus:${values["format-bonus"]}`);
+  if (typeof reward === "string")
     throw new UsageError(
       `--format-bonus must be a number from 0 to 1, got "${values["format-bonus"]}".`,
     );
@@ -73,7 +77,7 @@ export function parseRewardArgs(args: string[], env: NodeJS.ProcessEnv): RewardS
     port: integer(values.port, "port", REWARD_DEFAULTS.port, 0),
     concurrency: integer(values.concurrency, "concurrency", REWARD_DEFAULTS.concurrency, 1),
     scorer: values.scorer ?? REWARD_DEFAULTS.scorer,
-    formatBonus: bonus,
+    reward,
     apiKey,
     apiKeyEnv,
     runs: values.runs,

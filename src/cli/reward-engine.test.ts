@@ -8,6 +8,7 @@ import { harness, threeWorkerConfig } from "./cli-harness.ts";
 import { resolveConfig } from "./config.ts";
 import { createRewardRuntime } from "./reward-engine.ts";
 import { RewardRequestSchema } from "./reward-request.ts";
+import { PAPER_REWARD } from "../engine/eval/training/reward.ts";
 
 /** Prints the sum of stdin's numbers when the program mentions `sum`, else nothing. */
 function scriptedSandbox(): Sandbox & { disposed: number } {
@@ -75,7 +76,7 @@ describe("the reward runtime", () => {
         tests: TESTS,
       })),
     });
-    const rewards = await runtime.scoreBatch(request, 0.5, new AbortController().signal);
+    const rewards = await runtime.scoreBatch(request, PAPER_REWARD, new AbortController().signal);
     expect(rewards.map((r) => [r.id, r.reward, r.correct])).toEqual([
       ["c0", 1, true],
       ["c1", 0.5, false],

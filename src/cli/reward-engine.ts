@@ -4,6 +4,7 @@ import type { Sandbox } from "../engine/eval/code/pool.ts";
 import { OriginLimiter, originOf } from "../engine/eval/limiter.ts";
 import { createScorer } from "../engine/eval/scorers/registry.ts";
 import type { Scorer } from "../engine/eval/scorers/types.ts";
+import type { RewardScheme } from "../engine/eval/training/reward.ts";
 import type { ResponseCache } from "../engine/llm/cache.ts";
 import { withCache } from "../engine/llm/cache.ts";
 import type { ChatBackend } from "../engine/llm/types.ts";
@@ -35,7 +36,7 @@ export interface RewardRuntime {
   /** Scores every item of a batch at once (the gates bound the calls); results in request order. */
   scoreBatch(
     request: RewardRequest,
-    formatBonus: number,
+    reward: RewardScheme,
     signal: AbortSignal,
     onRecord?: (record: RunRecord, result: RewardResult) => void,
   ): Promise<RewardResult[]>;
@@ -111,14 +112,14 @@ export function createRewardRuntime(
     limiter,
     cache: o.cache,
     totals,
-    async scoreBatch(request, formatBonus, signal, onRecord) {
+    async scoreBatch(request, reward, signal, onRecord) {
       totals.batches++;
       return Promise.all(
         request.items.map(async (item) => {
           let record: RunRecord | undefined;
           // A signal per item: each run's calls listen to their own, not all to the batch's.
           const own = AbortSignal.any([signal]);
-          const result = await rewardItem(engine, item, formatBonus, own, (r) => (record = r));
+          const result = await rewardItem(engine, item, reward, own, (r) => (record = r));
           totals.items++;
           if (result.reward === null) totals.errors++;
           else totals.rewarded++;

@@ -25,7 +25,7 @@ export type RewardItem = z.infer<typeof RewardItemSchema>;
 
 export const RewardRequestSchema = z.object({
   items: z.array(RewardItemSchema).min(1).max(MAX_ITEMS),
-  /** Overrides --format-bonus for this request. */
+  /** This request's rewards use the format_bonus scheme with this B (as --format-bonus B). */
   format_bonus: z.number().min(0).max(1).optional(),
 });
 export type RewardRequest = z.infer<typeof RewardRequestSchema>;
@@ -47,7 +47,7 @@ export type RewardErrorCode = z.infer<typeof RewardErrorCodeSchema>;
 
 export interface RewardResult {
   id: string;
-  /** 0 unparseable (or a worker outside the pool), format_bonus parsed and wrong, 1 right; null on error. */
+  /** `rewardOf` (training/reward.ts): 0 unparseable or outside the pool, 0.5 / 1 or B / 1 + B; null on error. */
   reward: number | null;
   correct: boolean | null;
   format_ok: boolean;

@@ -10,7 +10,8 @@ import type { FakeBackend, FakeReply } from "../engine/llm/fake.ts";
 import type { Pool, Worker } from "../engine/schema/worker.ts";
 import { WorkerSchema } from "../engine/schema/worker.ts";
 import type { RewardEngine } from "./reward-score.ts";
-import { rewardItem, rewardValue } from "./reward-score.ts";
+import { PAPER_REWARD, formatBonusReward } from "../engine/eval/training/reward.ts";
+import { rewardItem } from "./reward-score.ts";
 import { RewardItemSchema } from "./reward-request.ts";
 
 const pool: Pool = ["Solver", "Wrong", "Broken"].map((name, i) =>
@@ -80,7 +81,7 @@ const signal = () => new AbortController().signal;
 describe("the reward of a completion", () => {
   it("is 1 for a plan that parses and answers right, 0.5 for one that answers wrong", async () => {
     const { engine, backends } = engineWith(standard);
-    const right = await rewardItem(engine, item(plan([0])), 0.5, signal());
+    const right = await rewardItem(engine, item(plan([0])), PAPER_REWARD, signal());
     expect(right).toMatchObject({
       id: "q1",
       reward: 1,
@@ -93,7 +94,7 @@ describe("the reward of a completion", () => {
     expect(right.answer).toContain("Answer: 4");
     expect(right.cost).toBeGreaterThan(0);
     expect(right.run_id).toMatch(/^run-/);
-    const wrong = await rewardItem(engine, item(plan([0, 1], '["all"]')), 0.5, signal());
+    const wrong = await rewardItem(engine, item(plan([0, 1], '["all"]')), PAPER_REWARD, signal());
     expect(wrong).toMatchObject({
       reward: 0.5,
       correct: false,
@@ -108,13 +109,33 @@ describe("the reward of a completion", () => {
       .messages.map((m) => m.content)
       .join("\n");
     expect(seen).toContain("Answer: 4");
-    expect(await rewardItem(engine, item(plan([1])), 0.2, signal())).toMatchObject({ reward: 0.2 });
-    expect(rewardValue(true, false, 0)).toBe(0);
+  });
+
+  it("follows eval's format_bonus rule when asked: 0 unparseable, B wrong, 1 + B right", async () => {
+    const { engine } = engineWith(standard);
+    const b = formatBonusReward(0.2);
+    expect(await rewardItem(engine, item(plan([1])), b, signal())).toMatchObject({
+      reward: 0.2,
+      correct: false,
+    });
+    expect(await rewardItem(engine, item(plan([0])), b, signal())).toMatchObject({
+      reward: 1.2,
+      correct: true,
+    });
+    expect(await rewardItem(engine, item("Answer: 4"), b, signal())).toMatchObject({
+      reward: 0,
+      format_ok: false,
+    });
   });
 
   it("is 0, with the parser's code, for a plan that does not parse or names a worker outside the pool", async () => {
     const { engine, backends } = engineWith(standard);
-    const prose = await rewardItem(engine, item("I think the answer is 4."), 0.5, signal());
+    const prose = await rewardItem(
+      engine,
+      item("I think the answer is 4."),
+      PAPER_REWARD,
+      signal(),
+    );
     expect(prose).toMatchObject({
       reward: 0,
       correct: false,
@@ -124,10 +145,15 @@ describe("the reward of a completion", () => {
       run_id: null,
     });
     expect(prose.parse_error?.code).toBe("missing_list");
-    const outside = await rewardItem(engine, item(plan([0, 3])), 0.5, signal());
+    const outside = await rewardItem(engine, item(plan([0, 3])), PAPER_REWARD, signal());
     expect(outside).toMatchObject({ reward: 0, format_ok: false });
     expect(outside.parse_error?.code).toBe("bad_worker");
-    const tooMany = await rewardItem(engine, item(plan([0, 0, 0, 0, 0, 0])), 0.5, signal());
+    const tooMany = await rewardItem(
+      engine,
+      item(plan([0, 0, 0, 0, 0, 0])),
+      PAPER_REWARD,
+      signal(),
+    );
     expect(tooMany.parse_error?.code).toBe("too_many_steps");
     expect([...backends.values()].every((b) => b.calls.length === 0)).toBe(true);
   });
@@ -138,7 +164,7 @@ describe("the reward of a completion", () => {
     const r = await rewardItem(
       engine,
       item(plan([1]), { pool: ["Wrong", "Solver"] }),
-      0.5,
+      PAPER_REWARD,
       signal(),
     );
     expect(r).toMatchObject({ reward: 1, calls: 1 });
@@ -146,14 +172,14 @@ describe("the reward of a completion", () => {
     const outside = await rewardItem(
       engine,
       item(plan([2]), { pool: ["Wrong", "Solver"] }),
-      0.5,
+      PAPER_REWARD,
       signal(),
     );
     expect(outside).toMatchObject({ reward: 0, format_ok: false });
     const unknown = await rewardItem(
       engine,
       item(plan([0]), { pool: ["Solver", "Oracle"] }),
-      0.5,
+      PAPER_REWARD,
       signal(),
     );
     expect(unknown).toMatchObject({ reward: null, error: { code: "unknown_worker" } });
@@ -162,7 +188,7 @@ describe("the reward of a completion", () => {
 
   it("is null with an error, never 0, when a worker call fails", async () => {
     const { engine } = engineWith(standard);
-    const r = await rewardItem(engine, item(plan([0, 2], '["all"]')), 0.5, signal());
+    const r = await rewardItem(engine, item(plan([0, 2], '["all"]')), PAPER_REWARD, signal());
     expect(r).toMatchObject({
       reward: null,
       correct: null,
@@ -175,7 +201,7 @@ describe("the reward of a completion", () => {
       ...standard,
       Solver: () => ({ error: new LlmError("server", "503") }),
     });
-    const f = await rewardItem(flaky.engine, item(plan([0])), 0.5, signal());
+    const f = await rewardItem(flaky.engine, item(plan([0])), PAPER_REWARD, signal());
     expect(f).toMatchObject({ reward: null, error: { code: "worker_failed" } });
     expect(flaky.backends.get("w0")!.calls).toHaveLength(2);
   });
@@ -183,18 +209,23 @@ describe("the reward of a completion", () => {
   it("is null with code budget when the config's maxCalls stops the run", async () => {
     const { engine } = engineWith(standard);
     const capped = { ...engine, maxCalls: 1 };
-    const r = await rewardItem(capped, item(plan([0, 1])), 0.5, signal());
+    const r = await rewardItem(capped, item(plan([0, 1])), PAPER_REWARD, signal());
     expect(r).toMatchObject({ reward: null, format_ok: true, error: { code: "budget" } });
   });
 
   it("is null when the answer cannot be scored, and converts a choice's text to its letter", async () => {
     const { engine } = engineWith({ ...standard, Solver: () => ({ text: "Answer: B" }) });
-    const none = await rewardItem(engine, item(plan([0]), { reference: null }), 0.5, signal());
+    const none = await rewardItem(
+      engine,
+      item(plan([0]), { reference: null }),
+      PAPER_REWARD,
+      signal(),
+    );
     expect(none).toMatchObject({ reward: null, error: { code: "unscored" } });
     const unknownScorer = await rewardItem(
       engine,
       item(plan([0]), { scorer: "astrology" }),
-      0.5,
+      PAPER_REWARD,
       signal(),
     );
     expect(unknownScorer).toMatchObject({ reward: null, error: { code: "unscored" } });
@@ -204,7 +235,10 @@ describe("the reward of a completion", () => {
       choices: ["4", "7", "9"],
       scorer: "mc",
     });
-    expect(await rewardItem(engine, mc, 0.5, signal())).toMatchObject({ reward: 1, correct: true });
+    expect(await rewardItem(engine, mc, PAPER_REWARD, signal())).toMatchObject({
+      reward: 1,
+      correct: true,
+    });
   });
 
   it("runs a batch's items at once, within the origin's limit", async () => {
@@ -226,7 +260,7 @@ describe("the reward of a completion", () => {
     };
     const batch = Promise.all(
       Array.from({ length: 8 }, (_v, i) =>
-        rewardItem(gated, item(plan([0]), { id: `q${i}` }), 0.5, signal()),
+        rewardItem(gated, item(plan([0]), { id: `q${i}` }), PAPER_REWARD, signal()),
       ),
     );
     while (limiter.gate("http://x").inFlight < 3) await new Promise((r) => setImmediate(r));

@@ -10,13 +10,12 @@ import type { RetryPolicy } from "../engine/exec/retry.ts";
 import { newRunId } from "../engine/exec/run.ts";
 import type { ChatBackend } from "../engine/llm/types.ts";
 import { applyEvent, emptyRecord } from "../engine/run/record.ts";
+import type { RewardScheme } from "../engine/eval/training/reward.ts";
+import { rewardOf } from "../engine/eval/training/reward.ts";
 import { trainerPrompt } from "../engine/eval/training/shapes.ts";
 import type { RunRecord } from "../engine/schema/record.ts";
 import type { ConductorConfig, Pool, Worker } from "../engine/schema/worker.ts";
 import type { RewardItem, RewardResult } from "./reward-request.ts";
-
-/** The paper's reward for a plan that parses but answers wrong (a right one earns 1). */
-export const DEFAULT_FORMAT_BONUS = 0.5;
 
 export interface RewardEngine {
   pool: Pool;
@@ -31,12 +30,6 @@ export interface RewardEngine {
   scorer: (id: string) => Scorer | string;
   defaultScorer: string;
   now?: () => number;
-}
-
-/** The reward on the paper's scale: 0 unparseable, `bonus` parsed and wrong, 1 parsed and right. */
-export function rewardValue(formatOk: boolean, correct: boolean, bonus: number): number {
-  if (!formatOk) return 0;
-  return correct ? 1 : bonus;
 }
 
 /** The item's pool in prompt order, or the names the service's config lacks. */
@@ -86,13 +79,13 @@ function runFailure(record: RunRecord): RewardResult["error"] {
 }
 
 /**
- * Scores one item; never throws on model failures. A failed worker call, an unknown worker name or
+ * Scores one item with the one reward rule (`rewardOf`, training/reward.ts); never throws on model failures. A failed worker call, an unknown worker name or
  * an undecidable score is an error with reward null, so a trainer never learns from a silent 0.
  */
 export async function rewardItem(
   e: RewardEngine,
   item: RewardItem,
-  formatBonus: number,
+  scheme: RewardScheme,
   signal: AbortSignal,
   onRecord?: (record: RunRecord) => void,
 ): Promise<RewardResult> {
@@ -117,7 +110,7 @@ export async function rewardItem(
   if (!parsed.ok)
     return {
       ...out,
-      reward: 0,
+      reward: rewardOf(false, false, scheme),
       correct: false,
       parse_error: { code: parsed.code, message: parsed.message },
     };
@@ -210,6 +203,6 @@ export async function rewardItem(
     ...ran,
     correct: scored.correct,
     extracted: scored.extracted,
-    reward: rewardValue(true, scored.correct, formatBonus),
+    reward: rewardOf(true, scored.correct, scheme),
   };
 }

@@ -121,6 +121,21 @@ describe("conductor-studio reward", { timeout: CLI_TIMEOUT_MS }, () => {
     );
   });
 
+  it("follows eval's format_bonus rule for a request that asks it: 0 unparseable, B wrong, 1 + B right", async ({
+    expect,
+  }) => {
+    const batch = {
+      format_bonus: 0.25,
+      items: [item("right", plan([0])), item("wrong", plan([1])), item("prose", "It is 5050.")],
+    };
+    const { rewards } = (await service.post(batch, SERVER_KEY)).json as Rewards;
+    expect(rewards.map((x) => [x.id, x.reward, x.correct])).toEqual([
+      ["right", 1.25, true],
+      ["wrong", 0.25, false],
+      ["prose", 0, false],
+    ]);
+  });
+
   it("answers a second identical batch from the cache: no upstream call, counted in /health", async ({
     expect,
   }) => {
@@ -183,5 +198,8 @@ describe("conductor-studio reward", { timeout: CLI_TIMEOUT_MS }, () => {
     const bonus = await runCli(["reward", "--config", "pool.json", "--format-bonus", "2"]);
     expect(bonus.code).toBe(2);
     expect(bonus.stderr).toMatch(/--format-bonus must be a number from 0 to 1/);
+    const word = await runCli(["reward", "--config", "pool.json", "--format-bonus", "half"]);
+    expect(word.code).toBe(2);
+    expect(word.stderr).toMatch(/--format-bonus must be a number from 0 to 1, got "half"/);
   });
 });

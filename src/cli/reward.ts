@@ -3,6 +3,7 @@
 import { readFile } from "node:fs/promises";
 import type { Sandbox } from "../engine/eval/code/pool.ts";
 import { formatCost } from "../engine/cost.ts";
+import { describeReward, formatBonusReward } from "../engine/eval/training/reward.ts";
 import { cacheLine, openResponseCache } from "./cache-store.ts";
 import type { CliCommand, Io } from "./command.ts";
 import type { ResolvedConfig } from "./config.ts";
@@ -89,7 +90,9 @@ export async function startReward(
         const appends: Promise<void>[] = [];
         const rewards = await runtime.scoreBatch(
           request,
-          request.format_bonus ?? settings.formatBonus,
+          request.format_bonus === undefined
+            ? settings.reward
+            : formatBonusReward(request.format_bonus),
           signal,
           (record, result) => {
             otlp?.add(record, {
@@ -149,7 +152,7 @@ Options:
   --port N               port (default 8090; 0 picks a free one)
   --concurrency N        worker calls at once per endpoint origin (default 16)
   --scorer ID            scorer for items that name none (default math)
-  --format-bonus X       the reward of a parsed plan with a wrong answer (default 0.5)
+  --format-bonus B       reward a parsed plan correctness + B (0 <= B <= 1), not the paper's 0.5 / 1
   --api-key-env NAME     the environment variable holding the key clients must send
   --runs DIR             append each run record, with its reward, as a JSON line
   --cache DIR            answer identical worker requests from DIR at no cost
@@ -168,8 +171,9 @@ Endpoints:
                     "run_id","cost","calls"}]} in request order
   GET /health       items, calls, cache hits and misses, money saved
 
-Reward 0 for a plan that does not parse (or names a worker outside the item's pool),
---format-bonus parsed and wrong, 1 right; a failed worker call is an error with reward null,
+Reward 0 for a plan that does not parse (or names a worker outside the item's pool), 0.5
+parsed and wrong, 1 right (the paper's; with --format-bonus B, or "format_bonus": B in a request,
+B and 1 + B, as eval --reward format_bonus:B); a failed worker call is an error with reward null,
 never 0. Keys never reach the log, the records or the cache.
 
 ${exitCodesHelp({
@@ -210,8 +214,8 @@ async function rewardRun(args: string[], io: Io): Promise<number> {
   const cacheNote = settings.cache ? `, cache ${settings.cache.dir} (${settings.cache.mode})` : "";
   log(
     `listening on ${running.url}/v1/rewards (${resolved.pool.length} workers, concurrency ` +
-      `${settings.concurrency} per origin, scorer ${settings.scorer}, format bonus ` +
-      `${settings.formatBonus}, ${keyNote}${cacheNote}${settings.runs ? `, runs to ${settings.runs}` : ""})`,
+      `${settings.concurrency} per origin, scorer ${settings.scorer}, reward ` +
+      `${describeReward(settings.reward)}, ${keyNote}${cacheNote}${settings.runs ? `, runs to ${settings.runs}` : ""})`,
   );
   await untilStopped(
     running,

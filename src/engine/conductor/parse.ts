@@ -100,13 +100,12 @@ function candidateGroups(found: Occurrence[]): Group[] {
   const nextSubtasks = next("subtasks");
   const nextAccess = next("access_list");
   for (let i = found.length - 1; i >= 0; i--) {
-    if (found[i]?.name !== "model_id") continue;
+    const m = found[i];
+    if (m?.name !== "model_id") continue;
+    // -1 (none) indexes nothing: found[-1] and nextAccess[-1] are undefined.
     const s = nextSubtasks[i] ?? -1;
-    const a = s >= 0 ? (nextAccess[s] ?? -1) : -1;
-    const [m, sub, acc] = [found[i], found[s], found[a]];
-    if (s >= 0 && a >= 0 && m && sub && acc) {
-      groups.push({ model_id: m.read, subtasks: sub.read, access_list: acc.read });
-    }
+    const [sub, acc] = [found[s], found[nextAccess[s] ?? -1]];
+    if (sub && acc) groups.push({ model_id: m.read, subtasks: sub.read, access_list: acc.read });
   }
   if (groups.length > 0) return groups;
   // Written in another order: fall back to the latest list of each name.

@@ -1,58 +1,167 @@
-// Benchmark presets and revision pinning against rows-API and dataset-API responses. The fixtures
-// are written by hand in the shape those APIs answer (no network here to record real ones): the
-// columns are each dataset's published columns, the values made up.
+// Benchmark presets and revision pinning against rows-API and dataset-API responses. No network to
+// Hugging Face here, so the fixtures are documented-shape, not recorded: each /rows answer has the
+// fields of the PaginatedResponse schema and the imdb example of huggingface/dataset-viewer's
+// docs/source/openapi.json (features with feature_idx, name and a datasets feature type; rows with
+// row_idx, row and truncated_cells; num_rows_total, num_rows_per_page, partial). The columns and
+// types are each dataset's published ones; the values are made up.
 import { describe, expect, it } from "vitest";
 import { loadPinnedHfRows } from "./hf-pin.ts";
 import { mapRows } from "./parse.ts";
-import { BENCHMARK_PRESETS, presetRows } from "./presets.ts";
+import { BENCHMARK_PRESETS, UNOFFERED_BENCHMARKS, presetRows } from "./presets.ts";
 import { DEFAULT_COLUMNS } from "./schema.ts";
 
 const preset = (id: string) => BENCHMARK_PRESETS.find((p) => p.id === id)!;
 
-const ROWS: Record<string, Record<string, unknown>[]> = {
-  "HuggingFaceH4/MATH-500": [
-    {
-      problem: "What is $1+1$?",
-      solution: "$1+1=\\boxed{2}$",
-      answer: "2",
-      subject: "Prealgebra",
-      level: 1,
-      unique_id: "test/prealgebra/1.json",
-    },
-    {
-      problem: "Solve $x^2=4$, $x>0$.",
-      solution: "\\boxed{2}",
-      answer: "2",
-      subject: "Algebra",
-      level: 2,
-      unique_id: "test/algebra/7.json",
-    },
-  ],
-  "openai/gsm8k": [
-    { question: "Ann has 3 apples and buys 4. How many?", answer: "3 + 4 = <<3+4=7>>7\n#### 7" },
-    { question: "Tom reads 10 pages a day for 3 days. Pages?", answer: "10*3=30\n#### 30" },
-  ],
-  "cais/mmlu": [
-    {
-      question: "2 + 2 =",
-      subject: "elementary_mathematics",
-      choices: ["3", "4", "5", "6"],
-      answer: 1,
-    },
-  ],
-  "hotpotqa/hotpot_qa": [
-    {
-      id: "5a8b57f25542995d1e6f1371",
-      question: "Which city hosts the older university?",
-      answer: "Bologna",
-      type: "comparison",
-      level: "hard",
-    },
-  ],
-  "opencompass/AIME2025": [
-    { question: "Find the remainder when 2025 is divided by 7.", answer: "2" },
-  ],
+const str = { dtype: "string", _type: "Value" };
+const int = { dtype: "int64", _type: "Value" };
+const strings = { feature: str, _type: "Sequence" };
+const dropAnswerType = {
+  number: str,
+  date: { day: str, month: str, year: str },
+  spans: strings,
 };
+
+interface Fixture {
+  features: Record<string, unknown>;
+  rows: Record<string, unknown>[];
+  total: number;
+}
+
+const FIXTURES: Record<string, Fixture> = {
+  "HuggingFaceH4/MATH-500": {
+    features: {
+      problem: str,
+      solution: str,
+      answer: str,
+      subject: str,
+      level: int,
+      unique_id: str,
+    },
+    total: 500,
+    rows: [
+      {
+        problem: "What is $1+1$?",
+        solution: "$1+1=\\boxed{2}$",
+        answer: "2",
+        subject: "Prealgebra",
+        level: 1,
+        unique_id: "test/prealgebra/1.json",
+      },
+      {
+        problem: "Solve $x^2=4$, $x>0$.",
+        solution: "\\boxed{2}",
+        answer: "2",
+        subject: "Algebra",
+        level: 2,
+        unique_id: "test/algebra/7.json",
+      },
+    ],
+  },
+  "openai/gsm8k": {
+    features: { question: str, answer: str },
+    total: 1319,
+    rows: [
+      { question: "Ann has 3 apples and buys 4. How many?", answer: "3 + 4 = <<3+4=7>>7\n#### 7" },
+      { question: "Tom reads 10 pages a day for 3 days. Pages?", answer: "10*3=30\n#### 30" },
+    ],
+  },
+  "cais/mmlu": {
+    features: {
+      question: str,
+      subject: str,
+      choices: strings,
+      answer: { names: ["A", "B", "C", "D"], _type: "ClassLabel" },
+    },
+    total: 14042,
+    rows: [
+      {
+        question: "2 + 2 =",
+        subject: "elementary_mathematics",
+        choices: ["3", "4", "5", "6"],
+        answer: 1,
+      },
+    ],
+  },
+  "hotpotqa/hotpot_qa": {
+    features: { id: str, question: str, answer: str, type: str, level: str },
+    total: 7405,
+    rows: [
+      {
+        id: "5a8b57f25542995d1e6f1371",
+        question: "Which city hosts the older university?",
+        answer: "Bologna",
+        type: "comparison",
+        level: "hard",
+      },
+    ],
+  },
+  "yentinglin/aime_2025": {
+    features: { problem: str, answer: str },
+    total: 30,
+    rows: [{ problem: "Find the remainder when 2025 is divided by 7.", answer: "2" }],
+  },
+  "lighteval/drop_harness": {
+    features: {
+      section_id: str,
+      query_id: str,
+      passage: str,
+      question: str,
+      answer: dropAnswerType,
+      validated_answers: { feature: dropAnswerType, _type: "Sequence" },
+    },
+    total: 9536,
+    rows: [
+      {
+        section_id: "nfl_1184",
+        query_id: "q-count",
+        passage: "The Bears kicked 3 field goals in the first half and 1 in the second.",
+        question: "How many field goals did the Bears kick?",
+        answer: { number: "4", date: { day: "", month: "", year: "" }, spans: [] },
+        validated_answers: {
+          number: ["4", ""],
+          date: [
+            { day: "", month: "", year: "" },
+            { day: "", month: "", year: "" },
+          ],
+          spans: [[], ["four"]],
+        },
+      },
+      {
+        section_id: "history_2",
+        query_id: "q-spans",
+        passage: "Troops came from Genoa and Pisa in 1099.",
+        question: "Which cities sent troops?",
+        answer: { number: "", date: { day: "", month: "", year: "" }, spans: ["Genoa", "Pisa"] },
+        validated_answers: { number: [], date: [], spans: [] },
+      },
+      {
+        section_id: "history_3",
+        query_id: "q-date",
+        passage: "The treaty was signed on 4 July 1776.",
+        question: "When was the treaty signed?",
+        answer: { number: "", date: { day: "4", month: "July", year: "1776" }, spans: [] },
+        validated_answers: { number: [], date: [], spans: [] },
+      },
+    ],
+  },
+};
+
+/** A /rows answer in the dataset viewer's documented shape, for the asked offset and length. */
+function rowsResponse(f: Fixture, offset: number, length: number) {
+  return {
+    features: Object.entries(f.features).map(([name, type], feature_idx) => ({
+      feature_idx,
+      name,
+      type,
+    })),
+    rows: f.rows
+      .slice(offset, offset + length)
+      .map((row, i) => ({ row_idx: offset + i, row, truncated_cells: [] })),
+    num_rows_total: f.total,
+    num_rows_per_page: 100,
+    partial: false,
+  };
+}
 
 /** A fake Hub: the dataset API answers `sha`, the rows API the fixture rows in its shape. */
 function hub(sha: string, urls: string[] = []) {
@@ -61,17 +170,15 @@ function hub(sha: string, urls: string[] = []) {
     urls.push(url.toString());
     if (url.pathname.startsWith("/api/datasets/"))
       return Promise.resolve(
-        new Response(JSON.stringify({ id: "x", sha, lastModified: "2025-01-01" })),
+        new Response(JSON.stringify({ id: "x", sha, lastModified: "2025-01-01T00:00:00.000Z" })),
       );
-    const dataset = url.searchParams.get("dataset")!;
-    const rows = ROWS[dataset] ?? [];
-    const body = {
-      features: Object.keys(rows[0] ?? {}).map((name, i) => ({ feature_idx: i, name, type: {} })),
-      rows: rows.map((row, row_idx) => ({ row_idx, row, truncated_cells: [] })),
-      num_rows_total: rows.length,
-      num_rows_per_page: 100,
-      partial: false,
-    };
+    const q = url.searchParams;
+    const f = FIXTURES[q.get("dataset")!];
+    if (!f)
+      return Promise.resolve(
+        new Response(JSON.stringify({ error: "The dataset does not exist." }), { status: 404 }),
+      );
+    const body = rowsResponse(f, Number(q.get("offset")), Number(q.get("length")));
     return Promise.resolve(new Response(JSON.stringify(body)));
   };
 }
@@ -86,6 +193,7 @@ describe("benchmark presets", () => {
       "gsm8k",
       "mmlu",
       "hotpotqa",
+      "drop",
     ]);
     for (const p of BENCHMARK_PRESETS) {
       expect(p.source.split).toBeTruthy();
@@ -104,6 +212,17 @@ describe("benchmark presets", () => {
     ],
     ["hotpotqa", 1, { expected: "Bologna", category: "hard", id: "5a8b57f25542995d1e6f1371" }],
     ["aime-2025", 1, { expected: "2" }],
+    [
+      "drop",
+      3,
+      {
+        id: "q-count",
+        question:
+          "Passage: The Bears kicked 3 field goals in the first half and 1 in the second.\n" +
+          "Question: How many field goals did the Bears kick?",
+        expected: "4 | four",
+      },
+    ],
   ])("%s maps its rows into %i item(s)", async (id, n, first) => {
     const p = preset(id);
     const r = await loadPinnedHfRows(p.source, { fetch: hub("abc1234def"), ...OPTS });
@@ -118,6 +237,49 @@ describe("benchmark presets", () => {
       dataset: p.source.dataset,
       revision: "abc1234def",
     });
+  });
+
+  it("reads every mapped column from the features its rows response declares", () => {
+    for (const p of BENCHMARK_PRESETS) {
+      const declared = Object.keys(FIXTURES[p.source.dataset]!.features);
+      const mapped = Object.values(p.mapping).filter((c): c is string => typeof c === "string");
+      expect(declared, p.id).toEqual(expect.arrayContaining(mapped));
+    }
+  });
+
+  it("poses DROP with its passage and accepts each of its answers: number, spans, date", async () => {
+    const p = preset("drop");
+    const r = await loadPinnedHfRows(p.source, { fetch: hub("abc1234def"), ...OPTS });
+    if (!r.ok) throw new Error(r.message);
+    const mapped = mapRows(presetRows(p, r.rows), { ...DEFAULT_COLUMNS, ...p.mapping });
+    // lighteval's parse_answer: the number, else the spans joined by ", ", else "day month year";
+    // duplicates among the validated answers dropped.
+    expect(mapped.items.map((i) => i.expected)).toEqual(["4 | four", "Genoa, Pisa", "4 July 1776"]);
+    const noPassage = { line: 9, values: { question: "Who?", answer: { number: "1" } } };
+    expect(mapRows(presetRows(p, [noPassage]), { ...DEFAULT_COLUMNS, ...p.mapping }).bad).toEqual([
+      { line: 9, message: 'The question column "question" is empty or missing.' },
+    ]);
+    // A cell of the wrong type counts as empty, never as a crash.
+    const odd = {
+      line: 3,
+      values: { passage: "P", question: "Q", answer: 7, validated_answers: "x" },
+    };
+    expect(presetRows(p, [odd])[0]!.values.answer).toBe("");
+  });
+
+  it("names each benchmark it does not offer, with the reason, apart from the offered ones", () => {
+    expect(UNOFFERED_BENCHMARKS.map((b) => b.name)).toEqual([
+      "GPQA-Diamond",
+      "HumanEval",
+      "MBPP",
+      "LiveCodeBench",
+      "BigCodeBench",
+    ]);
+    const offered = new Set(BENCHMARK_PRESETS.map((p) => p.source.dataset));
+    for (const b of UNOFFERED_BENCHMARKS) {
+      expect(offered.has(b.dataset.split(" ")[0]!)).toBe(false);
+      expect(b.why.length).toBeGreaterThan(30);
+    }
   });
 
   it("keeps only what follows GSM8K's last #### in the reference", () => {

@@ -8,7 +8,8 @@ import type { Json, Tolerance } from "./math-value.ts";
 import { args, head, numeric, sameValue, unknowns } from "./math-value.ts";
 
 const RELATIONS = new Set(["Less", "LessEqual", "Greater", "GreaterEqual", "NotEqual"]);
-const COLLECTIONS = new Set(["Set", "Tuple", "List", "Sequence"]);
+// Not "List": a list (brackets, matrix rows) is compared row by row before collections are.
+const COLLECTIONS = new Set(["Set", "Tuple", "Sequence"]);
 
 /** A name on the left of an assignment: `x`, `a_3`, `f(x)`, `(p, q)`, `|AB|`, `A:B`. */
 function isName(x: Json): boolean {
@@ -124,8 +125,8 @@ export class Comparer {
         this.same(ia.lo, ib.lo, depth + 1) &&
         this.same(ia.hi, ib.hi, depth + 1)
       );
-    if (ha === "Matrix" || hb === "Matrix" || ha === "List" || hb === "List")
-      return this.sameRows(a, b, depth);
+    // (unwrap took any matrix to its list of rows)
+    if (ha === "List" || hb === "List") return this.sameRows(a, b, depth);
     const ma = members(a);
     const mb = members(b);
     if (ma || mb) return !!ma && !!mb && this.sameMembers(ha!, ma, hb!, mb, depth);
@@ -199,12 +200,7 @@ export class Comparer {
     const ra = rows(a);
     const rb = rows(b);
     if (!ra || !rb || ra.length !== rb.length) return false;
-    return ra.every((r, i) => {
-      const r2 = rb[i]!;
-      return head(r) === "List" || head(r2) === "List"
-        ? this.sameRows(r, r2, depth + 1)
-        : this.same(r, r2, depth + 1);
-    });
+    return ra.every((r, i) => this.same(r, rb[i]!, depth + 1)); // rows of rows come back here
   }
 
   /** Two equations: the same assignment, or `l - r` proportional to the other's `l - r`. */
@@ -229,7 +225,7 @@ export class Comparer {
 
   /** `x = k·y` for one constant k (k > 0 when `positive`), checked at sample points. */
   private proportional(x: Json, y: Json, positive: boolean): boolean {
-    const names = [...new Set([...unknowns(this.ce, x), ...unknowns(this.ce, y)])].sort();
+    const names = [...new Set([...unknowns(this.ce, x), ...unknowns(this.ce, y)])];
     if (names.length === 0) return false;
     let k: number | null = null;
     for (let p = 0; p < 3; p++) {

@@ -3,7 +3,13 @@ import { emptyRecord } from "../../run/record.ts";
 import type { RunRecord } from "../../schema/record.ts";
 import type { EvalResult } from "../schema.ts";
 import { EvalResultSchema } from "../schema.ts";
-import { PAPER_REWARD, parseRewardOption, rewardOf } from "./reward.ts";
+import {
+  PAPER_REWARD,
+  describeReward,
+  formatBonusReward,
+  parseRewardOption,
+  rewardOf,
+} from "./reward.ts";
 import { ConductorSampleSchema, conductorSample } from "./sample.ts";
 
 describe("training rewards", () => {
@@ -28,6 +34,14 @@ describe("training rewards", () => {
     expect(parseRewardOption("format_bonus:0.25")).toEqual({ scheme: "format_bonus", bonus: 0.25 });
     expect(parseRewardOption("format_bonus:3")).toMatch(/0 <= B <= 1/);
     expect(parseRewardOption("binary")).toMatch(/--reward must be/);
+    expect(parseRewardOption("format_bonus:0.1.2")).toMatch(/0 <= B <= 1, got "0.1.2"/);
+    // The reward service's --format-bonus B is the same scheme as eval's --reward format_bonus:B.
+    expect(parseRewardOption("format_bonus:0.3")).toEqual(formatBonusReward(0.3));
+  });
+
+  it("says a scheme in words with its three values", () => {
+    expect(describeReward(PAPER_REWARD)).toBe("paper (0 / 0.5 / 1)");
+    expect(describeReward(formatBonusReward(0.25))).toBe("format_bonus 0.25 (0 / 0.25 / 1.25)");
   });
 });
 
@@ -83,6 +97,21 @@ describe("training samples", () => {
     const error = { stage: "worker" as const, code: "auth", message: "401" };
     expect(conductorSample(result({ correct: null, error }), PLANNED)).toBeNull();
     expect(conductorSample(result({ strategy: "moa" }), PLANNED)).toBeNull();
+  });
+
+  it("rewards with eval's --reward format_bonus:B: B wrong, 1 + B right, 0 without a plan", () => {
+    const b = formatBonusReward(0.2);
+    expect(conductorSample(result({}), PLANNED, b)?.reward).toEqual({
+      total: 1.2,
+      correct: 1,
+      format: 1,
+      scheme: b,
+    });
+    const wrong = conductorSample(result({ correct: false, score: 0 }), PLANNED, b);
+    expect(wrong?.reward.total).toBe(0.2);
+    const round = { ...PLANNED.rounds[0]!, lists: null };
+    const unparsed = conductorSample(result({}), { ...PLANNED, rounds: [round] }, b);
+    expect(unparsed?.reward).toMatchObject({ total: 0, correct: 0, format: 0 });
   });
 
   it("migrates a version 1 sample to the paper's reward and refuses an unscored one", () => {

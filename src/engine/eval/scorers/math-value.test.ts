@@ -1,0 +1,135 @@
+// parseMath and the value comparison (math-value.ts) on their own: what each answer parses to,
+// what it says of itself (decimal, percent, the value it assigns), and equality by value.
+import { beforeAll, describe, expect, it } from "vitest";
+import type { ComputeEngine } from "@cortex-js/compute-engine";
+import type { Json } from "./math-value.ts";
+import {
+  computeEngine,
+  isBareList,
+  numeric,
+  parseMath,
+  sameValue,
+  unknowns,
+} from "./math-value.ts";
+
+let ce: ComputeEngine;
+beforeAll(async () => {
+  ce = await computeEngine();
+});
+
+describe("parseMath", () => {
+  it.each<[string, Json, { decimal?: boolean; percent?: boolean; assigned?: Json }]>([
+    ["3", 3, {}],
+    ["0.5", 0.5, { decimal: true }],
+    [".5", 0.5, { decimal: true }],
+    ["1.0", 1, { decimal: true }],
+    ["50%", 50, { percent: true }],
+    [String.raw`\frac{1}{3}`, ["Rational", 1, 3], {}],
+    ["x = 3", ["Equal", "x", 3], { assigned: 3 }],
+    ["x_1 = 4", ["Equal", "x_1", 4], { assigned: 4 }],
+    ["(p,q)=(3,2)", ["Equal", ["Tuple", "p", "q"], ["Tuple", 3, 2]], { assigned: ["Tuple", 3, 2] }],
+    ["f(x) = 2x", ["Equal", ["f", "x"], ["Multiply", 2, "x"]], { assigned: ["Multiply", 2, "x"] }],
+    ["|AB| = 5", ["Equal", ["Abs", ["Multiply", "A", "B"]], 5], { assigned: 5 }],
+    [
+      String.raw`S_1 : S = 7 : 32`,
+      ["Colon", "S_1", ["Colon", ["Equal", "S", 7], 32]],
+      { assigned: ["Colon", 7, 32] },
+    ],
+    // not assignments: an expression, a number or an engine function on the left
+    ["a+b=3", ["Equal", ["Add", "a", "b"], 3], {}],
+    ["7 = 11a + c", ["Equal", 7, ["Add", ["Multiply", 11, "a"], "c"]], {}],
+    ["3x = 6", ["Equal", ["Multiply", 3, "x"], 6], {}],
+    [String.raw`\sin(x) = 1`, ["Equal", ["Sin", "x"], 1], {}],
+    [String.raw`x \le 3 = 2`, ["And", ["LessEqual", "x", 3], ["Equal", 3, 2]], {}],
+    // a computation without unknowns gives its last value
+    [String.raw`5 \times 6 = 30`, ["Equal", 30, 30], { assigned: 30 }],
+    [String.raw`5 \times 6 = 31`, ["Equal", 30, 31], { assigned: 31 }],
+    ["x < 3", ["Less", "x", 3], {}],
+    [String.raw`x \neq 3`, ["NotEqual", "x", 3], {}],
+    // both branches of \pm; bare lists are sets; brackets keep their kind
+    [String.raw`2 \pm 1`, ["Set", 3, 1], {}],
+    ["1, 2, 3", ["Set", 1, 2, 3], {}],
+    ["1; 2", ["Set", 1, 2], {}],
+    [String.raw`\{1,2\}`, ["Set", 1, 2], {}],
+    ["(1,2)", ["Tuple", 1, 2], {}],
+    ["[1,2]", ["List", 1, 2], {}],
+    ["f(1,2)", ["f", 1, 2], {}],
+    // a sum or multiple of matrices is its value
+    [
+      String.raw`\begin{pmatrix}1&2\end{pmatrix} + \begin{pmatrix}1&1\end{pmatrix}`,
+      ["List", ["List", 2, 3]],
+      {},
+    ],
+    [String.raw`2\begin{pmatrix}1&2\end{pmatrix}`, ["List", ["List", 2, 4]], {}],
+    ["e", "ExponentialE", {}],
+  ])("%s parses to %j", async (raw, json, extra) => {
+    const v = await parseMath(raw);
+    expect(v).not.toBeNull();
+    expect(v!.json).toEqual(json);
+    expect(v!.decimal).toBe(extra.decimal ?? false);
+    expect(v!.percent).toBe(extra.percent ?? false);
+    expect(v!.assigned).toEqual(extra.assigned);
+  });
+
+  it.each(["", "$$", String.raw`\frac{`, "=3", "x ="])("%j does not parse", async (raw) => {
+    expect(await parseMath(raw)).toBeNull();
+  });
+});
+
+describe("isBareList", () => {
+  it.each([
+    ["1, 2", true],
+    ["1; 2", true],
+    ["[1,2], 3", true],
+    ["(1,2), (3,4)", true],
+    ["(1, 2)", false],
+    ["f(1,2)", false],
+    [String.raw`\{1, 2\}`, false],
+    ["{1,2}", false],
+    ["((1,2),3)", false],
+    ["a", false],
+  ])("%s: %s", (text, want) => {
+    expect(isBareList(text)).toBe(want);
+  });
+});
+
+describe("values", () => {
+  const t = { precision: 6, relTol: 1e-9 };
+  it("evaluates at a point, and gives null off the real and complex numbers", () => {
+    expect(numeric(ce, ["Add", "x", 1], { x: 2 })).toEqual([3, 0]);
+    expect(numeric(ce, ["Sqrt", -4], {})).toEqual([0, 2]);
+    expect(numeric(ce, ["Divide", 1, 0], {})).toBeNull();
+    expect(numeric(ce, 5, {})).toEqual([5, 0]);
+  });
+
+  it("names the unknowns of an expression", () => {
+    expect(unknowns(ce, ["Add", "x", ["Multiply", 2, "y"]]).sort()).toEqual(["x", "y"]);
+    expect(unknowns(ce, ["Add", 1, 2])).toEqual([]);
+  });
+
+  it.each<[string, Json, Json, boolean, boolean]>([
+    ["1/3 and 2/6", ["Rational", 1, 3], ["Divide", 2, 6], false, true],
+    ["1/3 and 0.333333 exactly", ["Rational", 1, 3], 0.333333, false, false],
+    ["1/3 and 0.333333 as decimals", ["Rational", 1, 3], 0.333333, true, true],
+    ["1/3 and 0.3333 as decimals (4 places)", ["Rational", 1, 3], 0.3333, true, false],
+    ["a relative tolerance on large values", 1e12, 1e12 + 1e-3, false, true],
+    ["1 and 1 + 1e-6", 1, 1.000001, false, false],
+    ["i and i", ["Sqrt", -1], "ImaginaryUnit", false, true],
+    ["i and -i", ["Sqrt", -1], ["Negate", "ImaginaryUnit"], false, false],
+    [
+      "(x+1)^2 and x^2+2x+1",
+      ["Power", ["Add", "x", 1], 2],
+      ["Add", ["Power", "x", 2], ["Multiply", 2, "x"], 1],
+      false,
+      true,
+    ],
+    ["x and y", "x", "y", false, false],
+    ["x + y and y + x", ["Add", "x", "y"], ["Add", "y", "x"], false, true],
+    ["1/0 and 1/0 (no value, the same text)", ["Divide", 1, 0], ["Divide", 1, 0], false, true],
+    ["1/0 and 2/0 (no value)", ["Divide", 1, 0], ["Divide", 2, 0], false, false],
+    ["1/0 and 1", ["Divide", 1, 0], 1, false, false],
+    ["1 and 1/0", 1, ["Divide", 1, 0], false, false],
+  ])("%s", (_name, a, b, decimal, want) => {
+    expect(sameValue(ce, a, b, t, decimal)).toBe(want);
+  });
+});
