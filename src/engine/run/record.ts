@@ -11,9 +11,8 @@ import type {
   RunRecord,
   StepRecord,
 } from "../schema/record.ts";
-import type { Usage } from "../schema/usage.ts";
 import type { Step } from "../schema/workflow.ts";
-import { addCall, totalsOf, ZERO_TOTALS } from "./totals.ts";
+import { totalsOf, ZERO_TOTALS } from "./totals.ts";
 
 /** A record with nothing run yet. */
 export function emptyRecord(id = "run"): RunRecord {
@@ -209,17 +208,28 @@ function failedAttempt(
   };
 }
 
-function addUsage(r: RunRecord, usage: Usage, cost: number): RunRecord {
-  return { ...r, totals: addCall(r.totals, usage, cost) };
-}
-
 const plus = (total: number | null, ms: number) => (total ?? 0) + Math.max(0, ms);
+
+/** Events that stream text: they change no call, so the totals stand. */
+const STREAMING: ReadonlySet<RunEvent["type"]> = new Set([
+  "plan_delta",
+  "plan_reasoning",
+  "step_delta",
+  "step_reasoning",
+]);
 
 /**
  * Folds one run event into the record. Pure: returns a new record and never mutates its input, so
- * the UI can keep the previous one and the recorder can replay a log.
+ * the UI can keep the previous one and the recorder can replay a log. The totals are derived from
+ * the record after every event that can change its calls (`totalsOf`), so the live tally is the
+ * final one at every point.
  */
 export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
+  const next = fold(r, e);
+  return STREAMING.has(e.type) ? next : { ...next, totals: totalsOf(next) };
+}
+
+function fold(r: RunRecord, e: RunEvent): RunRecord {
   switch (e.type) {
     case "run_start":
       return {
@@ -271,7 +281,7 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
     case "plan_finish": {
       const started = e.parent ? null : planAt(r, e.round);
       const timed = started === null ? r : { ...r, planningMs: plus(r.planningMs, e.at - started) };
-      const next = withPlan(addUsage(timed, e.usage, e.cost), e.parent, e.round, (p) => ({
+      const next = withPlan(timed, e.parent, e.round, (p) => ({
         ...p,
         raw: e.raw,
         reasoning: e.reasoning || p.reasoning,
@@ -349,24 +359,18 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
         tries: [...(s.tries ?? []), failedAttempt(e, s.attemptStartedAt ?? s.startedAt)],
       }));
     case "step_finish":
-      return withStep(
-        e.aggregate ? r : addUsage(r, e.usage, e.cost),
-        e.parent,
-        e.round,
-        e.step,
-        (s) => ({
-          ...s,
-          status: "done",
-          output: e.output,
-          reasoning: e.reasoning || s.reasoning,
-          retry: undefined,
-          error: null,
-          finishedAt: e.at,
-          usage: e.usage,
-          cost: e.cost,
-          nested: s.nested && { ...s.nested, answer: e.output },
-        }),
-      );
+      return withStep(r, e.parent, e.round, e.step, (s) => ({
+        ...s,
+        status: "done",
+        output: e.output,
+        reasoning: e.reasoning || s.reasoning,
+        retry: undefined,
+        error: null,
+        finishedAt: e.at,
+        usage: e.usage,
+        cost: e.cost,
+        nested: s.nested && { ...s.nested, answer: e.output },
+      }));
     case "step_error":
       return withStep(r, e.parent, e.round, e.step, (s) => ({
         ...s,
@@ -402,8 +406,6 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
     case "run_finish":
       return {
         ...r,
-        // Derived from the record, so what the totals say is what its steps and plans recorded.
-        totals: totalsOf(r),
         status: e.status,
         endReason: e.reason,
         message: e.message ?? null,

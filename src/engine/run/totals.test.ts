@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { importRun } from "./export.ts";
-import { ZERO_TOTALS, addCall } from "./totals.ts";
+import type { RoundRecord, StepRecord } from "../schema/record.ts";
+import { stepRecord } from "./record.ts";
+import { ZERO_TOTALS, addCall, planningCostOf, roundSums, totalsOf } from "./totals.ts";
 
 const call = { promptTokens: 100, completionTokens: 40, estimated: false };
 
@@ -20,5 +22,82 @@ describe("run totals and reasoning tokens", () => {
     const imported = importRun(text);
     expect(imported.ok).toBe(true);
     expect(imported.ok && imported.record.totals).not.toHaveProperty("reasoningTokens");
+  });
+});
+
+/** A round record with a plan, its rejected outputs, and steps as given. */
+function round(steps: Partial<StepRecord>[], index = 0): RoundRecord {
+  const plan = {
+    messages: [],
+    raw: "ok",
+    startedAt: 1,
+    finishedAt: 2,
+    usage: { promptTokens: 10, completionTokens: 1, estimated: false },
+    cost: 0.5,
+    error: null,
+    rejected: [
+      {
+        raw: "nonsense",
+        error: { code: "unparseable_list", message: "no lists" },
+        usage: { promptTokens: 20, completionTokens: 2, estimated: true },
+        cost: 0.25,
+      },
+    ],
+  };
+  const base = stepRecord({ pool: [] }, { worker: "a", subtask: "s", access: [] }, 0);
+  return {
+    index,
+    plan,
+    lists: null,
+    steps: steps.map((s, i) => ({ ...base, index: i, ...s })),
+    answer: null,
+    accepted: false,
+  };
+}
+
+const u = (promptTokens: number, completionTokens = 0) => ({
+  promptTokens,
+  completionTokens,
+  estimated: false,
+});
+
+describe("roundSums: what a round's group shows", () => {
+  it("counts its plan, the outputs redone, and every step that holds usage, failed or not", () => {
+    const r = round([
+      { status: "done", usage: u(100, 10), cost: 1 },
+      { status: "failed", usage: u(200, 20), cost: 2 },
+      { status: "cancelled", usage: null, cost: null },
+    ]);
+    expect(roundSums(r)).toEqual({ tokens: 11 + 22 + 110 + 220, cost: 3.75, estimated: true });
+    // The run's totals count only the step that stands.
+    expect(totalsOf({ rounds: [r], kept: [] })).toMatchObject({ calls: 3, cost: 1.75 });
+  });
+
+  it("counts a kept step, which the run's totals leave to the parent run", () => {
+    const r = round([{ status: "done", usage: u(100), cost: 1 }]);
+    const kept = [{ parent: [], round: 0, step: 0 }];
+    expect(roundSums(r).cost).toBe(1.75);
+    expect(totalsOf({ rounds: [r], kept }).cost).toBe(0.75);
+    expect(planningCostOf({ rounds: [r], kept })).toBe(0.75);
+    expect(planningCostOf({ rounds: [r], kept: [{ parent: [], round: 0, step: null }] })).toBe(0);
+  });
+
+  it("counts a self-selected step by its nested calls, not its aggregate usage again", () => {
+    const inner = round([{ status: "done", usage: u(7), cost: 4 }]);
+    const r = round([
+      {
+        status: "done",
+        usage: u(1000),
+        cost: 100,
+        nested: { depth: 1, question: "q", rounds: [inner], answer: "42" },
+      },
+    ]);
+    expect(roundSums(r)).toEqual({ tokens: 33 + 33 + 7, cost: 0.75 + 0.75 + 4, estimated: true });
+    expect(totalsOf({ rounds: [r], kept: [] }).calls).toBe(5);
+  });
+
+  it("is zero for a round with nothing run", () => {
+    const empty: RoundRecord = { ...round([]), plan: null };
+    expect(roundSums(empty)).toEqual({ tokens: 0, cost: 0, estimated: false });
   });
 });
