@@ -62,7 +62,9 @@ export function runError(record: RunRecord): EvalError | null {
     if (failed?.error)
       return { stage: "worker", code: failed.error.code, message: failed.error.message };
   }
-  // The run failed before any call: nothing planned, no step ran (no Conductor, a missing worker).
+  if (record.endReason === "no_conductor")
+    return { stage: "setup", code: "no_conductor", message: record.message ?? "" };
+  // The run failed before any call: nothing planned, no step ran (a missing worker).
   const ran = record.rounds.some((r) => r.plan !== null || r.steps.length > 0);
   if (!ran) return { stage: "setup", code: "invalid_config", message: record.message ?? "" };
   return null;
