@@ -85,6 +85,28 @@ export function isErrorCode(code: string): code is ErrorCode {
 }
 
 /**
+ * The codes of a Conductor output that came back but is not a usable plan (SPEC 1.3), as opposed
+ * to a call that failed: asking again may help, and an evaluation scores such a plan wrong.
+ */
+const PLAN_OUTPUT_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  "missing_list",
+  "unparseable_list",
+  "length_mismatch",
+  "no_steps",
+  "too_many_steps",
+  "bad_worker",
+  "missing_worker",
+  "bad_access",
+  "empty_subtask",
+  "repetition_loop",
+]);
+
+/** True for a code (perhaps read from stored data) of an output that is not a usable plan. */
+export function isPlanOutputError(code: string): boolean {
+  return isErrorCode(code) && PLAN_OUTPUT_CODES.has(code);
+}
+
+/**
  * Why a run ended (a run_finish's `reason`): it was only planned; the Conductor accepted an answer;
  * the cap on rounds, or no rounds, ended it; a plan or a step failed; it was cancelled; the call
  * budget ran out; no Conductor was configured for a run that needs one; it could not start
