@@ -76,9 +76,6 @@ export const ERROR_MESSAGES = {
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;
 
-/** The error codes as an enum, for values read back that must name a code of the table. */
-export const ErrorCodeSchema = z.enum(Object.keys(ERROR_MESSAGES) as [ErrorCode, ...ErrorCode[]]);
-
 /** Whether a code read from stored data is one of the table's (older records may hold others). */
 export function isErrorCode(code: string): code is ErrorCode {
   return Object.hasOwn(ERROR_MESSAGES, code);

@@ -3,7 +3,15 @@ import { describe, expect, it } from "vitest";
 import { importRun } from "./export.ts";
 import type { RoundRecord, StepRecord } from "../schema/record.ts";
 import { stepRecord } from "./record.ts";
-import { ZERO_TOTALS, addCall, planningCostOf, roundSums, totalsOf } from "./totals.ts";
+import {
+  ZERO_TOTALS,
+  addCall,
+  callsOf,
+  keptKey,
+  planningCostOf,
+  roundSums,
+  totalsOf,
+} from "./totals.ts";
 
 const call = { promptTokens: 100, completionTokens: 40, estimated: false };
 
@@ -99,5 +107,36 @@ describe("roundSums: what a round's group shows", () => {
   it("is zero for a round with nothing run", () => {
     const empty: RoundRecord = { ...round([]), plan: null };
     expect(roundSums(empty)).toEqual({ tokens: 0, cost: 0, estimated: false });
+  });
+});
+
+describe("callsOf: the one walk", () => {
+  it("yields each call in record order with where it sits, whether it stands and whether it was kept", () => {
+    const inner = round([{ status: "done", usage: u(7), cost: 4 }]);
+    const r = round([
+      { status: "failed", usage: u(1), cost: 1 },
+      {
+        status: "done",
+        usage: u(9),
+        cost: 9,
+        nested: { depth: 1, question: "q", rounds: [inner], answer: "a" },
+      },
+    ]);
+    const kept = new Set([keptKey([], 0, 0)]);
+    const calls = [...callsOf([r], kept)].map((c) => [
+      c.kind,
+      c.parent.length,
+      c.step,
+      c.kept,
+      c.finished,
+    ]);
+    expect(calls).toEqual([
+      ["rejected", 0, null, false, true],
+      ["plan", 0, null, false, true],
+      ["step", 0, 0, true, false],
+      ["rejected", 1, null, false, true],
+      ["plan", 1, null, false, true],
+      ["step", 1, 0, false, true],
+    ]);
   });
 });

@@ -105,7 +105,7 @@ export function* callsOf(
 }
 
 /** The totals of some calls. */
-export function tally(calls: Iterable<RecordedCall>): Totals {
+function tally(calls: Iterable<RecordedCall>): Totals {
   let t = ZERO_TOTALS;
   for (const c of calls) t = addCall(t, c.usage, c.cost);
   return t;
