@@ -11,6 +11,7 @@ import {
   planningCostOf,
   roundSums,
   totalsOf,
+  usageOf,
 } from "./totals.ts";
 
 const call = { promptTokens: 100, completionTokens: 40, estimated: false };
@@ -138,5 +139,60 @@ describe("callsOf: the one walk", () => {
       ["plan", 1, null, false, true],
       ["step", 1, 0, false, true],
     ]);
+  });
+});
+
+describe("the walk's edges", () => {
+  it("keys a kept part by its whole path, its round and its step or plan", () => {
+    expect(keptKey([], 0, 0)).toBe("|0|0");
+    expect(
+      keptKey(
+        [
+          { round: 1, step: 2 },
+          { round: 3, step: 4 },
+        ],
+        5,
+        null,
+      ),
+    ).toBe("1.2/3.4|5|p");
+    expect(keptKey([{ round: 1, step: 2 }], 0, null)).not.toBe(
+      keptKey([{ round: 1, step: 2 }], 0, 0),
+    );
+  });
+
+  it("counts the calls a cache answered, and says nothing of them when none was", () => {
+    let t = addCall(ZERO_TOTALS, { ...call, cached: true }, 0);
+    t = addCall(t, call, 0.5);
+    t = addCall(t, { ...call, cached: true }, 0);
+    expect(t.cachedCalls).toBe(2);
+    expect(addCall(ZERO_TOTALS, call, 0)).not.toHaveProperty("cachedCalls");
+  });
+
+  it("skips a plan that holds no usage, a redone output without usage, and an unfinished plan", () => {
+    const r = round([]);
+    const noUsage: RoundRecord = {
+      ...r,
+      plan: {
+        ...r.plan!,
+        usage: null,
+        finishedAt: null,
+        rejected: [{ ...r.plan!.rejected![0]!, usage: null }],
+      },
+    };
+    expect([...callsOf([noUsage])]).toEqual([]);
+    const unfinished: RoundRecord = { ...r, plan: { ...r.plan!, finishedAt: null, rejected: [] } };
+    expect([...callsOf([unfinished])].map((c) => c.finished)).toEqual([false]);
+    expect(totalsOf({ rounds: [unfinished], kept: [] }).calls).toBe(0);
+  });
+
+  it("gives a self-selected step the usage of its nested calls, reasoning included", () => {
+    const t = addCall(addCall(ZERO_TOTALS, { ...call, reasoningTokens: 5 }, 1), call, 2);
+    expect(usageOf(t)).toEqual({
+      promptTokens: 200,
+      completionTokens: 80,
+      estimated: false,
+      reasoningTokens: 5,
+    });
+    expect(usageOf(addCall(ZERO_TOTALS, call, 0))).not.toHaveProperty("reasoningTokens");
   });
 });
