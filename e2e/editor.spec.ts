@@ -69,14 +69,17 @@ test("after a plan fails, the emptied canvas is not left zoomed in on the step i
     subtasks: ["Attempt it.", "Check it."],
     access_list: [[], [0]],
   });
-  // The plan stops for a moment once step 1 is complete, then ends with the bad step.
+  // The plan holds once step 1 is complete, until the test has seen it; then the bad step ends it.
   const cut = text.indexOf("[0]]");
+  const plan = server.gate("plan");
   server.script(CONDUCTOR_MODEL, {
     chunks: [text.slice(0, cut), text.slice(cut)],
-    chunkDelayMs: 1500,
+    gate: "plan",
+    gateAfter: 1,
   });
   await studio.startPlan();
   await expect(studio.nodes()).toHaveCount(1);
+  plan.release();
   await expect(studio.byTestId("plan-error")).toBeVisible();
   await expect(studio.nodes()).toHaveCount(0);
   await expect.poll(() => viewport(page)).toBe("translate(0px, 0px) scale(1)");

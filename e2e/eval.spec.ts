@@ -19,9 +19,12 @@ const itemOf = (body: ChatBody) => SAMPLE_MATH.findIndex((i) => textOf(body).inc
 
 /**
  * Scripted answers: the solver is always right, the checker right except on every fifth
- * question (80%), the judge right on the first seven only (35%). Each call takes 150 ms.
+ * question (80%), the judge right on the first seven only (35%). Each call takes 150 ms; calls past
+ * the first `FREE` hold at the gate "later" until the test releases it.
  */
+const FREE = 24;
 function script() {
+  let calls = 0;
   const answer = (right: (i: number) => boolean) => (body: ChatBody) => {
     const i = itemOf(body);
     const value = i >= 0 && right(i) ? SAMPLE_MATH[i]!.expected! : "99999";
@@ -29,6 +32,7 @@ function script() {
       content: `Working it through.\nAnswer: ${value}`,
       latencyMs: 150,
       usage: { prompt_tokens: 100, completion_tokens: 20 },
+      ...(++calls > FREE ? { gate: "later" } : {}),
     };
   };
   server.setDefault(
@@ -51,6 +55,7 @@ const chats = () =>
 test("a sample set through three strategies: exact accuracies, resume after a reload, open a cell's run", async ({
   page,
 }) => {
+  const later = server.gate("later");
   script();
   const studio = new StudioPage(page);
   const evaluate = new EvaluatePage(page);
@@ -63,11 +68,14 @@ test("a sample set through three strategies: exact accuracies, resume after a re
   await evaluate.choose(single(SOLVER), single(CHECKER), "chain");
   await evaluate.start();
 
-  // Pause part-way, wait for the runs in flight to finish, then reload the page.
-  await expect.poll(() => evaluate.done(), { timeout: 30_000 }).toBeGreaterThanOrEqual(8);
+  // Pause part-way (the calls past the first FREE are held, so it is part-way for certain), let
+  // the runs in flight finish, then reload the page.
+  await later.reached();
   await evaluate.byTestId("eval-pause").click();
+  later.release();
   await expect(evaluate.progress()).toHaveAttribute("data-running", "0");
   const before = await evaluate.done();
+  expect(before).toBeGreaterThan(0);
   expect(before).toBeLessThan(60);
   await page.reload();
   await evaluate.open();

@@ -11,7 +11,6 @@ import {
   WORKERS,
   callsTo,
   conductorText,
-  slowly,
 } from "./support/scenario.ts";
 
 let server: TestServer;
@@ -47,7 +46,13 @@ test("a reload mid-run brings back the question, graph and finished outputs; Res
   page,
 }) => {
   const partial = "The checker is still factoring 391 by hand, one prime at a time";
-  server.setDefault(CHECKER, slowly(`${partial} and will not finish before the reload.`, 4, 150));
+  // The checker streams its partial answer, then holds until the reload cuts it off.
+  server.gate("checker");
+  server.setDefault(CHECKER, {
+    chunks: [partial, " and will not finish before the reload."],
+    gate: "checker",
+    gateAfter: 1,
+  });
   await studio.run();
   await expect(studio.status(0)).toHaveAttribute("data-status", "done");
   await expect(studio.output(1)).toContainText("The checker is still");
@@ -121,8 +126,14 @@ test("an import during a run opens as its own run; the live run finishes into it
     "utf8",
   );
   const poolBefore = await settingsPool(page);
-  server.setDefault(JUDGE, slowly("The judge takes its time: 391 is not prime.", 4, 60));
+  // The judge's call is held until the import is done: the import happens during the run, always.
+  const judge = server.gate("judge");
+  server.setDefault(JUDGE, {
+    content: "The judge takes its time: 391 is not prime.",
+    gate: "judge",
+  });
   await studio.run();
+  await judge.reached();
   await expect(studio.status(2)).toHaveAttribute("data-status", "running");
   await studio.importFile({
     name: "nested.json",
@@ -132,6 +143,10 @@ test("an import during a run opens as its own run; the live run finishes into it
   await expect(studio.byTestId("question")).toHaveValue(/longest increasing subsequence/);
   // The imported run re-exports byte for byte, while the live run goes on.
   expect((await studio.exportRun()).text).toBe(file);
+  // The race happened: the live run's last call is still held, so it has not finished yet.
+  expect(judge.held).toBe(1);
+  expect(server.disconnects).toEqual([]);
+  judge.release();
   await expect(studio.byTestId("run")).toBeVisible({ timeout: 15_000 });
   await studio.openHistory();
   await expect(studio.entries()).toHaveCount(2);
@@ -271,10 +286,13 @@ test("a reload while an imported run is open still stores the live run as interr
     new URL("../src/engine/run/fixtures/run-v4-nested.json", import.meta.url),
     "utf8",
   );
-  server.setDefault(
-    CHECKER,
-    slowly("The checker is still factoring 391, one prime at a time.", 4, 150),
-  );
+  // The checker streams a partial answer, then holds until the reload cuts it off.
+  server.gate("checker");
+  server.setDefault(CHECKER, {
+    chunks: ["The checker is still factoring 391,", " one prime at a time."],
+    gate: "checker",
+    gateAfter: 1,
+  });
   await studio.run();
   await expect(studio.output(1)).toContainText("The checker is still");
   await expect

@@ -10,7 +10,6 @@ import {
   WORKERS,
   callsTo,
   conductorText,
-  slowly,
 } from "./support/scenario.ts";
 
 // Only the checker's endpoint wants a key; the others are open, like a local server.
@@ -50,10 +49,13 @@ test("Resume after a reload asks for the key the reload cleared, names the worke
   await studio.ask(QUESTION);
   await studio.plan(3);
 
-  server.setDefault(
-    CHECKER.model,
-    slowly("The checker is still factoring 391 by hand, slowly", 4, 150),
-  );
+  // The checker streams a partial answer, then holds until the reload cuts it off.
+  server.gate("checker");
+  server.setDefault(CHECKER.model, {
+    chunks: ["The checker is still factoring 391", " by hand, slowly"],
+    gate: "checker",
+    gateAfter: 1,
+  });
   await studio.run();
   await expect(studio.output(1)).toContainText("The checker is still");
   await expect

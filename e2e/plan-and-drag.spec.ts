@@ -25,11 +25,15 @@ test("the Conductor's plan streams into the panel and its steps appear on the ca
   const listsAt = text.indexOf("model_id");
   // Reasoning in 8-character chunks, the lists in 2-character chunks: steps complete one by one.
   const chunks = [...piecesOf(text.slice(0, listsAt), 8), ...piecesOf(text.slice(listsAt), 2)];
-  server.script(CONDUCTOR_MODEL, { chunks, chunkDelayMs: 12 });
+  // The plan holds after its first chunk until the test has seen it under way.
+  const underWay = server.gate("plan");
+  server.script(CONDUCTOR_MODEL, { chunks, chunkDelayMs: 12, gate: "plan", gateAfter: 1 });
 
   await studio.startSampling();
   await studio.startPlan();
+  await underWay.reached();
   await expect(studio.byTestId("stop-plan")).toBeVisible();
+  underWay.release();
   await studio.planned(3);
 
   await expect(studio.byTestId("conductor-raw")).toContainText('access_list = [[], [], ["all"]]');

@@ -222,7 +222,8 @@ test("cancel closes the worker's connection while it waits for the first byte", 
   page,
 }) => {
   scriptPlanAndAnswers(server, CHAIN);
-  server.setDefault(SOLVER, { content: "never sent", latencyMs: 20_000 });
+  server.gate("held");
+  server.setDefault(SOLVER, { content: "never sent", gate: "held" });
   await openPlanned(page);
 
   await studio.run();

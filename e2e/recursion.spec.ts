@@ -335,8 +335,9 @@ test("a budget that stops the refinement round keeps round 1's answer and says w
 });
 
 test("cancel during a nested worker stops both levels and ends the run", async ({ page }) => {
-  // The nested step's worker takes far longer than the test: only a cancel can end the run.
-  script(REFINE_ALL, { [EDGE_CASES]: { latencyMs: 20_000 } });
+  // The nested step's worker is held at a gate the test never opens: only a cancel ends the run.
+  server.gate("held");
+  script(REFINE_ALL, { [EDGE_CASES]: { content: "never sent", gate: "held" } });
   await openAndPlan(page, { rounds: 1, maxDepth: 1, maxCalls: 0 });
   await studio.run();
 

@@ -91,8 +91,10 @@ test("running streams each worker's answer into its node and shows the final ans
 });
 
 test("cancel stops the run: every step is cancelled and no further call is made", async () => {
-  server.setDefault(SOLVER, { content: "late", latencyMs: 15_000 });
-  server.setDefault(CHECKER, { content: "late", latencyMs: 15_000 });
+  // Both calls are held: only the cancel can end them.
+  server.gate("held");
+  server.setDefault(SOLVER, { content: "late", gate: "held" });
+  server.setDefault(CHECKER, { content: "late", gate: "held" });
   server.setDefault(JUDGE, "never asked");
 
   await studio.run();

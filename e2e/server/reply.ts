@@ -36,6 +36,13 @@ export interface ReplySpec {
   fixture?: string;
   /** Delay before the first byte (headers included). */
   latencyMs?: number;
+  /**
+   * Hold the reply at the named gate (`server.gate(name)`) until the test releases it: before the
+   * first byte, or after `gateAfter` streamed chunks have been sent.
+   */
+  gate?: string;
+  /** Streamed chunks sent before the reply holds at its gate (default 0: before any header). */
+  gateAfter?: number;
   /** An HTTP error status (401, 404, 429, 500...) answered with an OpenAI-style error body. */
   status?: number;
   /** The error message for `status`; a sensible default otherwise. */
@@ -69,6 +76,8 @@ export const ReplyJsonSchema = z.union([
     sse: z.string().optional(),
     fixture: z.string().optional(),
     latencyMs: z.number().nonnegative().optional(),
+    gate: z.string().min(1).optional(),
+    gateAfter: z.number().int().nonnegative().optional(),
     status: z.number().int().min(100).max(599).optional(),
     errorMessage: z.string().optional(),
     retryAfter: z.string().optional(),

@@ -290,3 +290,70 @@ describe("provider quirks", () => {
     expect(server.disconnects).toHaveLength(1);
   });
 });
+
+describe("gates: a reply held until the test releases it", () => {
+  it("holds a reply before its first byte until release, then answers it", async () => {
+    const gate = server.gate("judge");
+    server.script("m", { content: "held answer", gate: "judge" });
+    let answered = false;
+    const pending = chat({ model: "m" }).then(async (r) => {
+      answered = true;
+      return CompletionSchema.parse(await r.json());
+    });
+    await gate.reached();
+    expect(gate.held).toBe(1);
+    // However long the test looks, nothing comes back while the gate is shut.
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    expect(answered).toBe(false);
+    gate.release();
+    expect((await pending).choices[0]?.message.content).toBe("held answer");
+    expect(gate.held).toBe(0);
+    // Once released, it holds nothing more.
+    server.script("m", { content: "free", gate: "judge" });
+    expect((await chat({ model: "m" })).status).toBe(200);
+  });
+
+  it("holds a stream after the chunks it names: the client has read them, not the rest", async () => {
+    const gate = server.gate("mid");
+    server.script("m", { chunks: ["one ", "two ", "three"], gate: "mid", gateAfter: 2 });
+    const res = await chat({ model: "m", stream: true });
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let seen = "";
+    while (!seen.includes('"two "')) seen += decoder.decode((await reader.read()).value);
+    await gate.reached();
+    expect(seen).not.toContain("three");
+    gate.release();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      seen += decoder.decode(value);
+    }
+    expect(
+      chunks(seen)
+        .map((c) => c.choices[0]?.delta.content ?? "")
+        .join(""),
+    ).toBe("one two three");
+  });
+
+  it("refuses a reply naming a gate the test never made, and a reset releases held replies", async () => {
+    server.script("m", { content: "x", gate: "nobody" });
+    expect((await chat({ model: "m" })).status).toBe(500);
+    server.gate("g");
+    server.script("m", { content: "freed", gate: "g" });
+    const pending = chat({ model: "m" });
+    await server.gate("g").reached();
+    server.reset();
+    expect((await pending).status).toBe(200);
+  });
+
+  it("counts arrivals, so a test can wait for the n-th held call", async () => {
+    const gate = server.gate("n");
+    server.setDefault("m", { content: "x", gate: "n" });
+    const calls = [chat({ model: "m" }), chat({ model: "m" })];
+    await gate.reached(2);
+    expect(gate.held).toBe(2);
+    gate.release();
+    expect((await Promise.all(calls)).map((r) => r.status)).toEqual([200, 200]);
+  });
+});

@@ -12,6 +12,8 @@ import {
   wait,
   waitWhileOpen,
 } from "./http.ts";
+import type { Gate, GateInternal } from "./gate.ts";
+import { createGate } from "./gate.ts";
 import { framesOf, loadFixture, writeFlushed } from "./replay.ts";
 import {
   ChatBodySchema,
@@ -25,6 +27,7 @@ import {
 
 export type { ChatBody, Reply, ReplySpec, ScriptedUsage } from "./reply.ts";
 export type { StaticFile } from "./http.ts";
+export type { Gate } from "./gate.ts";
 
 export interface TestServerOptions {
   /** Port to listen on; 0 (default) picks a free one. Always 127.0.0.1. */
@@ -72,7 +75,12 @@ export interface TestServer {
    * CORS headers like every other route; a later call for the same path replaces it.
    */
   serveFile(path: string, file: StaticFile | string | Uint8Array): void;
-  /** Forgets queued replies, defaults, served files and recorded requests. */
+  /**
+   * The gate named `name`, made on first use: replies scripted with `gate: name` hold there until
+   * the test calls `release()`. A reply naming a gate the test never made is refused (a 500).
+   */
+  gate(name: string): Gate;
+  /** Forgets queued replies, defaults, served files and recorded requests; releases every gate. */
   reset(): void;
   close(): Promise<void>;
 }
@@ -89,6 +97,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const requests: RecordedRequest[] = [];
   const disconnects: RecordedDisconnect[] = [];
   const files = new Map<string, StaticFile>();
+  const gates = new Map<string, GateInternal>();
   let created = 1_700_000_000;
 
   const corsHeaders = (req: IncomingMessage) => (cors ? corsHeadersFor(req) : {});
@@ -146,6 +155,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
         });
     });
     if (spec.latencyMs) await waitWhileOpen(res, spec.latencyMs);
+    const gate = spec.gate === undefined ? undefined : gates.get(spec.gate);
+    if (spec.gate !== undefined && !gate)
+      return sendError(req, res, 500, `Test script bug: no gate named ${spec.gate}.`);
+    if (gate && (!spec.gateAfter || !body.stream)) await gate.pass(res);
     if (res.destroyed) return;
     dropping = spec.drop !== undefined;
     if (spec.drop === "before") return void req.socket.destroy();
@@ -163,7 +176,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     }
     const id = `chatcmpl-test-${requests.length}`;
     created += 1;
-    if (body.stream) await stream(req, res, body, spec, id);
+    if (body.stream) await stream(req, res, body, spec, id, spec.gateAfter ? gate : undefined);
     else complete(req, res, body, spec, id);
   }
 
@@ -202,6 +215,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     body: ChatBody,
     spec: ReplySpec,
     id: string,
+    gate?: GateInternal,
   ) {
     let closed = false;
     res.on("close", () => (closed = true));
@@ -238,11 +252,15 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     for (const [i, chunk] of chunks.entries()) {
       if (i >= dropAfter) break;
       if (i > 0 && spec.chunkDelayMs) await wait(spec.chunkDelayMs);
+      if (gate && i === spec.gateAfter) await gate.pass(res);
       if (closed) return;
       // Waiting for the flush keeps chunks apart on the wire and lets a drop follow what was sent.
       await writeFlushed(res, delta({ content: chunk }));
     }
     if (spec.drop === "mid") return void req.socket.destroy();
+    // A gate past the last chunk holds the stream before its finish.
+    if (gate && (spec.gateAfter ?? 0) >= chunks.length) await gate.pass(res);
+    if (closed) return;
     if (!spec.omitFinish) res.write(delta({}, "stop"));
     const usage = usageOf(spec, body, chunks.join(""));
     if (usage && body.stream_options?.include_usage) {
@@ -319,7 +337,14 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
         typeof file === "string" || file instanceof Uint8Array ? { body: file } : file,
       );
     },
+    gate(name) {
+      let g = gates.get(name);
+      if (!g) gates.set(name, (g = createGate()));
+      return g;
+    },
     reset() {
+      for (const g of gates.values()) g.release();
+      gates.clear();
       files.clear();
       queues.clear();
       defaults.clear();

@@ -47,7 +47,7 @@ describe("conductor-studio run", { timeout: CLI_TIMEOUT_MS }, () => {
     scriptAttemptsThenCheck(h.server);
     const r = await runPlan(h, threeWorkerConfig(h.server));
     // Plain words, not the record's code (no_rounds).
-    expect(r.stderr).toMatch(/^\[run\] done: no refinement rounds$/m);
+    expect(r.stderr).toMatch(/^\[run\] done: No refinement rounds\.$/m);
     // Not a terminal: no answer block, but one line of totals.
     expect(r.stderr).toMatch(
       /^\[run\] totals: 1670 tokens \(1430 in, 240 out\), 4 calls, \$0\.0021, \d+\.\ds$/m,
@@ -190,7 +190,7 @@ describe("conductor-studio run", { timeout: CLI_TIMEOUT_MS }, () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^\[step 2\] failed: The endpoint refused the API key \(401\/403\)/m);
     expect(r.stderr).toContain("Incorrect API key provided: [redacted].");
-    expect(r.stderr).toMatch(/^\[run\] failed: a step failed/m);
+    expect(r.stderr).toMatch(/^\[run\] failed: A step failed/m);
     expect(chatRequests(h.server, "solver-b")).toHaveLength(1); // a 401 is not retried
     expect(chatRequests(h.server, "checker")).toHaveLength(0);
     const file = await readFile(out, "utf8");

@@ -1,6 +1,7 @@
 // What `run` tells a person on stderr: one line per meaningful event, in plain words, and at the
 // end the answer and one line of totals.
 import { formatCost } from "../engine/cost.ts";
+import { ENDING_TEXT } from "../engine/errors.ts";
 import type { EventOf, RunEvent } from "../engine/schema/events.ts";
 import type { RunRecord } from "../engine/schema/record.ts";
 
@@ -8,22 +9,11 @@ function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)}s`;
 }
 
-/** Why a run ended, in words (the record keeps the code). */
-export const END_REASON_TEXT: Record<EventOf<"run_finish">["reason"], string> = {
-  planned: "planned, not run",
-  accepted: "the Conductor accepted the answer",
-  round_cap: "reached the cap of refinement rounds",
-  no_rounds: "no refinement rounds",
-  plan_error: "the Conductor's plan could not be used",
-  step_error: "a step failed",
-  cancelled: "cancelled",
-  budget: "reached the budget of model calls",
-};
-
+/** The run's end: its status and the ending's text (one table, `ENDING_TEXT`), then any detail. */
 function finishLine(e: EventOf<"run_finish">): string {
-  const reason = END_REASON_TEXT[e.reason];
-  const head = reason === e.status ? `[run] ${e.status}` : `[run] ${e.status}: ${reason}`;
-  return e.message ? `${head}: ${e.message}` : head;
+  const text = ENDING_TEXT[e.reason];
+  const head = `[run] ${e.status}: ${text}`;
+  return e.message && e.message !== text ? `${head} ${e.message}` : head;
 }
 
 /** One stderr line per meaningful event; deltas are not echoed. */

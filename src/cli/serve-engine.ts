@@ -1,6 +1,7 @@
 // The engine side of `serve` and `run`: one runner (the same `runConductor` the studio uses) per
 // question, its events folded into a run record as they come.
 import { DEFAULT_TEMPLATE } from "../engine/conductor/prompt.ts";
+import { ENDING_TEXT } from "../engine/errors.ts";
 import type { FallbackPolicy } from "../engine/exec/fallback.ts";
 import { runConductor } from "../engine/exec/run.ts";
 import type { ResponseCache } from "../engine/llm/cache.ts";
@@ -205,7 +206,7 @@ export function failureOf(record: RunRecord, lastError?: LlmError): RunFailure {
     };
   }
   if (record.endReason === "budget") {
-    return { code: "call_budget", message: record.message ?? "The run reached its call budget." };
+    return { code: "call_budget", message: record.message ?? ENDING_TEXT.budget };
   }
   const failed = round?.steps.find((s) => s.status === "failed");
   if (failed?.error) {

@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 /**
  * One table of coded, user-facing messages. Expected failures travel as values carrying one of these
  * codes; exceptions are reserved for bugs.
@@ -32,6 +34,7 @@ export const ERROR_MESSAGES = {
   aborted: "Cancelled.",
   empty_response: "The model returned an empty response.",
   budget: "The run reached its budget of model calls.",
+  no_conductor: "Planning needs the Conductor, and none is configured.",
   grammar_refused: "The Conductor's server refused the plan grammar:",
   grammar_failed: "The plan grammar could not be compiled, so the plan was written unconstrained:",
   prompt_too_long: "The Conductor's prompt does not fit its context window:",
@@ -75,6 +78,73 @@ export const ERROR_MESSAGES = {
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;
 
+/** Whether a code read from stored data is one of the table's (older records may hold others). */
+export function isErrorCode(code: string): code is ErrorCode {
+  return Object.hasOwn(ERROR_MESSAGES, code);
+}
+
+/**
+ * The codes of a Conductor output that came back but is not a usable plan (SPEC 1.3), as opposed
+ * to a call that failed: asking again may help, and an evaluation scores such a plan wrong.
+ */
+const PLAN_OUTPUT_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  "missing_list",
+  "unparseable_list",
+  "length_mismatch",
+  "no_steps",
+  "too_many_steps",
+  "bad_worker",
+  "missing_worker",
+  "bad_access",
+  "empty_subtask",
+  "repetition_loop",
+]);
+
+/** True for a code (perhaps read from stored data) of an output that is not a usable plan. */
+export function isPlanOutputError(code: string): boolean {
+  return isErrorCode(code) && PLAN_OUTPUT_CODES.has(code);
+}
+
+/**
+ * Why a run ended (a run_finish's `reason`): it was only planned; the Conductor accepted an answer;
+ * the cap on rounds, or no rounds, ended it; a plan or a step failed; it was cancelled; the call
+ * budget ran out; no Conductor was configured for a run that needs one; it could not start
+ * (`setup_error`: a strategy names a worker the pool lacks).
+ */
+export const EndReasonSchema = z.enum([
+  "planned",
+  "accepted",
+  "round_cap",
+  "no_rounds",
+  "plan_error",
+  "step_error",
+  "cancelled",
+  "budget",
+  "no_conductor",
+  "setup_error",
+]);
+export type EndReason = z.infer<typeof EndReasonSchema>;
+
+/** A stored record's end reason as one of the enum, or null (none yet, or one this app does not know). */
+export function endReasonOf(reason: string | null): EndReason | null {
+  const parsed = EndReasonSchema.safeParse(reason);
+  return parsed.success ? parsed.data : null;
+}
+
+/** The one table from a run's end reason to the sentence a user reads (studio and CLI alike). */
+export const ENDING_TEXT: Readonly<Record<EndReason, string>> = {
+  planned: "Planned, not run yet.",
+  accepted: "The Conductor accepted the answer.",
+  round_cap: "Stopped at the cap on refinement rounds.",
+  no_rounds: "No refinement rounds.",
+  plan_error: "The Conductor's plan could not be used.",
+  step_error: "A step failed: retry it or edit the workflow.",
+  cancelled: "The run was cancelled.",
+  budget: ERROR_MESSAGES.budget,
+  no_conductor: ERROR_MESSAGES.no_conductor,
+  setup_error: "The run could not start.",
+};
+
 /** A failure as a value: a stable code and a message meant for the user. */
 export interface Failure {
   code: ErrorCode;
@@ -87,4 +157,15 @@ export function failure(code: ErrorCode, detail?: string): Failure {
   return { code, message: detail ? `${base} ${detail}` : base };
 }
 
-export type Result<T> = ({ ok: true } & T) | ({ ok: false } & Failure);
+/** A failure whose code is one of `Code` (by default any code of the table). */
+export interface FailureOf<Code extends ErrorCode> {
+  code: Code;
+  message: string;
+}
+
+/**
+ * The one shape of a result that can fail: its value's fields with `ok: true`, or a coded failure.
+ * `Code` narrows the codes a caller must handle.
+ */
+export type Result<T, Code extends ErrorCode = ErrorCode> =
+  ({ ok: true } & T) | ({ ok: false } & FailureOf<Code>);

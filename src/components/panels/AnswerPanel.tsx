@@ -1,4 +1,6 @@
 import { useState } from "react";
+import type { EndReason } from "../../engine/errors.ts";
+import { ENDING_TEXT, endReasonOf } from "../../engine/errors.ts";
 import { answerOf } from "../../engine/run/answer.ts";
 import type { RunRecord } from "../../engine/schema/record.ts";
 import { selectPhase } from "../../state/selectors.ts";
@@ -7,17 +9,20 @@ import { useStudio } from "../../state/store.ts";
 import { CopyButton } from "../ui/CopyButton.tsx";
 import { Markdown } from "../ui/Markdown.tsx";
 
-const REASONS: Record<string, string> = {
-  step_error: "A step failed: retry it from the inspector, or edit the workflow.",
-  plan_error: "The Conductor's plan could not be used.",
-  cancelled: "The run was cancelled.",
-  budget: "The run reached its budget of model calls.",
-};
+/** Ends with no answer to show: the panel says why instead (the engine's ending texts). */
+const UNANSWERED: ReadonlySet<EndReason> = new Set<EndReason>([
+  "step_error",
+  "plan_error",
+  "cancelled",
+  "budget",
+  "no_conductor",
+  "setup_error",
+]);
 
 /** Why a run that answered ended, where rounds make it worth saying (SPEC 1.6). */
 function endNote(record: RunRecord): string | null {
   const rounds = record.rounds.filter((r) => r.steps.length > 0).length;
-  if (record.endReason === "budget") return REASONS.budget!;
+  if (record.endReason === "budget") return ENDING_TEXT.budget;
   if (record.endReason === "accepted")
     return `The Conductor accepted the answer of round ${rounds}.`;
   if (record.endReason === "round_cap")
@@ -40,7 +45,8 @@ export function AnswerPanel() {
   const [previous, setPrevious] = useState(answer);
   if (answer && answer !== previous) setPrevious(answer);
   const stale = !answer && phase !== "idle" ? previous : null;
-  const reason = endReason ? REASONS[endReason] : undefined;
+  const ended = endReasonOf(endReason);
+  const reason = ended && UNANSWERED.has(ended) ? ENDING_TEXT[ended] : undefined;
   const shown = answer ?? stale;
   return (
     <section className="panel answer-panel" aria-label="Answer">

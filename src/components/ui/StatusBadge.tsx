@@ -1,3 +1,4 @@
+import { ENDING_TEXT } from "../../engine/errors.ts";
 import type { StepStatus } from "../../engine/schema/record.ts";
 
 const LABELS: Record<StepStatus, string> = {
@@ -26,7 +27,7 @@ export function StatusBadge({ status, skipCode }: { status: StepStatus; skipCode
       data-testid="status-badge"
       data-status={status}
       data-why={budget ? "budget" : undefined}
-      title={budget ? "Not run: the run's budget of model calls ran out first" : TITLES[status]}
+      title={budget ? `Not run: ${ENDING_TEXT.budget}` : TITLES[status]}
     >
       {budget ? "not run" : LABELS[status]}
     </span>

@@ -1,7 +1,6 @@
 import type { FallbackPolicy } from "../exec/fallback.ts";
 import type { RetryPolicy } from "../exec/retry.ts";
-import type { PromptSettings } from "../exec/run.ts";
-import { runConductor, runWorkflow } from "../exec/run.ts";
+import type { PromptSettings, RunnerOptions } from "../exec/runner.ts";
 import { runRun } from "../exec/runner.ts";
 import { resumePoint, seedFrom, stepsAt } from "../run/continue.ts";
 import type { RunRecord } from "../schema/record.ts";
@@ -31,44 +30,45 @@ export interface ItemRunContext {
 }
 
 /**
- * The events of one evaluation item's run, through the engine's one runner: `runConductor` for the
- * Conductor, `runWorkflow` for a fixed strategy's steps. Either way the log starts with run_start,
- * so the recorder builds a whole run record.
+ * The events of one evaluation item's run, through the engine's one runner (`runRun`) like every
+ * other run: the Conductor plans and refines, a fixed strategy's steps run as one round. The log is
+ * a whole run (run_start to run_finish). A Conductor strategy without a Conductor ends
+ * `no_conductor`; a strategy naming a worker the pool lacks ends `setup_error`.
  */
 export function itemRunEvents(c: ItemRunContext): AsyncGenerator<RunEvent, unknown> {
   const e = c.evaluation;
-  const common = {
+  const common: Omit<RunnerOptions, "start"> = {
+    question: c.question,
     pool: e.pool,
     backendFor: c.backendFor,
     signal: c.signal,
     retry: c.retry,
     maxCalls: c.maxCalls,
-    runId: c.runId,
     now: c.now,
+    // Every item is its own run, planned by the evaluation.
+    run: { id: c.runId, kind: "planned" },
   };
-  if (c.strategy.kind === "conductor") {
-    if (!e.conductor || !c.conductorBackend)
-      return failedRun(c.runId, c.question, e, c.now(), "No Conductor is configured.");
-    return runConductor({
+  if (c.strategy.kind === "conductor")
+    return runRun({
       ...common,
-      question: c.question,
-      conductor: e.conductor,
-      conductorBackend: c.conductorBackend,
+      conductor: e.conductor ?? undefined,
+      conductorBackend: e.conductor ? c.conductorBackend : undefined,
       maxSteps: c.strategy.maxSteps ?? DEFAULT_MAX_STEPS,
       maxRounds: c.strategy.rounds,
       prompt: c.prompt,
       fallback: c.fallback,
+      refine: true,
+      start: { from: "plan" },
     });
-  }
   const steps = stepsFor(c.strategy, e.pool, e.instruction ?? formatInstruction(e.scorer.id));
-  if (typeof steps === "string") return failedRun(c.runId, c.question, e, c.now(), steps);
-  return withStart(
-    c.runId,
-    c.question,
-    e,
-    c.now(),
-    runWorkflow({ ...common, question: c.question, steps }),
-  );
+  return runRun({
+    ...common,
+    refine: false,
+    start:
+      typeof steps === "string"
+        ? { from: "refused", message: steps }
+        : { from: "round", round: 0, steps },
+  });
 }
 
 /**
@@ -89,8 +89,8 @@ export function continueItemRun(
     return itemRunEvents(c);
   const e = c.evaluation;
   const at = { parent: [], round: point.round };
-  if (conductor && (!e.conductor || !c.conductorBackend))
-    return failedRun(c.runId, c.question, e, c.now(), "No Conductor is configured.");
+  // Without a Conductor the run ends no_conductor, as a fresh one would.
+  if (conductor && (!e.conductor || !c.conductorBackend)) return itemRunEvents(c);
   return runRun({
     question: partial.question,
     pool: e.pool,
@@ -117,47 +117,4 @@ export function continueItemRun(
         ? { from: "plan", round: point.round }
         : { from: "round", round: point.round, steps: stepsAt(partial, at), keep: kept },
   });
-}
-
-function startEvent(runId: string, question: string, e: Evaluation, at: number): RunEvent {
-  return {
-    type: "run_start",
-    at,
-    runId,
-    question,
-    pool: e.pool,
-    maxSteps: DEFAULT_MAX_STEPS,
-    maxRounds: 0,
-  };
-}
-
-/** runWorkflow leaves the start to its caller's record: an evaluation item is a whole run. */
-async function* withStart(
-  runId: string,
-  question: string,
-  e: Evaluation,
-  at: number,
-  inner: AsyncGenerator<RunEvent, unknown>,
-): AsyncGenerator<RunEvent, unknown> {
-  yield startEvent(runId, question, e, at);
-  return yield* inner;
-}
-
-// eslint-disable-next-line @typescript-eslint/require-await -- an async generator for one interface
-async function* failedRun(
-  runId: string,
-  question: string,
-  e: Evaluation,
-  at: number,
-  message: string,
-) {
-  yield startEvent(runId, question, e, at);
-  yield {
-    type: "run_finish",
-    at,
-    status: "failed",
-    reason: "step_error",
-    answer: null,
-    message,
-  } satisfies RunEvent;
 }

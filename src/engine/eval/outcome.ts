@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { ERROR_MESSAGES } from "../errors.ts";
+import type { ErrorCode } from "../errors.ts";
+import { ERROR_MESSAGES, isPlanOutputError } from "../errors.ts";
 import type { RunRecord } from "../schema/record.ts";
 
 /**
@@ -18,33 +19,23 @@ export const EvalErrorSchema = z.object({
 export type EvalError = z.infer<typeof EvalErrorSchema>;
 
 /**
- * What a Conductor's plan can be faulted for: its own output (a list that does not parse, a loop).
- * Such a plan is the Conductor's answer, scored wrong (reward 0); every other plan failure is a call
- * that failed, which says nothing about the Conductor.
- */
-const PLAN_FAULTS: ReadonlySet<string> = new Set([
-  "missing_list",
-  "unparseable_list",
-  "length_mismatch",
-  "no_steps",
-  "too_many_steps",
-  "bad_worker",
-  "missing_worker",
-  "bad_access",
-  "empty_subtask",
-  "repetition_loop",
-]);
-
-/**
  * What a step can end in that is its model's answer rather than a failed call: an empty reply and
  * the run's call budget are outcomes of the strategy, scored wrong; everything else (auth, 5xx,
  * network, time-out, a context window exceeded) is a call that failed.
  */
-const ANSWER_FAULTS: ReadonlySet<string> = new Set(["empty_response", "budget", "upstream_failed"]);
+const ANSWER_FAULTS: ReadonlySet<string> = new Set<ErrorCode>([
+  "empty_response",
+  "budget",
+  "upstream_failed",
+]);
 
-/** True when a plan failure with this code is the Conductor's own fault (scored, not an error). */
+/**
+ * True when a plan failure with this code is the Conductor's own fault: its output (a list that
+ * does not parse, a loop) is its answer, scored wrong (reward 0); every other plan failure is a
+ * call that failed, which says nothing about the Conductor.
+ */
 export function isPlanFault(code: string): boolean {
-  return PLAN_FAULTS.has(code);
+  return isPlanOutputError(code);
 }
 
 /**
@@ -62,7 +53,9 @@ export function runError(record: RunRecord): EvalError | null {
     if (failed?.error)
       return { stage: "worker", code: failed.error.code, message: failed.error.message };
   }
-  // The run failed before any call: nothing planned, no step ran (no Conductor, a missing worker).
+  if (record.endReason === "no_conductor")
+    return { stage: "setup", code: "no_conductor", message: record.message ?? "" };
+  // The run failed before any call: nothing planned, no step ran (a missing worker).
   const ran = record.rounds.some((r) => r.plan !== null || r.steps.length > 0);
   if (!ran) return { stage: "setup", code: "invalid_config", message: record.message ?? "" };
   return null;

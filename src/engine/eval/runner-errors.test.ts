@@ -130,7 +130,7 @@ describe("errored items", () => {
       items: items(1),
       backendFor,
     });
-    expect(s.results[0]!.error).toMatchObject({ stage: "setup", code: "invalid_config" });
+    expect(s.results[0]!.error).toMatchObject({ stage: "setup", code: "no_conductor" });
     expect(s.outcome.errors).toBe(1);
   });
 

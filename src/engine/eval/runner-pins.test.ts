@@ -154,16 +154,19 @@ describe("evaluation runner: boundaries", () => {
     expect(results).toEqual([]);
   });
 
-  it("resumes and cancels safely before it runs, and gates the Conductor by its origin", async () => {
+  it("paused and resumed before it runs, it runs everything; it gates the Conductor by its origin", async () => {
     const idle = new EvalRun({
       evaluation: evaluation([worker("a")]),
-      items: [],
+      items: items(2),
       scorer: mathScorer(),
-      backendFor: () => createFakeBackend([{ text: "x" }]),
+      backendFor: () => createFakeBackend([{ text: "Answer: 7" }]),
       onResult: () => undefined,
     });
-    expect(() => idle.resume()).not.toThrow();
-    expect(() => idle.cancel()).not.toThrow();
+    idle.pause();
+    idle.resume();
+    // A resume() that did nothing would leave the run paused: it would never finish.
+    expect(idle.paused).toBe(false);
+    expect(await idle.run()).toMatchObject({ status: "finished", done: 2, total: 2 });
     const limiter = new OriginLimiter(2);
     const conductor = {
       kind: "openai" as const,

@@ -8,6 +8,7 @@ import type { ChatMessage } from "../schema/usage.ts";
 import type { Pool, Price, Worker } from "../schema/worker.ts";
 import type { Step } from "../schema/workflow.ts";
 import { visibleSteps } from "../schema/workflow.ts";
+import { addCall, usageOf, ZERO_TOTALS } from "../run/totals.ts";
 import { callWithRetry, retryFields } from "./call.ts";
 import type { PriorStep } from "./messages.ts";
 import { shownIds } from "../conductor/ids.ts";
@@ -227,8 +228,8 @@ export async function* executeWorkflow(
     emit({ type: "step_start", at: now(), round, step: index, attempt: 1, messages });
     const parent = [...(o.parent ?? []), { round, step: index }];
     const gen = runner({ messages, parent, signal: o.signal });
-    const usage = { promptTokens: 0, completionTokens: 0, estimated: false };
-    let cost = 0;
+    // The nested calls as the record will count them (totals.ts), each once.
+    let sum = ZERO_TOTALS;
     for (;;) {
       const next = await gen.next();
       if (next.done) {
@@ -241,8 +242,8 @@ export async function* executeWorkflow(
             round,
             step: index,
             output,
-            usage,
-            cost,
+            usage: usageOf(sum),
+            cost: sum.cost,
             aggregate: true,
           });
           return { status: "done", output };
@@ -267,12 +268,8 @@ export async function* executeWorkflow(
         return { status: "failed" };
       }
       const e = next.value;
-      if ((e.type === "plan_finish" || (e.type === "step_finish" && !e.aggregate)) && e.usage) {
-        usage.promptTokens += e.usage.promptTokens;
-        usage.completionTokens += e.usage.completionTokens;
-        usage.estimated ||= e.usage.estimated;
-        cost += e.cost;
-      }
+      if (e.type === "plan_finish" || (e.type === "step_finish" && !e.aggregate))
+        sum = addCall(sum, e.usage, e.cost);
       queue.push(e); // already tagged with its own, deeper parent path
     }
   };

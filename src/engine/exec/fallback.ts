@@ -1,6 +1,7 @@
 // When the Conductor cannot plan: ask it once more where its output did not parse, then (opt-in)
 // let one named worker answer the question alone, recorded as a fallback on the round.
-import type { ErrorCode, Failure } from "../errors.ts";
+import type { Failure } from "../errors.ts";
+import { isPlanOutputError } from "../errors.ts";
 import type { RunEvent } from "../schema/events.ts";
 import type { Pool } from "../schema/worker.ts";
 import type { Step } from "../schema/workflow.ts";
@@ -15,23 +16,9 @@ export interface FallbackPolicy {
   workerId?: string;
 }
 
-/** The codes of an output that came back but is not a usable plan (SPEC 1.3), as opposed to a failed call. */
-const UNUSABLE_OUTPUT: ReadonlySet<string> = new Set<ErrorCode>([
-  "missing_list",
-  "unparseable_list",
-  "length_mismatch",
-  "no_steps",
-  "too_many_steps",
-  "bad_worker",
-  "missing_worker",
-  "bad_access",
-  "empty_subtask",
-  "repetition_loop",
-]);
-
 /** True for a plan that came back but did not parse (asking again may help; a refused key will not). */
 export function isUnusablePlan(code: string): boolean {
-  return UNUSABLE_OUTPUT.has(code);
+  return isPlanOutputError(code);
 }
 
 /**

@@ -2,43 +2,18 @@ import type { ChatBackend } from "../llm/types.ts";
 import { nestedOwnerFinish, questionAt } from "../run/focus.ts";
 import type { RunEvent } from "../schema/events.ts";
 import type { Worker } from "../schema/worker.ts";
-import type { CallBudget, WorkflowOutcome } from "./execute.ts";
+import type { CallBudget } from "./execute.ts";
 import { executeWorkflow } from "./execute.ts";
 import type { NestedContext } from "./nested.ts";
 import { nestedRunner } from "./nested.ts";
-import type { Finish, RunEnd, RunnerOptions, RunStart } from "./runner.ts";
+import { finish, finishFor } from "./ending.ts";
+import type { RunEnd, RunnerOptions, RunStart } from "./runner-options.ts";
 
-const BUDGET_MESSAGE = "The run reached its budget of model calls.";
-
-/** The finish of a run whose workflow did not end done; `answer` is an earlier round's, if any. */
-export function finishFor(outcome: WorkflowOutcome, at: number, answer: string | null): Finish {
-  if (outcome.budgetExhausted)
-    // As when the budget stops a later round's plan: an earlier round's answer stands.
-    return {
-      type: "run_finish",
-      at,
-      status: answer !== null ? "done" : "failed",
-      reason: "budget",
-      answer,
-      message: BUDGET_MESSAGE,
-    };
-  if (outcome.status === "cancelled")
-    return { type: "run_finish", at, status: "cancelled", reason: "cancelled", answer };
-  return {
-    type: "run_finish",
-    at,
-    status: "failed",
-    reason: "step_error",
-    answer,
-    message: "A step failed; retry it or edit the workflow.",
-  };
-}
-
-export /**
+/**
  * An edited nested workflow re-run where it sits (SPEC 1.6): it sees its own question, its
  * events land at its place in the record, and its answer becomes its step's output.
  */
-async function* runNestedInPlace(
+export async function* runNestedInPlace(
   o: RunnerOptions,
   start: Extract<RunStart, { from: "nested" }>,
   budget: CallBudget,
@@ -71,14 +46,5 @@ async function* runNestedInPlace(
     return { finish: finishFor(outcome, now(), previous), lastRound: outcome };
   const { event, runAnswer } = nestedOwnerFinish(base, focus, outcome.answer ?? "", now());
   if (event) yield event;
-  return {
-    finish: {
-      type: "run_finish",
-      at: now(),
-      status: "done",
-      reason: "no_rounds",
-      answer: runAnswer,
-    },
-    lastRound: outcome,
-  };
+  return { finish: finish("no_rounds", { at: now(), answer: runAnswer }), lastRound: outcome };
 }

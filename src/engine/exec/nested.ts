@@ -1,5 +1,6 @@
 import { shownIds } from "../conductor/ids.ts";
 import { buildConductorMessages } from "../conductor/prompt.ts";
+import { failure } from "../errors.ts";
 import type { ChatBackend } from "../llm/types.ts";
 import type { ConductorConfig, Pool, Worker } from "../schema/worker.ts";
 import type { CallBudget, NestedRunner } from "./execute.ts";
@@ -91,14 +92,9 @@ export function nestedRunner(ctx: NestedContext, depth: number): NestedRunner | 
     yield { type: "round_finish", at: now(), round: 0, answer: outcome.answer, parent };
     if (outcome.status === "done") return { status: "done", answer: outcome.answer };
     if (outcome.status === "cancelled")
-      return { status: "cancelled", answer: null, code: "aborted", message: "Cancelled." };
+      return { status: "cancelled", answer: null, ...failure("aborted") };
     return outcome.budgetExhausted
-      ? {
-          status: "failed",
-          answer: null,
-          code: "budget",
-          message: "The run reached its budget of model calls.",
-        }
+      ? { status: "failed", answer: null, ...failure("budget") }
       : {
           status: "failed",
           answer: null,

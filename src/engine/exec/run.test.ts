@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { ENDING_TEXT } from "../errors.ts";
 import { buildConductorMessages } from "../conductor/prompt.ts";
 import { buildRefinementMessage } from "../conductor/refine.ts";
 import { createFakeBackend } from "../llm/fake.ts";
@@ -374,7 +375,7 @@ describe("runWorkflow", () => {
       status: "failed",
       reason: "step_error",
       answer: null,
-      message: "A step failed; retry it or edit the workflow.",
+      message: ENDING_TEXT.step_error,
     });
   });
 });

@@ -1,226 +1,42 @@
-import { isUnusablePlan } from "../exec/fallback.ts";
-import { modelIdOf, shownIds } from "../conductor/ids.ts";
-import type { EventOf, RunEvent } from "../schema/events.ts";
-import type { ParentPath } from "../schema/events.ts";
-import type {
-  FailedAttempt,
-  NestedRecord,
-  PlanRecord,
-  RetryState,
-  RoundRecord,
-  RunRecord,
-  StepRecord,
-} from "../schema/record.ts";
-import type { Usage } from "../schema/usage.ts";
-import type { Step } from "../schema/workflow.ts";
-import { addCall, totalsOf, ZERO_TOTALS } from "./totals.ts";
-import { DEFAULT_MAX_STEPS, DEFAULT_ROUNDS } from "../constants.ts";
+import { shownIds } from "../conductor/ids.ts";
+import type { RunEvent } from "../schema/events.ts";
+import type { RunRecord } from "../schema/record.ts";
+import {
+  emptyRecord,
+  failedAttempt,
+  listsOf,
+  more,
+  rejectedOf,
+  retryState,
+  stepRecord,
+} from "./record-parts.ts";
+import { withPlan, withRound, withStep } from "./record-paths.ts";
+import { totalsOf } from "./totals.ts";
 
-/** A record with nothing run yet. */
-export function emptyRecord(id = "run"): RunRecord {
-  return {
-    id,
-    kind: "manual",
-    parentId: null,
-    kept: [],
-    createdAt: null,
-    planningMs: null,
-    executionMs: null,
-    prompt: null,
-    question: "",
-    pool: [],
-    conductor: null,
-    maxSteps: DEFAULT_MAX_STEPS,
-    maxRounds: DEFAULT_ROUNDS,
-    status: "draft",
-    endReason: null,
-    message: null,
-    startedAt: null,
-    finishedAt: null,
-    rounds: [],
-    answer: null,
-    totals: ZERO_TOTALS,
-  };
-}
-
-function emptyRound(index: number): RoundRecord {
-  return { index, plan: null, lists: null, steps: [], answer: null, accepted: false };
-}
-
-/** A step record for a step of the workflow, not run yet. */
-export function stepRecord(record: Pick<RunRecord, "pool">, step: Step, index: number): StepRecord {
-  return {
-    index,
-    worker: step.worker,
-    workerName: record.pool.find((w) => w.id === step.worker)?.name ?? step.worker,
-    subtask: step.subtask,
-    access: step.access,
-    status: "idle",
-    messages: [],
-    output: "",
-    startedAt: null,
-    finishedAt: null,
-    attempts: 0,
-    usage: null,
-    cost: null,
-    error: null,
-    nested: null,
-  };
-}
-
-/** A round's lists in the Conductor's numbering of `workerIds` (the pool as its prompt showed it). */
-export function listsOf(
-  steps: readonly Step[],
-  workerIds: readonly string[],
-): RoundRecord["lists"] {
-  return {
-    model_id: steps.map((s) => modelIdOf(workerIds, s.worker)),
-    subtasks: steps.map((s) => s.subtask),
-    access_list: steps.map((s) => s.access),
-    workerIds: [...workerIds],
-  };
-}
-
-/**
- * Applies `f` to the rounds at `path`: the top level when it is empty, else the nested workflow of
- * the step it names (created on first use). Unknown rounds or steps leave the record unchanged.
- */
-function updateRounds(
-  rounds: RoundRecord[],
-  path: ParentPath,
-  f: (rounds: RoundRecord[]) => RoundRecord[],
-  depth = 1,
-): RoundRecord[] {
-  const [head, ...rest] = path;
-  if (!head) return f(rounds);
-  const round = rounds[head.round];
-  const step = round?.steps[head.step];
-  if (!round || !step) return rounds;
-  const nested: NestedRecord = step.nested ?? {
-    depth,
-    question: step.messages.findLast((m) => m.role === "user")?.content ?? step.subtask,
-    rounds: [],
-    answer: null,
-  };
-  const steps = [...round.steps];
-  steps[head.step] = {
-    ...step,
-    nested: { ...nested, rounds: updateRounds(nested.rounds, rest, f, depth + 1) },
-  };
-  const copy = [...rounds];
-  copy[head.round] = { ...round, steps };
-  return copy;
-}
-
-function withRound(
-  r: RunRecord,
-  parent: ParentPath | undefined,
-  index: number,
-  f: (round: RoundRecord) => RoundRecord,
-): RunRecord {
-  return {
-    ...r,
-    rounds: updateRounds(r.rounds, parent ?? [], (rounds) => {
-      const copy = [...rounds];
-      while (copy.length <= index) copy.push(emptyRound(copy.length));
-      copy[index] = f(copy[index]!);
-      return copy;
-    }),
-  };
-}
-
-function withStep(
-  r: RunRecord,
-  parent: ParentPath | undefined,
-  round: number,
-  step: number,
-  f: (s: StepRecord) => StepRecord,
-): RunRecord {
-  return withRound(r, parent, round, (rd) => {
-    const current = rd.steps[step];
-    if (!current) return rd; // an event for a step the record never saw: ignore rather than invent
-    const steps = [...rd.steps];
-    steps[step] = f(current);
-    return { ...rd, steps };
-  });
-}
-
-/** The plan's rejected outputs, with its own if it finished with a parse error. */
-function rejectedOf(p: PlanRecord): Pick<PlanRecord, "rejected"> {
-  const earlier = p.rejected ?? [];
-  const own =
-    p.finishedAt !== null && p.error && isUnusablePlan(p.error.code)
-      ? [{ raw: p.raw, error: p.error, usage: p.usage, cost: p.cost }]
-      : [];
-  const all = [...earlier, ...own];
-  return all.length > 0 ? { rejected: all } : {};
-}
-
-function withPlan(
-  r: RunRecord,
-  parent: ParentPath | undefined,
-  round: number,
-  f: (p: PlanRecord) => PlanRecord,
-): RunRecord {
-  return withRound(r, parent, round, (rd) => ({
-    ...rd,
-    plan: f(
-      rd.plan ?? {
-        messages: [],
-        raw: "",
-        startedAt: null,
-        finishedAt: null,
-        usage: null,
-        cost: null,
-        error: null,
-      },
-    ),
-  }));
-}
-
-/** Appends streamed reasoning; an empty record keeps no `reasoning` field at all. */
-function more(reasoning: string | undefined, text: string): string | undefined {
-  return (reasoning ?? "") + text || undefined;
-}
-
-function retryState(e: EventOf<"step_retry"> | EventOf<"plan_retry">): RetryState {
-  return {
-    attempt: e.attempt,
-    of: e.of ?? null,
-    at: e.at,
-    delayMs: e.delayMs,
-    code: e.code,
-    status: e.status ?? null,
-    message: e.message,
-  };
-}
-
-/** The attempt a retry ends: it started at `startedAt` and failed when the retry was scheduled. */
-function failedAttempt(
-  e: EventOf<"step_retry"> | EventOf<"plan_retry">,
-  startedAt: number | null,
-): FailedAttempt {
-  return {
-    attempt: e.attempt - 1,
-    startedAt,
-    finishedAt: e.at,
-    code: e.code,
-    status: e.status ?? null,
-    message: e.message,
-  };
-}
-
-function addUsage(r: RunRecord, usage: Usage, cost: number): RunRecord {
-  return { ...r, totals: addCall(r.totals, usage, cost) };
-}
+export { emptyRecord, listsOf, stepRecord } from "./record-parts.ts";
 
 const plus = (total: number | null, ms: number) => (total ?? 0) + Math.max(0, ms);
 
+/** Events that stream text: they change no call, so the totals stand. */
+const STREAMING: ReadonlySet<RunEvent["type"]> = new Set([
+  "plan_delta",
+  "plan_reasoning",
+  "step_delta",
+  "step_reasoning",
+]);
+
 /**
  * Folds one run event into the record. Pure: returns a new record and never mutates its input, so
- * the UI can keep the previous one and the recorder can replay a log.
+ * the UI can keep the previous one and the recorder can replay a log. The totals are derived from
+ * the record after every event that can change its calls (`totalsOf`), so the live tally is the
+ * final one at every point.
  */
 export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
+  const next = fold(r, e);
+  return STREAMING.has(e.type) ? next : { ...next, totals: totalsOf(next) };
+}
+
+function fold(r: RunRecord, e: RunEvent): RunRecord {
   switch (e.type) {
     case "run_start":
       return {
@@ -272,7 +88,7 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
     case "plan_finish": {
       const started = e.parent ? null : planAt(r, e.round);
       const timed = started === null ? r : { ...r, planningMs: plus(r.planningMs, e.at - started) };
-      const next = withPlan(addUsage(timed, e.usage, e.cost), e.parent, e.round, (p) => ({
+      const next = withPlan(timed, e.parent, e.round, (p) => ({
         ...p,
         raw: e.raw,
         reasoning: e.reasoning || p.reasoning,
@@ -350,24 +166,18 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
         tries: [...(s.tries ?? []), failedAttempt(e, s.attemptStartedAt ?? s.startedAt)],
       }));
     case "step_finish":
-      return withStep(
-        e.aggregate ? r : addUsage(r, e.usage, e.cost),
-        e.parent,
-        e.round,
-        e.step,
-        (s) => ({
-          ...s,
-          status: "done",
-          output: e.output,
-          reasoning: e.reasoning || s.reasoning,
-          retry: undefined,
-          error: null,
-          finishedAt: e.at,
-          usage: e.usage,
-          cost: e.cost,
-          nested: s.nested && { ...s.nested, answer: e.output },
-        }),
-      );
+      return withStep(r, e.parent, e.round, e.step, (s) => ({
+        ...s,
+        status: "done",
+        output: e.output,
+        reasoning: e.reasoning || s.reasoning,
+        retry: undefined,
+        error: null,
+        finishedAt: e.at,
+        usage: e.usage,
+        cost: e.cost,
+        nested: s.nested && { ...s.nested, answer: e.output },
+      }));
     case "step_error":
       return withStep(r, e.parent, e.round, e.step, (s) => ({
         ...s,
@@ -403,8 +213,6 @@ export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
     case "run_finish":
       return {
         ...r,
-        // Derived from the record, so what the totals say is what its steps and plans recorded.
-        totals: totalsOf(r),
         status: e.status,
         endReason: e.reason,
         message: e.message ?? null,

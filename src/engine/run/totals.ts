@@ -33,84 +33,116 @@ export function addCall(t: Totals, usage: Usage, cost: number): Totals {
   };
 }
 
-function sumRounds(
+/** One model call a record holds: a Conductor plan (or an output it was asked to redo) or a step. */
+export interface RecordedCall {
+  kind: "plan" | "rejected" | "step";
+  parent: ParentPath;
+  round: number;
+  /** The step's index; null for a plan. */
+  step: number | null;
+  usage: Usage;
+  cost: number;
+  /** Kept from the run's parent: an earlier run made it. */
+  kept: boolean;
+  /** Whether it stands as made: a plan that finished, a step that is done (not failed or cancelled). */
+  finished: boolean;
+}
+
+/**
+ * Every call in `rounds`, nested workflows included, in record order. A self-selected step is not a
+ * call of its own: its usage is the sum of its nested calls, which are walked instead. This is the
+ * one walk every total filters.
+ */
+export function* callsOf(
   rounds: readonly RoundRecord[],
-  parent: ParentPath,
-  kept: ReadonlySet<string>,
-  t: Totals,
-): Totals {
-  let out = t;
+  kept: ReadonlySet<string> = new Set(),
+  parent: ParentPath = [],
+): Generator<RecordedCall> {
   for (const round of rounds) {
+    const at = { parent, round: round.index };
     const plan = round.plan;
-    if (plan?.usage && plan.finishedAt !== null && !kept.has(keptKey(parent, round.index, null))) {
-      for (const r of plan.rejected ?? []) if (r.usage) out = addCall(out, r.usage, r.cost ?? 0);
-      out = addCall(out, plan.usage, plan.cost ?? 0);
+    if (plan) {
+      const planKept = kept.has(keptKey(parent, round.index, null));
+      for (const r of plan.rejected ?? [])
+        if (r.usage)
+          yield {
+            ...at,
+            kind: "rejected",
+            step: null,
+            usage: r.usage,
+            cost: r.cost ?? 0,
+            kept: planKept,
+            finished: true,
+          };
+      if (plan.usage)
+        yield {
+          ...at,
+          kind: "plan",
+          step: null,
+          usage: plan.usage,
+          cost: plan.cost ?? 0,
+          kept: planKept,
+          finished: plan.finishedAt !== null,
+        };
     }
     for (const step of round.steps) {
       if (step.nested) {
-        // A self-selected step's usage is the sum of its nested calls: count those, not it.
-        const path = [...parent, { round: round.index, step: step.index }];
-        out = sumRounds(step.nested.rounds, path, kept, out);
-      } else if (
-        step.status === "done" &&
-        step.usage &&
-        !kept.has(keptKey(parent, round.index, step.index))
-      ) {
-        out = addCall(out, step.usage, step.cost ?? 0);
+        yield* callsOf(step.nested.rounds, kept, [
+          ...parent,
+          { round: round.index, step: step.index },
+        ]);
+      } else if (step.usage) {
+        yield {
+          ...at,
+          kind: "step",
+          step: step.index,
+          usage: step.usage,
+          cost: step.cost ?? 0,
+          kept: kept.has(keptKey(parent, round.index, step.index)),
+          finished: step.status === "done",
+        };
       }
     }
   }
-  return out;
+}
+
+/** The totals of some calls. */
+function tally(calls: Iterable<RecordedCall>): Totals {
+  let t = ZERO_TOTALS;
+  for (const c of calls) t = addCall(t, c.usage, c.cost);
+  return t;
+}
+
+function* where<T>(xs: Iterable<T>, keep: (x: T) => boolean): Generator<T> {
+  for (const x of xs) if (keep(x)) yield x;
+}
+
+/** The run's own calls that stand: finished, and not kept from its parent. */
+function ownCalls(record: Pick<RunRecord, "rounds" | "kept">): Generator<RecordedCall> {
+  const kept = new Set(record.kept.map((k: KeptRef) => keptKey(k.parent, k.round, k.step)));
+  return where(callsOf(record.rounds, kept), (c) => c.finished && !c.kept);
 }
 
 /**
  * A run's totals from its record alone: every finished Conductor plan and worker call it made,
- * nested calls included, the parts it kept from its parent left out.
+ * nested calls included, the parts it kept from its parent left out. The recorder keeps
+ * `record.totals` equal to this after every event.
  */
 export function totalsOf(record: Pick<RunRecord, "rounds" | "kept">): Totals {
-  const kept = new Set(record.kept.map((k: KeptRef) => keptKey(k.parent, k.round, k.step)));
-  return sumRounds(record.rounds, [], kept, ZERO_TOTALS);
+  return tally(ownCalls(record));
 }
 
-/** Tokens and cost of a round as drawn on its group: its plan and every step. */
-export function roundSums(round: RoundRecord) {
-  let tokens = (round.plan?.usage?.promptTokens ?? 0) + (round.plan?.usage?.completionTokens ?? 0);
-  for (const r of round.plan?.rejected ?? [])
-    tokens += (r.usage?.promptTokens ?? 0) + (r.usage?.completionTokens ?? 0);
-  let cost = (round.plan?.cost ?? 0) + (round.plan ? rejectedCost(round.plan) : 0);
-  let estimated = round.plan?.usage?.estimated ?? false;
-  for (const s of round.steps) {
-    tokens += (s.usage?.promptTokens ?? 0) + (s.usage?.completionTokens ?? 0);
-    cost += s.cost ?? 0;
-    estimated ||= s.usage?.estimated ?? false;
-  }
-  return { tokens, cost, estimated };
-}
-
-/** What the outputs the Conductor was asked to redo cost. */
-function rejectedCost(plan: NonNullable<RoundRecord["plan"]>): number {
-  return (plan.rejected ?? []).reduce((c, r) => c + (r.cost ?? 0), 0);
-}
-
-function sumPlans(
-  rounds: readonly RoundRecord[],
-  parent: ParentPath,
-  kept: ReadonlySet<string>,
-): number {
-  let cost = 0;
-  for (const round of rounds) {
-    const plan = round.plan;
-    if (plan?.usage && plan.finishedAt !== null && !kept.has(keptKey(parent, round.index, null)))
-      cost += (plan.cost ?? 0) + rejectedCost(plan);
-    for (const step of round.steps)
-      if (step.nested)
-        cost += sumPlans(
-          step.nested.rounds,
-          [...parent, { round: round.index, step: step.index }],
-          kept,
-        );
-  }
-  return cost;
+/**
+ * Tokens and cost of a round as drawn on its group: every call it holds, whether its step failed
+ * afterwards or was kept from the parent run, since the group shows all of them.
+ */
+export function roundSums(round: RoundRecord): {
+  tokens: number;
+  cost: number;
+  estimated: boolean;
+} {
+  const t = tally(callsOf([round]));
+  return { tokens: t.promptTokens + t.completionTokens, cost: t.cost, estimated: t.estimated };
 }
 
 /**
@@ -118,6 +150,15 @@ function sumPlans(
  * counts in `totalsOf`), so the totals can say how much of the cost is planning.
  */
 export function planningCostOf(record: Pick<RunRecord, "rounds" | "kept">): number {
-  const kept = new Set(record.kept.map((k: KeptRef) => keptKey(k.parent, k.round, k.step)));
-  return sumPlans(record.rounds, [], kept);
+  return tally(where(ownCalls(record), (c) => c.kind !== "step")).cost;
+}
+
+/** The usage of a self-selected step: the sum of the nested calls it made (`aggregate`). */
+export function usageOf(t: Totals): Usage {
+  return {
+    promptTokens: t.promptTokens,
+    completionTokens: t.completionTokens,
+    estimated: t.estimated,
+    ...(t.reasoningTokens ? { reasoningTokens: t.reasoningTokens } : {}),
+  };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { EndReasonSchema } from "../errors.ts";
 import { ChatMessageSchema, UsageSchema } from "./usage.ts";
 import { ConductorConfigSchema, PoolSchema } from "./worker.ts";
 import { KeptRefSchema, PromptRecordSchema, RoundRecordSchema, RunKindSchema } from "./record.ts";
@@ -170,16 +171,7 @@ export const RunEventSchema = z.discriminatedUnion("type", [
     type: z.literal("run_finish"),
     at,
     status: z.enum(["done", "failed", "cancelled", "planned"]),
-    reason: z.enum([
-      "planned",
-      "accepted",
-      "round_cap",
-      "no_rounds",
-      "plan_error",
-      "step_error",
-      "cancelled",
-      "budget",
-    ]),
+    reason: EndReasonSchema,
     answer: z.string().nullable(),
     message: z.string().optional(),
   }),

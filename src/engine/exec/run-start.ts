@@ -1,0 +1,104 @@
+import { formatLists } from "../conductor/format.ts";
+import { numberedSteps, shownIds } from "../conductor/ids.ts";
+import { buildConductorMessages } from "../conductor/prompt.ts";
+import { buildRefinementConversation } from "../conductor/refine.ts";
+import { priorOf } from "../run/focus.ts";
+import type { EventOf } from "../schema/events.ts";
+import type { RunRecord } from "../schema/record.ts";
+import type { ChatMessage } from "../schema/usage.ts";
+import type { Step } from "../schema/workflow.ts";
+import type { StepOutcome } from "./execute.ts";
+import type { PriorStep } from "./messages.ts";
+import type { RunnerOptions } from "./runner-options.ts";
+import { newId } from "../ids.ts";
+
+/** A run id that sorts by start time and is unique enough to tell exports apart. */
+export function newRunId(now: number = Date.now()): string {
+  return newId("run", now);
+}
+
+/** The run_start of a run: who it is, what it asks, with which pool and Conductor. */
+export function startEvent(
+  o: RunnerOptions,
+  limits: { maxSteps: number; maxRounds: number },
+  at: number,
+): EventOf<"run_start"> {
+  return {
+    type: "run_start",
+    at,
+    runId: o.run?.id ?? newRunId(at),
+    question: o.question,
+    pool: o.pool,
+    ...(o.conductor ? { conductor: o.conductor } : {}),
+    ...limits,
+    kind: o.run?.kind ?? (o.start.from === "plan" ? "planned" : "manual"),
+    parentId: o.run?.parentId ?? null,
+    prompt: o.conductor
+      ? { template: o.prompt?.template ?? "", namedWorkers: o.prompt?.namedWorkers ?? false }
+      : null,
+    ...(o.seed ? { seed: o.seed } : {}),
+  };
+}
+
+/** Where the rounds loop starts: the Conductor's conversation, the answer and the round before. */
+export interface RoundsStart {
+  messages: ChatMessage[];
+  answer: string | null;
+  previous: PriorStep[] | undefined;
+}
+
+/**
+ * The Conductor's conversation up to `round`: its plan's own messages where the base recorded
+ * them, else the first round's prompt; resuming at a refinement round's plan, the conversation
+ * continues after the round before. With it, the earlier round's answer and steps.
+ */
+export function roundsStart(
+  o: RunnerOptions,
+  round: number,
+  maxSteps: number,
+  given?: PriorStep[],
+): RoundsStart {
+  const continuesAssistant = o.conductorBackend?.continuesAssistant ?? false;
+  const before = round > 0 ? o.base?.rounds[round - 1] : undefined;
+  const answer = before?.answer ?? null;
+  const previous = given ?? (round > 0 ? priorOf(before) : undefined);
+  const first =
+    o.base?.rounds[round]?.plan?.messages ??
+    buildConductorMessages({
+      question: o.question,
+      pool: o.pool,
+      maxSteps,
+      namedWorkers: o.prompt?.namedWorkers ?? false,
+      continuesAssistant,
+      template: o.prompt?.template,
+      systemPrompt: o.prompt?.systemPrompt,
+      opening: o.prompt?.opening,
+    });
+  if (o.start.from !== "plan" || round === 0 || !o.base)
+    return { messages: first, answer, previous };
+  const raw = before?.plan?.raw || formatLists(numberedSteps(stepsOf(before), shownIds(o.pool)));
+  const messages = buildRefinementConversation(
+    before?.plan?.messages ?? first,
+    raw,
+    answer ?? "",
+    round,
+    { continuesAssistant, opening: o.prompt?.opening },
+  );
+  return { messages, answer, previous };
+}
+
+/** What a round's steps show the next round (SPEC 1.6): each step with its output, if done. */
+export function priorSteps(steps: Step[], outcomes: StepOutcome[]): PriorStep[] {
+  return steps.map((s, i) => {
+    const o = outcomes[i];
+    return { worker: s.worker, subtask: s.subtask, output: o?.status === "done" ? o.output : "" };
+  });
+}
+
+function stepsOf(round: RunRecord["rounds"][number] | undefined): Step[] {
+  return (round?.steps ?? []).map((s) => ({
+    worker: s.worker,
+    subtask: s.subtask,
+    access: s.access,
+  }));
+}

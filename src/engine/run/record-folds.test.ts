@@ -1,0 +1,104 @@
+// Folds of the recorder that no whole-run log reaches: reclassified reasoning, retried plans,
+// skipped steps, plan notices, accepted refinement rounds and step attempts.
+import { describe, expect, it } from "vitest";
+import type { RunEvent } from "../schema/events.ts";
+import { WorkerSchema } from "../schema/worker.ts";
+import { recordOf } from "./record.ts";
+
+const pool = [WorkerSchema.parse({ id: "a", name: "Alpha", model: "alpha-1" })];
+const start: RunEvent = {
+  type: "run_start",
+  at: 1,
+  runId: "r",
+  question: "q",
+  pool,
+  maxSteps: 5,
+  maxRounds: 1,
+};
+const usage = { promptTokens: 3, completionTokens: 2, estimated: false };
+const steps = [{ worker: "a", subtask: "Solve", access: [] as number[] }];
+const retry = { attempt: 2, delayMs: 5, code: "server", message: "5xx" } as const;
+
+describe("the recorder's folds", () => {
+  it("drops a plan's streamed raw text when it turns out to be reasoning", () => {
+    const r = recordOf([
+      start,
+      { type: "plan_start", at: 2, round: 0, messages: [] },
+      { type: "plan_delta", round: 0, text: "thinking" },
+      { type: "plan_reasoning", round: 0, text: "thinking", reclassified: true },
+      { type: "plan_delta", round: 0, text: "model_id" },
+    ]);
+    expect(r.rounds[0]?.plan).toMatchObject({ raw: "model_id", reasoning: "thinking" });
+  });
+
+  it("keeps a retried plan's failed attempts when the next attempt starts", () => {
+    const r = recordOf([
+      start,
+      { type: "plan_start", at: 2, round: 0, messages: [] },
+      { type: "plan_retry", at: 3, round: 0, ...retry },
+      { type: "plan_start", at: 8, round: 0, messages: [] },
+      { type: "plan_retry", at: 9, round: 0, ...retry, attempt: 3 },
+    ]);
+    expect(r.rounds[0]?.plan?.tries?.map((t) => [t.attempt, t.startedAt, t.finishedAt])).toEqual([
+      [1, 2, 3],
+      [2, 8, 9],
+    ]);
+  });
+
+  it("records a plan's notice, and a refinement round with no steps as accepted", () => {
+    const r = recordOf([
+      start,
+      { type: "plan_start", at: 2, round: 0, messages: [] },
+      {
+        type: "plan_finish",
+        at: 3,
+        round: 0,
+        raw: "x",
+        usage,
+        cost: 0,
+        steps,
+        notice: "shortened",
+      },
+      { type: "plan_start", at: 4, round: 1, messages: [] },
+      { type: "plan_finish", at: 5, round: 1, raw: "y", usage, cost: 0, steps: [] },
+    ]);
+    expect(r.rounds[0]).toMatchObject({ accepted: false, plan: { notice: "shortened" } });
+    expect(r.rounds[1]?.accepted).toBe(true);
+    expect(r.rounds[1]?.plan).not.toHaveProperty("notice");
+  });
+
+  it("drops a step's streamed output that was reasoning, and records a skipped step's reason", () => {
+    const r = recordOf([
+      start,
+      { type: "round_start", at: 2, round: 0, steps: [...steps, ...steps] },
+      { type: "step_start", at: 3, round: 0, step: 0, attempt: 1, messages: [] },
+      { type: "step_delta", round: 0, step: 0, text: "hmm" },
+      { type: "step_reasoning", round: 0, step: 0, text: "hmm", reclassified: true },
+      { type: "step_delta", round: 0, step: 0, text: "42" },
+      { type: "step_skip", at: 4, round: 0, step: 1, code: "upstream_failed", message: "needs 1" },
+    ]);
+    expect(r.rounds[0]?.steps[0]).toMatchObject({ output: "42", reasoning: "hmm" });
+    expect(r.rounds[0]?.steps[1]).toMatchObject({
+      status: "skipped",
+      finishedAt: 4,
+      error: { code: "upstream_failed", message: "needs 1" },
+    });
+  });
+
+  it("times each step attempt from its own start and keeps every failed one", () => {
+    const r = recordOf([
+      start,
+      { type: "round_start", at: 2, round: 0, steps },
+      { type: "step_start", at: 3, round: 0, step: 0, attempt: 1, messages: [] },
+      { type: "step_retry", at: 4, round: 0, step: 0, ...retry },
+      { type: "step_start", at: 10, round: 0, step: 0, attempt: 2, messages: [] },
+      { type: "step_retry", at: 11, round: 0, step: 0, ...retry, attempt: 3 },
+    ]);
+    const s = r.rounds[0]?.steps[0];
+    expect(s?.startedAt).toBe(3);
+    expect(s?.tries?.map((t) => [t.attempt, t.startedAt, t.finishedAt])).toEqual([
+      [1, 3, 4],
+      [2, 10, 11],
+    ]);
+  });
+});
