@@ -112,12 +112,19 @@ describe("the runner's rules", () => {
     expect(seen[0]?.messages[0]?.content).toContain("Previous round Agent 1 response");
   });
 
-  it("falls back to a worker only for round 0 of a run that executes", async () => {
+  it("falls back to a worker only for round 0, the Plan button's plan-only run included", async () => {
     const fallback = { workerId: "w0" };
+    // Plan alone: with no plan to show, the named worker answers instead (its one step runs).
     const planOnly = setup({ fallback, start: { from: "plan", planOnly: true } }, ["nonsense"]);
     const p = await run(planOnly.o);
-    expect(p.finish).toMatchObject({ status: "failed", reason: "plan_error" });
-    expect(planOnly.seen).toHaveLength(0);
+    expect(p.finish).toMatchObject({ status: "done", answer: "worker answer 1" });
+    expect(p.record.rounds[0]?.fallback?.worker).toBe("w0");
+    expect(planOnly.seen).toHaveLength(1);
+    // Without a fallback, Plan alone shows the failure and runs nothing.
+    const bare = setup({ start: { from: "plan", planOnly: true } }, ["nonsense"]);
+    const b = await run(bare.o);
+    expect(b.finish).toMatchObject({ status: "failed", reason: "plan_error" });
+    expect(bare.seen).toHaveLength(0);
     const executes = setup({ fallback }, ["nonsense"]);
     const e = await run(executes.o);
     expect(e.finish).toMatchObject({ status: "done", answer: "worker answer 1" });
