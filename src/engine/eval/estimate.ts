@@ -44,7 +44,7 @@ export function priorParts(
       calls: Array.from({ length: TYPICAL_PLAN_STEPS }, () => ({ worker: null, cost: mean })),
     };
   }
-  const steps = stepsFor(s, pool, "");
+  const steps = stepsFor(s, pool);
   if (typeof steps === "string") return { plan: 0, calls: [] };
   return {
     plan: 0,

@@ -10,7 +10,7 @@ import type { Worker } from "../schema/worker.ts";
 import { DEFAULT_MAX_STEPS } from "../constants.ts";
 import type { Evaluation } from "./schema.ts";
 import type { Strategy } from "./strategy.ts";
-import { formatInstruction, stepsFor } from "./strategy.ts";
+import { stepsFor } from "./strategy.ts";
 
 export interface ItemRunContext {
   evaluation: Evaluation;
@@ -60,7 +60,7 @@ export function itemRunEvents(c: ItemRunContext): AsyncGenerator<RunEvent, unkno
       refine: true,
       start: { from: "plan" },
     });
-  const steps = stepsFor(c.strategy, e.pool, e.instruction ?? formatInstruction(e.scorer.id));
+  const steps = stepsFor(c.strategy, e.pool);
   return runRun({
     ...common,
     refine: false,

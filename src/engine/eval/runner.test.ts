@@ -106,6 +106,18 @@ async function runAll(
 
 // Pause, resume and cancel are pinned in runner-control.test.ts; errors in runner-errors.test.ts.
 describe("evaluation runner", () => {
+  it("gives each worker the answer-format instruction once, at the end of the question", async () => {
+    const { records } = await runAll(evaluation());
+    const instruction = 'End your reply with a line "Answer: <value>"';
+    const steps = records.flatMap((r) => r.rounds.flatMap((round) => round.steps));
+    expect(steps.length).toBe(6 * (1 + 1 + 3));
+    for (const step of steps) {
+      expect(step.subtask).not.toContain(instruction);
+      const text = step.messages.map((m) => m.content).join("\n");
+      expect(text.split(instruction).length - 1).toBe(1);
+    }
+  });
+
   it("runs every (item, strategy) through the engine runner and scores it", async () => {
     const { results, records, outcome, stats } = await runAll(evaluation());
     expect(outcome).toMatchObject({ status: "finished", done: 18, total: 18 });

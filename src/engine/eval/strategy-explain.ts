@@ -55,7 +55,7 @@ export function explainStrategy(s: Strategy, pool: Pool): StrategyExplanation | 
       calls,
     };
   }
-  const steps = stepsFor(s, pool, "");
+  const steps = stepsFor(s, pool);
   if (typeof steps === "string") return steps;
   const who = steps.map((st) => nameOf(st.worker));
   const n = steps.length;

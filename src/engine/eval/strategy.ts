@@ -74,7 +74,7 @@ export function parseStrategyList(
 }
 
 /**
- * The answer-format instruction every strategy's final step gets, so that the scorer sees the same
+ * The answer-format instruction every strategy answers under, so that the scorer sees the same
  * format whoever answered. It is appended to the posed question, which every worker reads.
  */
 export function formatInstruction(scorerId: string): string {
@@ -105,9 +105,10 @@ const SOLVE = "Solve the task.";
 
 /**
  * The workflow a fixed strategy runs for every question (the Conductor plans its own). A worker
- * missing from the pool is a message, not a throw.
+ * missing from the pool is a message, not a throw. The answer-format instruction is not repeated
+ * in any subtask: it ends the posed question, which every worker reads (once).
  */
-export function stepsFor(s: Strategy, pool: Pool, instruction: string): Step[] | string {
+export function stepsFor(s: Strategy, pool: Pool): Step[] | string {
   const need = (...xs: Picked[]): string[] | string => {
     const bad = xs.find((x) => !x.ok);
     return bad && !bad.ok ? bad.message : xs.map((x) => (x.ok ? x.id : ""));
@@ -119,7 +120,7 @@ export function stepsFor(s: Strategy, pool: Pool, instruction: string): Step[] |
       const w = need(pickWorker(pool, s.worker, 0));
       return typeof w === "string"
         ? w
-        : [{ worker: w[0]!, subtask: `${SOLVE} ${instruction}`, access: [] }];
+        : [{ worker: w[0]!, subtask: SOLVE, access: [] }];
     }
     case "moa": {
       const ws = need(...(s.workers ?? pool.map((w) => w.name)).map((n) => pickWorker(pool, n, 0)));
@@ -130,7 +131,7 @@ export function stepsFor(s: Strategy, pool: Pool, instruction: string): Step[] |
         ...ws.map((worker) => ({ worker, subtask: SOLVE, access: [] as number[] })),
         {
           worker: agg[0]!,
-          subtask: `Several agents answered above. Check them for mistakes, combine the best of them and give one final answer. ${instruction}`,
+          subtask: `Several agents answered above. Check them for mistakes, combine the best of them and give one final answer.`,
           access: "all" as const,
         },
       ];
@@ -148,7 +149,7 @@ export function stepsFor(s: Strategy, pool: Pool, instruction: string): Step[] |
         },
         {
           worker: ws[2]!,
-          subtask: `Give the final answer, taking the check into account. ${instruction}`,
+          subtask: `Give the final answer, taking the check into account.`,
           access: "all",
         },
       ];
@@ -164,7 +165,7 @@ export function stepsFor(s: Strategy, pool: Pool, instruction: string): Step[] |
         })),
         {
           worker: w[1]!,
-          subtask: `Judge the candidate answers above, pick the best one and restate it. ${instruction}`,
+          subtask: `Judge the candidate answers above, pick the best one and restate it.`,
           access: "all" as const,
         },
       ];
@@ -172,10 +173,7 @@ export function stepsFor(s: Strategy, pool: Pool, instruction: string): Step[] |
     case "workflow": {
       const lacking = s.steps.find((st) => !pool.some((w) => w.id === st.worker));
       if (lacking) return `The workflow names a worker the pool lacks (${lacking.worker}).`;
-      const last = s.steps.length - 1;
-      return s.steps.map((st, i) =>
-        i === last ? { ...st, subtask: `${st.subtask} ${instruction}` } : st,
-      );
+      return s.steps;
     }
   }
 }
