@@ -5,8 +5,8 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolveConfig } from "../src/cli/config.ts";
-import { parseRewardArgs } from "../src/cli/reward-args.ts";
-import { startReward } from "../src/cli/reward.ts";
+import { parseRewardArgs } from "../src/cli/reward/args.ts";
+import { startReward } from "../src/cli/reward/server.ts";
 import { startServerProcess } from "./server-process.ts";
 
 const BATCH = 256;

@@ -14,7 +14,7 @@ import {
   scriptAttemptsThenCheck,
   threeWorkerConfig,
 } from "./cli-harness.ts";
-import { readRuns, startServe } from "./serve-harness.ts";
+import { readRuns, startServe } from "./serve/harness.ts";
 
 const PLAN = `One solver, then the checker answers.
 model_id = [0, 2]

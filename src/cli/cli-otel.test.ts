@@ -17,7 +17,7 @@ import {
 } from "./cli-harness.ts";
 import { startReceiver, wholeTraces } from "./otel-receiver.ts";
 import type { Receiver } from "./otel-receiver.ts";
-import { startServe } from "./serve-harness.ts";
+import { startServe } from "./serve/harness.ts";
 
 const AUTH = "Basic cGstbGYtMTIzOnNrLWxmLXNlY3JldC00NTY=";
 const HEADERS_ENV = { CS_OTLP_HEADERS: `Authorization=${encodeURIComponent(AUTH)},x-tenant=lab` };

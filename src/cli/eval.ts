@@ -47,7 +47,7 @@ import { intOption, parseOptions } from "./options.ts";
 import { firstUnwritable } from "./output-paths.ts";
 import { otlpExporter } from "./otlp-export.ts";
 import { runExitCode } from "./run-command.ts";
-import { CLI_TIMEOUTS, fallbackWorkerId } from "./serve-engine.ts";
+import { CLI_TIMEOUTS, fallbackWorkerId } from "./serve/engine.ts";
 import { didYouMean } from "./suggest.ts";
 
 /** The code scorer's Node sandbox, started on the first answer scored; disposed when the command ends. */

@@ -10,8 +10,8 @@ import { UsageError } from "./command.ts";
 import { main } from "./main.ts";
 import { promptsCommand } from "./prompts.ts";
 import { parsePoolSize } from "./prompts-rows.ts";
-import { parseRewardArgs } from "./reward-args.ts";
-import { startReward } from "./reward.ts";
+import { parseRewardArgs } from "./reward/args.ts";
+import { startReward } from "./reward/server.ts";
 
 function io(env: NodeJS.ProcessEnv = {}) {
   const out = { stdout: "", stderr: "" };

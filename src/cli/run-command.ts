@@ -10,7 +10,7 @@ import { optionsHelp, parseOptions } from "./options.ts";
 import { firstUnwritable } from "./output-paths.ts";
 import { otlpExporter } from "./otlp-export.ts";
 import { answerBlock, progressLine, totalsLine } from "./run-progress.ts";
-import { createEngine, forCommandLine, runQuestion } from "./serve-engine.ts";
+import { createEngine, forCommandLine, runQuestion } from "./serve/engine.ts";
 
 const SHAPE = {
   name: "run",

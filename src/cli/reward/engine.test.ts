@@ -1,0 +1,118 @@
+// The reward runtime as the service builds it, against the local test server: code answers go
+// through the "code" grader and its sandbox (a scripted one here; the real Pyodide runs in
+// src/engine/eval/code/sandbox.node.test.ts), asked for once, disposed with the runtime.
+import { describe, it } from "vitest";
+import type { Sandbox } from "../../engine/eval/code/pool.ts";
+import { IDLE_STATUS, leaseOver } from "../../engine/eval/code/pool.ts";
+import { harness, threeWorkerConfig } from "../cli-harness.ts";
+import { resolveConfig } from "../config.ts";
+import { createRewardRuntime } from "./engine.ts";
+import { RewardRequestSchema } from "./request.ts";
+import { PAPER_REWARD } from "../../engine/eval/training/reward.ts";
+
+/** Prints the sum of stdin's numbers when the program mentions `sum`, else nothing. */
+function scriptedSandbox(): Sandbox & { disposed: number } {
+  const run = (request: Parameters<Sandbox["run"]>[0]) => {
+    const stdin = request.mode === "stdio" ? request.stdin : "";
+    const sum = stdin
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number)
+      .reduce((a, b) => a + b, 0);
+    const stdout = request.code.includes("sum") ? `${sum}\n` : "";
+    return Promise.resolve({
+      ok: true as const,
+      outcome: { status: "ok" as const, stdout, stderr: "", timeMs: 1 },
+    });
+  };
+  const box = {
+    disposed: 0,
+    run,
+    open: leaseOver(run),
+    warm: () => Promise.resolve(),
+    status: () => IDLE_STATUS,
+    subscribe: () => () => undefined,
+    dispose: () => void box.disposed++,
+  };
+  return box;
+}
+
+const TESTS = {
+  style: "stdio",
+  cases: [
+    { input: "1 2\n", output: "3\n" },
+    { input: "40 2\n", output: "42\n" },
+  ],
+};
+const plan = (id: number) =>
+  `model_id = [${id}]\nsubtasks = ["Write the program."]\naccess_list = [[]]`;
+
+describe("the reward runtime", () => {
+  it("scores code answers in the sandbox, asked for once and disposed with the runtime", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const h = await harness(onTestFinished);
+    h.server.setDefault("solver-a", {
+      content: "```python\nimport sys\nprint(sum(map(int, sys.stdin.read().split())))\n```",
+    });
+    h.server.setDefault("solver-b", { content: "```python\nprint('no idea')\n```" });
+    const resolved = resolveConfig(JSON.stringify(threeWorkerConfig(h.server)), {});
+    if (!resolved.ok) throw new Error(resolved.message);
+    const sandbox = scriptedSandbox();
+    let asked = 0;
+    const runtime = createRewardRuntime(resolved, {
+      concurrency: 4,
+      scorer: "math",
+      codeSandbox: () => (asked++, Promise.resolve(sandbox)),
+    });
+    const request = RewardRequestSchema.parse({
+      items: [0, 1, 0].map((id, i) => ({
+        id: `c${i}`,
+        question: "Read two numbers and print their sum.",
+        completion: plan(id),
+        reference: null,
+        scorer: "code",
+        tests: TESTS,
+      })),
+    });
+    const rewards = await runtime.scoreBatch(request, PAPER_REWARD, new AbortController().signal);
+    expect(rewards.map((r) => [r.id, r.reward, r.correct])).toEqual([
+      ["c0", 1, true],
+      ["c1", 0.5, false],
+      ["c2", 1, true],
+    ]);
+    expect(asked).toBe(1);
+    expect(runtime.totals).toMatchObject({
+      batches: 1,
+      items: 3,
+      rewarded: 3,
+      errors: 0,
+      workerCalls: 3,
+    });
+    expect(runtime.limiter.limits()).toEqual({ [new URL(h.server.baseURL).origin]: 4 });
+    await runtime.dispose();
+    expect(sandbox.disposed).toBe(1);
+  });
+
+  it("warms a local default grader before serving, but never starts a sandbox or calls a worker for it", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const h = await harness(onTestFinished);
+    const resolved = resolveConfig(JSON.stringify(threeWorkerConfig(h.server)), {});
+    if (!resolved.ok) throw new Error(resolved.message);
+    let asked = 0;
+    for (const scorer of ["math", "code", "no-such-grader"]) {
+      const runtime = createRewardRuntime(resolved, {
+        concurrency: 4,
+        scorer,
+        codeSandbox: () => (asked++, Promise.resolve(scriptedSandbox())),
+      });
+      await runtime.warm();
+      await runtime.dispose();
+    }
+    expect(asked).toBe(0);
+    expect(h.server.requests).toEqual([]);
+  });
+});

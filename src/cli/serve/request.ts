@@ -1,0 +1,168 @@
+// What a `POST /v1/chat/completions` body asks `serve` for: validated at the boundary with zod.
+import { z } from "zod";
+import { describeIssues } from "../../engine/schema/guards.ts";
+import type { ApiError } from "./errors.ts";
+import { apiError } from "./errors.ts";
+
+const TextPartSchema = z.looseObject({ type: z.literal("text"), text: z.string() });
+const ContentSchema = z.union([z.string(), z.array(z.looseObject({ type: z.string() })), z.null()]);
+
+const BodySchema = z.looseObject({
+  model: z.string().optional(),
+  messages: z
+    .array(z.looseObject({ role: z.string(), content: ContentSchema.optional() }))
+    .min(1, "at least one message is needed"),
+  stream: z.boolean().nullish(),
+  stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),
+  n: z.number().int().nullish(),
+  tools: z.array(z.unknown()).nullish(),
+  functions: z.array(z.unknown()).nullish(),
+  tool_choice: z.unknown().optional(),
+  response_format: z.looseObject({ type: z.string() }).nullish(),
+  logprobs: z.boolean().nullish(),
+  /** Extension: return the run's trace (plan, steps, per-step usage and cost). */
+  conductor_trace: z.boolean().nullish(),
+});
+
+/** An earlier message of the conversation, shown to the Conductor as context. */
+export interface ContextMessage {
+  role: string;
+  content: string;
+}
+
+/**
+ * Sampling and bookkeeping fields a chat request may carry that `serve` accepts and ignores: the
+ * pool config sets sampling per worker (the README lists them too).
+ */
+export const IGNORED_FIELDS = [
+  "temperature",
+  "top_p",
+  "max_tokens",
+  "max_completion_tokens",
+  "stop",
+  "seed",
+  "presence_penalty",
+  "frequency_penalty",
+  "logit_bias",
+  "top_logprobs",
+  "reasoning_effort",
+  "parallel_tool_calls",
+  "user",
+  "metadata",
+  "store",
+  "service_tier",
+] as const;
+
+export interface ServeRequest {
+  /** The model the client asked for, when it named one. */
+  model: string | undefined;
+  question: string;
+  context: ContextMessage[];
+  stream: boolean;
+  includeUsage: boolean;
+  trace: boolean;
+  /** Fields of IGNORED_FIELDS the request set (sent back as `x-conductor-ignored`). */
+  ignored: string[];
+}
+
+export type ParsedRequest = { ok: true; request: ServeRequest } | { ok: false; error: ApiError };
+
+/** A message's text: a string, or its text parts joined; an image or audio part is refused. */
+function textOf(
+  content: z.infer<typeof ContentSchema> | undefined,
+  index: number,
+): string | ApiError {
+  if (content === undefined || content === null) return "";
+  if (typeof content === "string") return content;
+  const parts: string[] = [];
+  for (const part of content) {
+    const text = TextPartSchema.safeParse(part);
+    if (!text.success) {
+      return apiError(
+        "unsupported_content",
+        `Only text content is supported; message ${index} has a "${part.type}" part.`,
+        `messages[${index}].content`,
+      );
+    }
+    parts.push(text.data.text);
+  }
+  return parts.join("\n");
+}
+
+/** Reads a chat-completions body: the last user message is the question, earlier ones context. */
+export function parseChatRequest(raw: unknown): ParsedRequest {
+  const parsed = BodySchema.safeParse(raw);
+  if (!parsed.success) {
+    const param = parsed.error.issues[0]?.path.join(".") || null;
+    return {
+      ok: false,
+      error: apiError("invalid_request", `Invalid request: ${describeIssues(parsed.error)}`, param),
+    };
+  }
+  const body = parsed.data;
+  const unsupported = unsupportedParameter(body);
+  if (unsupported) return { ok: false, error: unsupported };
+  const texts: ContextMessage[] = [];
+  for (const [i, m] of body.messages.entries()) {
+    const text = textOf(m.content, i);
+    if (typeof text !== "string") return { ok: false, error: text };
+    texts.push({ role: m.role, content: text });
+  }
+  const last = texts.findLastIndex((m) => m.role === "user" && m.content.trim() !== "");
+  if (last < 0) {
+    return {
+      ok: false,
+      error: apiError(
+        "missing_user_message",
+        "The request has no user message with text: the last user message is the question.",
+        "messages",
+      ),
+    };
+  }
+  return {
+    ok: true,
+    request: {
+      model: body.model,
+      question: texts[last]!.content,
+      context: texts.slice(0, last).filter((m) => m.content.trim() !== ""),
+      stream: body.stream === true,
+      includeUsage: body.stream_options?.include_usage === true,
+      trace: body.conductor_trace === true,
+      ignored: ignoredIn(body),
+    },
+  };
+}
+
+/** The ignored fields a body sets (null counts as unset). */
+export function ignoredIn(body: Record<string, unknown>): string[] {
+  return IGNORED_FIELDS.filter((f) => body[f] !== undefined && body[f] !== null);
+}
+
+const unsupported = (param: string, why: string) =>
+  apiError("unsupported_parameter", `"${param}" is not supported: ${why}`, param);
+
+/**
+ * A field the Conductor cannot honour, refused rather than silently dropped: a harness that asks
+ * for tool calls, a JSON schema, log probabilities or several choices would otherwise score an
+ * answer it did not ask for. Values that ask for nothing (no tools, `"none"`, text) pass.
+ */
+function unsupportedParameter(body: z.infer<typeof BodySchema>): ApiError | undefined {
+  if (body.n !== undefined && body.n !== null && body.n !== 1)
+    return unsupported("n", "one run per request gives one choice; send n = 1.");
+  if (body.tools?.length || body.functions?.length) {
+    const param = body.tools?.length ? "tools" : "functions";
+    return unsupported(param, "the workflow answers in text and makes no tool calls.");
+  }
+  const choice = body.tool_choice;
+  if (choice !== undefined && choice !== null && choice !== "none" && choice !== "auto")
+    return unsupported("tool_choice", "the workflow makes no tool calls.");
+  const format = body.response_format?.type;
+  if (format !== undefined && format !== "text")
+    return unsupported(
+      "response_format",
+      "workers' answers are free text; put format instructions in a system message instead.",
+    );
+  if (body.logprobs === true)
+    return unsupported("logprobs", "a workflow's answer has no single model's log probabilities.");
+  return undefined;
+}
