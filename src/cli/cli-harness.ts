@@ -143,13 +143,6 @@ export async function readEvalResults(file: string): Promise<EvalResult[]> {
     .map((l) => EvalResultSchema.parse(JSON.parse(l)));
 }
 
-export interface EndpointEntry {
-  baseURL: string;
-  model: string;
-  apiKeyEnv?: string;
-  price?: { input: number; output: number };
-}
-
 /** A config with a Conductor and three workers (Solver A, Solver B, Checker) on the test server. */
 export function threeWorkerConfig(
   server: TestServer,

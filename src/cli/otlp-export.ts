@@ -20,11 +20,6 @@ export const OTLP_OPTIONS = {
   "otlp-content": { type: "boolean" },
 } as const;
 
-export const OTLP_HELP = `      --otlp-endpoint URL sends each run as an OpenTelemetry trace (OTLP/HTTP JSON) to a
-      collector, e.g. http://localhost:6006/v1/traces (Phoenix); --otlp-headers-env VAR names a
-      variable holding headers as k=v,k2=v2 (Langfuse: "Authorization=Basic <base64 pk:sk>");
-      --otlp-content adds prompts and answers (off by default). Never slows or fails a run.`;
-
 export interface OtlpTarget {
   url: string;
   headers: Record<string, string>;

@@ -19,7 +19,6 @@ export const selectFallbackName = (s: StudioState) => {
   const id = s.record.rounds[0]?.fallback?.worker;
   return id === undefined ? null : (s.record.pool.find((w) => w.id === id)?.name ?? id);
 };
-export const selectTotals = (s: StudioState) => s.record.totals;
 
 /** A plan or run in flight while the screen shows another run (an import, a History row). */
 export const selectInBackground = (s: StudioState) =>

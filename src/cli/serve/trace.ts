@@ -101,8 +101,6 @@ function roundTrace(r: RoundRecord): RoundTrace {
   };
 }
 
-export type ConductorTrace = ReturnType<typeof traceOf>;
-
 /**
  * The `conductor_trace` extension field: the plan (raw text and the three lists), every step with
  * its usage, cost and latency, and the totals. The messages each model read are left to the full

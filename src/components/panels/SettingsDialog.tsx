@@ -34,4 +34,3 @@ export default function SettingsDialog({ onClose }: { onClose: () => void }) {
   );
 }
 
-export { SettingsDialog };

@@ -36,7 +36,6 @@ export const StrategySchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("workflow"), steps: z.array(StepSchema).min(1) }),
 ]);
 export type Strategy = z.infer<typeof StrategySchema>;
-export type StrategyInput = z.input<typeof StrategySchema>;
 
 /** The strategy's column name: `conductor`, `single:<worker>`, `moa`, `chain`, `best-of-n`, `workflow`. */
 export function strategyName(s: Strategy): string {

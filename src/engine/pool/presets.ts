@@ -32,8 +32,7 @@ export interface ProviderPreset {
   docs: string;
 }
 
-/** When the browser statuses below were last checked against their sources. */
-export const BROWSER_STATUS_CHECKED = "2026-11-30";
+// The browser statuses below were last checked against their sources on 2026-11-30.
 
 export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
   {

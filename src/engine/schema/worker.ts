@@ -54,7 +54,6 @@ export const WorkerSchema = z.object({
   extraBody: ExtraBodySchema.optional(),
 });
 export type Worker = z.infer<typeof WorkerSchema>;
-export type WorkerInput = z.input<typeof WorkerSchema>;
 
 export const PoolSchema = z.array(WorkerSchema);
 export type Pool = Worker[];

@@ -24,9 +24,6 @@ export interface PlannedStep {
   access: Access;
 }
 
-export const WorkflowSchema = z.object({ steps: z.array(StepSchema) });
-export type Workflow = z.infer<typeof WorkflowSchema>;
-
 /** The earlier step indices a step at `index` sees, in order. */
 export function visibleSteps(access: Access, index: number): number[] {
   if (access === "all") return Array.from({ length: index }, (_, i) => i);

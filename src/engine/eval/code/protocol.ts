@@ -52,4 +52,3 @@ export const workerMessageSchema = z.discriminatedUnion("type", [
 ]);
 
 export type WorkerMessage = z.infer<typeof workerMessageSchema>;
-export type ResultMessage = Extract<WorkerMessage, { type: "result" }>;

@@ -107,21 +107,6 @@ export async function requestPersistentStorage(): Promise<{
   }
 }
 
-/** This site's storage use and quota in MB, where the browser tells. */
-export async function storageEstimate(): Promise<{ usageMB: number; quotaMB: number } | undefined> {
-  try {
-    const estimate = await globalThis.navigator?.storage?.estimate?.();
-    if (!estimate) return undefined;
-    const MiB = 1 << 20;
-    return {
-      usageMB: Math.round((estimate.usage ?? 0) / MiB),
-      quotaMB: Math.round((estimate.quota ?? 0) / MiB),
-    };
-  } catch {
-    return undefined;
-  }
-}
-
 export interface CachedModel {
   id: string;
   /** Every weight shard is cached: loading needs no download. */
