@@ -8,8 +8,29 @@ import { builtinModules } from "node:module";
 /** Node's built-in modules by their bare names ("fs", "path", ...), which the engine must not import. */
 const NODE_BUILTINS = builtinModules.filter((name) => !name.startsWith("_"));
 
+/** What no file in src/engine imports, tests included: the UI and its libraries. */
+const ENGINE_NO_UI = [
+  {
+    group: ["react", "react-dom", "react/*", "react-dom/*"],
+    message: "src/engine stays free of React.",
+  },
+  { group: ["zustand", "zustand/*"], message: "src/engine stays free of zustand." },
+  { group: ["@xyflow/*"], message: "src/engine stays free of React Flow." },
+  { group: ["**/components/**", "**/state/**"], message: "src/engine must not import UI code." },
+];
+
 export default tseslint.config(
-  { ignores: ["dist", "node_modules", "test-results", "playwright-report", "bin", ".scratch", "public"] },
+  {
+    ignores: [
+      "dist",
+      "node_modules",
+      "test-results",
+      "playwright-report",
+      "bin",
+      ".scratch",
+      "public",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -42,18 +63,7 @@ export default tseslint.config(
       "no-restricted-imports": [
         "error",
         {
-          patterns: [
-            {
-              group: ["react", "react-dom", "react/*", "react-dom/*"],
-              message: "src/engine stays free of React.",
-            },
-            { group: ["zustand", "zustand/*"], message: "src/engine stays free of zustand." },
-            { group: ["@xyflow/*"], message: "src/engine stays free of React Flow." },
-            {
-              group: ["**/components/**", "**/state/**"],
-              message: "src/engine must not import UI code.",
-            },
-          ],
+          patterns: ENGINE_NO_UI,
         },
       ],
     },
@@ -68,16 +78,7 @@ export default tseslint.config(
         "error",
         {
           patterns: [
-            {
-              group: ["react", "react-dom", "react/*", "react-dom/*"],
-              message: "src/engine stays free of React.",
-            },
-            { group: ["zustand", "zustand/*"], message: "src/engine stays free of zustand." },
-            { group: ["@xyflow/*"], message: "src/engine stays free of React Flow." },
-            {
-              group: ["**/components/**", "**/state/**"],
-              message: "src/engine must not import UI code.",
-            },
+            ...ENGINE_NO_UI,
             {
               group: ["node:*", ...NODE_BUILTINS],
               message: "src/engine is platform-neutral: Node code goes in an adapter in src/node.",
