@@ -87,17 +87,23 @@ export async function benchReward(): Promise<void> {
     }
   };
   try {
-    const cold = await run("cold", ["--cache", join(dir, "cache")]);
-    await cold.service.shutdown(0);
     const calls = BATCH * CALLS_PER_PLAN;
     const ideal = (calls * LATENCY_MS) / CONCURRENCY;
-    console.log(
-      `reward: ${BATCH} rewards (${calls} worker calls at ${LATENCY_MS} ms, concurrency ${CONCURRENCY}) ` +
-        `in ${(cold.ms / 1000).toFixed(2)}s = ${(BATCH / (cold.ms / 1000)).toFixed(1)} rewards/s; ` +
-        `ideal ${(ideal / 1000).toFixed(2)}s; ratio ${(cold.ms / ideal).toFixed(3)} (target <= 1.10); ` +
-        `service CPU ${(cold.cpuMs / calls).toFixed(2)} ms per worker call (the ideal leaves ` +
-        `${(LATENCY_MS / CONCURRENCY).toFixed(2)} ms of one core per call)`,
-    );
+    const line = (label: string, r: { ms: number; cpuMs: number }) =>
+      console.log(
+        `reward${label}: ${BATCH} rewards (${calls} worker calls at ${LATENCY_MS} ms, concurrency ${CONCURRENCY}) ` +
+          `in ${(r.ms / 1000).toFixed(2)}s = ${(BATCH / (r.ms / 1000)).toFixed(1)} rewards/s; ` +
+          `ideal ${(ideal / 1000).toFixed(2)}s; ratio ${(r.ms / ideal).toFixed(3)} (target <= 1.10); ` +
+          `service CPU ${(r.cpuMs / calls).toFixed(2)} ms per worker call (the ideal leaves ` +
+          `${(LATENCY_MS / CONCURRENCY).toFixed(2)} ms of one core per call)`,
+      );
+    // Without a cache: the service alone. Then with --cache, which also writes each answer to disk.
+    const plain = await run("plain", []);
+    await plain.service.shutdown(0);
+    line("", plain);
+    const cold = await run("cold", ["--cache", join(dir, "cache")]);
+    await cold.service.shutdown(0);
+    line(" with --cache (writing every answer)", cold);
     const warm = await run("cached", ["--cache", join(dir, "cache"), "--cache-mode", "read-only"]);
     await warm.service.shutdown(0);
     console.log(
