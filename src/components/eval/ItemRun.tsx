@@ -21,6 +21,12 @@ function StepCard({ step }: { step: StepRecord }) {
         <span className={`item-status status-${step.status}`}>{step.status}</span>
         {tokens !== null && <span className="muted">{tokens} tokens</span>}
         {step.cost !== null && <span className="muted">{formatCost(step.cost)}</span>}
+        {step.usage?.cached && (
+          <span className="muted" data-testid={`item-step-cached-${step.index}`}>
+            from the response cache, no call made
+            {step.usage.savedCost ? ` (${formatCost(step.usage.savedCost)} saved)` : ""}
+          </span>
+        )}
       </div>
       <p className="item-subtask">{step.subtask}</p>
       {step.error && <p className="problem">{step.error.message}</p>}
