@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { WORKER_PREFILL } from "../engine/exec/messages.ts";
-import { runConductor } from "../engine/exec/run.ts";
+import { runConductor } from "../engine/exec/simple-runs.ts";
 import type { SmallChatRequest, SmallChunk, SmallEngine } from "../engine/llm/webllm/backend.ts";
 import { createWebLLMBackend } from "../engine/llm/webllm/backend.ts";
 import { recordOf } from "../engine/run/record.ts";

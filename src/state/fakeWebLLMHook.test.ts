@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from "vitest";
-import { runConductor } from "../engine/exec/run.ts";
+import { runConductor } from "../engine/exec/simple-runs.ts";
 import { recordOf } from "../engine/run/record.ts";
 import type { Worker } from "../engine/schema/worker.ts";
 import { conductorBackend, conductorConfigOf, workerBackend } from "./backends.ts";

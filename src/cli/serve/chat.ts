@@ -1,6 +1,6 @@
 // One served request (chat completions or responses): admit, run, answer (whole or streamed), record.
 import type { ServerResponse } from "node:http";
-import { newRunId } from "../../engine/exec/run.ts";
+import { newRunId } from "../../engine/exec/simple-runs.ts";
 import type { LlmError } from "../../engine/llm/types.ts";
 import type { Attributes } from "../../engine/otel/span.ts";
 import type { RunRecord } from "../../engine/schema/record.ts";

@@ -3,7 +3,7 @@
 import { DEFAULT_TEMPLATE } from "../../engine/conductor/prompt.ts";
 import { ENDING_TEXT } from "../../engine/errors.ts";
 import type { FallbackPolicy } from "../../engine/exec/fallback.ts";
-import { runConductor } from "../../engine/exec/run.ts";
+import { runConductor } from "../../engine/exec/simple-runs.ts";
 import type { ResponseCache } from "../../engine/llm/cache.ts";
 import { withCache } from "../../engine/llm/cache.ts";
 import { createOpenAIBackend } from "../../engine/llm/openai.ts";

@@ -1,6 +1,6 @@
 import type { FallbackPolicy } from "../exec/fallback.ts";
 import type { RetryPolicy } from "../exec/retry.ts";
-import type { PromptSettings } from "../exec/run.ts";
+import type { PromptSettings } from "../exec/simple-runs.ts";
 import type { ChatBackend } from "../llm/types.ts";
 import type { RunRecord } from "../schema/record.ts";
 import type { Worker } from "../schema/worker.ts";

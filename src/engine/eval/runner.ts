@@ -1,6 +1,6 @@
 import { estimateTokens } from "../llm/estimate.ts";
 import type { ChatBackend } from "../llm/types.ts";
-import { newRunId } from "../exec/run.ts";
+import { newRunId } from "../exec/simple-runs.ts";
 import { applyEvent, emptyRecord } from "../run/record.ts";
 import type { RunEvent } from "../schema/events.ts";
 import type { Worker } from "../schema/worker.ts";

@@ -8,7 +8,7 @@ import { ConductorConfigSchema, WorkerSchema } from "../schema/worker.ts";
 import type { Pool } from "../schema/worker.ts";
 import { FALLBACK_SUBTASK } from "./fallback.ts";
 import type { FallbackPolicy } from "./fallback.ts";
-import { runConductor } from "./run.ts";
+import { runConductor } from "./simple-runs.ts";
 import { runRun } from "./runner.ts";
 import { drain } from "./testing.ts";
 

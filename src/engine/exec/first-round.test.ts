@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createFakeBackend } from "../llm/fake.ts";
 import type { RunEvent } from "../schema/events.ts";
 import { ConductorConfigSchema, WorkerSchema } from "../schema/worker.ts";
-import { runConductor } from "./run.ts";
+import { runConductor } from "./simple-runs.ts";
 
 const pool = [WorkerSchema.parse({ id: "a", name: "Alpha", model: "alpha" })];
 const conductor = ConductorConfigSchema.parse({ model: "conductor-7b" });

@@ -10,8 +10,8 @@ import type { Pool } from "../schema/worker.ts";
 import { ConductorConfigSchema, WorkerSchema } from "../schema/worker.ts";
 import { WORKER_PREAMBLE } from "./messages.ts";
 import { nestedQuestion } from "./nested.ts";
-import type { RunOptions } from "./run.ts";
-import { runConductor } from "./run.ts";
+import type { RunOptions } from "./simple-runs.ts";
+import { runConductor } from "./simple-runs.ts";
 import { drain } from "./testing.ts";
 
 const question = "Design and verify a fast algorithm for the longest increasing subsequence.";

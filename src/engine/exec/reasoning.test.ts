@@ -11,7 +11,7 @@ import { totalsOf } from "../run/totals.ts";
 import type { RunEvent } from "../schema/events.ts";
 import type { Pool } from "../schema/worker.ts";
 import { ConductorConfigSchema, WorkerSchema } from "../schema/worker.ts";
-import { runConductor } from "./run.ts";
+import { runConductor } from "./simple-runs.ts";
 import { drain } from "./testing.ts";
 
 const question = "Is 391 prime?";

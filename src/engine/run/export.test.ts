@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { runConductor } from "../exec/run.ts";
+import { runConductor } from "../exec/simple-runs.ts";
 import { createFakeBackend } from "../llm/fake.ts";
 import type { RunEvent } from "../schema/events.ts";
 import type { RunRecord } from "../schema/record.ts";

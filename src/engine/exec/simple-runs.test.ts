@@ -12,8 +12,8 @@ import type { Pool } from "../schema/worker.ts";
 import { ConductorConfigSchema, WorkerSchema } from "../schema/worker.ts";
 import type { Step } from "../schema/workflow.ts";
 import { buildWorkerMessages } from "./messages.ts";
-import type { RunOptions } from "./run.ts";
-import { runConductor, runWorkflow } from "./run.ts";
+import type { RunOptions } from "./simple-runs.ts";
+import { runConductor, runWorkflow } from "./simple-runs.ts";
 
 const question = "Is 391 a prime number? Answer yes or no with a reason.";
 const pool: Pool = ["Alpha", "Beta", "Gamma"].map((name, i) =>

@@ -1,3 +1,5 @@
+// The two plain ways into the one runner (runner.ts): `runConductor` plans with the Conductor and
+// runs its plan; `runWorkflow` runs a workflow as given. Both are `runRun` with fewer options.
 import type { ChatBackend } from "../llm/types.ts";
 import type { RunEvent } from "../schema/events.ts";
 import type { ConductorConfig, Pool, Worker } from "../schema/worker.ts";
