@@ -3,7 +3,7 @@ import { writeFile } from "node:fs/promises";
 import { basename, resolve } from "node:path";
 import { formatCost } from "../engine/cost.ts";
 import type { Sandbox } from "../engine/eval/code/pool.ts";
-import { columnsOf, columnsText } from "../engine/eval/columns.ts";
+import { columnsNote, columnsOf } from "../engine/eval/columns.ts";
 import { parseColumnsOption } from "../engine/eval/dataset/parse.ts";
 import { DEFAULT_COLUMNS } from "../engine/eval/dataset/schema.ts";
 import { OriginLimiter, originOf } from "../engine/eval/limiter.ts";
@@ -125,8 +125,8 @@ async function evalWith(
   if (!data.ok) return usage(data.message);
   const mapping = data.value.mapping;
   // A column read under another name than its field's is said, so a guess never passes unseen.
-  if (Object.entries(mapping).some(([field, column]) => column && column !== field))
-    io.stderr(`Columns: ${columnsText(mapping)} (--columns overrides).\n`);
+  const note = columnsNote(mapping);
+  if (note) io.stderr(`${note}\n`);
   const chosen = await chooseStrategies(
     values.strategies ?? "conductor,single,moa",
     pool,

@@ -4,7 +4,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { parseArgs } from "node:util";
 import { formatCost } from "../engine/cost.ts";
-import { columnsOf, columnsText } from "../engine/eval/columns.ts";
+import { columnsNote, columnsOf } from "../engine/eval/columns.ts";
 import { parseColumnsOption } from "../engine/eval/dataset/parse.ts";
 import { DEFAULT_COLUMNS } from "../engine/eval/dataset/schema.ts";
 import { defaultScorerId, scorerIds } from "../engine/eval/scorers/registry.ts";
@@ -140,8 +140,8 @@ async function promptsRun(args: string[], io: Io): Promise<number> {
   );
   if (!data.ok) throw new UsageError(data.message);
   const used = data.value.mapping;
-  if (Object.entries(used).some(([field, column]) => column && column !== field))
-    io.stderr(`Columns: ${columnsText(used)} (--columns overrides).\n`);
+  const note = columnsNote(used);
+  if (note) io.stderr(`${note}\n`);
   const scorer = values.scorer ?? defaultScorerId(data.value.items);
   if (!scorerIds().includes(scorer))
     throw new UsageError(`Unknown scorer "${scorer}" (known: ${scorerIds().join(", ")}).`);

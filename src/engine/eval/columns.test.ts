@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_COLUMNS } from "./dataset/schema.ts";
-import { columnsOf, columnsText, guessColumns } from "./columns.ts";
+import { columnsNote, columnsOf, columnsText, guessColumns } from "./columns.ts";
 
 describe("guessColumns", () => {
   it("maps the default names to themselves, reading only the fields the file has", () => {
@@ -61,5 +61,14 @@ describe("columnsOf", () => {
     expect(columnsText(guessColumns(["Answer", "problem"]))).toBe(
       "question=problem, answer=Answer",
     );
+  });
+});
+
+describe("columnsNote", () => {
+  it("says the mapping when a field comes from a column named otherwise, and nothing when none does", () => {
+    expect(columnsNote(guessColumns(["problem", "solution", "id"]))).toBe(
+      "Columns: question=problem, answer=solution, id=id (--columns overrides).",
+    );
+    expect(columnsNote(guessColumns(["question", "answer"]))).toBeNull();
   });
 });

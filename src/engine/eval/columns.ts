@@ -60,3 +60,12 @@ export function columnsText(mapping: ColumnMapping): string {
     .flatMap((field) => (mapping[field] ? [`${field}=${mapping[field]}`] : []))
     .join(", ");
 }
+
+/**
+ * The line that says which columns a file was read by, when any field came from a column named
+ * otherwise (a guess is never silent); null when every field was read under its own name.
+ */
+export function columnsNote(mapping: ColumnMapping): string | null {
+  const renamed = Object.entries(mapping).some(([field, column]) => column && column !== field);
+  return renamed ? `Columns: ${columnsText(mapping)} (--columns overrides).` : null;
+}

@@ -37,17 +37,8 @@ export interface ItemRunContext {
  */
 export function itemRunEvents(c: ItemRunContext): AsyncGenerator<RunEvent, unknown> {
   const e = c.evaluation;
-  const common: Omit<RunnerOptions, "start"> = {
-    question: c.question,
-    pool: e.pool,
-    backendFor: c.backendFor,
-    signal: c.signal,
-    retry: c.retry,
-    maxCalls: c.maxCalls,
-    now: c.now,
-    // Every item is its own run, planned by the evaluation.
-    run: { id: c.runId, kind: "planned" },
-  };
+  // Every item is its own run, planned by the evaluation.
+  const common = runBase(c, c.question, { id: c.runId, kind: "planned" });
   if (c.strategy.kind === "conductor")
     return runRun({
       ...common,
@@ -92,14 +83,7 @@ export function continueItemRun(
   // Without a Conductor the run ends no_conductor, as a fresh one would.
   if (conductor && (!e.conductor || !c.conductorBackend)) return itemRunEvents(c);
   return runRun({
-    question: partial.question,
-    pool: e.pool,
-    backendFor: c.backendFor,
-    signal: c.signal,
-    retry: c.retry,
-    maxCalls: c.maxCalls,
-    now: c.now,
-    run: { id: c.runId, kind: "resumed", parentId: null },
+    ...runBase(c, partial.question, { id: c.runId, kind: "resumed", parentId: null }),
     base: partial,
     seed: seedFrom(partial, at, kept.keys()),
     ...(conductor
@@ -117,4 +101,22 @@ export function continueItemRun(
         ? { from: "plan", round: point.round }
         : { from: "round", round: point.round, steps: stepsAt(partial, at), keep: kept },
   });
+}
+
+/** What every item's run shares, fresh or continued: the pool, backends, limits and clock. */
+function runBase(
+  c: ItemRunContext,
+  question: string,
+  run: RunnerOptions["run"],
+): Omit<RunnerOptions, "start"> {
+  return {
+    question,
+    pool: c.evaluation.pool,
+    backendFor: c.backendFor,
+    signal: c.signal,
+    retry: c.retry,
+    maxCalls: c.maxCalls,
+    now: c.now,
+    run,
+  };
 }
