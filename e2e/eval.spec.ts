@@ -75,6 +75,9 @@ test("a sample set through three strategies: exact accuracies, resume after a re
   // the runs in flight finish, then reload the page.
   await later.reached();
   await evaluate.byTestId("eval-pause").click();
+  // Pause aborts the held calls: wait until the server has seen each client leave, so releasing
+  // the gate cannot answer a call the studio already gave up.
+  await expect.poll(() => later.held).toBe(0);
   later.release();
   await expect(evaluate.progress()).toHaveAttribute("data-running", "0");
   const before = await evaluate.done();
