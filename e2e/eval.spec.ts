@@ -73,11 +73,16 @@ test("a sample set through three strategies: exact accuracies, resume after a re
 
   // Pause part-way (the calls past the first FREE are held, so it is part-way for certain), let
   // the runs in flight finish, then reload the page.
+  // Pause only once every call under way is held at the gate: a free call answered at the moment
+  // the pause aborts it would be paid for twice (once now, once on resume), and the exact count
+  // below would then depend on timing.
   await later.reached();
+  await expect.poll(() => server.openChats > 0 && later.held === server.openChats).toBe(true);
   await evaluate.byTestId("eval-pause").click();
   // Pause aborts the held calls: wait until the server has seen each client leave, so releasing
   // the gate cannot answer a call the studio already gave up.
-  await expect.poll(() => later.held).toBe(0);
+  await expect.poll(() => server.openChats).toBe(0);
+  expect(later.held).toBe(0);
   later.release();
   await expect(evaluate.progress()).toHaveAttribute("data-running", "0");
   const before = await evaluate.done();

@@ -38,6 +38,9 @@ export function createGate(): GateInternal {
       letGo();
     },
     async pass(res) {
+      // A client that left before reaching the gate (during a scripted latency) is not held: its
+      // "close" has already fired and would never fire again.
+      if (res.destroyed) return;
       arrived++;
       for (const w of watchers.filter((x) => arrived >= x.n)) {
         watchers.splice(watchers.indexOf(w), 1);

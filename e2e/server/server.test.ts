@@ -347,6 +347,27 @@ describe("gates: a reply held until the test releases it", () => {
     expect((await pending).status).toBe(200);
   });
 
+  it("never holds a client that left during the scripted latency, and counts open calls", async () => {
+    const gate = server.gate("gone");
+    server.script("m", { content: "x", latencyMs: 60_000, gate: "gone" });
+    const controller = new AbortController();
+    const pending = fetch(`${server.baseURL}/chat/completions`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "hi" }] }),
+      signal: controller.signal,
+    }).catch(() => "aborted");
+    await expect.poll(() => server.openChats).toBe(1);
+    controller.abort();
+    expect(await pending).toBe("aborted");
+    await expect.poll(() => server.openChats).toBe(0);
+    // Its "close" came before the gate: holding it would wait for an event that never comes.
+    expect(gate.held).toBe(0);
+    server.script("m", { content: "y" });
+    expect((await chat({ model: "m" })).status).toBe(200);
+    expect(server.openChats).toBe(0);
+  });
+
   it("counts arrivals, so a test can wait for the n-th held call", async () => {
     const gate = server.gate("n");
     server.setDefault("m", { content: "x", gate: "n" });

@@ -66,6 +66,8 @@ export interface TestServer {
   requests: RecordedRequest[];
   /** Chat calls whose client disconnected before the server finished answering, in order. */
   disconnects: RecordedDisconnect[];
+  /** Chat calls under way now: received, and neither answered in full nor left by their client. */
+  readonly openChats: number;
   /** Queues replies for a model, used in order (a reply with `match` only for requests it accepts). */
   script(model: string, ...replies: Reply[]): void;
   /** The reply for a model when its queue has nothing for a request. */
@@ -96,6 +98,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const known = new Set<string>();
   const requests: RecordedRequest[] = [];
   const disconnects: RecordedDisconnect[] = [];
+  let openChats = 0;
   const files = new Map<string, StaticFile>();
   const gates = new Map<string, GateInternal>();
   let created = 1_700_000_000;
@@ -146,7 +149,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     const spec = resolveReply(reply, body);
     // A client that leaves before the answer is complete is recorded (a drop by the script is not).
     let dropping = false;
+    openChats++;
     res.on("close", () => {
+      openChats--;
       if (!res.writableEnded && !dropping)
         disconnects.push({
           model: body.model,
@@ -322,6 +327,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     baseURL: `${url}/v1`,
     requests,
     disconnects,
+    get openChats() {
+      return openChats;
+    },
     script(model, ...replies) {
       known.add(model);
       queues.set(model, [...(queues.get(model) ?? []), ...replies]);
