@@ -92,6 +92,29 @@ describe("evaluation runner: control", () => {
     expect(results.map((r) => r.item)).toEqual(["q0", "q1", "q2", "q3"]);
   });
 
+  it("a run waiting for room under the cap does not start once a pause comes", async () => {
+    // Under a cap, a strategy nothing has been measured for runs one item at a time: q1 waits for
+    // q0 to settle. The pause settles q0 (aborted); q1 must then wait for the resume, not start.
+    const g = gated();
+    const { run, results } = runner(g, {
+      evaluation: evaluation(POOL, { concurrency: 1, maxCost: 100 }),
+      taskConcurrency: 2,
+    });
+    const done = run.run();
+    await until(() => g.waiting.length === 1);
+    run.pause();
+    for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
+    expect(g.backend.calls).toHaveLength(1);
+    run.resume();
+    while (results.length < 4) {
+      await until(() => g.waiting.length > 0 || results.length === 4);
+      g.release();
+    }
+    expect(await done).toMatchObject({ status: "finished", done: 4 });
+    // q0 twice (its first call was aborted), then q1..q3 once each.
+    expect(g.backend.calls).toHaveLength(5);
+  });
+
   it("cancel aborts what is in flight, records none of it, and a later run does it again", async () => {
     const g = gated();
     const { run, results } = runner(g);

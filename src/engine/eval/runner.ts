@@ -233,6 +233,11 @@ export class EvalRun {
         estimate = this.estimate(task);
       }
       if (this.stopReason) break;
+      // A pause that came while it waited for room: it goes first once resumed.
+      if (this.pausedFlag) {
+        this.again.unshift(task);
+        continue;
+      }
       if (cap !== null && this.spent + this.reserved + estimate.cost > cap) {
         // Only this run would pass the cap: skip it, and let cheaper ones go on.
         this.capBlock ??= {
