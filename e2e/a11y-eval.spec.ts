@@ -1,31 +1,28 @@
 // axe on every Evaluate view (setup, running, report, an opened matrix cell) and on History and
 // Compare, each in both themes: no serious or critical violation, text contrast (WCAG AA)
 // included, and the theme button's accessible name is its visible label.
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, test } from "@playwright/test";
 import { EvaluatePage } from "./pages/evaluate.ts";
 import { HistoryPage } from "./pages/history.ts";
 import type { ChatBody, TestServer } from "./server/server.ts";
+import { seriousViolations } from "./support/axe.ts";
 import { withTestServer } from "./support/server.ts";
+import { openStudio } from "./support/studio.ts";
 import {
   ATTEMPTS_THEN_JUDGE,
   CONDUCTOR_MODEL,
   QUESTION,
   WORKERS,
+  askedNumber,
   conductorText,
+  plusOneQuestions,
 } from "./support/scenario.ts";
 
 let server: TestServer;
 withTestServer((s) => (server = s));
 
-const QUESTIONS = [3, 5, 8, 13]
-  .map((n, i) =>
-    JSON.stringify({ id: `q${i + 1}`, question: `What is ${n} plus one?`, answer: String(n + 1) }),
-  )
-  .join("\n");
-const asked = (b: ChatBody) =>
-  Number(/What is (\d+) plus one\?/.exec(JSON.stringify(b.messages))?.[1] ?? NaN);
+const QUESTIONS = plusOneQuestions([3, 5, 8, 13]);
 /** Calls take `latency.ms`; the first worker is right, the others right below 10. */
 const latency = { ms: 0 };
 
@@ -37,36 +34,19 @@ function script() {
   }));
   WORKERS.forEach((w, i) =>
     server.setDefault(w.model, (b: ChatBody) => ({
-      content: `${w.name}: working.\nAnswer: ${i === 0 || asked(b) < 10 ? asked(b) + 1 : 0}`,
+      content: `${w.name}: working.\nAnswer: ${i === 0 || askedNumber(b) < 10 ? askedNumber(b) + 1 : 0}`,
       latencyMs: latency.ms,
       usage: { prompt_tokens: 100, completion_tokens: 20 },
     })),
   );
 }
 
-/** Serious and critical axe violations (WCAG A and AA, contrast included), one line each. */
-async function violations(page: Page, include?: string): Promise<string[]> {
-  let builder = new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
-    // Off by default in axe (experimental): a control's name must contain its visible label.
-    .options({ rules: { "label-content-name-mismatch": { enabled: true } } });
-  if (include) builder = builder.include(include);
-  const { violations } = await builder.analyze();
-  return violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map(
-      (v) =>
-        `${v.id} (${v.impact}): ${v.help} at ${v.nodes
-          .slice(0, 3)
-          .map((n) => `${n.target.join(" ")} ${n.failureSummary?.split("\n")[1] ?? ""}`)
-          .join(", ")}`,
-    );
-}
+/** Serious and critical axe violations under WCAG A and AA (contrast included), one line each. */
+const violations = (page: Page, include?: string) =>
+  seriousViolations(page, { include, wcag: true });
 
-async function useTheme(page: Page, studio: HistoryPage, theme: "light" | "dark") {
-  if ((await page.locator("html").getAttribute("data-theme")) !== theme)
-    await studio.byTestId("theme-toggle").click();
-  await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
+async function useTheme(studio: HistoryPage, theme: "light" | "dark") {
+  await studio.useTheme(theme);
   // The theme button's accessible name is exactly what it shows.
   const toggle = studio.byTestId("theme-toggle");
   await expect(toggle).toHaveAccessibleName(((await toggle.textContent()) ?? "").trim());
@@ -74,11 +54,9 @@ async function useTheme(page: Page, studio: HistoryPage, theme: "light" | "dark"
 
 async function start(page: Page, theme: "light" | "dark") {
   script();
-  const studio = new HistoryPage(page);
+  const studio = await openStudio(new HistoryPage(page), server);
   const evaluate = new EvaluatePage(page);
-  await studio.seed(server.baseURL);
-  await studio.goto();
-  await useTheme(page, studio, theme);
+  await useTheme(studio, theme);
   await evaluate.open();
   await evaluate.importFile("numbers.jsonl", QUESTIONS);
   await evaluate.choose("conductor", `single:${WORKERS[1].name}`, "chain");

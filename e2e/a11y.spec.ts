@@ -1,8 +1,7 @@
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
 import { expect, test } from "@playwright/test";
 import type { StudioPage } from "./pages/studio.ts";
 import type { TestServer } from "./server/server.ts";
+import { seriousViolations } from "./support/axe.ts";
 import { withStudio } from "./support/studio.ts";
 import { QUESTION, WORKERS, scriptPlanAndAnswers } from "./support/scenario.ts";
 
@@ -11,27 +10,9 @@ let studio: StudioPage;
 
 withStudio((s) => ({ server, studio } = s));
 
-/** Serious and critical axe violations on the page as it is, one line each. */
-async function seriousViolations(page: Page, include?: string): Promise<string[]> {
-  let builder = new AxeBuilder({ page });
-  if (include) builder = builder.include(include);
-  const { violations } = await builder.analyze();
-  return violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map(
-      (v) =>
-        `${v.id} (${v.impact}): ${v.help} at ${v.nodes
-          .slice(0, 3)
-          .map((n) => n.target.join(" "))
-          .join(", ")}`,
-    );
-}
-
 for (const theme of ["light", "dark"] as const) {
   test(`the main screen has no serious accessibility violations (${theme})`, async ({ page }) => {
-    if ((await page.locator("html").getAttribute("data-theme")) !== theme)
-      await studio.byTestId("theme-toggle").click();
-    await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
+    await studio.useTheme(theme);
     expect(await seriousViolations(page)).toEqual([]);
   });
 }
@@ -39,7 +20,7 @@ for (const theme of ["light", "dark"] as const) {
 test("the settings dialog has no serious accessibility violations", async ({ page }) => {
   await studio.byTestId("open-settings").click();
   await expect(page.getByRole("dialog", { name: "Settings" })).toBeVisible();
-  expect(await seriousViolations(page, "[data-testid=settings]")).toEqual([]);
+  expect(await seriousViolations(page, { include: "[data-testid=settings]" })).toEqual([]);
 });
 
 test("a finished run has no serious accessibility violations", async ({ page }) => {

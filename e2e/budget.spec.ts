@@ -3,6 +3,9 @@ import type { Locator } from "@playwright/test";
 import { RecursionPage } from "./pages/recursion.ts";
 import type { ChatBody, TestServer } from "./server/server.ts";
 import { withTestServer } from "./support/server.ts";
+import { withPageObject } from "./support/studio.ts";
+import { chatCalls, conductorText, lastUserText } from "./support/scenario.ts";
+import type { PlanLists } from "./support/scenario.ts";
 
 const CONDUCTOR = "conductor-7b";
 const POOL = [
@@ -10,25 +13,20 @@ const POOL = [
   { name: "Checker", model: "checker" },
 ];
 const QUESTION = "Is 391 a prime number?";
-const plan = (ids: number[], subtasks: string[], access: string) =>
-  `Reasoning.\nmodel_id = [${ids.join(", ")}]\nsubtasks = [${subtasks.map((s) => JSON.stringify(s)).join(", ")}]\naccess_list = ${access}`;
-const ROUND_1 = plan([0, 1], ["Factor 391.", "Check the factoring."], '[[], ["all"]]');
-const ROUND_2 = plan([1, 0], ["Look again.", "Write the final answer."], '[["all"], ["all"]]');
+const plan = (model_id: number[], subtasks: string[], access_list: PlanLists["access_list"]) =>
+  conductorText({ model_id, subtasks, access_list }, "Reasoning.");
+const ROUND_1 = plan([0, 1], ["Factor 391.", "Check the factoring."], [[], "all"]);
+const ROUND_2 = plan([1, 0], ["Look again.", "Write the final answer."], ["all", "all"]);
 const ROUND_1_ANSWER = "Checked: 391 = 17 × 23, not prime.";
 
 let server: TestServer;
 let studio: RecursionPage;
 withTestServer((s) => (server = s));
-test.afterEach(() => {
-  expect(studio.errors).toEqual([]);
-});
+withPageObject(RecursionPage, (s) => (studio = s));
 
-const subtaskOf = (body: ChatBody) => {
-  const last = body.messages.findLast((m) => m.role === "user")?.content;
-  return (typeof last === "string" ? last : "").split("Your assigned subtask: ").at(-1) ?? "";
-};
-const chats = () =>
-  server.requests.filter((r) => r.method === "POST" && r.path === "/v1/chat/completions");
+const subtaskOf = (body: ChatBody) =>
+  lastUserText(body).split("Your assigned subtask: ").at(-1) ?? "";
+const chats = () => chatCalls(server);
 const statusOf = (step: Locator) => step.getByTestId("status-badge");
 
 test("a budget cut in a later round keeps the last finished round's answer; the steps it stopped are not run; planning counts", async ({
@@ -43,18 +41,9 @@ test("a budget cut in a later round keeps the last finished round's answer; the 
   };
   for (const w of POOL)
     server.setDefault(w.model, (body: ChatBody) => ({ content: answers[subtaskOf(body)] ?? "?" }));
-  studio = new RecursionPage(page);
   // 5 calls: the plan, round 1's two steps, round 2's plan and its first step.
-  await studio.seedRecursion(server.baseURL, POOL, CONDUCTOR, {
-    rounds: 2,
-    maxDepth: 1,
-    maxCalls: 5,
-  });
-  await studio.goto();
-  await studio.ask(QUESTION);
-  await studio.startPlan();
-  await expect(studio.mainSteps()).toHaveCount(2);
-  await expect(studio.byTestId("plan")).toBeEnabled();
+  await studio.open(server.baseURL, POOL, CONDUCTOR, { rounds: 2, maxDepth: 1, maxCalls: 5 });
+  await studio.planRound1(QUESTION, 2);
   await studio.run();
   // The run's end: its reason shows under the answer (not a wait on Cancel, which may be gone).
   await expect(studio.byTestId("end-reason")).toContainText("budget of model calls");

@@ -7,18 +7,14 @@ import {
 } from "./fixtures/code-answers.ts";
 import { ATTACKS } from "./fixtures/code-attacks.ts";
 import { CodeSandboxPage } from "./pages/codeSandbox.ts";
+import { withPageObject } from "./support/studio.ts";
 
 // The browser code sandbox (Pyodide in a Web Worker, served by the app itself) scoring five
 // scripted answers through the ?sandbox-test hook. The full Evaluate screen has its own spec.
 
 let sandbox: CodeSandboxPage;
-test.beforeEach(async ({ page }) => {
-  sandbox = new CodeSandboxPage(page);
-  await sandbox.goto();
-});
-test.afterEach(() => {
-  expect(sandbox.errors).toEqual([]);
-});
+withPageObject(CodeSandboxPage, (s) => (sandbox = s));
+test.beforeEach(() => sandbox.goto());
 
 test("scores right, wrong, hanging and escaping answers; the page stays responsive during the hang", async ({
   page,

@@ -1,15 +1,9 @@
 import { expect, test } from "@playwright/test";
 import { PoolPage } from "./pages/pool.ts";
-import { StudioPage } from "./pages/studio.ts";
+import type { StudioPage } from "./pages/studio.ts";
 import type { TestServer } from "./server/server.ts";
-import { startTestServer } from "./server/server.ts";
-import {
-  ATTEMPTS_THEN_JUDGE,
-  CONDUCTOR_MODEL,
-  QUESTION,
-  callsTo,
-  conductorText,
-} from "./support/scenario.ts";
+import { withStudio } from "./support/studio.ts";
+import { CONDUCTOR_MODEL, QUESTION, callsTo, scriptPlan } from "./support/scenario.ts";
 
 // The remote Conductor's settings have what a worker card has: Fetch models and Test connection,
 // with its key sent only to its own endpoint. A Conductor that refuses the key points at no raw
@@ -18,27 +12,21 @@ const KEY = "sk-conductor-0123456789";
 const BIG = "conductor-32b-test";
 
 let server: TestServer;
-test.beforeAll(async () => {
-  server = await startTestServer({ keys: { [CONDUCTOR_MODEL]: KEY, [BIG]: KEY }, models: [BIG] });
-});
-test.afterAll(async () => {
-  await server.close();
-});
-
 let studio: StudioPage;
 let pool: PoolPage;
-test.beforeEach(async ({ page }) => {
-  server.reset();
-  server.script(CONDUCTOR_MODEL, conductorText(ATTEMPTS_THEN_JUDGE));
-  server.setDefault(BIG, "ok");
-  studio = new StudioPage(page);
-  pool = new PoolPage(page);
-  await studio.seed(server.baseURL);
-  await studio.goto();
-});
-test.afterEach(() => {
-  expect(studio.errors).toEqual([]);
-});
+withStudio(
+  (s) => {
+    ({ server, studio } = s);
+    pool = new PoolPage(studio.page);
+  },
+  {
+    server: { keys: { [CONDUCTOR_MODEL]: KEY, [BIG]: KEY }, models: [BIG] },
+    script: (s) => {
+      scriptPlan(s);
+      s.setDefault(BIG, "ok");
+    },
+  },
+);
 
 test("the Conductor's settings fetch the endpoint's models and test the connection, key included", async ({
   page,

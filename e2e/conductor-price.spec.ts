@@ -1,14 +1,15 @@
 import { expect, test } from "@playwright/test";
 import { z } from "zod";
 import { ConductorPage } from "./pages/conductor.ts";
+import type { StudioPage } from "./pages/studio.ts";
 import type { TestServer } from "./server/server.ts";
-import { withTestServer } from "./support/server.ts";
+import { withStudio } from "./support/studio.ts";
 import {
   ATTEMPTS_THEN_JUDGE,
-  CONDUCTOR_MODEL,
+  PLAN_USAGE,
   QUESTION,
   WORKERS,
-  conductorText,
+  scriptPlan,
 } from "./support/scenario.ts";
 
 /** The parts of an exported run this spec reads: the Conductor's price and the costs. */
@@ -21,18 +22,19 @@ const CostsSchema = z.object({
 const StoredSchema = z.object({ conductor: CostsSchema.shape.conductor });
 
 let server: TestServer;
+let studio: StudioPage;
 let conductor: ConductorPage;
 
-withTestServer((s) => (server = s));
-test.beforeEach(({ page }) => {
-  conductor = new ConductorPage(page);
-});
-test.afterEach(() => {
-  expect(conductor.studio.errors).toEqual([]);
-});
+// Every test opens the studio on a plan that reports PLAN_USAGE (400 in, 80 out).
+withStudio(
+  (s) => {
+    ({ server, studio } = s);
+    conductor = new ConductorPage(studio.page);
+  },
+  { script: (s) => scriptPlan(s, ATTEMPTS_THEN_JUDGE, { usage: PLAN_USAGE }) },
+);
 
-// The server's usage figures and the prices: every dollar below follows from them.
-const PLAN_USAGE = { prompt_tokens: 400, completion_tokens: 80 };
+// The server's usage figures (PLAN_USAGE and this) and the prices: every dollar below follows from them.
 const STEP_USAGE = { prompt_tokens: 100, completion_tokens: 20 };
 const CONDUCTOR_PRICE = { input: 3, output: 15 }; // 400 * 3 + 80 * 15 = 2,400 per million: $0.0024
 // StudioPage.seed prices every worker at $1 in / $2 out: 100 * 1 + 20 * 2 = 140 per million a step.
@@ -40,16 +42,8 @@ const PLAN_COST = "$0.0024";
 const TOTAL_COST = "$0.0028"; // 0.0024 + 3 * 0.00014 = 0.00282
 
 test("a priced Conductor's plan counts in the estimate, the plan, the run's totals and the export", async () => {
-  server.script(CONDUCTOR_MODEL, {
-    content: conductorText(ATTEMPTS_THEN_JUDGE),
-    usage: PLAN_USAGE,
-  });
   for (const w of WORKERS)
     server.setDefault(w.model, { content: `Answer from ${w.name}.`, usage: STEP_USAGE });
-  const studio = conductor.studio;
-  await studio.seed(server.baseURL);
-  await studio.goto();
-
   await conductor.openSettings();
   await expect(conductor.byTestId("conductor-price-source")).toContainText("Price unknown");
   await conductor.setPrice(CONDUCTOR_PRICE);
@@ -88,13 +82,6 @@ test("a priced Conductor's plan counts in the estimate, the plan, the run's tota
 });
 
 test("without a price the estimate and the plan say so; in the browser planning is free", async () => {
-  server.script(CONDUCTOR_MODEL, {
-    content: conductorText(ATTEMPTS_THEN_JUDGE),
-    usage: PLAN_USAGE,
-  });
-  const studio = conductor.studio;
-  await studio.seed(server.baseURL);
-  await studio.goto();
   await studio.ask(QUESTION);
   await studio.plan(3);
   await expect(conductor.byTestId("run-estimate-conductor")).toHaveText(

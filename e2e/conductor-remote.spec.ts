@@ -1,8 +1,9 @@
 import { expect, test } from "@playwright/test";
 import { z } from "zod";
 import { ConductorPage } from "./pages/conductor.ts";
-import { startTestServer } from "./server/server.ts";
 import type { RecordedRequest, TestServer } from "./server/server.ts";
+import { withTestServer } from "./support/server.ts";
+import { withPageObject } from "./support/studio.ts";
 import {
   ATTEMPTS_THEN_JUDGE,
   CONDUCTOR_MODEL,
@@ -32,20 +33,8 @@ function conductorBody(request: RecordedRequest | undefined) {
 
 let server: TestServer;
 let conductor: ConductorPage;
-
-test.beforeAll(async () => {
-  server = await startTestServer({ keys: { [LOCKED_MODEL]: CONDUCTOR_KEY } });
-});
-test.afterAll(async () => {
-  await server.close();
-});
-test.beforeEach(({ page }) => {
-  server.reset();
-  conductor = new ConductorPage(page);
-});
-test.afterEach(() => {
-  expect(conductor.studio.errors).toEqual([]);
-});
+withTestServer((s) => (server = s), { keys: { [LOCKED_MODEL]: CONDUCTOR_KEY } });
+withPageObject(ConductorPage, (c) => (conductor = c));
 
 async function seedRemote(model: string) {
   await conductor.seed({

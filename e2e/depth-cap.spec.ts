@@ -1,8 +1,9 @@
 import { expect, test } from "@playwright/test";
 import { RecursionPage } from "./pages/recursion.ts";
 import type { ChatBody, TestServer } from "./server/server.ts";
-import { callsTo } from "./support/scenario.ts";
+import { callsTo, conductorText, lastUserText } from "./support/scenario.ts";
 import { withTestServer } from "./support/server.ts";
+import { withPageObject } from "./support/studio.ts";
 
 // A step given to the Conductor itself: the inspector shows what the Conductor will read; past
 // the nesting-depth cap such a step is one plain call to the Conductor's model, which the step
@@ -13,25 +14,24 @@ const QUESTION = "Is 391 prime?";
 const DRAFT = "Factor 391 by trial division.";
 const VERIFY = "Verify the factorisation and answer.";
 const DEEP = "Check everything once more.";
-const plan = (ids: number[], subtasks: string[], access: string) =>
-  `Plan.\nmodel_id = [${ids.join(", ")}]\nsubtasks = [${subtasks.map((s) => JSON.stringify(s)).join(", ")}]\naccess_list = ${access}`;
-const TOP_PLAN = plan([0, 1], [DRAFT, VERIFY], '[[], ["all"]]');
+const TOP_PLAN = conductorText(
+  { model_id: [0, 1], subtasks: [DRAFT, VERIFY], access_list: [[], "all"] },
+  "Plan.",
+);
 // The nested Conductor hands its one step to the Conductor again: past a cap of 1.
-const NESTED_PLAN = plan([1], [DEEP], '[["all"]]');
+const NESTED_PLAN = conductorText(
+  { model_id: [1], subtasks: [DEEP], access_list: ["all"] },
+  "Plan.",
+);
 
-const lastUser = (body: ChatBody) => {
-  const c = body.messages.findLast((m) => m.role === "user")?.content;
-  return typeof c === "string" ? c : JSON.stringify(c);
-};
+const lastUser = lastUserText;
 const isPlan = (b: ChatBody) => lastUser(b).includes("USER QUESTION:");
 const isNestedPlan = (b: ChatBody) => isPlan(b) && lastUser(b).includes("<overall_task>");
 
 let server: TestServer;
 let studio: RecursionPage;
 withTestServer((s) => (server = s));
-test.afterEach(() => {
-  expect(studio.errors).toEqual([]);
-});
+withPageObject(RecursionPage, (s) => (studio = s));
 
 test("past the nesting-depth cap the step says so and its Conductor call is costed; the inspector shows what the Conductor reads", async ({
   page,
@@ -44,15 +44,10 @@ test("past the nesting-depth cap the step says so and its Conductor call is cost
     content: "391 = 17 × 23.",
     usage: { prompt_tokens: 100, completion_tokens: 20 },
   });
-  studio = new RecursionPage(page);
   // The Conductor's price: $2 in, $6 out per million tokens; no provider figure is sent.
   const settings = { rounds: 0, maxDepth: 1, maxCalls: 0, price: { input: 2, output: 6 } };
-  await studio.seedRecursion(server.baseURL, POOL, CONDUCTOR, settings);
-  await studio.goto();
-  await studio.ask(QUESTION);
-  await studio.startPlan();
-  await expect(studio.byTestId("plan")).toBeEnabled();
-  await expect(studio.mainSteps()).toHaveCount(2);
+  await studio.open(server.baseURL, POOL, CONDUCTOR, settings);
+  await studio.planRound1(QUESTION, 2);
 
   // The inspector of the step given to the Conductor shows the nested plan's prompt.
   await studio.selectNode(1);

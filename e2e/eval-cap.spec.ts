@@ -3,15 +3,14 @@ import { EvaluatePage } from "./pages/evaluate.ts";
 import type { StudioPage } from "./pages/studio.ts";
 import type { TestServer } from "./server/server.ts";
 import { withStudio } from "./support/studio.ts";
-import { WORKERS } from "./support/scenario.ts";
+import { WORKERS, chatCalls } from "./support/scenario.ts";
 
 let server: TestServer;
 let studio: StudioPage;
 withStudio((s) => ({ server, studio } = s));
 
 const [SOLVER] = WORKERS;
-const chats = () =>
-  server.requests.filter((r) => r.method === "POST" && r.path === "/v1/chat/completions");
+const chats = () => chatCalls(server);
 
 async function setUp(evaluate: EvaluatePage) {
   server.setDefault(SOLVER.model, {

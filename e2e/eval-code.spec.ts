@@ -5,11 +5,10 @@ import {
   CODE_QUESTIONS_JSONL,
   scriptedCodeReply,
 } from "./fixtures/code-answers.ts";
-import { EvaluatePage } from "./pages/evaluate.ts";
-import { StudioPage } from "./pages/studio.ts";
-import type { ChatBody, TestServer } from "./server/server.ts";
+import type { TestServer } from "./server/server.ts";
 import { withTestServer } from "./support/server.ts";
-import { WORKERS } from "./support/scenario.ts";
+import { openEvaluate } from "./support/studio.ts";
+import { WORKERS, messagesText } from "./support/scenario.ts";
 
 // The Evaluate view with the code scorer: five scripted code answers (e2e/fixtures/code-answers.ts,
 // the same ones `conductor-studio eval` scores in src/cli/cli-eval-code.test.ts) scored in the
@@ -20,23 +19,15 @@ withTestServer((s) => (server = s));
 
 const [SOLVER] = WORKERS;
 const STRATEGY = `single:${SOLVER.name}`;
-const textOf = (body: ChatBody) =>
-  body.messages
-    .map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)))
-    .join("\n");
 
 test("a code question set scored in the browser: pass@1 as scripted, tests per item, responsive during the hang", async ({
   page,
 }) => {
   test.setTimeout(150_000);
-  server.setDefault(SOLVER.model, (body) => scriptedCodeReply(textOf(body)));
+  server.setDefault(SOLVER.model, (body) => scriptedCodeReply(messagesText(body)));
   const fetched: string[] = [];
   page.on("request", (r) => fetched.push(new URL(r.url()).pathname));
-  const studio = new StudioPage(page);
-  const evaluate = new EvaluatePage(page);
-  await studio.seed(server.baseURL);
-  await studio.goto();
-  await evaluate.open();
+  const { studio, evaluate } = await openEvaluate(page, server);
 
   // The sample code set picks the code scorer; then the scripted set is imported as a file.
   await evaluate.pickSample("code");

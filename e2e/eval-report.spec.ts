@@ -1,17 +1,20 @@
 import { expect, test } from "@playwright/test";
-import { EvaluatePage } from "./pages/evaluate.ts";
-import { StudioPage } from "./pages/studio.ts";
-import type { ChatBody, TestServer } from "./server/server.ts";
+import type { TestServer } from "./server/server.ts";
 import { withTestServer } from "./support/server.ts";
-import { CONDUCTOR_MODEL, WORKERS, conductorText } from "./support/scenario.ts";
+import { openEvaluate } from "./support/studio.ts";
+import {
+  CONDUCTOR_MODEL,
+  WORKERS,
+  askedNumber,
+  conductorText,
+  plusOneQuestions,
+} from "./support/scenario.ts";
 
 let server: TestServer;
 withTestServer((s) => (server = s));
 
 const [SOLVER, CHECKER] = WORKERS;
 const NUMBERS = [1, 2, 3, 4, 5, 6, 7, 8, 20, 30, 40, 50, 60, 70, 80, 90];
-const asked = (b: ChatBody) =>
-  Number(/What is (\d+) plus one\?/.exec(JSON.stringify(b.messages))?.[1] ?? NaN);
 
 /** The Conductor gives every question to the solver (always right); the checker alone is right below 10 only. */
 function script() {
@@ -19,28 +22,20 @@ function script() {
     CONDUCTOR_MODEL,
     conductorText({ model_id: [0], subtasks: ["Solve it and answer."], access_list: [[]] }),
   );
-  server.setDefault(SOLVER.model, (b) => `Answer: ${asked(b) + 1}`);
-  server.setDefault(CHECKER.model, (b) => `Answer: ${asked(b) < 10 ? asked(b) + 1 : 0}`);
+  server.setDefault(SOLVER.model, (b) => `Answer: ${askedNumber(b) + 1}`);
+  server.setDefault(
+    CHECKER.model,
+    (b) => `Answer: ${askedNumber(b) < 10 ? askedNumber(b) + 1 : 0}`,
+  );
 }
 
-const QUESTIONS = NUMBERS.map((n, i) =>
-  JSON.stringify({
-    id: `q${i + 1}`,
-    question: `What is ${n} plus one?`,
-    answer: String(n + 1),
-    category: n < 10 ? "small" : "large",
-  }),
-).join("\n");
+const QUESTIONS = plusOneQuestions(NUMBERS, (n) => ({ category: n < 10 ? "small" : "large" }));
 
 test("the report shows intervals, the paired sentence and the per-category table", async ({
   page,
 }) => {
   script();
-  const studio = new StudioPage(page);
-  const evaluate = new EvaluatePage(page);
-  await studio.seed(server.baseURL);
-  await studio.goto();
-  await evaluate.open();
+  const { studio, evaluate } = await openEvaluate(page, server);
   await evaluate.importFile("numbers.jsonl", QUESTIONS);
   await expect(evaluate.byTestId("eval-count")).toHaveText("16 question(s)");
   const checker = `single:${CHECKER.name}`;

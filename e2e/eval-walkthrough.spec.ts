@@ -8,7 +8,14 @@ import { EvaluatePage } from "./pages/evaluate.ts";
 import { StudioPage } from "./pages/studio.ts";
 import type { ChatBody, TestServer } from "./server/server.ts";
 import { withTestServer } from "./support/server.ts";
-import { CONDUCTOR_MODEL, WORKERS, conductorText } from "./support/scenario.ts";
+import { openStudio } from "./support/studio.ts";
+import {
+  CONDUCTOR_MODEL,
+  WORKERS,
+  askedNumber,
+  chatCalls,
+  conductorText,
+} from "./support/scenario.ts";
 
 let server: TestServer;
 withTestServer((s) => (server = s));
@@ -18,8 +25,6 @@ const NUMBERS = [3, 5, 8, 13, 21, 34];
 const QUESTIONS = NUMBERS.map((n, i) =>
   JSON.stringify({ id: `q${i + 1}`, problem: `What is ${n} plus one?`, solution: String(n + 1) }),
 ).join("\n");
-const asked = (b: ChatBody) =>
-  Number(/What is (\d+) plus one\?/.exec(JSON.stringify(b.messages))?.[1] ?? NaN);
 
 /** Every call takes `latency.ms`; the solver is right, the checker right below 10, the judge never. */
 const latency = { ms: 0 };
@@ -34,7 +39,7 @@ function script() {
     latencyMs: latency.ms,
   }));
   const reply = (answer: (n: number) => number) => (b: ChatBody) => ({
-    content: `Working.\nAnswer: ${answer(asked(b))}`,
+    content: `Working.\nAnswer: ${answer(askedNumber(b))}`,
     latencyMs: latency.ms,
     usage: { prompt_tokens: 100, completion_tokens: 20 },
   });
@@ -52,18 +57,20 @@ function script() {
   );
 }
 
-const chats = () =>
-  server.requests.filter((r) => r.method === "POST" && r.path === "/v1/chat/completions");
+const chats = () => chatCalls(server);
 /** Calls the server answered in full: what was paid for. */
 const completed = () => chats().length - server.disconnects.length;
 
 async function setUp(page: Page) {
   script();
-  const studio = new StudioPage(page);
-  const evaluate = new EvaluatePage(page);
-  await studio.seed(server.baseURL);
-  await studio.goto();
-  return { studio, evaluate };
+  const studio = await openStudio(new StudioPage(page), server);
+  return { studio, evaluate: new EvaluatePage(page) };
+}
+
+/** Opens Evaluate with the six numbers imported. */
+async function openNumbers(evaluate: EvaluatePage) {
+  await evaluate.open();
+  await evaluate.importFile("numbers.jsonl", QUESTIONS);
 }
 
 test("each strategy says who it calls and how many calls a question costs, and the total is what the server sees", async ({
@@ -107,8 +114,7 @@ test("each strategy says who it calls and how many calls a question costs, and t
 
 test("the setup stays in view, read-only, while an evaluation runs", async ({ page }) => {
   const { studio, evaluate } = await setUp(page);
-  await evaluate.open();
-  await evaluate.importFile("numbers.jsonl", QUESTIONS);
+  await openNumbers(evaluate);
   await evaluate.choose("conductor", "chain");
   latency.ms = 60_000;
   await evaluate.start();
@@ -133,8 +139,7 @@ test("Pause stops in-flight items at once; after a reload the paused evaluation 
   page,
 }) => {
   const { studio, evaluate } = await setUp(page);
-  await evaluate.open();
-  await evaluate.importFile("numbers.jsonl", QUESTIONS);
+  await openNumbers(evaluate);
   await evaluate.choose("conductor", "chain");
   latency.ms = 700;
   await evaluate.start();
@@ -177,8 +182,7 @@ test("Pause and Resume in the same page: the cut items continue from their finis
   page,
 }) => {
   const { studio, evaluate } = await setUp(page);
-  await evaluate.open();
-  await evaluate.importFile("numbers.jsonl", QUESTIONS);
+  await openNumbers(evaluate);
   await evaluate.choose("chain");
   latency.ms = 500;
   await evaluate.start();
@@ -199,8 +203,7 @@ test("a matrix cell opens the item beside its run and goes back to the report; t
 }) => {
   const { studio, evaluate } = await setUp(page);
   await studio.ask("My own question, half typed");
-  await evaluate.open();
-  await evaluate.importFile("numbers.jsonl", QUESTIONS);
+  await openNumbers(evaluate);
   await evaluate.choose("chain");
   await evaluate.start();
   await expect(evaluate.byTestId("eval-done")).toHaveText("6/6", { timeout: 30_000 });
@@ -256,8 +259,7 @@ test("the Pareto plot reads out name, accuracy and cost, has a table, and its ax
   page,
 }) => {
   const { studio, evaluate } = await setUp(page);
-  await evaluate.open();
-  await evaluate.importFile("numbers.jsonl", QUESTIONS);
+  await openNumbers(evaluate);
   const checker = `single:${CHECKER.name}`;
   await evaluate.choose(`single:${SOLVER.name}`, checker, "chain");
   await evaluate.start();
@@ -309,11 +311,10 @@ test("strategies at the same accuracy and cost keep their names apart on the Par
   const { studio, evaluate } = await setUp(page);
   // The checker is right everywhere too: both single strategies sit on one point.
   server.setDefault(CHECKER.model, (b: ChatBody) => ({
-    content: `Working.\nAnswer: ${asked(b) + 1}`,
+    content: `Working.\nAnswer: ${askedNumber(b) + 1}`,
     usage: { prompt_tokens: 100, completion_tokens: 20 },
   }));
-  await evaluate.open();
-  await evaluate.importFile("numbers.jsonl", QUESTIONS);
+  await openNumbers(evaluate);
   await evaluate.choose(`single:${SOLVER.name}`, `single:${CHECKER.name}`);
   await evaluate.start();
   await expect(evaluate.byTestId("eval-done")).toHaveText("12/12", { timeout: 30_000 });

@@ -1,21 +1,17 @@
 import { expect, test } from "@playwright/test";
 import { SAMPLE_MATH } from "../src/engine/eval/dataset/sample-math.ts";
-import { EvaluatePage } from "./pages/evaluate.ts";
-import { StudioPage } from "./pages/studio.ts";
 import type { ChatBody, TestServer } from "./server/server.ts";
 import { withTestServer } from "./support/server.ts";
-import { WORKERS } from "./support/scenario.ts";
+import { openEvaluate } from "./support/studio.ts";
+import { WORKERS, chatCalls, messagesText } from "./support/scenario.ts";
 
 let server: TestServer;
 withTestServer((s) => (server = s));
 
 const [SOLVER, CHECKER, JUDGE] = WORKERS;
-const textOf = (body: ChatBody) =>
-  body.messages
-    .map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)))
-    .join("\n");
 /** The sample item a request is about (every worker sees the question). */
-const itemOf = (body: ChatBody) => SAMPLE_MATH.findIndex((i) => textOf(body).includes(i.question));
+const itemOf = (body: ChatBody) =>
+  SAMPLE_MATH.findIndex((i) => messagesText(body).includes(i.question));
 
 /**
  * Scripted answers: the solver is always right, the checker right except on every fifth
@@ -49,19 +45,14 @@ function script() {
   );
 }
 
-const chats = () =>
-  server.requests.filter((r) => r.method === "POST" && r.path === "/v1/chat/completions");
+const chats = () => chatCalls(server);
 
 test("a sample set through three strategies: exact accuracies, resume after a reload, open a cell's run", async ({
   page,
 }) => {
   const later = server.gate("later");
   script();
-  const studio = new StudioPage(page);
-  const evaluate = new EvaluatePage(page);
-  await studio.seed(server.baseURL);
-  await studio.goto();
-  await evaluate.open();
+  const { studio, evaluate } = await openEvaluate(page, server);
   await evaluate.pickSample("math");
   await expect(evaluate.byTestId("eval-count")).toHaveText("20 question(s)");
   const single = (w: { name: string }) => `single:${w.name}`;

@@ -2,9 +2,9 @@ import { expect, test } from "@playwright/test";
 import { z } from "zod";
 import type { ExportedFile } from "./pages/exports.ts";
 import { EXPORT_FORMAT, EXPORT_VERSION } from "../src/engine/run/export.ts";
-import { StudioPage } from "./pages/studio.ts";
+import type { StudioPage } from "./pages/studio.ts";
 import type { TestServer } from "./server/server.ts";
-import { withTestServer } from "./support/server.ts";
+import { withStudio } from "./support/studio.ts";
 import {
   ATTEMPTS_THEN_JUDGE,
   QUESTION,
@@ -15,17 +15,10 @@ import {
 let server: TestServer;
 let studio: StudioPage;
 
-withTestServer((s) => (server = s));
-test.beforeEach(async ({ page }) => {
-  scriptPlanAndAnswers(server);
-  studio = new StudioPage(page);
-  await studio.seed(server.baseURL);
-  await studio.goto();
-  await studio.ask(QUESTION);
-  await studio.plan(3);
-});
-test.afterEach(() => {
-  expect(studio.errors).toEqual([]);
+withStudio((s) => ({ server, studio } = s), {
+  script: scriptPlanAndAnswers,
+  ask: QUESTION,
+  plan: 3,
 });
 
 const asUpload = (file: ExportedFile) => ({

@@ -5,20 +5,18 @@ import { HistoryPage } from "./pages/history.ts";
 import type { StudioPage } from "./pages/studio.ts";
 import type { ChatBody, TestServer } from "./server/server.ts";
 import { withStudio } from "./support/studio.ts";
-import { QUESTION, WORKERS, scriptPlanAndAnswers } from "./support/scenario.ts";
+import { QUESTION, WORKERS, messagesText, scriptPlanAndAnswers } from "./support/scenario.ts";
 
 let server: TestServer;
 let studio: StudioPage;
 withStudio((s) => ({ server, studio } = s));
 
 const [SOLVER, CHECKER] = WORKERS;
-const textOf = (body: ChatBody) =>
-  body.messages.map((m) => (typeof m.content === "string" ? m.content : "")).join("\n");
 
 /** The solver answers every sample question right; the checker only the first one. */
 function scriptEval() {
   const answer = (right: (i: number) => boolean) => (body: ChatBody) => {
-    const i = SAMPLE_MATH.findIndex((q) => textOf(body).includes(q.question));
+    const i = SAMPLE_MATH.findIndex((q) => messagesText(body).includes(q.question));
     const value = i >= 0 && right(i) ? SAMPLE_MATH[i]!.expected! : "99999";
     return { content: `Answer: ${value}`, usage: { prompt_tokens: 100, completion_tokens: 20 } };
   };

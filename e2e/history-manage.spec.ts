@@ -3,34 +3,21 @@ import { expect, test } from "@playwright/test";
 import { UNDO_MS } from "../src/state/history.ts";
 import { HistoryPage } from "./pages/history.ts";
 import type { TestServer } from "./server/server.ts";
-import { withTestServer } from "./support/server.ts";
-import {
-  ATTEMPTS_THEN_JUDGE,
-  CONDUCTOR_MODEL,
-  QUESTION,
-  WORKERS,
-  conductorText,
-} from "./support/scenario.ts";
+import { withStudio } from "./support/studio.ts";
+import { QUESTION, WORKERS, scriptNumberedAnswers, scriptPlan } from "./support/scenario.ts";
 
 let server: TestServer;
 let studio: HistoryPage;
 
-withTestServer((s) => (server = s));
-test.beforeEach(async ({ page }) => {
-  server.script(CONDUCTOR_MODEL, conductorText(ATTEMPTS_THEN_JUDGE));
-  // Each worker numbers its answers, so the n-th run's outputs all end in "#n.".
-  for (const w of WORKERS) {
-    let n = 0;
-    server.setDefault(w.model, () => `${w.name} answer #${++n}.`);
-  }
-  studio = new HistoryPage(page);
-  await studio.seed(server.baseURL);
-  await studio.goto();
-  await studio.ask(QUESTION);
-  await studio.plan(3);
-});
-test.afterEach(() => {
-  expect(studio.errors).toEqual([]);
+withStudio((s) => ({ server, studio } = s), {
+  as: HistoryPage,
+  script: (s) => {
+    scriptPlan(s);
+    // Each worker numbers its answers, so the n-th run's outputs all end in "#n.".
+    scriptNumberedAnswers(s);
+  },
+  ask: QUESTION,
+  plan: 3,
 });
 
 const CHECKER = WORKERS[1].model;

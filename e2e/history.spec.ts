@@ -3,63 +3,48 @@ import { expect, test } from "@playwright/test";
 import { SETTINGS_KEY } from "../src/state/persist.ts";
 import { HistoryPage } from "./pages/history.ts";
 import type { TestServer } from "./server/server.ts";
-import { withTestServer } from "./support/server.ts";
+import { withStudio } from "./support/studio.ts";
 import {
   ATTEMPTS_THEN_JUDGE,
-  CONDUCTOR_MODEL,
+  PLAN_USAGE,
   QUESTION,
   WORKERS,
   callsTo,
-  conductorText,
+  scriptNumberedAnswers,
+  scriptPlan,
+  streamThenHold,
 } from "./support/scenario.ts";
 
 let server: TestServer;
 let studio: HistoryPage;
 
-withTestServer((s) => (server = s));
-test.beforeEach(async ({ page }) => {
-  server.script(CONDUCTOR_MODEL, {
-    content: conductorText(ATTEMPTS_THEN_JUDGE),
-    usage: { prompt_tokens: 400, completion_tokens: 80 },
-  });
-  for (const w of WORKERS) {
-    let n = 0;
-    server.setDefault(w.model, () => ({
-      content: `${w.name} answer #${++n}.`,
-      usage: { prompt_tokens: 100, completion_tokens: 10 * n },
-    }));
-  }
-  studio = new HistoryPage(page);
-  await studio.seed(server.baseURL);
-  await studio.goto();
-  await studio.ask(QUESTION);
-  await studio.plan(3);
-});
-test.afterEach(() => {
-  expect(studio.errors).toEqual([]);
+withStudio((s) => ({ server, studio } = s), {
+  as: HistoryPage,
+  script: (s) => {
+    scriptPlan(s, ATTEMPTS_THEN_JUDGE, { usage: PLAN_USAGE });
+    scriptNumberedAnswers(s, (n) => ({ prompt_tokens: 100, completion_tokens: 10 * n }));
+  },
+  ask: QUESTION,
+  plan: 3,
 });
 
 const [SOLVER, CHECKER, JUDGE] = WORKERS.map((w) => w.model) as [string, string, string];
 const count = (model: string) => callsTo(server, model).length;
+/** A stored run from another studio (with a nested workflow), as a file to import. */
+const nestedRunFile = () =>
+  readFileSync(new URL("../src/engine/run/fixtures/run-v4-nested.json", import.meta.url), "utf8");
 
 test("a reload mid-run brings back the question, graph and finished outputs; Resume runs only the rest", async ({
   page,
 }) => {
   const partial = "The checker is still factoring 391 by hand, one prime at a time";
   // The checker streams its partial answer, then holds until the reload cuts it off.
-  server.gate("checker");
-  server.setDefault(CHECKER, {
-    chunks: [partial, " and will not finish before the reload."],
-    gate: "checker",
-    gateAfter: 1,
-  });
+  streamThenHold(server, CHECKER, [partial, " and will not finish before the reload."], "checker");
   await studio.run();
   await expect(studio.status(0)).toHaveAttribute("data-status", "done");
   await expect(studio.output(1)).toContainText("The checker is still");
-  // The stored record has caught up with the stream (written at most every half second).
-  await expect
-    .poll(async () => (await studio.storedTexts()).some((t) => t.includes("The checker is still")))
-    .toBe(true);
+  // The stored record has caught up with the stream.
+  await studio.waitStored("The checker is still");
   const dialogs: string[] = [];
   page.on("dialog", (d) => {
     dialogs.push(d.type());
@@ -121,10 +106,7 @@ const settingsPool = (page: HistoryPage["page"]) =>
 test("an import during a run opens as its own run; the live run finishes into its own record", async ({
   page,
 }) => {
-  const file = readFileSync(
-    new URL("../src/engine/run/fixtures/run-v4-nested.json", import.meta.url),
-    "utf8",
-  );
+  const file = nestedRunFile();
   const poolBefore = await settingsPool(page);
   // The judge's call is held until the import is done: the import happens during the run, always.
   const judge = server.gate("judge");
@@ -282,22 +264,17 @@ test("a full disk shows a clear message and loses no stored run", async ({ page 
 test("a reload while an imported run is open still stores the live run as interrupted, with Resume", async ({
   page,
 }) => {
-  const file = readFileSync(
-    new URL("../src/engine/run/fixtures/run-v4-nested.json", import.meta.url),
-    "utf8",
-  );
+  const file = nestedRunFile();
   // The checker streams a partial answer, then holds until the reload cuts it off.
-  server.gate("checker");
-  server.setDefault(CHECKER, {
-    chunks: ["The checker is still factoring 391,", " one prime at a time."],
-    gate: "checker",
-    gateAfter: 1,
-  });
+  streamThenHold(
+    server,
+    CHECKER,
+    ["The checker is still factoring 391,", " one prime at a time."],
+    "checker",
+  );
   await studio.run();
   await expect(studio.output(1)).toContainText("The checker is still");
-  await expect
-    .poll(async () => (await studio.storedTexts()).some((t) => t.includes("The checker is still")))
-    .toBe(true);
+  await studio.waitStored("The checker is still");
   await studio.importFile({
     name: "nested.json",
     mimeType: "application/json",

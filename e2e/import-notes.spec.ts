@@ -2,15 +2,8 @@ import { expect, test } from "@playwright/test";
 import type { ExportedFile } from "./pages/exports.ts";
 import { HistoryPage } from "./pages/history.ts";
 import type { TestServer } from "./server/server.ts";
-import { withTestServer } from "./support/server.ts";
-import {
-  ATTEMPTS_THEN_JUDGE,
-  CONDUCTOR_MODEL,
-  QUESTION,
-  WORKERS,
-  conductorText,
-  slowly,
-} from "./support/scenario.ts";
+import { withStudio } from "./support/studio.ts";
+import { QUESTION, WORKERS, scriptAnswers, scriptPlan, slowly } from "./support/scenario.ts";
 
 // Imports say what they opened, in the user's words (names, rounds and steps from 1); a JSON-lines
 // import stores runs as they were without replacing the run on screen; and an import while a run
@@ -18,16 +11,12 @@ import {
 
 let server: TestServer;
 let studio: HistoryPage;
-withTestServer((s) => (server = s));
-test.beforeEach(async ({ page }) => {
-  server.script(CONDUCTOR_MODEL, conductorText(ATTEMPTS_THEN_JUDGE));
-  for (const w of WORKERS) server.setDefault(w.model, `${w.name}: 391 = 17 × 23.`);
-  studio = new HistoryPage(page);
-  await studio.seed(server.baseURL);
-  await studio.goto();
-});
-test.afterEach(() => {
-  expect(studio.errors).toEqual([]);
+withStudio((s) => ({ server, studio } = s), {
+  as: HistoryPage,
+  script: (s) => {
+    scriptPlan(s);
+    scriptAnswers(s, (w) => `${w.name}: 391 = 17 × 23.`);
+  },
 });
 
 const asUpload = (file: { name: string; text: string }, mimeType = "application/json") => ({
@@ -43,6 +32,19 @@ async function finishedRun(): Promise<ExportedFile> {
   await studio.waitIdle();
   await expect(studio.byTestId("final-answer")).toContainText("391 = 17 × 23");
   return studio.exportRun();
+}
+
+/** A finished run's export, then a second run, still going on: its checker streams slowly. */
+async function finishedThenRunning(): Promise<ExportedFile> {
+  const file = await finishedRun();
+  const [, checker] = WORKERS;
+  server.setDefault(
+    checker.model,
+    slowly("The checker is still factoring 391 by hand, slowly. ".repeat(4), 4, 200),
+  );
+  await studio.run();
+  await expect(studio.output(1)).toContainText("The checker is still");
+  return file;
 }
 
 test("an import confirms what it opened, and its notes count rounds and steps from 1", async () => {
@@ -99,14 +101,7 @@ test("a JSON-lines import stores each run with its kind and duration, and leaves
 test("importing while a run goes on: the banner says where it is, Cancel is not the toolbar's, and Back to it returns", async ({
   page,
 }) => {
-  const file = await finishedRun();
-  const [, checker] = WORKERS;
-  server.setDefault(
-    checker.model,
-    slowly("The checker is still factoring 391 by hand, slowly. ".repeat(4), 4, 200),
-  );
-  await studio.run();
-  await expect(studio.output(1)).toContainText("The checker is still");
+  const file = await finishedThenRunning();
 
   await studio.importFile(asUpload(file));
   await expect(studio.byTestId("notice")).toContainText(`Opened ${file.name}:`);
@@ -129,14 +124,7 @@ test("importing while a run goes on: the banner says where it is, Cancel is not 
 });
 
 test("the background run's banner cancels that run, by name, and only it", async () => {
-  const file = await finishedRun();
-  const [, checker] = WORKERS;
-  server.setDefault(
-    checker.model,
-    slowly("The checker is still factoring 391 by hand, slowly. ".repeat(4), 4, 200),
-  );
-  await studio.run();
-  await expect(studio.output(1)).toContainText("The checker is still");
+  const file = await finishedThenRunning();
   await studio.importFile(asUpload(file));
   const cancel = studio.byTestId("cancel-background");
   await expect(cancel).toHaveText("Cancel that run");

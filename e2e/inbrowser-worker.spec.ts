@@ -5,6 +5,7 @@ import { InBrowserPage } from "./pages/inbrowser.ts";
 import { planText } from "./pages/pool.ts";
 import type { TestServer } from "./server/server.ts";
 import { withTestServer } from "./support/server.ts";
+import { withPageObject } from "./support/studio.ts";
 import { CONDUCTOR_MODEL, QUESTION, callsTo } from "./support/scenario.ts";
 
 // In-browser workers over the ?fake-webllm hook: the model "loads" as a scripted engine, through
@@ -16,12 +17,7 @@ let server: TestServer;
 let app: InBrowserPage;
 
 withTestServer((s) => (server = s));
-test.beforeEach(({ page }) => {
-  app = new InBrowserPage(page);
-});
-test.afterEach(() => {
-  expect(app.studio.errors).toEqual([]);
-});
+withPageObject(InBrowserPage, (p) => (app = p));
 
 const SOLVER = "solver-gpt";
 const JUDGE = "judge-qwen";

@@ -1,20 +1,12 @@
 import { expect, test } from "@playwright/test";
 import { HistoryPage } from "./pages/history.ts";
 import type { TestServer } from "./server/server.ts";
-import { withTestServer } from "./support/server.ts";
+import { withStudio } from "./support/studio.ts";
 import { QUESTION, scriptPlanAndAnswers } from "./support/scenario.ts";
 
 let server: TestServer;
 let studio: HistoryPage;
-withTestServer((s) => (server = s));
-test.beforeEach(async ({ page }) => {
-  studio = new HistoryPage(page);
-  await studio.seed(server.baseURL);
-  await studio.goto();
-});
-test.afterEach(() => {
-  expect(studio.errors).toEqual([]);
-});
+withStudio((s) => ({ server, studio } = s), { as: HistoryPage });
 
 test("the theme button names the current theme, and its accessible name is its label", async ({
   page,

@@ -2,65 +2,49 @@ import { expect, test } from "@playwright/test";
 import { HistoryPage } from "./pages/history.ts";
 import { PoolPage } from "./pages/pool.ts";
 import type { TestServer } from "./server/server.ts";
-import { startTestServer } from "./server/server.ts";
-import {
-  ATTEMPTS_THEN_JUDGE,
-  CONDUCTOR_MODEL,
-  QUESTION,
-  WORKERS,
-  callsTo,
-  conductorText,
-} from "./support/scenario.ts";
+import { withStudio } from "./support/studio.ts";
+import { QUESTION, WORKERS, callsTo, scriptPlan, streamThenHold } from "./support/scenario.ts";
 
 // Only the checker's endpoint wants a key; the others are open, like a local server.
 const KEY = "sk-checker-in-memory-0123456789";
 const [SOLVER, CHECKER, JUDGE] = WORKERS;
 
 let server: TestServer;
-test.beforeAll(async () => {
-  server = await startTestServer({ keys: { [CHECKER.model]: KEY } });
-});
-test.afterAll(async () => {
-  await server.close();
-});
-
 let studio: HistoryPage;
-test.beforeEach(async ({ page }) => {
-  server.reset();
-  server.script(CONDUCTOR_MODEL, conductorText(ATTEMPTS_THEN_JUDGE));
-  server.setDefault(SOLVER.model, "391 = 17 × 23.");
-  server.setDefault(JUDGE.model, "Not prime: 391 = 17 × 23.");
-  studio = new HistoryPage(page);
-  await studio.seed(server.baseURL);
-  await studio.goto();
-});
-test.afterEach(() => {
-  expect(studio.errors).toEqual([]);
+withStudio((s) => ({ server, studio } = s), {
+  as: HistoryPage,
+  server: { keys: { [CHECKER.model]: KEY } },
+  script: (s) => {
+    scriptPlan(s);
+    s.setDefault(SOLVER.model, "391 = 17 × 23.");
+    s.setDefault(JUDGE.model, "Not prime: 391 = 17 × 23.");
+  },
 });
 
-test("Resume after a reload asks for the key the reload cleared, names the worker, and calls nothing until it is given", async ({
-  page,
-}) => {
-  // The key, typed in Settings, is held in memory only (the default).
-  const pool = new PoolPage(page);
+/** Gives the checker its key in Settings (held in memory only, the default), then plans. */
+async function keyThenPlan(pool: PoolPage) {
   await pool.openSettings();
   await pool.configure(1, { key: KEY });
   await pool.closeSettings();
   await studio.ask(QUESTION);
   await studio.plan(3);
+}
+
+test("Resume after a reload asks for the key the reload cleared, names the worker, and calls nothing until it is given", async ({
+  page,
+}) => {
+  await keyThenPlan(new PoolPage(page));
 
   // The checker streams a partial answer, then holds until the reload cuts it off.
-  server.gate("checker");
-  server.setDefault(CHECKER.model, {
-    chunks: ["The checker is still factoring 391", " by hand, slowly"],
-    gate: "checker",
-    gateAfter: 1,
-  });
+  streamThenHold(
+    server,
+    CHECKER.model,
+    ["The checker is still factoring 391", " by hand, slowly"],
+    "checker",
+  );
   await studio.run();
   await expect(studio.output(1)).toContainText("The checker is still");
-  await expect
-    .poll(async () => (await studio.storedTexts()).some((t) => t.includes("The checker is still")))
-    .toBe(true);
+  await studio.waitStored("The checker is still");
   page.on("dialog", (d) => void d.accept());
   await page.reload();
   await expect(studio.status(1)).toHaveAttribute("data-status", "interrupted");
@@ -90,12 +74,7 @@ test("Resume after a reload asks for the key the reload cleared, names the worke
 });
 
 test("Re-run from a step after a reload asks for its worker's key first", async ({ page }) => {
-  const pool = new PoolPage(page);
-  await pool.openSettings();
-  await pool.configure(1, { key: KEY });
-  await pool.closeSettings();
-  await studio.ask(QUESTION);
-  await studio.plan(3);
+  await keyThenPlan(new PoolPage(page));
   server.setDefault(CHECKER.model, "391 = 17 × 23, checked.");
   await studio.run();
   await studio.waitIdle();

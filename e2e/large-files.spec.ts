@@ -40,18 +40,6 @@ async function importBuilt(page: Page, output: string, times: number, answer: st
   );
 }
 
-async function watchLongTasks(page: Page) {
-  await page.evaluate(() => {
-    const w = window as unknown as { __tasks: number[] };
-    w.__tasks = [];
-    new PerformanceObserver((l) => {
-      for (const e of l.getEntries()) w.__tasks.push(e.duration);
-    }).observe({ type: "longtask" });
-  });
-}
-const longest = (page: Page) =>
-  page.evaluate(() => Math.max(0, ...(window as unknown as { __tasks: number[] }).__tasks));
-
 test("the shown answer is the steps' answer, not a file's answer field that disagrees", async ({
   page,
 }) => {
@@ -76,7 +64,7 @@ test("a file over 10 MB opens only after asking; a 3 MB one opens without blocki
   await expect(studio.byTestId("truncated")).toBeVisible();
 
   // Read off the main thread and drawn in pieces: no task of the page takes 200 ms.
-  await watchLongTasks(page);
+  await studio.watchLongTasks();
   await importBuilt(page, line, Math.ceil(3e6 / line.length), "x");
   await expect(studio.byTestId("file-offer")).toHaveCount(0);
   await expect(studio.byTestId("final-answer")).toContainText("A line of a very long answer");
@@ -87,7 +75,7 @@ test("a file over 10 MB opens only after asking; a 3 MB one opens without blocki
   ).toBeVisible();
   await studio.selectNode(1);
   await expect(studio.byTestId("inspector-output").getByTestId("truncated")).toBeVisible();
-  expect(await longest(page)).toBeLessThan(200);
+  expect(await studio.longestTask()).toBeLessThan(200);
 });
 
 test("the app's own pool file dropped on the canvas is offered as a pool import", async ({

@@ -4,35 +4,27 @@ import { expect, test } from "@playwright/test";
 import type { Receiver } from "../src/cli/otel-receiver.ts";
 import { startReceiver, wholeTraces } from "../src/cli/otel-receiver.ts";
 import { TelemetryPage } from "./pages/telemetry.ts";
-import type { TestServer } from "./server/server.ts";
-import { withTestServer } from "./support/server.ts";
-import {
-  ATTEMPTS_THEN_JUDGE,
-  CONDUCTOR_MODEL,
-  QUESTION,
-  WORKERS,
-  conductorText,
-} from "./support/scenario.ts";
+import { withStudio } from "./support/studio.ts";
+import { QUESTION, scriptAnswers, scriptPlan } from "./support/scenario.ts";
 
-let server: TestServer;
 let studio: TelemetryPage;
 const receivers: Receiver[] = [];
 
-withTestServer((s) => (server = s));
-test.beforeEach(async ({ page }) => {
-  server.script(CONDUCTOR_MODEL, conductorText(ATTEMPTS_THEN_JUDGE));
-  for (const w of WORKERS) server.setDefault(w.model, `${w.name} answers.`);
-  studio = new TelemetryPage(page);
-  await studio.seed(server.baseURL);
-  await studio.goto();
-  await studio.ask(QUESTION);
-  await studio.plan(3);
+withStudio((s) => ({ studio } = s), {
+  as: TelemetryPage,
+  script: (s) => {
+    scriptPlan(s);
+    scriptAnswers(s, (w) => `${w.name} answers.`);
+  },
+  ask: QUESTION,
+  plan: 3,
+});
+test.beforeEach(async () => {
   await studio.run();
   await expect(studio.byTestId("final-answer")).toContainText("answers.");
   await studio.waitIdle();
 });
 test.afterEach(async () => {
-  expect(studio.errors).toEqual([]);
   for (const r of receivers.splice(0)) await r.close();
 });
 

@@ -1,8 +1,8 @@
 import { expect, test } from "@playwright/test";
 import type { Locator, Page } from "@playwright/test";
-import { StudioPage } from "./pages/studio.ts";
+import type { StudioPage } from "./pages/studio.ts";
 import type { TestServer } from "./server/server.ts";
-import { withTestServer } from "./support/server.ts";
+import { withStudio } from "./support/studio.ts";
 import {
   CHAIN,
   CONDUCTOR_MODEL,
@@ -17,21 +17,15 @@ import {
 let server: TestServer;
 let studio: StudioPage;
 
-withTestServer((s) => (server = s));
-test.afterEach(() => {
-  expect(studio.errors).toEqual([]);
-});
+withStudio((s) => ({ server, studio } = s));
 
 const [SOLVER, CHECKER] = WORKERS.map((w) => w.model) as [string, string, string];
 const THOUGHT =
   "SECRET-REASONING: trial division by 2, 3, 5, 7, 11 and 13 leaves remainders; 17 goes in 23 times.";
 const ANSWER = "391 = 17 × 23, so it is not prime.";
 
-/** Opens the studio on the test server, asks QUESTION and waits for the scripted three-step plan. */
-async function openPlanned(page: Page): Promise<void> {
-  studio = new StudioPage(page);
-  await studio.seed(server.baseURL);
-  await studio.goto();
+/** Asks QUESTION and waits for the scripted three-step plan. */
+async function askAndPlan(): Promise<void> {
   await studio.ask(QUESTION);
   await studio.plan(3);
 }
@@ -44,9 +38,7 @@ async function openThinking(node: Locator): Promise<Locator> {
   return part.getByTestId("step-thinking-text");
 }
 
-test("a reasoning worker's thinking streams into its Thinking part and stays out of the next step", async ({
-  page,
-}) => {
+test("a reasoning worker's thinking streams into its Thinking part and stays out of the next step", async () => {
   for (const w of WORKERS) server.setDefault(w.model, `Answer from ${w.name}.`);
   server.script(CONDUCTOR_MODEL, {
     reasoning: ["PLAN-REASONING: a chain of three ", "is enough here."],
@@ -60,7 +52,7 @@ test("a reasoning worker's thinking streams into its Thinking part and stays out
     chunkDelayMs: 40,
     usage: { prompt_tokens: 60, completion_tokens: 90 },
   });
-  await openPlanned(page);
+  await askAndPlan();
 
   // The Conductor's reasoning sits under its own Thinking part, not in the raw plan.
   await expect(studio.byTestId("conductor-thinking")).toContainText("Thinking");
@@ -142,9 +134,6 @@ test("a bare </think> (DeepSeek-R1: the prompt opened the block) moves what stre
       completion_tokens_details: { reasoning_tokens: 70 },
     },
   });
-  studio = new StudioPage(page);
-  await studio.seed(server.baseURL);
-  await studio.goto();
   await recordTexts(page, {
     raw: '[data-testid="conductor-raw"]',
     output: '[data-testid="step-node"][data-index="0"] [data-testid="step-output"]',
@@ -201,10 +190,10 @@ test("a bare </think> (DeepSeek-R1: the prompt opened the block) moves what stre
   await expect(studio.byTestId("totals-reasoning")).toHaveText("(of which 70 reasoning)");
 });
 
-test("a 429 shows the visible retry state, then the retried answer", async ({ page }) => {
+test("a 429 shows the visible retry state, then the retried answer", async () => {
   scriptPlanAndAnswers(server, CHAIN);
   server.script(SOLVER, { status: 429, retryAfter: "2" }, "Recovered answer.");
-  await openPlanned(page);
+  await askAndPlan();
 
   await studio.run();
   const note = studio.node(0).getByTestId("step-retry");
@@ -218,13 +207,11 @@ test("a 429 shows the visible retry state, then the retried answer", async ({ pa
   await studio.waitIdle();
 });
 
-test("cancel closes the worker's connection while it waits for the first byte", async ({
-  page,
-}) => {
+test("cancel closes the worker's connection while it waits for the first byte", async () => {
   scriptPlanAndAnswers(server, CHAIN);
   server.gate("held");
   server.setDefault(SOLVER, { content: "never sent", gate: "held" });
-  await openPlanned(page);
+  await askAndPlan();
 
   await studio.run();
   await expect.poll(() => callsTo(server, SOLVER).length).toBe(1);

@@ -4,8 +4,10 @@ import type { ExportedFile } from "./pages/exports.ts";
 import type { RecursionSettings } from "./pages/recursion.ts";
 import { RecursionPage } from "./pages/recursion.ts";
 import type { ChatBody, ReplySpec, TestServer } from "./server/server.ts";
-import { callsTo } from "./support/scenario.ts";
+import { callsTo, conductorText, lastUserText } from "./support/scenario.ts";
+import type { PlanLists } from "./support/scenario.ts";
 import { withTestServer } from "./support/server.ts";
+import { withPageObject } from "./support/studio.ts";
 
 // The scenario of SPEC 1.6 (as in .scratch/recursion.ts): GPT-5 drafts, the Conductor itself
 // organises a verification as a nested workflow, and a refinement round double-checks the answer.
@@ -35,24 +37,25 @@ const ANSWERS: Record<string, string> = {
   [BETTER]: "Final, with an example: [3, 1, 2, 5] gives length 3.",
 };
 
-const plan = (why: string, ids: number[], subtasks: string[], access: string) =>
-  `${why}\nmodel_id = [${ids.join(", ")}]\nsubtasks = [${subtasks.map((s) => JSON.stringify(s)).join(", ")}]\naccess_list = ${access}`;
+const plan = (
+  why: string,
+  model_id: number[],
+  subtasks: string[],
+  access_list: PlanLists["access_list"],
+) => conductorText({ model_id, subtasks, access_list }, why);
 
-const TOP_PLAN = plan("Draft, then a verification.", [0, 2], [DRAFT, VERIFY], '[[], ["all"]]');
-const NESTED_PLAN = plan("Beta tests, Alpha writes.", [1, 0], [EDGE_CASES, FINAL], '[[], ["all"]]');
-const REFINE_ALL = plan("One more check.", [1], [DOUBLE_CHECK], '[["all"]]');
-const REFINE_ALONE = plan("A fresh restatement.", [1], [RESTATE], "[[]]");
-const ACCEPT = plan("The answer is right.", [], [], "[]");
+const TOP_PLAN = plan("Draft, then a verification.", [0, 2], [DRAFT, VERIFY], [[], "all"]);
+const NESTED_PLAN = plan("Beta tests, Alpha writes.", [1, 0], [EDGE_CASES, FINAL], [[], "all"]);
+const REFINE_ALL = plan("One more check.", [1], [DOUBLE_CHECK], ["all"]);
+const REFINE_ALONE = plan("A fresh restatement.", [1], [RESTATE], [[]]);
+const ACCEPT = plan("The answer is right.", [], [], []);
 
 // Every call reports usage and a provider cost, so group sums are exact.
 const CONDUCTOR_USAGE = { prompt_tokens: 300, completion_tokens: 60, cost: 0.01 };
 const WORKER_USAGE = { prompt_tokens: 100, completion_tokens: 20, cost: 0.02 };
 
 /** The last user message of a request: what tells apart a top plan, a refinement and a nested plan. */
-function lastUser(body: ChatBody): string {
-  const content = body.messages.findLast((m) => m.role === "user")?.content;
-  return typeof content === "string" ? content : JSON.stringify(content);
-}
+const lastUser = lastUserText;
 const isRefinement = (body: ChatBody) => lastUser(body).includes("ANSWER:");
 const isNestedPlan = (body: ChatBody) =>
   lastUser(body).includes("USER QUESTION:") && lastUser(body).includes("<overall_task>");
@@ -91,14 +94,9 @@ const workerCallFor = (subtask: string) =>
 const chatPosts = () => server.requests.filter((r) => r.method === "POST").length;
 
 /** Seeds the settings, opens the app and plans round 1 (two steps on the canvas). */
-async function openAndPlan(page: RecursionPage["page"], settings: RecursionSettings) {
-  studio = new RecursionPage(page);
-  await studio.seedRecursion(server.baseURL, POOL, CONDUCTOR, settings);
-  await studio.goto();
-  await studio.ask(QUESTION);
-  await studio.startPlan();
-  await expect(studio.byTestId("plan")).toBeEnabled();
-  await expect(studio.mainSteps()).toHaveCount(2);
+async function openAndPlan(settings: RecursionSettings) {
+  await studio.open(server.baseURL, POOL, CONDUCTOR, settings);
+  await studio.planRound1(QUESTION, 2);
 }
 
 const statusOf = (step: Locator) => step.getByTestId("status-badge");
@@ -116,17 +114,25 @@ async function runToEnd() {
   await studio.waitIdle();
 }
 
+/**
+ * With one refinement round (REFINE_ALL) and a budget of `maxCalls`, plans and runs to the end;
+ * returns how many calls the run made after planning.
+ */
+async function runWithBudget(maxCalls: number): Promise<number> {
+  script(REFINE_ALL);
+  await openAndPlan({ rounds: 1, maxDepth: 1, maxCalls });
+  const planned = chatPosts();
+  await runToEnd();
+  return chatPosts() - planned;
+}
+
 withTestServer((s) => (server = s));
-test.afterEach(() => {
-  expect(studio.errors).toEqual([]);
-});
+withPageObject(RecursionPage, (s) => (studio = s));
 
 test.describe("refinement rounds", () => {
-  test("a second round that sees the first is a group with a previous-round edge and gives the answer", async ({
-    page,
-  }) => {
+  test("a second round that sees the first is a group with a previous-round edge and gives the answer", async () => {
     script(REFINE_ALL);
-    await openAndPlan(page, { rounds: 1, maxDepth: 1, maxCalls: 0 });
+    await openAndPlan({ rounds: 1, maxDepth: 1, maxCalls: 0 });
     await runToEnd();
 
     await expect(studio.roundGroup(1)).toHaveCount(0);
@@ -155,9 +161,9 @@ test.describe("refinement rounds", () => {
     expect(conductorCalls(isRefinement)).toHaveLength(1);
   });
 
-  test("a second round with no 'all' step has no previous-round edge", async ({ page }) => {
+  test("a second round with no 'all' step has no previous-round edge", async () => {
     script(REFINE_ALONE);
-    await openAndPlan(page, { rounds: 1, maxDepth: 1, maxCalls: 0 });
+    await openAndPlan({ rounds: 1, maxDepth: 1, maxCalls: 0 });
     await runToEnd();
 
     await expect(studio.roundGroup(2)).toBeVisible();
@@ -168,11 +174,9 @@ test.describe("refinement rounds", () => {
     expect(lastUser(restate!.body as ChatBody)).not.toContain("Previous round");
   });
 
-  test("when the Conductor accepts, no second round is drawn and round 1's answer stands", async ({
-    page,
-  }) => {
+  test("when the Conductor accepts, no second round is drawn and round 1's answer stands", async () => {
     script(ACCEPT);
-    await openAndPlan(page, { rounds: 1, maxDepth: 1, maxCalls: 0 });
+    await openAndPlan({ rounds: 1, maxDepth: 1, maxCalls: 0 });
     await runToEnd();
 
     expect(conductorCalls(isRefinement)).toHaveLength(1);
@@ -188,7 +192,7 @@ test("a step given to the Conductor itself runs a nested workflow that expands a
   page,
 }) => {
   script(ACCEPT);
-  await openAndPlan(page, { rounds: 0, maxDepth: 1, maxCalls: 0 });
+  await openAndPlan({ rounds: 0, maxDepth: 1, maxCalls: 0 });
   await runToEnd();
 
   const self = studio.mainStep(1);
@@ -247,7 +251,7 @@ test("a run with two rounds and a nested step exports, re-imports after a reload
   page,
 }) => {
   script(REFINE_ALL);
-  await openAndPlan(page, { rounds: 1, maxDepth: 1, maxCalls: 0 });
+  await openAndPlan({ rounds: 1, maxDepth: 1, maxCalls: 0 });
   await runToEnd();
   await expect(studio.byTestId("final-answer")).toHaveText(ANSWERS[DOUBLE_CHECK]!);
   const exported = await studio.exportRun();
@@ -287,21 +291,16 @@ test("a run with two rounds and a nested step exports, re-imports after a reload
   expect(withoutExportedAt(again.raw)).toEqual(withoutExportedAt(exported.raw));
 });
 
-test("a run stops cleanly at its budget of model calls inside a nested workflow", async ({
-  page,
-}) => {
-  script(REFINE_ALL);
+test("a run stops cleanly at its budget of model calls inside a nested workflow", async () => {
   // The plan, the draft, the nested plan and the first nested step are four calls (the budget
   // counts the plan too); the fifth is refused.
-  await openAndPlan(page, { rounds: 1, maxDepth: 1, maxCalls: 4 });
-  const planned = chatPosts();
-  await runToEnd();
+  const runCalls = await runWithBudget(4);
 
   await expect(studio.byTestId("no-answer")).toHaveText(
     "The run reached its budget of model calls.",
   );
   await expect(studio.byTestId("final-answer")).toHaveCount(0);
-  expect(chatPosts() - planned).toBe(3);
+  expect(runCalls).toBe(3);
   expect(workerCallFor(FINAL)).toHaveLength(0);
   expect(conductorCalls(isRefinement)).toHaveLength(0);
   await expectDone(studio.mainStep(0), ANSWERS[DRAFT]!);
@@ -315,30 +314,25 @@ test("a run stops cleanly at its budget of model calls inside a nested workflow"
   await expect(statusOf(studio.nestedStep(1))).toHaveText("not run");
 });
 
-test("a budget that stops the refinement round keeps round 1's answer and says why", async ({
-  page,
-}) => {
-  script(REFINE_ALL);
+test("a budget that stops the refinement round keeps round 1's answer and says why", async () => {
   // The plan and round 1 take five calls (plan, draft, nested plan, two nested steps); the
   // refinement plan is refused.
-  await openAndPlan(page, { rounds: 1, maxDepth: 1, maxCalls: 5 });
-  const planned = chatPosts();
-  await runToEnd();
+  const runCalls = await runWithBudget(5);
 
   await expect(studio.byTestId("final-answer")).toHaveText(ANSWERS[FINAL]!);
   await expect(studio.byTestId("end-reason")).toHaveText(
     "The run reached its budget of model calls.",
   );
-  expect(chatPosts() - planned).toBe(4);
+  expect(runCalls).toBe(4);
   expect(conductorCalls(isRefinement)).toHaveLength(0);
   await expect(studio.roundGroup(2)).toHaveCount(0);
 });
 
-test("cancel during a nested worker stops both levels and ends the run", async ({ page }) => {
+test("cancel during a nested worker stops both levels and ends the run", async () => {
   // The nested step's worker is held at a gate the test never opens: only a cancel ends the run.
   server.gate("held");
   script(REFINE_ALL, { [EDGE_CASES]: { content: "never sent", gate: "held" } });
-  await openAndPlan(page, { rounds: 1, maxDepth: 1, maxCalls: 0 });
+  await openAndPlan({ rounds: 1, maxDepth: 1, maxCalls: 0 });
   await studio.run();
 
   const toggle = studio.mainStep(1).getByTestId("nested-toggle");
@@ -360,11 +354,9 @@ test("cancel during a nested worker stops both levels and ends the run", async (
 });
 
 test.describe("editing a later round or a nested workflow", () => {
-  test("a nested workflow opens in the editor, is edited, and re-runs in place", async ({
-    page,
-  }) => {
+  test("a nested workflow opens in the editor, is edited, and re-runs in place", async () => {
     script(ACCEPT);
-    await openAndPlan(page, { rounds: 0, maxDepth: 1, maxCalls: 0 });
+    await openAndPlan({ rounds: 0, maxDepth: 1, maxCalls: 0 });
     await runToEnd();
     await studio.mainStep(1).getByTestId("nested-toggle").click();
     const conductorBefore = callsTo(server, CONDUCTOR).length;
@@ -392,11 +384,9 @@ test.describe("editing a later round or a nested workflow", () => {
     await expectDone(studio.mainStep(1), ANSWERS[BETTER]!);
   });
 
-  test("a later round opens in the editor and re-runs with the previous round in view", async ({
-    page,
-  }) => {
+  test("a later round opens in the editor and re-runs with the previous round in view", async () => {
     script(REFINE_ALL);
-    await openAndPlan(page, { rounds: 1, maxDepth: 1, maxCalls: 0 });
+    await openAndPlan({ rounds: 1, maxDepth: 1, maxCalls: 0 });
     await runToEnd();
     await expect(studio.roundGroup(2)).toBeVisible();
     await studio.roundGroup(2).getByTestId("edit-group").click();

@@ -1,13 +1,14 @@
 import { expect, test } from "@playwright/test";
 import { HistoryPage } from "./pages/history.ts";
 import type { TestServer } from "./server/server.ts";
-import { withTestServer } from "./support/server.ts";
+import { withStudio } from "./support/studio.ts";
 import {
   ATTEMPTS_THEN_JUDGE,
   CONDUCTOR_MODEL,
   QUESTION,
   WORKERS,
   conductorText,
+  scriptPlan,
   slowly,
 } from "./support/scenario.ts";
 
@@ -16,15 +17,7 @@ import {
 
 let server: TestServer;
 let studio: HistoryPage;
-withTestServer((s) => (server = s));
-test.beforeEach(async ({ page }) => {
-  studio = new HistoryPage(page);
-  await studio.seed(server.baseURL);
-  await studio.goto();
-});
-test.afterEach(() => {
-  expect(studio.errors).toEqual([]);
-});
+withStudio((s) => ({ server, studio } = s), { as: HistoryPage });
 
 test("a reload mid-plan: the cut plan is 'plan interrupted', not 'plan parsed', and the banner says no step ran", async ({
   page,
@@ -34,9 +27,7 @@ test("a reload mid-plan: the cut plan is 'plan interrupted', not 'plan parsed', 
   await studio.startPlan();
   const raw = studio.byTestId("conductor-raw");
   await expect(raw).toContainText("short arithmetic check");
-  await expect
-    .poll(async () => (await studio.storedTexts()).some((t) => t.includes("arithmetic check")))
-    .toBe(true);
+  await studio.waitStored("arithmetic check");
   page.on("dialog", (d) => void d.accept());
   await page.reload();
 
@@ -52,7 +43,7 @@ test("a reload mid-plan: the cut plan is 'plan interrupted', not 'plan parsed', 
   await page.screenshot({ path: test.info().outputPath("reload-mid-plan.png") });
 
   // Resume plans again (as Plan does), and then the plan is parsed.
-  server.script(CONDUCTOR_MODEL, conductorText(ATTEMPTS_THEN_JUDGE));
+  scriptPlan(server);
   await studio.byTestId("resume").click();
   await studio.planned(3);
   await expect(studio.byTestId("plan-badge")).toHaveText("plan parsed");
@@ -61,7 +52,7 @@ test("a reload mid-plan: the cut plan is 'plan interrupted', not 'plan parsed', 
 });
 
 test("a reload mid-run: the banner counts the finished steps it really kept", async ({ page }) => {
-  server.script(CONDUCTOR_MODEL, conductorText(ATTEMPTS_THEN_JUDGE));
+  scriptPlan(server);
   const [solver, checker] = WORKERS;
   server.setDefault(solver.model, "391 = 17 × 23.");
   server.setDefault(checker.model, slowly("The checker is still factoring 391 by hand", 4, 150));
@@ -70,9 +61,7 @@ test("a reload mid-run: the banner counts the finished steps it really kept", as
   await studio.run();
   await expect(studio.status(0)).toHaveAttribute("data-status", "done");
   await expect(studio.output(1)).toContainText("The checker is still");
-  await expect
-    .poll(async () => (await studio.storedTexts()).some((t) => t.includes("The checker is still")))
-    .toBe(true);
+  await studio.waitStored("The checker is still");
   page.on("dialog", (d) => void d.accept());
   await page.reload();
   await expect(studio.status(1)).toHaveAttribute("data-status", "interrupted");

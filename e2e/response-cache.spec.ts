@@ -1,10 +1,9 @@
 import { expect, test } from "@playwright/test";
 import { SAMPLE_SETS } from "../src/engine/eval/dataset/samples.ts";
-import { EvaluatePage } from "./pages/evaluate.ts";
-import { StudioPage } from "./pages/studio.ts";
 import type { ChatBody, TestServer } from "./server/server.ts";
 import { withTestServer } from "./support/server.ts";
-import { WORKERS } from "./support/scenario.ts";
+import { openEvaluate } from "./support/studio.ts";
+import { WORKERS, chatCalls } from "./support/scenario.ts";
 
 let server: TestServer;
 withTestServer((s) => (server = s));
@@ -13,8 +12,7 @@ const [SOLVER, CHECKER] = WORKERS;
 const FACTS = SAMPLE_SETS.find((s) => s.id === "factual")!.items;
 const itemOf = (body: ChatBody) =>
   FACTS.find((i) => JSON.stringify(body.messages).includes(i.question));
-const chats = () =>
-  server.requests.filter((r) => r.method === "POST" && r.path === "/v1/chat/completions");
+const chats = () => chatCalls(server);
 
 /** The solver is right; the checker is never sure. */
 function script() {
@@ -32,11 +30,7 @@ test("an evaluation run again after a scorer change is answered from the cache: 
   page,
 }) => {
   script();
-  const studio = new StudioPage(page);
-  const evaluate = new EvaluatePage(page);
-  await studio.seed(server.baseURL);
-  await studio.goto();
-  await evaluate.open();
+  const { studio, evaluate } = await openEvaluate(page, server);
   // On by default, read-write, empty.
   await expect(evaluate.byTestId("eval-cache")).toBeChecked();
   await expect(evaluate.byTestId("eval-cache-mode")).toHaveValue("read-write");
@@ -100,11 +94,7 @@ test("an evaluation run again after a scorer change is answered from the cache: 
 
 test("with the cache off, the same evaluation calls the providers again", async ({ page }) => {
   script();
-  const studio = new StudioPage(page);
-  const evaluate = new EvaluatePage(page);
-  await studio.seed(server.baseURL);
-  await studio.goto();
-  await evaluate.open();
+  const { studio, evaluate } = await openEvaluate(page, server);
   await evaluate.byTestId("eval-cache").uncheck();
   await expect(evaluate.byTestId("eval-cache-mode")).toBeDisabled();
   await evaluate.pickSample("factual");

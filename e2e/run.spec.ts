@@ -1,34 +1,24 @@
 import { expect, test } from "@playwright/test";
-import { StudioPage } from "./pages/studio.ts";
+import type { StudioPage } from "./pages/studio.ts";
 import type { TestServer } from "./server/server.ts";
-import { withTestServer } from "./support/server.ts";
+import { withStudio } from "./support/studio.ts";
 import {
-  CONDUCTOR_MODEL,
+  ATTEMPTS_THEN_JUDGE,
+  PLAN_USAGE,
   QUESTION,
   WORKERS,
   callsTo,
-  conductorText,
-  ATTEMPTS_THEN_JUDGE,
+  scriptPlan,
   slowly,
 } from "./support/scenario.ts";
 
 let server: TestServer;
 let studio: StudioPage;
 
-withTestServer((s) => (server = s));
-test.beforeEach(async ({ page }) => {
-  server.script(CONDUCTOR_MODEL, {
-    content: conductorText(ATTEMPTS_THEN_JUDGE),
-    usage: { prompt_tokens: 400, completion_tokens: 80 },
-  });
-  studio = new StudioPage(page);
-  await studio.seed(server.baseURL);
-  await studio.goto();
-  await studio.ask(QUESTION);
-  await studio.plan(3);
-});
-test.afterEach(() => {
-  expect(studio.errors).toEqual([]);
+withStudio((s) => ({ server, studio } = s), {
+  script: (s) => scriptPlan(s, ATTEMPTS_THEN_JUDGE, { usage: PLAN_USAGE }),
+  ask: QUESTION,
+  plan: 3,
 });
 
 const [SOLVER, CHECKER, JUDGE] = WORKERS.map((w) => w.model) as [string, string, string];

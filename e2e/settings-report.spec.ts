@@ -1,8 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { StudioPage } from "./pages/studio.ts";
-
-/** Where the app keeps its settings (src/state/persist.ts). */
-const SETTINGS_KEY = "conductor-studio.settings.v1";
+import { SETTINGS_KEY } from "./pages/settings.ts";
 
 // One bad stored field costs only itself: the studio says once which setting it reset, keeps
 // the rest (the pool here), and writes the repaired settings back so the next load is quiet.

@@ -2,18 +2,14 @@ import { expect, test } from "@playwright/test";
 import { PoolPage } from "./pages/pool.ts";
 import type { TestServer } from "./server/server.ts";
 import { withTestServer } from "./support/server.ts";
+import { withPageObject } from "./support/studio.ts";
 
 let server: TestServer;
 let pool: PoolPage;
 
 withTestServer((s) => (server = s));
-test.beforeEach(async ({ page }) => {
-  pool = new PoolPage(page);
-  await pool.goto();
-});
-test.afterEach(() => {
-  expect(pool.errors).toEqual([]);
-});
+withPageObject(PoolPage, (p) => (pool = p));
+test.beforeEach(() => pool.goto());
 
 test("the first screen names the two things to set up, with a button for each", async ({
   page,

@@ -8,11 +8,12 @@ import {
 } from "./pages/conductor.ts";
 import type { TestServer } from "./server/server.ts";
 import { withTestServer } from "./support/server.ts";
+import { withPageObject } from "./support/studio.ts";
 import {
+  ATTEMPTS_THEN_JUDGE,
   CONDUCTOR_MODEL,
   QUESTION,
   conductorText,
-  ATTEMPTS_THEN_JUDGE,
 } from "./support/scenario.ts";
 
 // --enable-unsafe-webgpu gives Debian's headless Chromium a software adapter (SwiftShader) without
@@ -26,12 +27,7 @@ let server: TestServer;
 let conductor: ConductorPage;
 
 withTestServer((s) => (server = s));
-test.beforeEach(({ page }) => {
-  conductor = new ConductorPage(page);
-});
-test.afterEach(() => {
-  expect(conductor.studio.errors).toEqual([]);
-});
+withPageObject(ConductorPage, (p) => (conductor = p));
 
 test("a software adapter is named in one notice, and the smallest model is preselected instead of the 7B", async ({
   page,
@@ -76,11 +72,7 @@ test("a served model record with an invalid library: progress, then the load err
   const model = serveModelRecord(server, { id: CUSTOM_ID, libLatencyMs: 1500 });
 
   await conductor.byTestId("load-model").click();
-  const message = await conductor.addCustomModel({
-    id: model.id,
-    weightsUrl: model.weightsUrl,
-    libUrl: model.libUrl,
-  });
+  const message = await conductor.addServedModel(model);
   await expect(message).toContainText("Added.");
   await expect(message).toContainText(`resolve/main/`);
   await expect(conductor.byTestId("webllm-model")).toHaveValue(model.id);
@@ -141,11 +133,7 @@ test("a model library that is not there reads as a download problem, before any 
   const model = serveModelRecord(server, { id: CUSTOM_ID });
   server.serveFile(model.paths.lib, { body: "", status: 404 });
   await conductor.byTestId("load-model").click();
-  await conductor.addCustomModel({
-    id: model.id,
-    weightsUrl: model.weightsUrl,
-    libUrl: model.libUrl,
-  });
+  await conductor.addServedModel(model);
   await conductor.loadModel();
   const problem = conductor.problem();
   await expect(problem).toHaveAttribute("data-code", "model_download", { timeout: 30_000 });
@@ -167,11 +155,7 @@ test("cancelling while the model worker starts returns to a loadable state", asy
   // The library never arrives within the test: the load waits on it until cancelled.
   const model = serveModelRecord(server, { id: CUSTOM_ID, libLatencyMs: 60_000 });
   await conductor.byTestId("load-model").click();
-  await conductor.addCustomModel({
-    id: model.id,
-    weightsUrl: model.weightsUrl,
-    libUrl: model.libUrl,
-  });
+  await conductor.addServedModel(model);
   await conductor.loadModel();
   const progress = conductor.byTestId("settings").getByTestId("load-progress");
   await expect(progress).toBeVisible();

@@ -1,9 +1,9 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { PoolPage } from "./pages/pool.ts";
-import { StudioPage } from "./pages/studio.ts";
+import type { StudioPage } from "./pages/studio.ts";
 import type { TestServer } from "./server/server.ts";
-import { withTestServer } from "./support/server.ts";
+import { seriousViolations } from "./support/axe.ts";
+import { withStudio } from "./support/studio.ts";
 import {
   ATTEMPTS_THEN_JUDGE,
   QUESTION,
@@ -18,19 +18,13 @@ let server: TestServer;
 let studio: StudioPage;
 let pool: PoolPage;
 
-withTestServer((s) => (server = s));
-test.beforeEach(async ({ page }) => {
-  scriptPlanAndAnswers(server);
-  studio = new StudioPage(page);
-  pool = new PoolPage(page);
-  await studio.seed(server.baseURL);
-  await studio.goto();
-  await studio.ask(QUESTION);
-  await studio.plan(3);
-});
-test.afterEach(() => {
-  expect(studio.errors).toEqual([]);
-});
+withStudio(
+  (s) => {
+    ({ server, studio } = s);
+    pool = new PoolPage(studio.page);
+  },
+  { script: scriptPlanAndAnswers, ask: QUESTION, plan: 3 },
+);
 
 const NAMES: string[] = WORKERS.map((w) => w.name);
 const bodyOf = (model: string) => JSON.stringify(callsTo(server, model)[0]?.body ?? null);
@@ -77,12 +71,7 @@ test("removing a worker that a step uses asks first, and can give its steps to a
   await expect(confirm).toContainText(`Step 2 uses “${NAMES[1]}”`);
   // The question takes focus, and has no serious accessibility violation.
   await expect(confirm.getByTestId("remove-cancel")).toBeFocused();
-  const { violations } = await new AxeBuilder({ page })
-    .include('[data-testid="remove-confirm"]')
-    .analyze();
-  expect(
-    violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id),
-  ).toEqual([]);
+  expect(await seriousViolations(page, { include: '[data-testid="remove-confirm"]' })).toEqual([]);
   await confirm.getByTestId("remove-cancel").click();
   await expect(confirm).toBeHidden();
   await expect(pool.workers()).toHaveCount(3);

@@ -1,13 +1,14 @@
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { Locator, Page } from "@playwright/test";
+import type { Locator } from "@playwright/test";
 import { expect } from "@playwright/test";
 import { z } from "zod";
 import { CHROMIUM_ARGS } from "../../playwright.config.ts";
 import type { RecordedRequest, TestServer } from "../server/server.ts";
 import type { PoolWorker } from "../support/scenario.ts";
 import { WORKERS } from "../support/scenario.ts";
-import { StudioPage } from "./studio.ts";
+import { storeSettings, storedWorker } from "./settings.ts";
+import { StudioPart } from "./studioPart.ts";
 
 /**
  * Launch options for a spec file, as the config's but with `extraArgs`: `--enable-unsafe-webgpu`
@@ -20,9 +21,6 @@ export function chromiumWith(...extraArgs: string[]) {
     args: [...CHROMIUM_ARGS, ...extraArgs],
   };
 }
-
-/** Where the app keeps its settings (src/state/persist.ts). */
-const SETTINGS_KEY = "conductor-studio.settings.v1";
 
 const FIXTURE_DIR = fileURLToPath(new URL("../fixtures/model/", import.meta.url));
 
@@ -121,57 +119,25 @@ export interface SeedSettings {
  * custom records, loading, problems) and the remote endpoint. Studio-wide actions (question,
  * plan, nodes) come from `studio`.
  */
-export class ConductorPage {
-  readonly studio: StudioPage;
-
-  constructor(readonly page: Page) {
-    this.studio = new StudioPage(page);
-  }
-
+export class ConductorPage extends StudioPart {
   /** Stores settings before the app boots; without a call the app starts from its defaults. */
   async seed({ poolBaseURL, pool = WORKERS, conductor = {} }: SeedSettings) {
     const settings = {
       pool: poolBaseURL
-        ? pool.map((w, i) => ({
-            id: `w${i}`,
-            name: w.name,
-            kind: "openai",
-            baseURL: poolBaseURL,
-            model: w.model,
-            temperature: 0.2,
-            maxTokens: 512,
-            prefill: false,
-          }))
+        ? pool.map((w, i) => storedWorker(i, { ...w, kind: "openai", baseURL: poolBaseURL }))
         : [],
       conductor,
     };
-    await this.page.addInitScript(([key, value]) => localStorage.setItem(key, value), [
-      SETTINGS_KEY,
-      JSON.stringify(settings),
-    ] as const);
+    await storeSettings(this.page, settings);
   }
 
   goto() {
     return this.studio.goto();
   }
 
-  byTestId(id: string): Locator {
-    return this.page.getByTestId(id);
-  }
-
   /** The status panel above the question; `data-backend` says which Conductor plans. */
   status(): Locator {
     return this.byTestId("conductor-status");
-  }
-
-  async openSettings() {
-    await this.byTestId("open-settings").click();
-    await expect(this.byTestId("settings")).toBeVisible();
-  }
-
-  async closeSettings() {
-    await this.byTestId("settings-close").click();
-    await expect(this.byTestId("settings")).toBeHidden();
   }
 
   /** Picks the backend in settings (which must be open). */
@@ -209,6 +175,15 @@ export class ConductorPage {
     await this.byTestId("custom-lib").fill(input.libUrl ?? "");
     await this.byTestId("custom-add").click();
     return this.byTestId("custom-message");
+  }
+
+  /** The custom-record form filled with a record the test server serves; returns the form's message. */
+  addServedModel(model: ServedModel) {
+    return this.addCustomModel({
+      id: model.id,
+      weightsUrl: model.weightsUrl,
+      libUrl: model.libUrl,
+    });
   }
 
   /** The ids offered in the in-browser model list. */

@@ -118,6 +118,16 @@ export class HistoryPage extends StudioPage {
     return this.byTestId("history-lineage");
   }
 
+  /**
+   * Waits until a stored run holds `text`: the stored record has caught up with what is on screen
+   * (it is written at most every half second).
+   */
+  async waitStored(text: string) {
+    await expect
+      .poll(async () => (await this.storedTexts()).some((t) => t.includes(text)))
+      .toBe(true);
+  }
+
   /** The stored export texts of every run, read straight from IndexedDB. */
   storedTexts(): Promise<string[]> {
     return this.page.evaluate(

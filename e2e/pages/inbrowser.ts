@@ -1,11 +1,9 @@
-import AxeBuilder from "@axe-core/playwright";
-import type { Locator, Page } from "@playwright/test";
+import type { Locator } from "@playwright/test";
 import { expect } from "@playwright/test";
 import type { ScriptedReply } from "../../src/engine/llm/webllm/scripted.ts";
-import { StudioPage } from "./studio.ts";
-
-/** Where the app keeps its settings (src/state/persist.ts). */
-const SETTINGS_KEY = "conductor-studio.settings.v1";
+import { seriousViolations } from "../support/axe.ts";
+import { storeSettings, storedWorker } from "./settings.ts";
+import { StudioPart } from "./studioPart.ts";
 
 /** A worker as the stored settings hold it: on the test server, or in this browser. */
 export type SeedWorker =
@@ -21,32 +19,24 @@ export interface FakeRequest {
  * Page object for in-browser workers over the `?fake-webllm` hook: the studio's models load as a
  * scripted engine (src/state/fakeWebLLMHook.ts) through the real load path.
  */
-export class InBrowserPage {
-  readonly studio: StudioPage;
-
-  constructor(readonly page: Page) {
-    this.studio = new StudioPage(page);
-  }
-
+export class InBrowserPage extends StudioPart {
   /** Stores the pool and the Conductor's settings before the app boots. */
   async seed(pool: readonly SeedWorker[], conductor: Record<string, unknown>) {
     const settings = {
-      pool: pool.map((w, i) => ({
-        id: `w${i}`,
-        name: w.name,
-        kind: "inBrowser" in w ? "webllm" : "openai",
-        baseURL: "inBrowser" in w ? "" : w.baseURL,
-        model: "inBrowser" in w ? "" : w.model,
-        temperature: 0.2,
-        maxTokens: 512,
-        prefill: "inBrowser" in w ? (w.prefill ?? false) : false,
-      })),
+      pool: pool.map((w, i) =>
+        "inBrowser" in w
+          ? storedWorker(i, {
+              name: w.name,
+              kind: "webllm",
+              baseURL: "",
+              model: "",
+              prefill: w.prefill,
+            })
+          : storedWorker(i, { name: w.name, kind: "openai", baseURL: w.baseURL, model: w.model }),
+      ),
       conductor,
     };
-    await this.page.addInitScript(([key, value]) => localStorage.setItem(key, value), [
-      SETTINGS_KEY,
-      JSON.stringify(settings),
-    ] as const);
+    await storeSettings(this.page, settings);
   }
 
   /** Opens the studio with the hook, and waits until the hook is there. */
@@ -54,10 +44,6 @@ export class InBrowserPage {
     await this.page.goto("/?fake-webllm");
     await expect(this.page.getByRole("heading", { name: "Conductor Studio" })).toBeVisible();
     await this.page.waitForFunction(() => window.__fakeWebLLM !== undefined);
-  }
-
-  byTestId(id: string): Locator {
-    return this.page.getByTestId(id);
   }
 
   script(replies: ScriptedReply[]): Promise<void> {
@@ -76,29 +62,14 @@ export class InBrowserPage {
     return this.page.evaluate(() => window.__fakeWebLLM?.loads() ?? []);
   }
 
-  async openSettings() {
-    await this.byTestId("open-settings").click();
-    await expect(this.byTestId("settings")).toBeVisible();
-  }
-
-  async closeSettings() {
-    await this.byTestId("settings-close").click();
-    await expect(this.byTestId("settings")).toBeHidden();
-  }
-
   /** The pool editor's note on an in-browser worker (settings open). */
   workerNote(): Locator {
     return this.byTestId("inbrowser-worker-note");
   }
 
   /** Serious and critical axe violations inside the in-browser worker's note, one line each. */
-  async noteViolations(): Promise<string[]> {
-    const { violations } = await new AxeBuilder({ page: this.page })
-      .include('[data-testid="inbrowser-worker-note"]')
-      .analyze();
-    return violations
-      .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  noteViolations(): Promise<string[]> {
+    return seriousViolations(this.page, { include: '[data-testid="inbrowser-worker-note"]' });
   }
 
   /** Loads the model from the in-browser worker's card, confirming the first download. */

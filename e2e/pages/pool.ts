@@ -1,23 +1,13 @@
 import { readFile } from "node:fs/promises";
 import type { Locator, Page } from "@playwright/test";
 import { expect } from "@playwright/test";
-
-/** The three lists of a plan (SPEC 1.2), as the scripted Conductor writes them. */
-export interface Plan {
-  model_id: number[];
-  subtasks: string[];
-  access_list: ("all" | number[])[];
-}
+import type { PlanLists } from "../support/scenario.ts";
+import { conductorText } from "../support/scenario.ts";
+import { StudioPart } from "./studioPart.ts";
 
 /** What a Conductor writes: a line of reasoning, then the three list assignments. */
-export function planText(plan: Plan): string {
-  const access = plan.access_list.map((a) => (a === "all" ? '["all"]' : `[${a.join(", ")}]`));
-  return [
-    "Two attempts and a check.",
-    `model_id = [${plan.model_id.join(", ")}]`,
-    `subtasks = [${plan.subtasks.map((s) => JSON.stringify(s)).join(", ")}]`,
-    `access_list = [${access.join(", ")}]`,
-  ].join("\n");
+export function planText(plan: PlanLists): string {
+  return conductorText(plan, "Two attempts and a check.");
 }
 
 /** A downloaded file's name and text. */
@@ -30,34 +20,23 @@ export interface Downloaded {
  * Page object for the worker pool (Settings → Workers), the keys and the run bar's estimate. Specs
  * drive the app through these methods and test ids, never through raw selectors.
  */
-export class PoolPage {
-  /** Uncaught exceptions in the page. */
-  readonly errors: string[] = [];
+export class PoolPage extends StudioPart {
   /** Every console message, as text: the key specs search it for keys. */
   readonly console: string[] = [];
 
-  constructor(readonly page: Page) {
-    page.on("pageerror", (e) => this.errors.push(e.message));
+  constructor(page: Page) {
+    super(page);
     page.on("console", (m) => this.console.push(`${m.type()}: ${m.text()}`));
   }
 
-  byTestId(id: string): Locator {
-    return this.page.getByTestId(id);
+  goto(): Promise<void> {
+    return this.studio.goto();
   }
 
-  async goto() {
-    await this.page.goto("/");
-    await expect(this.page.getByRole("heading", { name: "Conductor Studio" })).toBeVisible();
-  }
-
-  async openSettings() {
-    await this.byTestId("open-settings").click();
+  /** Opens Settings on the pool editor. */
+  override async openSettings() {
+    await super.openSettings();
     await expect(this.byTestId("pool-editor")).toBeVisible();
-  }
-
-  async closeSettings() {
-    await this.byTestId("settings-close").click();
-    await expect(this.byTestId("settings")).toBeHidden();
   }
 
   workers(): Locator {

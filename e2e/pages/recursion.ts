@@ -1,8 +1,7 @@
 import type { Locator, Page } from "@playwright/test";
+import { expect } from "@playwright/test";
+import { storeSettings, storedWorker } from "./settings.ts";
 import { StudioPage } from "./studio.ts";
-
-/** Where the app keeps its settings (src/state/persist.ts). */
-const SETTINGS_KEY = "conductor-studio.settings.v1";
 
 /** A worker of the seeded pool: an endpoint on the test server, or the Conductor itself. */
 export interface SeedWorker {
@@ -39,22 +38,33 @@ export class RecursionPage extends StudioPage {
     settings: RecursionSettings,
   ) {
     const stored = {
-      pool: pool.map((w, i) => ({
-        id: `w${i}`,
-        name: w.name,
-        kind: w.model === undefined ? "conductor" : "openai",
-        baseURL: w.model === undefined ? "" : baseURL,
-        model: w.model ?? "",
-        temperature: 0.2,
-        maxTokens: 512,
-        prefill: false,
-      })),
+      pool: pool.map((w, i) =>
+        w.model === undefined
+          ? storedWorker(i, { name: w.name, kind: "conductor", baseURL: "", model: "" })
+          : storedWorker(i, { name: w.name, kind: "openai", baseURL, model: w.model }),
+      ),
       conductor: { backend: "remote", baseURL, model: conductorModel, ...settings },
     };
-    await this.page.addInitScript(([key, value]) => localStorage.setItem(key, value), [
-      SETTINGS_KEY,
-      JSON.stringify(stored),
-    ] as const);
+    await storeSettings(this.page, stored);
+  }
+
+  /** Seeds the pool, the Conductor and its recursion settings (see seedRecursion), then opens the studio. */
+  async open(
+    baseURL: string,
+    pool: readonly SeedWorker[],
+    conductorModel: string,
+    settings: RecursionSettings,
+  ) {
+    await this.seedRecursion(baseURL, pool, conductorModel, settings);
+    await this.goto();
+  }
+
+  /** Asks `question`, plans, and waits until the Conductor is done and round 1 has `steps` steps. */
+  async planRound1(question: string, steps: number) {
+    await this.ask(question);
+    await this.startPlan();
+    await expect(this.byTestId("plan")).toBeEnabled();
+    await expect(this.mainSteps()).toHaveCount(steps);
   }
 
   private stepsUnder(wrapperSelector: string): Locator {

@@ -4,12 +4,10 @@ import type { Access, ExportedFile } from "./exports.ts";
 import { readExport } from "./exports.ts";
 import type { Sample } from "./sampling.ts";
 import { readSamples, startSampling } from "./sampling.ts";
+import { storeSettings, storedWorker } from "./settings.ts";
 import { DRAFT_KEY } from "../../src/state/draftKey.ts";
 import type { PoolWorker } from "../support/scenario.ts";
 import { CONDUCTOR_MODEL, WORKERS } from "../support/scenario.ts";
-
-/** Where the app keeps its settings (src/state/persist.ts). */
-const SETTINGS_KEY = "conductor-studio.settings.v1";
 
 export type FileInput = string | { name: string; mimeType: string; buffer: Buffer };
 
@@ -40,28 +38,35 @@ export class StudioPage {
     conductorModel = CONDUCTOR_MODEL,
   ) {
     const settings = {
-      pool: pool.map((w, i) => ({
-        id: `w${i}`,
-        name: w.name,
-        kind: "openai",
-        baseURL,
-        model: w.model,
-        temperature: 0.2,
-        maxTokens: 512,
-        prefill: false,
-        price: { input: 1, output: 2 },
-      })),
+      pool: pool.map((w, i) =>
+        storedWorker(i, { ...w, kind: "openai", baseURL, price: { input: 1, output: 2 } }),
+      ),
       conductor: { backend: "remote", baseURL, model: conductorModel },
     };
-    await this.page.addInitScript(([key, value]) => localStorage.setItem(key, value), [
-      SETTINGS_KEY,
-      JSON.stringify(settings),
-    ] as const);
+    await storeSettings(this.page, settings);
   }
 
   async goto() {
     await this.page.goto("/");
     await expect(this.page.getByRole("heading", { name: "Conductor Studio" })).toBeVisible();
+  }
+
+  async openSettings() {
+    await this.byTestId("open-settings").click();
+    await expect(this.byTestId("settings")).toBeVisible();
+  }
+
+  async closeSettings() {
+    await this.byTestId("settings-close").click();
+    await expect(this.byTestId("settings")).toBeHidden();
+  }
+
+  /** Switches to `theme` with the theme button, unless it is on already. */
+  async useTheme(theme: "light" | "dark") {
+    const html = this.page.locator("html");
+    if ((await html.getAttribute("data-theme")) !== theme)
+      await this.byTestId("theme-toggle").click();
+    await expect(html).toHaveAttribute("data-theme", theme);
   }
 
   byTestId(id: string): Locator {
@@ -233,6 +238,22 @@ export class StudioPage {
     await expect(edge).toHaveClass(/selected/);
   }
 
+  /** Starts recording the page's long tasks (see longestTask). */
+  async watchLongTasks() {
+    await this.page.evaluate(() => {
+      const w = window as unknown as LongTasks;
+      w.__tasks = [];
+      new PerformanceObserver((l) => {
+        for (const e of l.getEntries()) w.__tasks.push(e.duration);
+      }).observe({ type: "longtask" });
+    });
+  }
+
+  /** The longest task since watchLongTasks, in ms; 0 without one. */
+  longestTask(): Promise<number> {
+    return this.page.evaluate(() => Math.max(0, ...(window as unknown as LongTasks).__tasks));
+  }
+
   /** Records a sample of the page after every DOM change from now on (see `samples`). */
   startSampling(): Promise<void> {
     return startSampling(this.page);
@@ -332,4 +353,8 @@ export class StudioPage {
   async importFile(file: FileInput) {
     await this.byTestId("import-input").setInputFiles(file);
   }
+}
+
+interface LongTasks {
+  __tasks: number[];
 }
