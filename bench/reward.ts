@@ -15,10 +15,12 @@ const LATENCY_MS = Number(process.env.BENCH_REWARD_LATENCY_MS ?? 50);
 const CONCURRENCY = 16;
 /** Two independent attempts, then a check that sees both: 3 worker calls, 2 on the critical path. */
 const CALLS_PER_PLAN = 3;
+/** Timed batches per service, after one untimed; BENCH_REWARD_BATCHES overrides it. */
+const TIMED = Number(process.env.BENCH_REWARD_BATCHES ?? 3);
 
-const plan = (i: number) => `Two attempts, then a check.
+const plan = (q: string) => `Two attempts, then a check.
 model_id = [0, 1, 2]
-subtasks = ["Solve question ${i}.", "Solve question ${i} another way.", "Compare both and answer question ${i}."]
+subtasks = ["Solve question ${q}.", "Solve question ${q} another way.", "Compare both and answer question ${q}."]
 access_list = [[], [], ["all"]]`;
 
 async function post(
@@ -32,7 +34,29 @@ async function post(
   };
 }
 
-/** Prints rewards per second for a batch of 256 at 50 ms per worker call and concurrency 16. */
+/** A batch of the bench's shape; `tag` makes every worker request new (a miss for the cache). */
+const batchOf = (tag: string) =>
+  Array.from({ length: BATCH }, (_v, i) => ({
+    id: `q${i}`,
+    question: `Question ${i} (${tag}): what is the sum of the first 100 positive integers?`,
+    completion: plan(`${i} (${tag})`),
+    reference: "5050",
+  }));
+
+interface Timed {
+  ms: number;
+  cpuMs: number;
+  upstream: number;
+}
+
+const middle = (xs: Timed[]) => [...xs].sort((a, b) => a.ms - b.ms)[Math.floor(xs.length / 2)]!;
+
+/**
+ * Prints rewards per second for a batch of 256 at 50 ms per worker call and concurrency 16. A
+ * trainer calls the service for hours, so each service first scores one batch untimed (the code
+ * compiled, as after a training run's first step); then the median of TIMED batches, each of new
+ * requests, and the fastest (the least disturbed by other processes on a shared machine).
+ */
 export async function benchReward(): Promise<void> {
   const reply = { content: "It is 5050.\nAnswer: 5050", latencyMs: LATENCY_MS };
   const server = await startServerProcess({ "solver-a": reply, "solver-b": reply, checker: reply });
@@ -56,7 +80,8 @@ export async function benchReward(): Promise<void> {
   );
   const resolved = resolveConfig(await readFile(config, "utf8"), {});
   if (!resolved.ok) throw new Error(resolved.message);
-  const run = async (label: string, args: string[]) => {
+  /** Starts a service with `args`, scores `tags` (the first untimed), and stops it. */
+  const session = async (label: string, args: string[], tags: string[]): Promise<Timed[]> => {
     const service = await startReward(
       parseRewardArgs(
         ["--config", config, "--port", "0", "--concurrency", String(CONCURRENCY), ...args],
@@ -66,46 +91,48 @@ export async function benchReward(): Promise<void> {
       () => undefined,
     );
     try {
-      const items = Array.from({ length: BATCH }, (_v, i) => ({
-        id: `q${i}`,
-        question: `Question ${i}: what is the sum of the first 100 positive integers?`,
-        completion: plan(i),
-        reference: "5050",
-      }));
-      const cpu = process.cpuUsage();
-      const start = performance.now();
-      const { rewards } = await post(service.url, { items });
-      const ms = performance.now() - start;
-      const used = process.cpuUsage(cpu);
-      const cpuMs = (used.user + used.system) / 1000;
-      if (rewards.some((r) => r.reward !== 1)) throw new Error(`${label}: a reward was not 1`);
-      const upstream = rewards.reduce((t, r) => t + r.calls - r.cached_calls, 0);
-      return { ms, cpuMs, upstream, service };
-    } catch (e: unknown) {
+      const out: Timed[] = [];
+      for (const tag of tags) {
+        const items = batchOf(tag);
+        const cpu = process.cpuUsage();
+        const start = performance.now();
+        const { rewards } = await post(service.url, { items });
+        const ms = performance.now() - start;
+        const used = process.cpuUsage(cpu);
+        if (rewards.some((r) => r.reward !== 1)) throw new Error(`${label}: a reward was not 1`);
+        const upstream = rewards.reduce((t, r) => t + r.calls - r.cached_calls, 0);
+        out.push({ ms, cpuMs: (used.user + used.system) / 1000, upstream });
+      }
+      return out.slice(1);
+    } finally {
       await service.shutdown(0);
-      throw e;
     }
   };
   try {
     const calls = BATCH * CALLS_PER_PLAN;
     const ideal = (calls * LATENCY_MS) / CONCURRENCY;
-    const line = (label: string, r: { ms: number; cpuMs: number }) =>
+    const line = (label: string, runs: Timed[]) => {
+      const r = middle(runs);
+      const best = Math.min(...runs.map((x) => x.ms));
+      const cpu = middle(runs.map((x) => ({ ...x, ms: x.cpuMs }))).cpuMs;
       console.log(
         `reward${label}: ${BATCH} rewards (${calls} worker calls at ${LATENCY_MS} ms, concurrency ${CONCURRENCY}) ` +
-          `in ${(r.ms / 1000).toFixed(2)}s = ${(BATCH / (r.ms / 1000)).toFixed(1)} rewards/s; ` +
-          `ideal ${(ideal / 1000).toFixed(2)}s; ratio ${(r.ms / ideal).toFixed(3)} (target <= 1.10); ` +
-          `service CPU ${(r.cpuMs / calls).toFixed(2)} ms per worker call (the ideal leaves ` +
-          `${(LATENCY_MS / CONCURRENCY).toFixed(2)} ms of one core per call)`,
+          `in ${(r.ms / 1000).toFixed(2)}s = ${(BATCH / (r.ms / 1000)).toFixed(1)} rewards/s (median of ${runs.length}); ` +
+          `ideal ${(ideal / 1000).toFixed(2)}s; ratio ${(r.ms / ideal).toFixed(3)} (target <= 1.10; fastest ` +
+          `${(best / ideal).toFixed(3)}); service CPU ${(cpu / calls).toFixed(2)} ms per worker call (the ideal ` +
+          `leaves ${(LATENCY_MS / CONCURRENCY).toFixed(2)} ms of one core per call)`,
       );
+    };
+    const timed = Array.from({ length: TIMED }, (_v, i) => `batch ${i}`);
     // Without a cache: the service alone. Then with --cache, which also writes each answer to disk.
-    const plain = await run("plain", []);
-    await plain.service.shutdown(0);
-    line("", plain);
-    const cold = await run("cold", ["--cache", join(dir, "cache")]);
-    await cold.service.shutdown(0);
-    line(" with --cache (writing every answer)", cold);
-    const warm = await run("cached", ["--cache", join(dir, "cache"), "--cache-mode", "read-only"]);
-    await warm.service.shutdown(0);
+    line("", await session("plain", [], ["warm-up", ...timed]));
+    const cache = ["--cache", join(dir, "cache")];
+    line(
+      " with --cache (writing every answer)",
+      await session("cold", cache, ["cache warm-up", ...timed]),
+    );
+    const [warm] = await session("cached", [...cache, "--cache-mode", "read-only"], timed);
+    if (!warm) throw new Error("no cached batch");
     console.log(
       `reward: the same batch from the cache in ${(warm.ms / 1000).toFixed(2)}s = ` +
         `${(BATCH / (warm.ms / 1000)).toFixed(0)} rewards/s, ${warm.upstream} upstream calls`,

@@ -5,7 +5,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { collect } from "../engine/llm/types.ts";
 import { createFakeBackend } from "../engine/llm/fake.ts";
 import { withCache } from "../engine/llm/cache.ts";
-import { cacheFile, fileCacheStore, openResponseCache, parseCacheMode } from "./cache-store.ts";
+import {
+  cacheFile,
+  fileCacheStore,
+  openResponseCache,
+  parseCacheMode,
+  sha256Hex,
+} from "./cache-store.ts";
 import { UsageError } from "./command.ts";
 
 const dirs: string[] = [];
@@ -23,6 +29,24 @@ const request = {
   maxTokens: 64,
 };
 const target = { baseURL: "http://127.0.0.1:9/v1", model: "m" };
+
+describe("sha256Hex", () => {
+  it("is the SHA-256 of the text's UTF-8, as Web Crypto computes it", async () => {
+    for (const text of ["", "abc", "Résous ≥ 4 😀", "lone \ud800 surrogate"]) {
+      const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+      const hex = Buffer.from(digest).toString("hex");
+      expect(sha256Hex(text)).toBe(hex);
+    }
+    expect(sha256Hex("abc")).toBe(
+      "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+    );
+  });
+
+  it("is the hash a --cache DIR cache keys with", async () => {
+    const cache = await openResponseCache(await tempDir(), undefined);
+    expect(cache?.sha256Hex).toBe(sha256Hex);
+  });
+});
 
 describe("the file cache store (--cache DIR)", () => {
   it("writes one readable JSON file per response, under v1/<2 hex>/<64 hex>.json, and reads it back", async () => {

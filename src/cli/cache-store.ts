@@ -1,6 +1,6 @@
 // The response cache on disk for the CLI (`--cache DIR`): one JSON file per response, named by the
 // SHA-256 of its request, two hex digits of fan-out. See README "The response cache".
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type {
@@ -89,7 +89,18 @@ export async function openResponseCache(
     if (mode !== undefined) throw new UsageError("--cache-mode needs --cache DIR.");
     return undefined;
   }
-  return { store: await fileCacheStore(dir), mode: parsedMode, stats: emptyCacheStats(), repeats };
+  return {
+    store: await fileCacheStore(dir),
+    mode: parsedMode,
+    stats: emptyCacheStats(),
+    repeats,
+    sha256Hex,
+  };
+}
+
+/** SHA-256 in hex, as `cacheKey` computes it (UTF-8 of the text). */
+export function sha256Hex(text: string): string {
+  return createHash("sha256").update(text, "utf8").digest("hex");
 }
 
 /** `--cache-mode`: read-write (default), read-only or refresh. */

@@ -95,6 +95,38 @@ describe("the reward runtime", () => {
     expect(sandbox.disposed).toBe(1);
   });
 
+  it("sends a batch's first worker call before its later items are scored, and answers in order", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const h = await harness(onTestFinished);
+    const held = h.server.gate("first");
+    h.server.setDefault("solver-a", { content: "Answer: 42", gate: "first" });
+    const resolved = resolveConfig(JSON.stringify(threeWorkerConfig(h.server)), {});
+    if (!resolved.ok) throw new Error(resolved.message);
+    const runtime = createRewardRuntime(resolved, { concurrency: 4, scorer: "math" });
+    const n = 200;
+    // The first item calls a worker; every later one is a plan that does not parse (no call).
+    const request = RewardRequestSchema.parse({
+      items: Array.from({ length: n }, (_v, i) => ({
+        id: `i${i}`,
+        question: "What is 6 x 7?",
+        completion: i === 0 ? plan(0) : "no plan here",
+        reference: "42",
+      })),
+    });
+    const batch = runtime.scoreBatch(request, PAPER_REWARD, new AbortController().signal);
+    await held.reached(1);
+    // Items that started at once would all be scored before any call reached the server.
+    expect(runtime.totals.items).toBeLessThan(n - 1);
+    held.release();
+    const rewards = await batch;
+    expect(rewards.map((r) => r.id)).toEqual(request.items.map((item) => item.id));
+    expect(rewards[0]).toMatchObject({ reward: 1, correct: true });
+    expect(rewards.slice(1).every((r) => r.reward === 0 && r.parse_error !== null)).toBe(true);
+    expect(h.server.requests).toHaveLength(1);
+  });
+
   it("warms a local default grader before serving, but never starts a sandbox or calls a worker for it", async ({
     expect,
     onTestFinished,

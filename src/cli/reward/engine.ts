@@ -11,10 +11,13 @@ import type { ChatBackend } from "../../engine/llm/types.ts";
 import type { RunRecord } from "../../engine/schema/record.ts";
 import type { Worker } from "../../engine/schema/worker.ts";
 import type { ResolvedConfig } from "../config.ts";
-import type { RewardRequest, RewardResult } from "./request.ts";
+import type { RewardItem, RewardRequest, RewardResult } from "./request.ts";
 import type { RewardEngine } from "./score.ts";
 import { rewardItem } from "./score.ts";
 import { createEngine } from "../serve/engine.ts";
+
+/** Resolves in the event loop's next turn, after the I/O that is ready. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Built-in graders that score with nothing but CPU (no call, no sandbox): safe to warm. */
 const LOCAL_SCORERS = new Set(["math", "mc", "exact", "contains", "regex"]);
@@ -114,21 +117,30 @@ export function createRewardRuntime(
     totals,
     async scoreBatch(request, reward, signal, onRecord) {
       totals.batches++;
-      return Promise.all(
-        request.items.map(async (item) => {
-          let record: RunRecord | undefined;
-          // A signal per item: each run's calls listen to their own, not all to the batch's.
-          const own = AbortSignal.any([signal]);
-          const result = await rewardItem(engine, item, reward, own, (r) => (record = r));
-          totals.items++;
-          if (result.reward === null) totals.errors++;
-          else totals.rewarded++;
-          totals.workerCalls += result.calls - result.cached_calls;
-          totals.cost += result.cost;
-          if (record) onRecord?.(record, result);
-          return result;
-        }),
-      );
+      const scoreOne = async (item: RewardItem) => {
+        let record: RunRecord | undefined;
+        // A signal per item: each run's calls listen to their own, not all to the batch's.
+        const own = AbortSignal.any([signal]);
+        const result = await rewardItem(engine, item, reward, own, (r) => (record = r));
+        totals.items++;
+        if (result.reward === null) totals.errors++;
+        else totals.rewarded++;
+        totals.workerCalls += result.calls - result.cached_calls;
+        totals.cost += result.cost;
+        if (record) onRecord?.(record, result);
+        return result;
+      };
+      // Each item starts in a turn of the event loop of its own: the first items' worker calls go
+      // out while the later ones are still parsed and planned, instead of after all of them.
+      const results: Promise<RewardResult>[] = [];
+      for (const item of request.items) {
+        if (results.length > 0) await nextTurn();
+        const result = scoreOne(item);
+        // Seen at once, so a failure is not unhandled while later items start; Promise.all has it.
+        result.catch(() => undefined);
+        results.push(result);
+      }
+      return Promise.all(results);
     },
     async warm() {
       const made = scorer(o.scorer);

@@ -34,9 +34,10 @@ function decoded(res: IncomingMessage): Readable {
 }
 
 function responseOf(res: IncomingMessage): Response {
-  const headers = new Headers();
+  // Name-value pairs, appended in order by the Response itself: one header list, not two.
+  const headers: [string, string][] = [];
   for (let i = 0; i + 1 < res.rawHeaders.length; i += 2)
-    headers.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
+    headers.push([res.rawHeaders[i]!, res.rawHeaders[i + 1]!]);
   const status = res.statusCode ?? 502;
   if (NULL_BODY.has(status)) {
     res.resume();
@@ -98,7 +99,9 @@ export const nodeFetch: typeof fetch = (input, init) => {
   if (signal?.aborted) return Promise.reject(signal.reason as Error);
   const target = new URL(url);
   const headers: Record<string, string> = {};
-  new Headers(init?.headers).forEach((value, name) => (headers[name] = value));
+  // The client hands over a Headers already: read it as it is rather than copy it first.
+  const given = init?.headers instanceof Headers ? init.headers : new Headers(init?.headers);
+  given.forEach((value, name) => (headers[name] = value));
   if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));
   const method = (init?.method ?? "GET").toUpperCase();
   return new Promise<Response>((resolve, reject) => {

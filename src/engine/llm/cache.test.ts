@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { callCost } from "../cost.ts";
 import { collect, LlmError } from "./types.ts";
@@ -161,6 +162,27 @@ describe("the response cache", () => {
     expect((await collect(withCache(upstream, cache, target), request(), signal())).text).toBe(
       "fresh",
     );
+  });
+});
+
+describe("a platform's own SHA-256 (sha256Hex)", () => {
+  it("files each answer under the key cacheKey gives, so either kind of cache finds it", async () => {
+    const hashed: string[] = [];
+    const sha256Hex = (text: string) => {
+      hashed.push(text);
+      return createHash("sha256").update(text, "utf8").digest("hex");
+    };
+    const store = memoryCacheStore();
+    const upstream = createFakeBackend([{ text: "4" }, { text: "never" }]);
+    const own = { store, mode: "read-write" as const, stats: emptyCacheStats(), sha256Hex };
+    // Non-ASCII text and a lone surrogate: both hash the same UTF-8 bytes.
+    const asked = request("Résous 2+2 \ud800 ≥ 4");
+    await collect(withCache(upstream, own, target), asked, signal());
+    expect([...store.entries.keys()]).toEqual([await cacheKey(cachedRequest(target, asked))]);
+    expect(hashed).toHaveLength(1);
+    const webCrypto = { store, mode: "read-only" as const, stats: emptyCacheStats() };
+    expect((await collect(withCache(upstream, webCrypto, target), asked, signal())).text).toBe("4");
+    expect(upstream.calls).toHaveLength(1);
   });
 });
 

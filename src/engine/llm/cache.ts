@@ -103,10 +103,15 @@ export function cachedRequest(
   };
 }
 
+/** What a key is the SHA-256 of: canonicalJson([format, version, request]). */
+function keyText(request: CachedRequest, canonical?: string): string {
+  // The request's part reused when given.
+  return `[${JSON.stringify(CACHE_FORMAT)},${CACHE_VERSION},${canonical ?? canonicalJson(request)}]`;
+}
+
 /** The content address of a request: SHA-256 (Web Crypto, in browsers and Node alike). */
 export async function cacheKey(request: CachedRequest, canonical?: string): Promise<string> {
-  // canonicalJson([format, version, request]), with the request's part reused when given.
-  const text = `[${JSON.stringify(CACHE_FORMAT)},${CACHE_VERSION},${canonical ?? canonicalJson(request)}]`;
+  const text = keyText(request, canonical);
   const bytes = new TextEncoder().encode(text);
   const digest = await globalThis.crypto.subtle.digest("SHA-256", bytes);
   const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
@@ -127,6 +132,11 @@ export interface ResponseCache {
   stats: CacheStats;
   /** Default `share`. */
   repeats?: CacheRepeats;
+  /**
+   * The SHA-256 of a text as 64 hex digits, computed at once where the platform can (Node's
+   * crypto): the same key as `cacheKey`, without Web Crypto's trip through a worker thread.
+   */
+  sha256Hex?: (text: string) => string;
 }
 
 export interface CacheTarget {
@@ -186,7 +196,9 @@ export function withCache(
       described = { ...described, occurrence };
     }
     const canonical = canonicalJson(described);
-    const key = await cacheKey(described, canonical);
+    const key = cache.sha256Hex
+      ? `sha256:${cache.sha256Hex(keyText(described, canonical))}`
+      : await cacheKey(described, canonical);
     // A failed call gives its number back, so its retry is still the same occurrence.
     const giveBack = () => {
       if (distinct && counts.get(base) === occurrence + 1) counts.set(base, occurrence);
