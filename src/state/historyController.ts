@@ -12,7 +12,7 @@ export function setHistoryOpen(open: boolean): void {
   if (open) void refreshHistory();
 }
 
-/** The list as it is, with `all` for its rows (the query and selection kept). */
+/** Lists `all` under the query as it is; the selection keeps only runs still listed. */
 const relist = (all: RunMeta[]) =>
   useStudio.setState((s) => historyListOf(all, s.historyQuery, s.historySelected));
 

@@ -50,11 +50,7 @@ export function HistoryPanel() {
   const error = useStudio((s) => s.historyError);
   const openKey = useStudio((s) => s.openKey);
   const liveId = useStudio((s) => s.liveId);
-  const {
-    setHistoryQuery: setQuery,
-    toggleHistorySelected,
-    setHistoryCompare,
-  } = useStudio.getState();
+  const { setHistoryQuery, toggleHistorySelected, setHistoryCompare } = useStudio.getState();
   const scroller = useRef<HTMLDivElement>(null);
   const importInput = useRef<HTMLInputElement>(null);
   const virtual = useVirtualizer({
@@ -106,13 +102,13 @@ export function HistoryPanel() {
           aria-label="Search runs"
           data-testid="history-search"
           value={query.text}
-          onChange={(e) => setQuery({ text: e.target.value })}
+          onChange={(e) => setHistoryQuery({ text: e.target.value })}
         />
         <select
           aria-label="Filter by status"
           data-testid="history-status-filter"
           value={query.status}
-          onChange={(e) => setQuery({ status: e.target.value as RunStatus | "" })}
+          onChange={(e) => setHistoryQuery({ status: e.target.value as RunStatus | "" })}
         >
           <option value="">Any status</option>
           {STATUSES.map((s) => (
@@ -125,7 +121,7 @@ export function HistoryPanel() {
           aria-label="Filter by kind"
           data-testid="history-kind-filter"
           value={query.kind}
-          onChange={(e) => setQuery({ kind: e.target.value as HistoryKind })}
+          onChange={(e) => setHistoryQuery({ kind: e.target.value as HistoryKind })}
         >
           {KINDS.map((k) => (
             <option key={k.value} value={k.value}>
@@ -138,7 +134,7 @@ export function HistoryPanel() {
             type="checkbox"
             data-testid="history-starred-filter"
             checked={query.starred}
-            onChange={(e) => setQuery({ starred: e.target.checked })}
+            onChange={(e) => setHistoryQuery({ starred: e.target.checked })}
           />{" "}
           ★ only
         </label>
