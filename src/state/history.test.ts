@@ -30,6 +30,25 @@ const listed = () =>
     .sort();
 
 describe("the History list", () => {
+  it("starts closed and empty, and selecting toggles one run at a time", () => {
+    const s = useStudio.getState();
+    expect(s.historyOpen).toBe(false);
+    expect([s.historyAll, s.historyEntries, s.historyRows, s.historySelected]).toEqual([
+      [],
+      [],
+      [],
+      [],
+    ]);
+    s.toggleHistorySelected("a");
+    s.toggleHistorySelected("b");
+    s.toggleHistorySelected("a");
+    expect(useStudio.getState().historySelected).toEqual(["b"]);
+    s.setHistoryCompare(["a", "b"]);
+    expect(useStudio.getState().historyCompare).toEqual(["a", "b"]);
+    s.setHistoryCompare(null);
+    expect(useStudio.getState().historyCompare).toBeNull();
+  });
+
   it("opening it reads the stored runs", async () => {
     setHistoryOpen(true);
     expect(useStudio.getState().historyOpen).toBe(true);

@@ -62,6 +62,22 @@ describe("the one studio store", () => {
     expect(useStudio.getState().drawers).toEqual({ left: false, right: true });
     s.setDrawer("left", false, true);
     expect(useStudio.getState().drawers).toEqual({ left: false, right: true });
+    s.setDrawer("left", true, true);
+    expect(useStudio.getState().drawers).toEqual({ left: true, right: false });
+  });
+
+  it("Settings opens and closes; each Tidy up asks the canvas for a fresh layout", () => {
+    resetStudio();
+    const s = useStudio.getState();
+    expect(s.settingsOpen).toBe(false);
+    s.openSettings();
+    expect(useStudio.getState().settingsOpen).toBe(true);
+    s.closeSettings();
+    expect(useStudio.getState().settingsOpen).toBe(false);
+    const epoch = useStudio.getState().layoutEpoch;
+    s.relayout();
+    s.relayout();
+    expect(useStudio.getState().layoutEpoch).toBe(epoch + 2);
   });
 
   it("putting the store back restores every slice: the Evaluate view's and History's too", () => {
