@@ -146,4 +146,29 @@ describe("studio evaluation: errors, versions, re-score", () => {
     expect(useStudio.getState().evalDiffChoices).toEqual([]);
     expect(useStudio.getState().evalDiffOther).toBeNull();
   });
+
+  it("offers only evaluations of the same questions, and keeps the chosen one while it is offered", async () => {
+    server().setDefault("right", "Answer: 4");
+    const run = async (set: (typeof SAMPLE_SETS)[number]) => {
+      loadSample(set);
+      useStudio.getState().patchEvalSetup({ strategies: ["single:right"], cache: false });
+      await startEvaluation();
+      return useStudio.getState().evaluation!;
+    };
+    const first = await run(FACTS);
+    const other = await run(SAMPLE_SETS.find((s) => s.id === "math")!);
+    const second = await run(FACTS);
+    const third = await run(FACTS);
+    expect(other.dataset.hash).not.toBe(third.dataset.hash);
+    await loadDiffChoices();
+    expect(
+      useStudio
+        .getState()
+        .evalDiffChoices.map((c) => c.id)
+        .sort(),
+    ).toEqual([first.id, second.id].sort());
+    await chooseDiff(first.id);
+    await loadDiffChoices();
+    expect(useStudio.getState().evalDiffOther?.evaluation.id).toBe(first.id);
+  });
 });

@@ -1,5 +1,6 @@
 import type { StoreApi } from "zustand";
 import { describe, expect, it } from "vitest";
+import { DEFAULT_COLUMNS } from "../engine/eval/dataset/schema.ts";
 import { createCodeSandboxSlice } from "./codeSandbox.ts";
 import { createConnectionSlice } from "./connections.ts";
 import { createDocumentSlice } from "./document.ts";
@@ -78,6 +79,30 @@ describe("the one studio store", () => {
     s.relayout();
     s.relayout();
     expect(useStudio.getState().layoutEpoch).toBe(epoch + 2);
+  });
+
+  it("a fresh Evaluate view: closed, nothing loaded or chosen, the response cache on", () => {
+    resetStudio();
+    const s = useStudio.getState();
+    expect(s.evalOpen).toBe(false);
+    expect([s.evalResults, s.evalQuestions, s.evalSetup.strategies]).toEqual([[], [], []]);
+    expect(s.evalSetup).toMatchObject({
+      sourceName: "",
+      table: null,
+      mapping: DEFAULT_COLUMNS,
+      skipBad: false,
+      repeats: 1,
+      scorer: "",
+      judge: "",
+      rubric: "",
+      maxCost: "",
+      cache: true,
+      cacheMode: "read-write",
+    });
+    s.setEvalOpen(true);
+    expect(useStudio.getState().evalOpen).toBe(true);
+    s.setEvalOpen(false);
+    expect(useStudio.getState().evalOpen).toBe(false);
   });
 
   it("putting the store back restores every slice: the Evaluate view's and History's too", () => {
