@@ -7,7 +7,6 @@ import { FileOfferBar } from "./files/FileOfferBar.tsx";
 import { Header } from "./Header.tsx";
 import { KeyPrompt } from "./KeyPrompt.tsx";
 import { SettingsReport } from "./SettingsReport.tsx";
-import { useHistory } from "../state/history.ts";
 import { AnswerPanel } from "./panels/AnswerPanel.tsx";
 import { ConductorPanel } from "./panels/ConductorPanel.tsx";
 import { ConductorStatus } from "./panels/ConductorStatus.tsx";
@@ -18,7 +17,7 @@ import { Splitter } from "./ui/Splitter.tsx";
 import { deferred, whenIdle } from "./ui/deferred.tsx";
 import { useShortcuts } from "./useShortcuts.ts";
 import { useLayoutMode } from "./useLayoutMode.ts";
-import { useUi } from "../state/ui.ts";
+import { useStudio } from "../state/store.ts";
 import { useDrawerFollowsWork } from "./useDrawerFollowsWork.ts";
 
 // Not needed for the first paint: history (virtual list) and compare (the diff library) load when
@@ -50,11 +49,11 @@ export function App() {
   const [theme, setTheme] = useState<Theme>(initialTheme);
   const [left, setLeft] = useState(320);
   const [right, setRight] = useState(360);
-  const historyOpen = useHistory((s) => s.open);
-  const compare = useHistory((s) => s.compare);
+  const historyOpen = useStudio((s) => s.historyOpen);
+  const compare = useStudio((s) => s.historyCompare);
   useShortcuts();
   const mode = useLayoutMode();
-  const drawers = useUi((s) => s.drawers);
+  const drawers = useStudio((s) => s.drawers);
   useDrawerFollowsWork(mode);
   useEffect(() => {
     document.documentElement.dataset.theme = theme;

@@ -1,9 +1,8 @@
 import { useEffect } from "react";
 import { download, exportText } from "../state/files.ts";
 import type { StudioState } from "../state/store.ts";
-import { useHistory } from "../state/history.ts";
+import { setHistoryOpen } from "../state/historyController.ts";
 import { useStudio } from "../state/store.ts";
-import { useUi } from "../state/ui.ts";
 import { openUserFile } from "./files/openFile.ts";
 import { JsonFileButton } from "./ui/JsonFileButton.tsx";
 import { deferred, whenIdle } from "./ui/deferred.tsx";
@@ -23,12 +22,12 @@ export type Theme = "light" | "dark";
 
 /** Title, import and export, settings and the theme toggle. */
 export function Header({ theme, onToggleTheme }: { theme: Theme; onToggleTheme: () => void }) {
-  const settingsOpen = useUi((s) => s.settingsOpen);
+  const settingsOpen = useStudio((s) => s.settingsOpen);
   useEffect(() => whenIdle(Settings.preload), []);
   const hasRun = useStudio(selectHasRun);
   const hasSteps = useStudio(selectHasSteps);
-  const historyOpen = useHistory((s) => s.open);
-  const { openSettings, closeSettings } = useUi.getState();
+  const historyOpen = useStudio((s) => s.historyOpen);
+  const { openSettings, closeSettings } = useStudio.getState();
   const save = (what: "run" | "workflow") => {
     const s = useStudio.getState();
     download(
@@ -73,7 +72,7 @@ export function Header({ theme, onToggleTheme }: { theme: Theme; onToggleTheme: 
           type="button"
           data-testid="open-history"
           aria-pressed={historyOpen}
-          onClick={() => useHistory.getState().setOpen(!historyOpen)}
+          onClick={() => setHistoryOpen(!historyOpen)}
         >
           History
         </button>

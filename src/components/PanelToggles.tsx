@@ -1,5 +1,5 @@
-import { useHistory } from "../state/history.ts";
-import { useUi } from "../state/ui.ts";
+import { setHistoryOpen } from "../state/historyController.ts";
+import { useStudio } from "../state/store.ts";
 import { useLayoutMode } from "./useLayoutMode.ts";
 
 /**
@@ -8,10 +8,10 @@ import { useLayoutMode } from "./useLayoutMode.ts";
  */
 export function PanelToggles() {
   const mode = useLayoutMode();
-  const drawers = useUi((s) => s.drawers);
-  const historyOpen = useHistory((s) => s.open);
+  const drawers = useStudio((s) => s.drawers);
+  const historyOpen = useStudio((s) => s.historyOpen);
   if (mode === "wide") return null;
-  const { setDrawer } = useUi.getState();
+  const { setDrawer } = useStudio.getState();
   const inspectorShown = drawers.right && !historyOpen;
   return (
     <>
@@ -33,7 +33,7 @@ export function PanelToggles() {
         aria-controls="right-panel"
         onClick={() => {
           // The right drawer shows History while it is open; "Inspector" switches back to it.
-          if (historyOpen) useHistory.getState().setOpen(false);
+          if (historyOpen) setHistoryOpen(false);
           setDrawer("right", !inspectorShown, mode === "narrow");
         }}
       >

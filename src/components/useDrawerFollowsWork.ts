@@ -1,7 +1,6 @@
 import { useEffect, useRef } from "react";
 import { selectPhase, selectSelectedIds } from "../state/selectors.ts";
 import { useStudio } from "../state/store.ts";
-import { useUi } from "../state/ui.ts";
 import type { LayoutMode } from "./useLayoutMode.ts";
 
 /**
@@ -15,12 +14,13 @@ export function useDrawerFollowsWork(mode: LayoutMode): void {
   const hasSteps = useStudio((s) => s.history.present.steps.length > 0);
   const lastPhase = useRef(phase);
   useEffect(() => {
-    if (selected && mode !== "wide") useUi.getState().setDrawer("right", true, mode === "narrow");
+    if (selected && mode !== "wide")
+      useStudio.getState().setDrawer("right", true, mode === "narrow");
   }, [selected, mode]);
   useEffect(() => {
     const was = lastPhase.current;
     lastPhase.current = phase;
     if (mode === "narrow" && was === "planning" && phase !== "planning" && hasSteps)
-      useUi.getState().setDrawer("left", false);
+      useStudio.getState().setDrawer("left", false);
   }, [phase, mode, hasSteps]);
 }

@@ -3,7 +3,7 @@ import { autosaveDraft, guardUnload, restoreDraft } from "./draft.ts";
 import { bootKeys } from "./keyring.ts";
 import { readSettings, SETTINGS_KEY, settingsReport, settingsToStore } from "./persist.ts";
 import { isBusy } from "./controller.ts";
-import { refreshHistory } from "./history.ts";
+import { refreshHistory } from "./historyController.ts";
 import { runStore } from "./runStore.ts";
 import { useStudio } from "./store.ts";
 import { markInterruptedRuns } from "./sweep.ts";

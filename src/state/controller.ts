@@ -22,7 +22,7 @@ import type { Worker } from "../engine/schema/worker.ts";
 import type { Step } from "../engine/schema/workflow.ts";
 import { createBatcher } from "./batch.ts";
 import { conductorBackend, conductorConfigOf, workerBackend } from "./backends.ts";
-import { refreshHistory, useHistory } from "./history.ts";
+import { refreshHistory } from "./historyController.ts";
 import { resultsFor, showRun } from "./open.ts";
 import { createRunWriter, endsSomething } from "./persistence.ts";
 import { selectFallback, selectFallbackName } from "./selectors.ts";
@@ -57,7 +57,7 @@ async function pump(
 ): Promise<void> {
   const writer = createRunWriter({}, (message) => {
     if (message) useStudio.getState().setNotice(message);
-    if (useHistory.getState().open) void refreshHistory();
+    if (useStudio.getState().historyOpen) void refreshHistory();
   });
   const batcher = createBatcher<RunEvent>((events) => {
     const s = useStudio.getState();

@@ -3,14 +3,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { TestServer } from "../../e2e/server/server.ts";
 import { startTestServer } from "../../e2e/server/server.ts";
 import { SAMPLE_SETS } from "../engine/eval/dataset/samples.ts";
-import { INITIAL_SETUP, useEval } from "./eval.ts";
 import { loadSample, setEvalStore, startEvaluation } from "./evalController.ts";
 import { createDexieEvalStore } from "./evalStore.ts";
 import { useStudio } from "./store.ts";
 
 // The Evaluate view's Conductor strategy costs its plans at the price set in Settings (issue 10).
 const initialStudio = useStudio.getState();
-const initialEval = useEval.getState();
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer();
@@ -22,7 +20,6 @@ const PLAN = 'One step.\nmodel_id = [0]\nsubtasks = ["Answer the question."]\nac
 beforeEach(() => {
   server.reset();
   useStudio.setState(initialStudio, true);
-  useEval.setState({ ...initialEval, setup: INITIAL_SETUP }, true);
   const s = useStudio.getState();
   s.setPool([
     {
@@ -56,12 +53,12 @@ describe("an evaluation's Conductor strategy", () => {
     const facts = SAMPLE_SETS.find((set) => set.id === "factual");
     if (!facts) throw new Error("no factual sample set");
     loadSample(facts);
-    useEval.getState().patchSetup({ strategies: ["conductor"] });
+    useStudio.getState().patchEvalSetup({ strategies: ["conductor"] });
     await startEvaluation();
-    const e = useEval.getState();
-    expect(e.phase).toBe("finished");
+    const e = useStudio.getState();
+    expect(e.evalPhase).toBe("finished");
     expect(e.evaluation?.conductor?.price).toEqual({ input: 1, output: 4 });
-    expect(e.results).toHaveLength(10);
-    for (const r of e.results) expect(r.cost).toBeCloseTo(0.0015, 12);
+    expect(e.evalResults).toHaveLength(10);
+    for (const r of e.evalResults) expect(r.cost).toBeCloseTo(0.0015, 12);
   });
 });

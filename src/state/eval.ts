@@ -1,4 +1,4 @@
-import { create } from "zustand";
+import type { StateCreator } from "zustand";
 import type { HfRecordedSource } from "../engine/eval/dataset/hf-pin.ts";
 import type { ParsedTable } from "../engine/eval/dataset/parse.ts";
 import type { ColumnMapping, EvalItem } from "../engine/eval/dataset/schema.ts";
@@ -6,6 +6,7 @@ import { DEFAULT_COLUMNS } from "../engine/eval/dataset/schema.ts";
 import type { EvalProgress, EvalStatus } from "../engine/eval/runner.ts";
 import type { EvalResult, Evaluation } from "../engine/eval/schema.ts";
 import type { CacheMode } from "../engine/llm/cache.ts";
+import type { StudioState } from "./store.ts";
 
 export type EvalPhase = "idle" | "running" | "paused" | EvalStatus;
 
@@ -32,26 +33,33 @@ export interface EvalSetup {
   cacheMode: CacheMode;
 }
 
-export interface EvalState {
-  open: boolean;
-  setup: EvalSetup;
+/** The Evaluate view: ephemeral UI plus the evaluation on screen (storage holds the truth). */
+export interface EvalSlice {
+  evalOpen: boolean;
+  evalSetup: EvalSetup;
   /** The evaluation being run or shown, its results so far and its progress. */
   evaluation: Evaluation | null;
-  results: EvalResult[];
+  evalResults: EvalResult[];
   /** The questions of the evaluation on screen (every row of its matrix, run or not). */
-  questions: EvalItem[];
+  evalQuestions: EvalItem[];
   /** The matrix cell open in place of the report (a question and a strategy), or null. */
-  openItem: { item: string; strategy: string } | null;
-  progress: EvalProgress | null;
-  phase: EvalPhase;
-  message: string | null;
+  evalOpenItem: { item: string; strategy: string } | null;
+  evalProgress: EvalProgress | null;
+  evalPhase: EvalPhase;
+  evalMessage: string | null;
   /** An unfinished evaluation found in storage after a reload. */
-  resumable: { evaluation: Evaluation; done: number; total: number } | null;
-  setOpen: (open: boolean) => void;
-  patchSetup: (patch: Partial<EvalSetup>) => void;
-  patch: (patch: Partial<Omit<EvalState, "setup">>) => void;
-  addResult: (r: EvalResult) => void;
+  evalResumable: { evaluation: Evaluation; done: number; total: number } | null;
+  setEvalOpen: (open: boolean) => void;
+  patchEvalSetup: (patch: Partial<EvalSetup>) => void;
+  patchEval: (patch: Partial<EvalFields>) => void;
+  addEvalResult: (r: EvalResult) => void;
 }
+
+/** The Evaluate view's fields that patchEval sets (the setup form has patchEvalSetup). */
+type EvalFields = Omit<
+  EvalSlice,
+  "evalSetup" | "setEvalOpen" | "patchEvalSetup" | "patchEval" | "addEvalResult"
+>;
 
 export const INITIAL_SETUP: EvalSetup = {
   sourceName: "",
@@ -71,20 +79,19 @@ export const INITIAL_SETUP: EvalSetup = {
   cacheMode: "read-write",
 };
 
-/** The Evaluate view's state: ephemeral UI plus the evaluation on screen (storage holds the truth). */
-export const useEval = create<EvalState>()((set) => ({
-  open: false,
-  setup: INITIAL_SETUP,
+export const createEvalSlice: StateCreator<StudioState, [], [], EvalSlice> = (set) => ({
+  evalOpen: false,
+  evalSetup: INITIAL_SETUP,
   evaluation: null,
-  results: [],
-  questions: [],
-  openItem: null,
-  progress: null,
-  phase: "idle",
-  message: null,
-  resumable: null,
-  setOpen: (open) => set({ open }),
-  patchSetup: (patch) => set((s) => ({ setup: { ...s.setup, ...patch } })),
-  patch: (patch) => set(patch),
-  addResult: (r) => set((s) => ({ results: [...s.results, r] })),
-}));
+  evalResults: [],
+  evalQuestions: [],
+  evalOpenItem: null,
+  evalProgress: null,
+  evalPhase: "idle",
+  evalMessage: null,
+  evalResumable: null,
+  setEvalOpen: (evalOpen) => set({ evalOpen }),
+  patchEvalSetup: (patch) => set((s) => ({ evalSetup: { ...s.evalSetup, ...patch } })),
+  patchEval: (patch) => set(patch),
+  addEvalResult: (r) => set((s) => ({ evalResults: [...s.evalResults, r] })),
+});

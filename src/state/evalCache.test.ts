@@ -7,7 +7,7 @@ import { startTestServer } from "../../e2e/server/server.ts";
 import { SAMPLE_SETS } from "../engine/eval/dataset/samples.ts";
 import { summarise } from "../engine/eval/report.ts";
 import type { Worker } from "../engine/schema/worker.ts";
-import { INITIAL_SETUP, useEval } from "./eval.ts";
+import { INITIAL_SETUP } from "./eval.ts";
 import { loadSample, setEvalStore, startEvaluation } from "./evalController.ts";
 import { createDexieEvalStore } from "./evalStore.ts";
 import { setHeader } from "./keyring.ts";
@@ -16,7 +16,6 @@ import { useStudio } from "./store.ts";
 import { setStudioCacheStore } from "./studioCache.ts";
 
 const initialStudio = useStudio.getState();
-const initialEval = useEval.getState();
 let server: TestServer;
 let cacheName = "";
 beforeAll(async () => {
@@ -45,7 +44,6 @@ const chatCalls = () => server.requests.filter((r) => r.method === "POST").lengt
 beforeEach(() => {
   server.reset();
   useStudio.setState(initialStudio, true);
-  useEval.setState({ ...initialEval, setup: INITIAL_SETUP }, true);
   useStudio.getState().setPool([worker("right"), worker("wrong")]);
   setEvalStore(createDexieEvalStore(`eval-cache-${Math.random()}`));
   cacheName = `response-cache-${Math.random()}`;
@@ -53,14 +51,17 @@ beforeEach(() => {
   server.setDefault("right", (b) => `Answer: ${expectedOf(b)}`);
   server.setDefault("wrong", "Answer: I do not know");
   loadSample(FACTS);
-  useEval.getState().patchSetup({ strategies: ["single:right", "single:wrong"] });
+  useStudio.getState().patchEvalSetup({ strategies: ["single:right", "single:wrong"] });
 });
 
 async function evaluate() {
   await startEvaluation();
-  const s = useEval.getState();
-  expect(s.phase).toBe("finished");
-  return { results: s.results, report: summarise(s.results, ["single:right", "single:wrong"]) };
+  const s = useStudio.getState();
+  expect(s.evalPhase).toBe("finished");
+  return {
+    results: s.evalResults,
+    report: summarise(s.evalResults, ["single:right", "single:wrong"]),
+  };
 }
 
 /** Every stored row of the cache database, as text. */
@@ -78,13 +79,13 @@ describe("Evaluate's response cache", () => {
   });
 
   it("answers an evaluation run again (a scorer change) from the cache: no upstream call, no cost", async () => {
-    useEval.getState().patchSetup({ scorer: "exact" });
+    useStudio.getState().patchEvalSetup({ scorer: "exact" });
     const first = await evaluate();
     expect(first.results.every((r) => r.scoredBy?.id === "exact")).toBe(true);
     expect(chatCalls()).toBe(20);
     expect(first.results.every((r) => !r.cachedCalls && r.cost > 0)).toBe(true);
     const spent = first.results.reduce((n, r) => n + r.cost, 0);
-    useEval.getState().patchSetup({ scorer: "contains" });
+    useStudio.getState().patchEvalSetup({ scorer: "contains" });
     const second = await evaluate();
     expect(chatCalls()).toBe(20);
     expect(second.results).toHaveLength(20);
@@ -114,7 +115,7 @@ describe("Evaluate's response cache", () => {
       "conductor",
       'One worker.\nmodel_id = [0]\nsubtasks = ["Answer the question."]\naccess_list = [[]]',
     );
-    useEval.getState().patchSetup({ strategies: ["conductor"] });
+    useStudio.getState().patchEvalSetup({ strategies: ["conductor"] });
     const first = await evaluate();
     const conductorCalls = () =>
       server.requests.filter((r) => (r.body as ChatBody | undefined)?.model === "conductor").length;
@@ -129,23 +130,23 @@ describe("Evaluate's response cache", () => {
   });
 
   it("off, or in refresh mode, calls the provider again; read-only never stores", async () => {
-    useEval.getState().patchSetup({ cacheMode: "read-only" });
+    useStudio.getState().patchEvalSetup({ cacheMode: "read-only" });
     await evaluate();
     expect(chatCalls()).toBe(20);
     expect(await storedText()).toBe("[]");
-    useEval.getState().patchSetup({ cacheMode: "read-write" });
+    useStudio.getState().patchEvalSetup({ cacheMode: "read-write" });
     await evaluate();
     expect(chatCalls()).toBe(40);
-    useEval.getState().patchSetup({ cache: false });
+    useStudio.getState().patchEvalSetup({ cache: false });
     await evaluate();
     expect(chatCalls()).toBe(60);
-    useEval.getState().patchSetup({ cache: true, cacheMode: "refresh" });
+    useStudio.getState().patchEvalSetup({ cache: true, cacheMode: "refresh" });
     server.setDefault("wrong", "Answer: still unsure");
     const refreshed = await evaluate();
     expect(chatCalls()).toBe(80);
     expect(refreshed.results.some((r) => r.cachedCalls)).toBe(false);
     // Refresh overwrote the stored answers: read-write now replays the new ones.
-    useEval.getState().patchSetup({ cacheMode: "read-write" });
+    useStudio.getState().patchEvalSetup({ cacheMode: "read-write" });
     const replayed = await evaluate();
     expect(chatCalls()).toBe(80);
     const wrong = replayed.results.find((r) => r.strategy === "single:wrong");
@@ -187,7 +188,7 @@ describe("Evaluate's response cache", () => {
     } finally {
       proto.put = put;
     }
-    expect(useEval.getState().message).toMatch(
+    expect(useStudio.getState().evalMessage).toMatch(
       /^20 answer\(s\) were not stored in the response cache\. This browser has no room left for the response cache/,
     );
     await evaluate();

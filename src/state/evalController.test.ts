@@ -2,7 +2,6 @@ import "fake-indexeddb/auto";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { ChatBody } from "../../e2e/server/server.ts";
 import { SAMPLE_SETS } from "../engine/eval/dataset/samples.ts";
-import { useEval } from "./eval.ts";
 import {
   findResumable,
   loadQuestionText,
@@ -30,6 +29,21 @@ const expectedOf = (b: ChatBody) =>
   FACTS.items.find((i) => JSON.stringify(b.messages).includes(i.question))?.expected ?? "?";
 
 describe("the Evaluate controller", () => {
+  it("closes the matrix cell left open when an evaluation starts and when a stored one is shown", async () => {
+    server().setDefault("right", (b) => `Answer: ${expectedOf(b)}`);
+    loadSample(FACTS);
+    useStudio.getState().patchEvalSetup({ strategies: ["single:right"] });
+    const cell = { item: FACTS.items[0]!.id, strategy: "single:right" };
+    useStudio.getState().patchEval({ evalOpenItem: cell });
+    await startEvaluation();
+    expect(useStudio.getState().evalPhase).toBe("finished");
+    expect(useStudio.getState().evalOpenItem).toBeNull();
+    useStudio.getState().patchEval({ evalOpenItem: cell });
+    await findResumable();
+    expect(useStudio.getState().evalResults).toHaveLength(10);
+    expect(useStudio.getState().evalOpenItem).toBeNull();
+  });
+
   it("loads a sample, runs the chosen strategies through the store and reports exact accuracies", async () => {
     server().setDefault("right", (b) => `Answer: ${expectedOf(b)}`);
     server().setDefault("wrong", "Answer: I do not know");
@@ -44,30 +58,35 @@ describe("the Evaluate controller", () => {
       "best-of-n",
       "workflow",
     ]);
-    useEval.getState().patchSetup({ strategies: ["single:right", "single:wrong"] });
+    useStudio.getState().patchEvalSetup({ strategies: ["single:right", "single:wrong"] });
     await startEvaluation();
-    const s = useEval.getState();
-    expect(s.phase).toBe("finished");
-    expect(s.results).toHaveLength(20);
-    const acc = (name: string) => s.results.filter((r) => r.strategy === name && r.correct).length;
+    const s = useStudio.getState();
+    expect(s.evalPhase).toBe("finished");
+    expect(s.evalResults).toHaveLength(20);
+    const acc = (name: string) =>
+      s.evalResults.filter((r) => r.strategy === name && r.correct).length;
     expect([acc("single:right"), acc("single:wrong")]).toEqual([10, 0]);
     // Stored: a fresh look finds it finished, with nothing to resume.
-    useEval.setState({ results: [], evaluation: null });
+    useStudio.setState({ evalResults: [], evaluation: null });
     await findResumable();
-    expect(useEval.getState().results).toHaveLength(20);
-    expect(useEval.getState().resumable).toBeNull();
+    expect(useStudio.getState().evalResults).toHaveLength(20);
+    expect(useStudio.getState().evalResumable).toBeNull();
   });
 
   it("refuses bad rows until the user chooses to skip them, and asks for a strategy", async () => {
     loadQuestionText('{"question":"What is 1+1?","answer":"2"}\n{"answer":"3"}\n', "q.jsonl");
-    useEval.getState().patchSetup({ strategies: ["single:right"] });
+    useStudio.getState().patchEvalSetup({ strategies: ["single:right"] });
     await startEvaluation();
-    expect(useEval.getState().message).toBe('1 bad row(s): fix them or tick "skip bad rows".');
-    useEval.getState().patchSetup({ skipBad: true, strategies: [] });
+    expect(useStudio.getState().evalMessage).toBe(
+      '1 bad row(s): fix them or tick "skip bad rows".',
+    );
+    useStudio.getState().patchEvalSetup({ skipBad: true, strategies: [] });
     await startEvaluation();
-    expect(useEval.getState().message).toBe("Choose at least one strategy.");
-    useEval.getState().patchSetup({ strategies: ["workflow"] });
+    expect(useStudio.getState().evalMessage).toBe("Choose at least one strategy.");
+    useStudio.getState().patchEvalSetup({ strategies: ["workflow"] });
     await startEvaluation();
-    expect(useEval.getState().message).toBe("The studio has no workflow to use as a template.");
+    expect(useStudio.getState().evalMessage).toBe(
+      "The studio has no workflow to use as a template.",
+    );
   });
 });

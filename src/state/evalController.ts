@@ -19,7 +19,6 @@ import { conductorSample } from "../engine/eval/training/sample.ts";
 import { stepsOf } from "../engine/graph/document.ts";
 import { conductorBackend, conductorConfigOf, workerBackend } from "./backends.ts";
 import { judgeOptions, studioScorer } from "./evalScoring.ts";
-import { useEval } from "./eval.ts";
 import type { EvalStore } from "./evalStore.ts";
 import { createDexieEvalStore } from "./evalStore.ts";
 import { openRecord } from "./files.ts";
@@ -54,7 +53,7 @@ export function setEvalStore(s: EvalStore): void {
 /** Loads a question file's text into the setup form: rows, a guessed mapping, bad rows. */
 export function loadQuestionText(text: string, name: string): void {
   const table = parseTable(text, detectFormat(text, name));
-  useEval.getState().patchSetup({
+  useStudio.getState().patchEvalSetup({
     sourceName: name,
     table,
     mapping: guessColumns(table.columns),
@@ -78,12 +77,12 @@ export function loadSample(set: SampleSet): void {
     )
     .join("\n");
   loadQuestionText(text, `${set.name}.jsonl`);
-  useEval.getState().patchSetup({ scorer: set.scorer });
+  useStudio.getState().patchEvalSetup({ scorer: set.scorer });
 }
 
 /** The items under the current mapping, and the bad rows (with lines) the user must see first. */
 export function mappedItems() {
-  const { table, mapping } = useEval.getState().setup;
+  const { table, mapping } = useStudio.getState().evalSetup;
   if (!table) return { items: [] as EvalItem[], bad: [] };
   const mapped = mapRows(table.rows, mapping);
   return {
@@ -116,44 +115,45 @@ function strategiesOf(names: string[]): Strategy[] | string {
 
 /** Starts a new evaluation from the setup form. */
 export async function startEvaluation(): Promise<void> {
-  const ui = useEval.getState();
-  const { items, bad } = mappedItems();
-  if (bad.length && !ui.setup.skipBad)
-    return ui.patch({ message: `${bad.length} bad row(s): fix them or tick "skip bad rows".` });
-  if (items.length === 0) return ui.patch({ message: "No questions to run." });
-  const strategies = strategiesOf(ui.setup.strategies);
-  if (typeof strategies === "string") return ui.patch({ message: strategies });
-  if (strategies.length === 0) return ui.patch({ message: "Choose at least one strategy." });
   const s = useStudio.getState();
-  const scorerId = ui.setup.scorer || defaultScorerId(items);
+  const { items, bad } = mappedItems();
+  if (bad.length && !s.evalSetup.skipBad)
+    return s.patchEval({
+      evalMessage: `${bad.length} bad row(s): fix them or tick "skip bad rows".`,
+    });
+  if (items.length === 0) return s.patchEval({ evalMessage: "No questions to run." });
+  const strategies = strategiesOf(s.evalSetup.strategies);
+  if (typeof strategies === "string") return s.patchEval({ evalMessage: strategies });
+  if (strategies.length === 0) return s.patchEval({ evalMessage: "Choose at least one strategy." });
+  const scorerId = s.evalSetup.scorer || defaultScorerId(items);
   // A cap that cannot be read fails closed: nothing starts (the form says why).
-  const cap = parseMoney(ui.setup.maxCost, userLocale());
-  if (!cap.ok) return ui.patch({ message: `Fix the spending cap: ${cap.message}` });
+  const cap = parseMoney(s.evalSetup.maxCost, userLocale());
+  if (!cap.ok) return s.patchEval({ evalMessage: `Fix the spending cap: ${cap.message}` });
   const evaluation = EvaluationSchema.parse({
     format: "conductor-studio-eval",
     version: 1,
     id: newId("eval"),
-    name: ui.setup.sourceName || "questions",
+    name: s.evalSetup.sourceName || "questions",
     createdAt: Date.now(),
     dataset: {
-      name: ui.setup.sourceName,
+      name: s.evalSetup.sourceName,
       hash: datasetHash(items),
       size: items.length,
-      mapping: ui.setup.mapping,
-      ...(ui.setup.hfSource ? { source: ui.setup.hfSource } : {}),
+      mapping: s.evalSetup.mapping,
+      ...(s.evalSetup.hfSource ? { source: s.evalSetup.hfSource } : {}),
     },
-    ...(ui.setup.instruction ? { instruction: ui.setup.instruction } : {}),
+    ...(s.evalSetup.instruction ? { instruction: s.evalSetup.instruction } : {}),
     strategies,
-    repeats: ui.setup.repeats,
+    repeats: s.evalSetup.repeats,
     seed: Math.floor(Math.random() * 2 ** 31),
     scorer: {
       id: scorerId,
-      options: scorerId === "judge" ? judgeOptions(ui.setup.judge, ui.setup.rubric) : {},
+      options: scorerId === "judge" ? judgeOptions(s.evalSetup.judge, s.evalSetup.rubric) : {},
       version: 0,
     },
     pool: s.pool.map((w) => ({ ...w, headers: undefined })),
     conductor: conductorConfigOf(s),
-    concurrency: ui.setup.concurrency,
+    concurrency: s.evalSetup.concurrency,
     maxCost: cap.value,
   });
   await evalStore().saveEvaluation(evaluation, items);
@@ -175,18 +175,17 @@ async function runStored(
   previous: Awaited<ReturnType<EvalStore["listItems"]>>,
   partials: ReadonlyMap<string, RunRecord> = new Map(),
 ) {
-  const ui = useEval.getState();
   const s = useStudio.getState();
   const limiter = new OriginLimiter(evaluation.concurrency);
   const made = studioScorer(evaluation.scorer, limiter);
-  if (!made.ok) return ui.patch({ message: made.message });
+  if (!made.ok) return s.patchEval({ evalMessage: made.message });
   const ev = { ...evaluation, scorer: { ...evaluation.scorer, version: made.scorer.version } };
   // The stored definition names the version that scores from now on (it once kept a placeholder
   // 0 until the end); each result also records the version that scored it.
   await evalStore().saveEvaluation(ev, items);
   const conductor = conductorBackend(s);
   // Identical calls (endpoint, model, messages, parameters) are answered from the response cache.
-  const cache = evaluationCache(ui.setup);
+  const cache = evaluationCache(s.evalSetup);
   const run = new EvalRun({
     evaluation: ev,
     items,
@@ -215,20 +214,22 @@ async function runStored(
         evaluation: evalTagOf(ev, result),
       });
       if (saved && !saved.ok)
-        useEval.getState().patch({ message: `History did not keep a run: ${saved.message}` });
-      useEval.getState().addResult(result);
+        useStudio
+          .getState()
+          .patchEval({ evalMessage: `History did not keep a run: ${saved.message}` });
+      useStudio.getState().addEvalResult(result);
     },
-    onProgress: (progress) => useEval.getState().patch({ progress }),
+    onProgress: (progress) => useStudio.getState().patchEval({ evalProgress: progress }),
   });
   current = run;
-  ui.patch({
+  s.patchEval({
     evaluation: ev,
-    results: previous,
-    questions: items,
-    openItem: null,
-    phase: "running",
-    message: null,
-    resumable: null,
+    evalResults: previous,
+    evalQuestions: items,
+    evalOpenItem: null,
+    evalPhase: "running",
+    evalMessage: null,
+    evalResumable: null,
   });
   try {
     const outcome = await run.run();
@@ -238,17 +239,19 @@ async function runStored(
       outcome.capBlock && capMessage(outcome.capBlock, outcome.done === previous.length),
       cacheWriteMessage(cache),
     ].filter((m): m is string => !!m);
-    useEval.getState().patch({
-      phase: outcome.status,
-      resumable:
+    useStudio.getState().patchEval({
+      evalPhase: outcome.status,
+      evalResumable:
         outcome.errors > 0 ? { evaluation: ev, done: outcome.done, total: outcome.total } : null,
-      ...(said.length && { message: said.join(" ") }),
+      ...(said.length && { evalMessage: said.join(" ") }),
     });
   } catch (e: unknown) {
     // Storage refused a write (quota, private mode): say so; the stored results stay valid.
     const why = e instanceof Error ? e.message : String(e);
     run.cancel();
-    useEval.getState().patch({ phase: "cancelled", message: `The evaluation stopped: ${why}` });
+    useStudio
+      .getState()
+      .patchEval({ evalPhase: "cancelled", evalMessage: `The evaluation stopped: ${why}` });
   } finally {
     if (current === run) current = null;
   }
@@ -265,12 +268,12 @@ export function capMessage(b: CapBlock, nothingRan: boolean): string {
 
 export function pauseEvaluation(): void {
   current?.pause();
-  useEval.getState().patch({ phase: "paused" });
+  useStudio.getState().patchEval({ evalPhase: "paused" });
 }
 
 export function resumeEvaluation(): void {
   current?.resume();
-  useEval.getState().patch({ phase: "running" });
+  useStudio.getState().patchEval({ evalPhase: "running" });
 }
 
 export function cancelEvaluation(): void {
@@ -293,13 +296,13 @@ async function showStored(evaluation: Evaluation): Promise<void> {
   const questions = await evalStore().loadQuestions(evaluation.id);
   const done = results.filter((r) => !r.error).length;
   const total = evaluation.dataset.size * evaluation.strategies.length * evaluation.repeats;
-  useEval.getState().patch({
+  useStudio.getState().patchEval({
     evaluation,
-    results,
-    questions,
-    openItem: null,
-    phase: done < total ? "idle" : "finished",
-    resumable: done < total ? { evaluation, done, total } : null,
+    evalResults: results,
+    evalQuestions: questions,
+    evalOpenItem: null,
+    evalPhase: done < total ? "idle" : "finished",
+    evalResumable: done < total ? { evaluation, done, total } : null,
   });
 }
 
@@ -308,23 +311,23 @@ async function showStored(evaluation: Evaluation): Promise<void> {
  * evaluation runs, only that one can be shown; a message says why another cannot.
  */
 export async function openStoredEvaluation(evalId: string): Promise<string | null> {
-  const ui = useEval.getState();
+  const ui = useStudio.getState();
   if (current) {
     if (ui.evaluation?.id !== evalId)
       return "An evaluation is running: pause or cancel it before opening another report.";
-    ui.setOpen(true);
+    ui.setEvalOpen(true);
     return null;
   }
   const evaluation = (await evalStore().listEvaluations()).find((e) => e.id === evalId);
   if (!evaluation) return "That evaluation is no longer stored (its item runs are kept).";
   await showStored(evaluation);
-  useEval.getState().setOpen(true);
+  useStudio.getState().setEvalOpen(true);
   return null;
 }
 
 /** Continues a stored evaluation: finished items are never run again. */
 export async function resumeStored(keysChecked = false): Promise<void> {
-  const r = useEval.getState().resumable;
+  const r = useStudio.getState().evalResumable;
   if (!r) return;
   if (!keysChecked) {
     // Every worker of the evaluation's pool its strategies may call, the judge, the Conductor.
@@ -344,13 +347,13 @@ export async function resumeStored(keysChecked = false): Promise<void> {
 
 /** Opens an item's run (of the evaluation on screen, or of `evalId`) in the studio as its graph, and closes the Evaluate view. */
 export async function openItemRun(runId: string, evalId?: string): Promise<void> {
-  const id = evalId ?? useEval.getState().evaluation?.id;
+  const id = evalId ?? useStudio.getState().evaluation?.id;
   if (!id) return;
   const record = await evalStore().loadRecord(id, runId);
-  if (!record) return useEval.getState().patch({ message: "That run is not stored." });
+  if (!record) return useStudio.getState().patchEval({ evalMessage: "That run is not stored." });
   const message = await openRecord(record, [], null, "evaluation");
-  if (message) return useEval.getState().patch({ message });
-  useEval.getState().setOpen(false);
+  if (message) return useStudio.getState().patchEval({ evalMessage: message });
+  useStudio.getState().setEvalOpen(false);
 }
 
 /** The strategy a setup-form choice stands for now (studio settings, pool, workflow), or why none. */
@@ -374,7 +377,7 @@ export function strategyChoices(): string[] {
 
 /** The Conductor samples of the evaluation on screen as JSON lines (the CLI's --training-data rows). */
 export async function trainingDataJsonl(): Promise<string> {
-  const { evaluation, results } = useEval.getState();
+  const { evaluation, evalResults: results } = useStudio.getState();
   if (!evaluation) return "";
   const lines: string[] = [];
   for (const r of results) {

@@ -3,8 +3,8 @@ import { loadPinnedHfRows } from "../engine/eval/dataset/hf-pin.ts";
 import type { BenchmarkPreset } from "../engine/eval/dataset/presets.ts";
 import { presetRows } from "../engine/eval/dataset/presets.ts";
 import { DEFAULT_COLUMNS } from "../engine/eval/dataset/schema.ts";
-import { useEval } from "./eval.ts";
 import { loadQuestionText } from "./evalController.ts";
+import { useStudio } from "./store.ts";
 
 /** Where the studio reads the Hub (tests point it at the local server). */
 export const hfEndpoints: { base?: string; hub?: string } = {};
@@ -31,7 +31,7 @@ export async function loadHfQuestions(
     JSON.stringify(rows.map((row) => row.values)),
     `${source.dataset} (${source.config}/${source.split})${rev}`,
   );
-  useEval.getState().patchSetup({
+  useStudio.getState().patchEvalSetup({
     hfSource: r.source,
     ...(preset
       ? {

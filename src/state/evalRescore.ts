@@ -1,9 +1,9 @@
 import { OriginLimiter } from "../engine/eval/limiter.ts";
 import { rescoreResults } from "../engine/eval/rescore.ts";
 import type { Evaluation } from "../engine/eval/schema.ts";
-import { useEval } from "./eval.ts";
 import { evalStore } from "./evalController.ts";
 import { judgeOptions, studioScorer } from "./evalScoring.ts";
+import { useStudio } from "./store.ts";
 
 let rescoring: AbortController | null = null;
 
@@ -13,31 +13,32 @@ let rescoring: AbortController | null = null;
  * are replaced, each result naming the scorer and version that scored it.
  */
 export async function rescoreEvaluation(scorerId: string, onlyUnscored = false): Promise<void> {
-  const ui = useEval.getState();
+  const ui = useStudio.getState();
   const ev = ui.evaluation;
-  if (!ev || rescoring || ui.phase === "running" || ui.phase === "paused") return;
+  if (!ev || rescoring || ui.evalPhase === "running" || ui.evalPhase === "paused") return;
   const same = scorerId === ev.scorer.id;
   const options = same
     ? ev.scorer.options
     : scorerId === "judge"
-      ? judgeOptions(ui.setup.judge, ui.setup.rubric)
+      ? judgeOptions(ui.evalSetup.judge, ui.evalSetup.rubric)
       : {};
   const made = studioScorer({ id: scorerId, options }, new OriginLimiter(ev.concurrency));
-  if (!made.ok) return ui.patch({ message: made.message });
+  if (!made.ok) return ui.patchEval({ evalMessage: made.message });
   rescoring = new AbortController();
-  ui.patch({ message: `Re-scoring with ${scorerId} v${made.scorer.version}…` });
+  ui.patchEval({ evalMessage: `Re-scoring with ${scorerId} v${made.scorer.version}…` });
   try {
     const items = await evalStore().loadQuestions(ev.id);
     const outcome = await rescoreResults({
       evaluation: ev,
-      results: ui.results,
+      results: ui.evalResults,
       items,
       scorer: made.scorer,
       signal: rescoring.signal,
       judgeMeter: made.judgeMeter,
       onlyUnscored,
     });
-    if (outcome.cancelled) return useEval.getState().patch({ message: "Re-scoring cancelled." });
+    if (outcome.cancelled)
+      return useStudio.getState().patchEval({ evalMessage: "Re-scoring cancelled." });
     const next: Evaluation = {
       ...ev,
       scorer: { id: scorerId, options, version: made.scorer.version },
@@ -47,14 +48,14 @@ export async function rescoreEvaluation(scorerId: string, onlyUnscored = false):
     const errors = outcome.errors
       ? `; ${outcome.errors} errored item(s) have no answer to score`
       : "";
-    useEval.getState().patch({
+    useStudio.getState().patchEval({
       evaluation: next,
-      results: outcome.results,
-      message: `Re-scored with ${scorerId} v${made.scorer.version}: ${outcome.changed} verdict(s) changed${errors}.`,
+      evalResults: outcome.results,
+      evalMessage: `Re-scored with ${scorerId} v${made.scorer.version}: ${outcome.changed} verdict(s) changed${errors}.`,
     });
   } catch (e: unknown) {
-    useEval.getState().patch({
-      message: `Re-scoring stopped: ${e instanceof Error ? e.message : String(e)}`,
+    useStudio.getState().patchEval({
+      evalMessage: `Re-scoring stopped: ${e instanceof Error ? e.message : String(e)}`,
     });
   } finally {
     rescoring = null;

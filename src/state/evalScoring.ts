@@ -4,7 +4,7 @@ import { originOf } from "../engine/eval/limiter.ts";
 import type { ScorerSpec } from "../engine/eval/scorers/registry.ts";
 import { createScorer } from "../engine/eval/scorers/registry.ts";
 import { workerBackend } from "./backends.ts";
-import { browserCodeSandbox } from "./codeSandbox.ts";
+import { browserCodeSandbox } from "./codeSandboxController.ts";
 import { useStudio } from "./store.ts";
 
 /**

@@ -2,7 +2,7 @@ import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { beforeEach, describe, expect, it } from "vitest";
 import { emptyRecord } from "../engine/run/record.ts";
 import { RunStore } from "../engine/store/db.ts";
-import { refreshHistory, useHistory } from "./history.ts";
+import { refreshHistory } from "./historyController.ts";
 import { openRun, openSettled } from "./open.ts";
 import { setRunStore } from "./runStore.ts";
 import { useStudio } from "./store.ts";
@@ -15,7 +15,7 @@ let n = 0;
 beforeEach(async () => {
   store = new RunStore(`open-${n++}`, { indexedDB: new IDBFactory(), IDBKeyRange });
   setRunStore(store);
-  useHistory.setState({ all: [], entries: [], rows: [] });
+  useStudio.setState({ historyAll: [], historyEntries: [], historyRows: [] });
   for (let i = 0; i < 210; i++)
     await store.saveRun({ ...emptyRecord(`r${i}`), question: `Question ${i}`, createdAt: i });
 });
@@ -30,8 +30,8 @@ describe("opening a run while History reads every row", () => {
 
   it("the full list is applied after the run the user opened, not before", async () => {
     const order: string[] = [];
-    const offHistory = useHistory.subscribe((s) => {
-      if (s.all.length === 210 && !order.includes("listed")) order.push("listed");
+    const offHistory = useStudio.subscribe((s) => {
+      if (s.historyAll.length === 210 && !order.includes("listed")) order.push("listed");
     });
     const offStudio = useStudio.subscribe((s) => {
       if (s.openKey === "r7" && !order.includes("opened")) order.push("opened");
@@ -39,7 +39,7 @@ describe("opening a run while History reads every row", () => {
     // History shows its first page; the user clicks a run while the rest is still being read.
     const listing = refreshHistory();
     await new Promise<void>((done) => {
-      const off = useHistory.subscribe((s) => s.all.length && (off(), done()));
+      const off = useStudio.subscribe((s) => s.historyAll.length && (off(), done()));
     });
     const opened = openRun("r7");
     await Promise.all([listing, opened]);

@@ -2,8 +2,10 @@ import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { emptyRecord } from "../engine/run/record.ts";
 import { RunStore } from "../engine/store/db.ts";
-import { UNDO_MS, deleteRuns, undoDelete, useHistory } from "./history.ts";
+import { UNDO_MS } from "./history.ts";
+import { deleteRuns, undoDelete } from "./historyController.ts";
 import { setRunStore } from "./runStore.ts";
+import { useStudio } from "./store.ts";
 
 // Two deletes in a row: the second must not take away the first one's Undo.
 
@@ -18,7 +20,7 @@ beforeEach(async () => {
 });
 afterEach(() => {
   vi.useRealTimers();
-  useHistory.setState({ undo: null });
+  useStudio.setState({ historyDeleted: null });
 });
 
 const stored = async () => (await store.listRuns()).map((r) => r.key).sort();
@@ -28,7 +30,7 @@ describe("deleting runs", () => {
     await deleteRuns(["a"]);
     await deleteRuns(["b"]);
     expect(await stored()).toEqual(["c"]);
-    expect(useHistory.getState().undo?.count).toBe(2);
+    expect(useStudio.getState().historyDeleted?.count).toBe(2);
     await undoDelete();
     expect(await stored()).toEqual(["a", "b", "c"]);
     expect((await store.getRun("a"))?.ok).toBe(true);
@@ -37,7 +39,7 @@ describe("deleting runs", () => {
   it("once the offer lapses, the next delete is undone alone", async () => {
     await deleteRuns(["a"]);
     vi.advanceTimersByTime(UNDO_MS);
-    expect(useHistory.getState().undo).toBeNull();
+    expect(useStudio.getState().historyDeleted).toBeNull();
     await deleteRuns(["b"]);
     await undoDelete();
     expect(await stored()).toEqual(["b", "c"]);

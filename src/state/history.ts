@@ -1,237 +1,69 @@
-import { create } from "zustand";
+import type { StateCreator } from "zustand";
 import type { HistoryEntry, HistoryFilter } from "../engine/store/history-view.ts";
-import { historyView, newestFirst } from "../engine/store/history-view.ts";
+import { historyView } from "../engine/store/history-view.ts";
 import type { StorageInfo } from "../engine/store/browser.ts";
-import { storageInfo } from "../engine/store/browser.ts";
 import type { RunMeta, StoredRecord } from "../engine/store/schema.ts";
-import { openSettled } from "./open.ts";
-import { runStore } from "./runStore.ts";
+import type { StudioState } from "./store.ts";
+
+export type HistoryQuery = HistoryFilter;
 
 /** How long a deleted run can be brought back. */
 export const UNDO_MS = 6000;
 
-export type HistoryQuery = HistoryFilter;
-
-export interface HistoryState {
-  open: boolean;
+/** The History panel: stored runs as last read, the query, the selection (historyController.ts reads). */
+export interface HistorySlice {
+  historyOpen: boolean;
   /** Every stored row, newest first, as last read (filtered and searched in memory). */
-  all: RunMeta[];
+  historyAll: RunMeta[];
   /** What the list shows for the query: runs and evaluations (their items folded). */
-  entries: HistoryEntry[];
+  historyEntries: HistoryEntry[];
   /** The runs among the entries (selection, compare and export work on runs). */
-  rows: RunMeta[];
-  query: HistoryQuery;
-  selected: string[];
-  storage: (StorageInfo & { runs: number; bytes: number }) | null;
-  /** The last delete, undoable until its timer ends. */
-  undo: { count: number; removed: { rows: RunMeta[]; records: StoredRecord[] } } | null;
+  historyRows: RunMeta[];
+  historyQuery: HistoryQuery;
+  historySelected: string[];
+  historyStorage: (StorageInfo & { runs: number; bytes: number }) | null;
+  /** The last delete, undoable for UNDO_MS after it (historyController.ts deleteRuns). */
+  historyDeleted: { count: number; removed: { rows: RunMeta[]; records: StoredRecord[] } } | null;
   /** Two stored keys to compare side by side. */
-  compare: [string, string] | null;
-  error: string | null;
-  setOpen: (open: boolean) => void;
-  setQuery: (patch: Partial<HistoryQuery>) => void;
-  toggleSelected: (key: string) => void;
-  setCompare: (pair: [string, string] | null) => void;
+  historyCompare: [string, string] | null;
+  historyError: string | null;
+  setHistoryQuery: (patch: Partial<HistoryQuery>) => void;
+  toggleHistorySelected: (key: string) => void;
+  setHistoryCompare: (pair: [string, string] | null) => void;
 }
 
-export const useHistory = create<HistoryState>()((set) => ({
-  open: false,
-  all: [],
-  entries: [],
-  rows: [],
-  query: { text: "", status: "", starred: false, kind: "grouped" },
-  selected: [],
-  storage: null,
-  undo: null,
-  compare: null,
-  error: null,
-  setOpen: (open) => {
-    set({ open });
-    if (open) void refreshHistory();
-  },
-  // A new query filters the rows already read: no storage read, so a search is instant.
-  setQuery: (patch) => set((s) => viewOf(s.all, { ...s.query, ...patch }, s.selected)),
-  toggleSelected: (key) =>
-    set((s) => ({
-      selected: s.selected.includes(key)
-        ? s.selected.filter((k) => k !== key)
-        : [...s.selected, key],
-    })),
-  setCompare: (compare) => set({ compare }),
-}));
-
-/** The list's state for rows and a query; the selection keeps only runs still listed. */
-function viewOf(all: RunMeta[], query: HistoryQuery, selected: string[]) {
+/** The list's fields for rows and a query; the selection keeps only runs still listed. */
+export function historyListOf(all: RunMeta[], query: HistoryQuery, selected: string[]) {
   const { entries, runs } = historyView(all, query);
   const keys = new Set(runs.map((r) => r.key));
-  return { all, query, entries, rows: runs, selected: selected.filter((k) => keys.has(k)) };
+  return {
+    historyAll: all,
+    historyQuery: query,
+    historyEntries: entries,
+    historyRows: runs,
+    historySelected: selected.filter((k) => keys.has(k)),
+  };
 }
 
-/** Rows read first when nothing is listed yet: more than a screen shows, in one quick read. */
-const FIRST_PAGE = 200;
-
-let pending: Promise<void> | null = null;
-let again = false;
-/** The latest savedAt of the rows read, once every row has been read (else null). */
-let mark: number | null = null;
-
-const latestSave = (rows: readonly RunMeta[], from = 0) =>
-  rows.reduce((m, r) => Math.max(m, r.savedAt), from);
-
-/**
- * Every stored row, newest first. Once all were read, only what changed since is read again
- * (a long history is not re-read after each save); a count that does not add up (an import of
- * old runs, another tab's delete) reads them all again.
- */
-async function readAll(store: NonNullable<ReturnType<typeof runStore>>): Promise<RunMeta[]> {
-  const known = useHistory.getState().all;
-  if (mark !== null && known.length) {
-    const { rows, count } = await store.changedSince(mark);
-    if (!rows.length && count === known.length) return known;
-    const byKey = new Map(known.map((r) => [r.key, r]));
-    for (const r of rows) byKey.set(r.key, r);
-    if (byKey.size === count) {
-      mark = latestSave(rows, mark);
-      return newestFirst([...byKey.values()]);
-    }
-  }
-  const all = await store.allRuns(openSettled);
-  mark = latestSave(all);
-  return all;
-}
-
-/** Reads the history rows (one read at a time; a later call re-reads) and lists the query's. */
-export async function refreshHistory(): Promise<void> {
-  if (pending) {
-    again = true;
-    return pending;
-  }
-  const store = runStore();
-  if (!store) return;
-  pending = (async () => {
-    do {
-      again = false;
-      // Nothing listed yet: the newest rows first, so a long history shows at once.
-      if (!useHistory.getState().all.length) {
-        mark = null;
-        const first = await store.listRuns({ limit: FIRST_PAGE });
-        useHistory.setState((s) => viewOf(first, s.query, s.selected));
-        if (first.length < FIRST_PAGE) continue;
-      }
-      const all = await readAll(store);
-      // Listing every row is one long task: a run the user is opening is drawn first.
-      await openSettled();
-      if (all !== useHistory.getState().all)
-        useHistory.setState((s) => viewOf(all, s.query, s.selected));
-    } while (again);
-  })().finally(() => {
-    pending = null;
-  });
-  await pending;
-  void refreshStorage();
-  void backfillEvalTags();
-}
-
-/** Takes rows out of (or puts rows back into) the list at once, as storage just did. */
-function patchRows(remove: ReadonlySet<string>, add: readonly RunMeta[] = []): void {
-  useHistory.setState((s) =>
-    viewOf(newestFirst([...s.all.filter((r) => !remove.has(r.key)), ...add]), s.query, s.selected),
-  );
-}
-
-let backfilled = false;
-
-/**
- * Once a session: evaluation items stored before History kept their evaluation get it from the
- * evaluation store (which knows each item's run), so they fold into their evaluation's row.
- */
-async function backfillEvalTags(): Promise<void> {
-  const store = runStore();
-  const untagged = useHistory
-    .getState()
-    .all.filter((r) => r.kind === "evaluation" && !r.evaluation);
-  if (backfilled || !store || !untagged.length) return;
-  backfilled = true;
-  const { evalTagsByRun } = await import("./evalHistory.ts");
-  const tags = await evalTagsByRun(new Set(untagged.map((r) => r.runId)));
-  const byKey = new Map(
-    untagged.flatMap((r) => {
-      const tag = tags.get(r.runId);
-      return tag ? [[r.key, tag] as const] : [];
-    }),
-  );
-  if (!byKey.size) return;
-  const done = await store.tagRuns(byKey);
-  if (done.ok && done.tagged) await refreshHistory();
-}
-
-/** The storage line: stored runs and their size, and what the browser says is used and free. */
-export async function refreshStorage(): Promise<void> {
-  const store = runStore();
-  if (!store) return;
-  // Once every row is read, their count and sizes are in memory (no pass over the table).
-  const all = useHistory.getState().all;
-  const usage =
-    mark !== null
-      ? { runs: all.length, bytes: all.reduce((n, r) => n + r.bytes, 0) }
-      : await store.usage();
-  const info = await storageInfo();
-  useHistory.setState({ storage: { ...usage, ...info } });
-}
-
-let undoTimer: ReturnType<typeof setTimeout> | null = null;
-
-/** Deletes runs, undoable for UNDO_MS after the last delete (with any delete still undoable). */
-export async function deleteRuns(keys: string[]): Promise<void> {
-  const store = runStore();
-  if (!store || !keys.length) return;
-  const deleted = await store.deleteRuns(keys);
-  patchRows(new Set(deleted.rows.map((r) => r.key)));
-  if (undoTimer !== null) clearTimeout(undoTimer);
-  // A delete while an earlier one can still be undone joins it: Undo brings back both.
-  const before = useHistory.getState().undo?.removed;
-  const removed = before
-    ? {
-        rows: [...before.rows, ...deleted.rows],
-        records: [...before.records, ...deleted.records],
-      }
-    : deleted;
-  useHistory.setState({ undo: { count: removed.rows.length, removed } });
-  undoTimer = setTimeout(() => useHistory.setState({ undo: null }), UNDO_MS);
-  await refreshHistory();
-}
-
-/** Brings back the last deleted runs. */
-export async function undoDelete(): Promise<void> {
-  const store = runStore();
-  const undo = useHistory.getState().undo;
-  if (!store || !undo) return;
-  if (undoTimer !== null) clearTimeout(undoTimer);
-  useHistory.setState({ undo: null });
-  const result = await store.restore(undo.removed);
-  if (!result.ok) useHistory.setState({ error: result.message });
-  else patchRows(new Set(undo.removed.rows.map((r) => r.key)), undo.removed.rows);
-  await refreshHistory();
-}
-
-export async function starRun(key: string, starred: boolean): Promise<void> {
-  await runStore()?.updateMeta(key, { starred });
-  await refreshHistory();
-}
-
-export async function renameRun(key: string, title: string): Promise<void> {
-  await runStore()?.updateMeta(key, { title: title.trim() });
-  await refreshHistory();
-}
-
-/** The stored export texts of runs, for "export selection". */
-export async function exportTexts(keys: string[]): Promise<{ key: string; text: string }[]> {
-  const store = runStore();
-  if (!store) return [];
-  const out: { key: string; text: string }[] = [];
-  for (const key of keys) {
-    const got = await store.getRun(key);
-    if (got?.ok) out.push({ key, text: got.text });
-  }
-  return out;
-}
+export const createHistorySlice: StateCreator<StudioState, [], [], HistorySlice> = (set) => ({
+  historyOpen: false,
+  historyAll: [],
+  historyEntries: [],
+  historyRows: [],
+  historyQuery: { text: "", status: "", starred: false, kind: "grouped" },
+  historySelected: [],
+  historyStorage: null,
+  historyDeleted: null,
+  historyCompare: null,
+  historyError: null,
+  // A new query filters the rows already read: no storage read, so a search is instant.
+  setHistoryQuery: (patch) =>
+    set((s) => historyListOf(s.historyAll, { ...s.historyQuery, ...patch }, s.historySelected)),
+  toggleHistorySelected: (key) =>
+    set((s) => ({
+      historySelected: s.historySelected.includes(key)
+        ? s.historySelected.filter((k) => k !== key)
+        : [...s.historySelected, key],
+    })),
+  setHistoryCompare: (historyCompare) => set({ historyCompare }),
+});

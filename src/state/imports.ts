@@ -1,5 +1,5 @@
 import { openFile, readRunFile, storeExport } from "./files.ts";
-import { refreshHistory } from "./history.ts";
+import { refreshHistory } from "./historyController.ts";
 import { useStudio } from "./store.ts";
 
 /** Whether a file is a JSON-lines file (History's "as JSON lines" export): one run a line. */

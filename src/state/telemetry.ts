@@ -9,7 +9,7 @@ import { traceOf } from "../engine/otel/map.ts";
 import { otlpJson } from "../engine/otel/otlp.ts";
 import { importRun } from "../engine/run/export.ts";
 import type { RunRecord } from "../engine/schema/record.ts";
-import { exportTexts } from "./history.ts";
+import { exportTexts } from "./historyController.ts";
 import type { TelemetrySettings } from "./settings.ts";
 
 export type SendResult = { ok: true; message: string } | { ok: false; message: string };

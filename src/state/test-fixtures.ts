@@ -4,14 +4,12 @@ import { afterAll, beforeAll } from "vitest";
 import type { TestServer } from "../../e2e/server/server.ts";
 import { startTestServer } from "../../e2e/server/server.ts";
 import type { Worker } from "../engine/schema/worker.ts";
-import { INITIAL_SETUP, useEval } from "./eval.ts";
 import { setEvalStore } from "./evalController.ts";
 import { createDexieEvalStore } from "./evalStore.ts";
 import { useStudio } from "./store.ts";
 
-// The stores as they were before any test of the file changed them.
+// The store as it was before any test of the file changed it.
 const initialStudio = useStudio.getState();
-const initialEval = useEval.getState();
 
 /** Starts the test server before the file's tests and closes it after; call inside the file's top level. */
 export function serverForFile(): () => TestServer {
@@ -46,7 +44,7 @@ export function numberedWorker(server: TestServer, i: number): Worker {
   return serverWorker(server, `w${i}`, { name: `Worker ${i}`, model: `m${i}` });
 }
 
-/** Puts the studio store back as it was before the file's first test. */
+/** Puts the studio store (every slice, the Evaluate view's and History's too) back as it was before the file's first test. */
 export function resetStudio(): void {
   useStudio.setState(initialStudio, true);
 }
@@ -54,7 +52,6 @@ export function resetStudio(): void {
 /** Resets the studio and the Evaluate view, with an evaluation store of its own in IndexedDB. */
 export function resetEvaluate(name: string): void {
   resetStudio();
-  useEval.setState({ ...initialEval, setup: INITIAL_SETUP }, true);
   setEvalStore(createDexieEvalStore(`${name}-${Math.random()}`));
 }
 

@@ -1,13 +1,14 @@
-import { create } from "zustand";
+import type { StateCreator } from "zustand";
+import type { StudioState } from "./store.ts";
 
 /** UI ephemera that several components share and nothing exports: dialogs, expanded groups. */
-export interface UiState {
+export interface UiSlice {
   settingsOpen: boolean;
   openSettings: () => void;
   closeSettings: () => void;
   /** Nested workflows drawn expanded, by group key. */
-  expanded: ReadonlySet<string>;
-  toggleExpanded: (key: string) => void;
+  expandedGroups: ReadonlySet<string>;
+  toggleGroupExpanded: (key: string) => void;
   /** Bumped by "Tidy up": the canvas forgets the positions it kept and lays the graph out anew. */
   layoutEpoch: number;
   relayout: () => void;
@@ -20,11 +21,18 @@ export interface UiState {
   setDrawer: (side: "left" | "right", open: boolean, alone?: boolean) => void;
 }
 
-export const useUi = create<UiState>()((set) => ({
+export const createUiSlice: StateCreator<StudioState, [], [], UiSlice> = (set) => ({
   settingsOpen: false,
   openSettings: () => set({ settingsOpen: true }),
   closeSettings: () => set({ settingsOpen: false }),
-  expanded: new Set(),
+  expandedGroups: new Set(),
+  toggleGroupExpanded: (key) =>
+    set((s) => {
+      const expandedGroups = new Set(s.expandedGroups);
+      if (expandedGroups.has(key)) expandedGroups.delete(key);
+      else expandedGroups.add(key);
+      return { expandedGroups };
+    }),
   layoutEpoch: 0,
   relayout: () => set((s) => ({ layoutEpoch: s.layoutEpoch + 1 })),
   drawers: { left: true, right: false },
@@ -35,11 +43,4 @@ export const useUi = create<UiState>()((set) => ({
         [side]: open,
       },
     })),
-  toggleExpanded: (key) =>
-    set((s) => {
-      const expanded = new Set(s.expanded);
-      if (expanded.has(key)) expanded.delete(key);
-      else expanded.add(key);
-      return { expanded };
-    }),
-}));
+});

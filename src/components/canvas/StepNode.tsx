@@ -3,7 +3,7 @@ import type { NodeProps } from "@xyflow/react";
 import { memo } from "react";
 import { formatCost } from "../../engine/cost.ts";
 import type { StepFlowNode } from "../../state/flow.ts";
-import { useUi } from "../../state/ui.ts";
+import { useStudio } from "../../state/store.ts";
 import { StatusBadge } from "../ui/StatusBadge.tsx";
 import { RetryNote, Thinking } from "../ui/Thinking.tsx";
 
@@ -91,7 +91,7 @@ export const StepNode = memo(function StepNode({ data, selected }: NodeProps<Ste
           className="nested-toggle nodrag"
           data-testid="nested-toggle"
           aria-expanded={data.nested.expanded}
-          onClick={() => useUi.getState().toggleExpanded(data.nested!.key)}
+          onClick={() => useStudio.getState().toggleGroupExpanded(data.nested!.key)}
         >
           {data.nested.expanded ? "▾ Hide" : "▸ Show"} nested workflow ({data.nested.steps} steps)
         </button>

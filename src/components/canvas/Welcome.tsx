@@ -1,6 +1,5 @@
 import type { StudioState } from "../../state/store.ts";
 import { useStudio } from "../../state/store.ts";
-import { useUi } from "../../state/ui.ts";
 
 /** Whether the Conductor can plan: a loaded in-browser model, or a remote endpoint and model. */
 const selectConductorReady = (s: StudioState) =>
@@ -11,7 +10,7 @@ const selectWorkers = (s: StudioState) => s.pool.length;
 
 /** Opens Settings and brings one of its sections into view once the dialog has loaded. */
 function openAt(testId: string) {
-  useUi.getState().openSettings();
+  useStudio.getState().openSettings();
   let frames = 0;
   const find = () => {
     const el = document.querySelector(`[data-testid="${testId}"]`);

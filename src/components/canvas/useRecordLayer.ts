@@ -8,7 +8,6 @@ import type { CanvasNode } from "../../state/recordFlow.ts";
 import { recordFlow, roundSums } from "../../state/recordFlow.ts";
 import { selectPool, selectQuestion, selectRecord } from "../../state/selectors.ts";
 import { useStudio } from "../../state/store.ts";
-import { useUi } from "../../state/ui.ts";
 import { isTop } from "../../state/focus.ts";
 import { DEFAULT_NODE_SIZE } from "../../engine/constants.ts";
 
@@ -30,7 +29,7 @@ export function useRecordLayer(doc: WorkflowDoc, positions: Record<string, Posit
   const question = useStudio(selectQuestion);
   const pool = useStudio(selectPool);
   const runStepIds = useStudio((s) => s.runStepIds);
-  const expanded = useUi((s) => s.expanded);
+  const expanded = useStudio((s) => s.expandedGroups);
   const focus = useStudio((s) => s.focus);
   // While a later round or nested workflow is in the editor, the canvas shows it alone.
   const rounds = record.question === question && isTop(focus) ? record.rounds : NO_ROUNDS;

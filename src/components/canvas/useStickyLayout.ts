@@ -1,7 +1,7 @@
 import { useMemo, useState } from "react";
 import type { Position, WorkflowDoc } from "../../engine/graph/document.ts";
 import { layoutDoc, stickyLayout } from "../../engine/graph/layout.ts";
-import { useUi } from "../../state/ui.ts";
+import { useStudio } from "../../state/store.ts";
 
 /**
  * Where the canvas draws each step. Automatic positions stick once given, so drawing an edge moves
@@ -9,7 +9,7 @@ import { useUi } from "../../state/ui.ts";
  * before (a new plan, an import), and on "Tidy up". User-set positions always win.
  */
 export function useStickyLayout(doc: WorkflowDoc, planning: boolean): Record<string, Position> {
-  const epoch = useUi((s) => s.layoutEpoch);
+  const epoch = useStudio((s) => s.layoutEpoch);
   // A mutable box, not state: the automatic positions are a cache of the layout, not something to
   // render from.
   const [box] = useState(() => ({ auto: {}, epoch }));

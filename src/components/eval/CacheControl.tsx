@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import type { CacheMode } from "../../engine/llm/cache.ts";
 import { CacheModeSchema } from "../../engine/llm/cache.ts";
-import { useEval } from "../../state/eval.ts";
+import { useStudio } from "../../state/store.ts";
 import { cacheSizeText, clearCache } from "../../state/studioCache.ts";
 
 const MODE_TEXT: Record<CacheMode, string> = {
@@ -15,11 +15,11 @@ const MODE_TEXT: Record<CacheMode, string> = {
  * first). Identical calls of a later evaluation are answered from it at no cost.
  */
 export function CacheControl() {
-  const on = useEval((s) => s.setup.cache);
-  const mode = useEval((s) => s.setup.cacheMode);
-  const patchSetup = useEval((s) => s.patchSetup);
+  const on = useStudio((s) => s.evalSetup.cache);
+  const mode = useStudio((s) => s.evalSetup.cacheMode);
+  const patchSetup = useStudio((s) => s.patchEvalSetup);
   // The size changes when an evaluation ends, so it is read again on every phase.
-  const phase = useEval((s) => s.phase);
+  const phase = useStudio((s) => s.evalPhase);
   const [size, setSize] = useState<string | null>(null);
   const [asking, setAsking] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);

@@ -2,7 +2,8 @@ import { useEffect } from "react";
 import { PYODIDE_ASSETS } from "virtual:pyodide-assets";
 import { verdictText } from "../../engine/eval/report.ts";
 import type { EvalResult } from "../../engine/eval/schema.ts";
-import { browserCodeSandbox, useCodeSandbox } from "../../state/codeSandbox.ts";
+import { browserCodeSandbox } from "../../state/codeSandboxController.ts";
+import { useStudio } from "../../state/store.ts";
 import { CodeRuntimeNote } from "./CodeRuntimeNote.tsx";
 
 const ms = (x: number) =>
@@ -10,7 +11,7 @@ const ms = (x: number) =>
 
 /** The Python runtime's note while an evaluation scores code: its size, its download (once), ready. */
 export function CodeRuntimePanel() {
-  const sandbox = useCodeSandbox((s) => s.sandbox);
+  const sandbox = useStudio((s) => s.codeSandbox);
   useEffect(() => {
     // Only the sandbox's module: Pyodide itself is fetched by the first program.
     void browserCodeSandbox().catch(() => undefined);

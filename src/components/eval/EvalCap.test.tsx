@@ -3,14 +3,14 @@ import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { summarise } from "../../engine/eval/report.ts";
 import type { EvalResult } from "../../engine/eval/schema.ts";
-import { useEval } from "../../state/eval.ts";
+import { useStudio } from "../../state/store.ts";
 import { EvalProgressBar } from "./EvalProgressBar.tsx";
 import { ReportTable } from "./ReportTable.tsx";
 
-const initial = useEval.getState();
+const initial = useStudio.getState();
 afterEach(() => {
   cleanup();
-  useEval.setState(initial, true);
+  useStudio.setState(initial, true);
 });
 
 const result = (item: string, strategy: string, fallback?: boolean): EvalResult => ({
@@ -36,9 +36,9 @@ const result = (item: string, strategy: string, fallback?: boolean): EvalResult 
 
 describe("the studio's evaluation at the spending cap", () => {
   it("lists what the cap skipped, per strategy, with the estimate and its basis", () => {
-    useEval.setState({
-      phase: "cost_cap",
-      progress: {
+    useStudio.setState({
+      evalPhase: "cost_cap",
+      evalProgress: {
         done: 8,
         errors: 0,
         total: 12,

@@ -1,9 +1,9 @@
 import { useEffect, useMemo } from "react";
 import type { FlippedItem } from "../../engine/eval/diff.ts";
 import { diffEvaluations } from "../../engine/eval/diff.ts";
-import { useEval } from "../../state/eval.ts";
+import { useStudio } from "../../state/store.ts";
 import { openItemRun } from "../../state/evalController.ts";
-import { chooseDiff, loadDiffChoices, useEvalDiff } from "../../state/evalDiff.ts";
+import { chooseDiff, loadDiffChoices } from "../../state/evalDiffController.ts";
 
 const pct = (x: number | null) => (x === null ? "—" : `${(x * 100).toFixed(1)}%`);
 const points = (x: number) => `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)}`;
@@ -27,10 +27,10 @@ function Flipped({ f, idA, idB }: { f: FlippedItem; idA: string; idB: string }) 
 
 /** This evaluation against another stored one of the same questions: changes and flipped items. */
 export function EvalDiffPanel() {
-  const evaluation = useEval((s) => s.evaluation);
-  const results = useEval((s) => s.results);
-  const choices = useEvalDiff((s) => s.choices);
-  const other = useEvalDiff((s) => s.other);
+  const evaluation = useStudio((s) => s.evaluation);
+  const results = useStudio((s) => s.evalResults);
+  const choices = useStudio((s) => s.evalDiffChoices);
+  const other = useStudio((s) => s.evalDiffOther);
   useEffect(() => {
     void loadDiffChoices();
   }, [evaluation]);

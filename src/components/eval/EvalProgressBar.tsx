@@ -1,7 +1,7 @@
 import { formatCost } from "../../engine/cost.ts";
 import { describeSkipped } from "../../engine/eval/skipped.ts";
 import { cancelEvaluation, pauseEvaluation, resumeEvaluation } from "../../state/evalController.ts";
-import { useEval } from "../../state/eval.ts";
+import { useStudio } from "../../state/store.ts";
 
 const eta = (ms: number | null) =>
   ms === null ? "—" : ms < 60_000 ? `${Math.ceil(ms / 1000)} s` : `${Math.ceil(ms / 60_000)} min`;
@@ -14,8 +14,8 @@ const ENDED: Record<string, string> = {
 
 /** done/total, time left and cost so far, with pause, resume and cancel. */
 export function EvalProgressBar() {
-  const progress = useEval((s) => s.progress);
-  const phase = useEval((s) => s.phase);
+  const progress = useStudio((s) => s.evalProgress);
+  const phase = useStudio((s) => s.evalPhase);
   if (!progress) return null;
   const pct = progress.total ? (progress.done / progress.total) * 100 : 0;
   const live = phase === "running" || phase === "paused";

@@ -1,12 +1,12 @@
 import { deferred } from "../ui/deferred.tsx";
-import { useEval } from "../../state/eval.ts";
+import { useStudio } from "../../state/store.ts";
 
 // The Evaluate mode's code (and uPlot, which it imports lazily in turn) loads on first open.
 const Evaluate = deferred(() => import("./EvaluateView.tsx").then((m) => m.default));
 
 /** Mounts the Evaluate view while it is open. */
 export function EvaluateMount() {
-  const open = useEval((s) => s.open);
+  const open = useStudio((s) => s.evalOpen);
   return open ? <Evaluate.Component /> : null;
 }
 
@@ -16,7 +16,7 @@ export function EvaluateButton() {
     <button
       type="button"
       data-testid="open-evaluate"
-      onClick={() => useEval.getState().setOpen(true)}
+      onClick={() => useStudio.getState().setEvalOpen(true)}
     >
       Evaluate
     </button>

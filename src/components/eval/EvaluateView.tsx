@@ -6,7 +6,7 @@ import { reportCsv, scorerNote } from "../../engine/eval/report-text.ts";
 import { latestResults } from "../../engine/eval/schema.ts";
 import { strategyName } from "../../engine/eval/strategy.ts";
 import { findResumable, resumeStored, trainingDataJsonl } from "../../state/evalController.ts";
-import { useEval } from "../../state/eval.ts";
+import { useStudio } from "../../state/store.ts";
 import { download } from "../../state/files.ts";
 import { CacheSummary } from "./CacheSummary.tsx";
 import { CategoryTable } from "./CategoryTable.tsx";
@@ -39,9 +39,9 @@ function ScorerLine({ uses }: { uses: ReturnType<typeof analyse>["scorers"] }) {
 }
 
 function Report({ hidden }: { hidden: boolean }) {
-  const evaluation = useEval((s) => s.evaluation);
-  const results = useEval((s) => s.results);
-  const questions = useEval((s) => s.questions);
+  const evaluation = useStudio((s) => s.evaluation);
+  const results = useStudio((s) => s.evalResults);
+  const questions = useStudio((s) => s.evalQuestions);
   const names = useMemo(() => evaluation?.strategies.map(strategyName) ?? [], [evaluation]);
   const report = useMemo(
     () => (evaluation ? analyse(evaluation, results) : null),
@@ -126,11 +126,11 @@ function Report({ hidden }: { hidden: boolean }) {
 
 /** The Evaluate mode: a question set through several strategies, scored and compared. */
 export default function EvaluateView() {
-  const setOpen = useEval((s) => s.setOpen);
-  const resumable = useEval((s) => s.resumable);
-  const phase = useEval((s) => s.phase);
-  const evaluation = useEval((s) => s.evaluation);
-  const openItem = useEval((s) => s.openItem);
+  const setOpen = useStudio((s) => s.setEvalOpen);
+  const resumable = useStudio((s) => s.evalResumable);
+  const phase = useStudio((s) => s.evalPhase);
+  const evaluation = useStudio((s) => s.evaluation);
+  const openItem = useStudio((s) => s.evalOpenItem);
   useEffect(() => {
     void findResumable();
   }, []);

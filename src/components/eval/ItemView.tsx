@@ -4,7 +4,7 @@ import type { EvalResult } from "../../engine/eval/schema.ts";
 import { latestResults } from "../../engine/eval/schema.ts";
 import type { RunRecord } from "../../engine/schema/record.ts";
 import { evalStore } from "../../state/evalController.ts";
-import { useEval } from "../../state/eval.ts";
+import { useStudio } from "../../state/store.ts";
 import { ItemRun } from "./ItemRun.tsx";
 import { choiceLabel } from "./StrategyOptions.tsx";
 
@@ -46,11 +46,11 @@ function useRecord(evalId: string | undefined, runId: string | undefined) {
  * studio changes: the user's question and workflow stay as they were.
  */
 export function ItemView({ item, strategy }: { item: string; strategy: string }) {
-  const evaluation = useEval((s) => s.evaluation);
-  const results = useEval((s) => s.results);
-  const questions = useEval((s) => s.questions);
+  const evaluation = useStudio((s) => s.evaluation);
+  const results = useStudio((s) => s.evalResults);
+  const questions = useStudio((s) => s.evalQuestions);
   const close = () => {
-    useEval.getState().patch({ openItem: null });
+    useStudio.getState().patchEval({ evalOpenItem: null });
     // Back where the user was: on the cell that opened this item.
     requestAnimationFrame(() =>
       document

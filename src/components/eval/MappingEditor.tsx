@@ -1,6 +1,6 @@
 import type { ColumnMapping } from "../../engine/eval/dataset/schema.ts";
 import { mappedItems } from "../../state/evalController.ts";
-import { useEval } from "../../state/eval.ts";
+import { useStudio } from "../../state/store.ts";
 
 const FIELDS: [keyof ColumnMapping, string][] = [
   ["question", "Question"],
@@ -17,10 +17,10 @@ const cell = (v: unknown) =>
 
 /** Maps the file's columns to fields, with the first rows and the bad rows shown before anything runs. */
 export function MappingEditor() {
-  const table = useEval((s) => s.setup.table);
-  const mapping = useEval((s) => s.setup.mapping);
-  const skipBad = useEval((s) => s.setup.skipBad);
-  const patchSetup = useEval((s) => s.patchSetup);
+  const table = useStudio((s) => s.evalSetup.table);
+  const mapping = useStudio((s) => s.evalSetup.mapping);
+  const skipBad = useStudio((s) => s.evalSetup.skipBad);
+  const patchSetup = useStudio((s) => s.patchEvalSetup);
   if (!table)
     return (
       <section className="eval-card eval-mapping" aria-label="Columns">

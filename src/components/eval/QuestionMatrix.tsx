@@ -1,6 +1,6 @@
 import { codeResultText, correctnessMatrix } from "../../engine/eval/report.ts";
 import type { EvalResult } from "../../engine/eval/schema.ts";
-import { useEval } from "../../state/eval.ts";
+import { useStudio } from "../../state/store.ts";
 
 /** Which strategies got each question right; a cell opens that item (answer, verdict, run) in place of the report. */
 export function QuestionMatrix({
@@ -66,7 +66,9 @@ export function QuestionMatrix({
                       data-result={cls}
                       aria-label={`${item} with ${s}: ${cls === "mixed" ? `${Math.round(c.mean! * 100)}% right` : cls}`}
                       title={`${code ? `${codeResultText(code)}. ` : ""}${cls === "error" ? `A call failed (not a wrong answer; Resume runs it again): ${why.get(`${item}\n${s}`) ?? ""} ` : cls === "unscored" ? `Unscored: ${why.get(`${item}\n${s}`) ?? ""} ` : c.errors ? `${c.errors} sample(s) errored. ` : ""}Open ${item} with ${s}: its answer, verdict and run`}
-                      onClick={() => useEval.getState().patch({ openItem: { item, strategy: s } })}
+                      onClick={() =>
+                        useStudio.getState().patchEval({ evalOpenItem: { item, strategy: s } })
+                      }
                     >
                       {cls === "right"
                         ? "✓"

@@ -1,16 +1,31 @@
 import { useState } from "react";
+import type { EvalResult } from "../../engine/eval/schema.ts";
 import { latestResults } from "../../engine/eval/schema.ts";
 import { scorerIds } from "../../engine/eval/scorers/registry.ts";
-import { useEval } from "../../state/eval.ts";
+import type { StudioState } from "../../state/store.ts";
+import { useStudio } from "../../state/store.ts";
 import { rescoreEvaluation } from "../../state/evalRescore.ts";
+
+const unscoredOf = new WeakMap<EvalResult[], number>();
+
+/**
+ * The answers that have no verdict yet. A selector runs on every change of the one store (a
+ * step's tokens too), so the count is made once per results array, not on each change.
+ */
+function selectUnscored(s: StudioState): number {
+  let n = unscoredOf.get(s.evalResults);
+  if (n === undefined) {
+    n = latestResults(s.evalResults).filter((r) => !r.error && r.correct === null).length;
+    unscoredOf.set(s.evalResults, n);
+  }
+  return n;
+}
 
 /** Scores the stored answers again with a chosen scorer (today's version), calling no model. */
 export function RescoreControl() {
-  const evaluation = useEval((s) => s.evaluation);
-  const phase = useEval((s) => s.phase);
-  const unscored = useEval(
-    (s) => latestResults(s.results).filter((r) => !r.error && r.correct === null).length,
-  );
+  const evaluation = useStudio((s) => s.evaluation);
+  const phase = useStudio((s) => s.evalPhase);
+  const unscored = useStudio(selectUnscored);
   const [scorer, setScorer] = useState(evaluation?.scorer.id ?? "");
   if (!evaluation) return null;
   const busy = phase === "running" || phase === "paused";

@@ -4,11 +4,11 @@ import type { BenchmarkPreset } from "../../engine/eval/dataset/presets.ts";
 import { BENCHMARK_PRESETS } from "../../engine/eval/dataset/presets.ts";
 import { loadHfQuestions } from "../../state/evalHf.ts";
 import { loadQuestionText, loadSample } from "../../state/evalController.ts";
-import { useEval } from "../../state/eval.ts";
+import { useStudio } from "../../state/store.ts";
 
 /** Where the questions come from: a sample set, a file, or a Hugging Face dataset's rows. */
 export function SourcePicker() {
-  const sourceName = useEval((s) => s.setup.sourceName);
+  const sourceName = useStudio((s) => s.evalSetup.sourceName);
   const [hf, setHf] = useState({
     dataset: "",
     config: "default",
@@ -27,7 +27,7 @@ export function SourcePicker() {
     setHfMessage("Loading…");
     const message = await loadHfQuestions(source, pin, preset);
     setHfMessage(message);
-    const read = useEval.getState().setup.hfSource;
+    const read = useStudio.getState().evalSetup.hfSource;
     if (!message && read?.revision) setRevision(read.revision);
   };
   const loadPreset = (p: BenchmarkPreset) => {

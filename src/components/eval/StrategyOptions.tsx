@@ -2,7 +2,6 @@ import { useMemo } from "react";
 import type { StrategyExplanation } from "../../engine/eval/strategy-explain.ts";
 import { callsText, explainStrategy } from "../../engine/eval/strategy-explain.ts";
 import { mappedItems, strategyChoices, strategyOfChoice } from "../../state/evalController.ts";
-import { useEval } from "../../state/eval.ts";
 import { useStudio } from "../../state/store.ts";
 
 /** A strategy's name as the form shows it. */
@@ -28,7 +27,7 @@ function useExplanations(): [string, StrategyExplanation | string][] {
 
 /** The calls the chosen strategies make on the questions loaded, the judge's included. */
 function CallsTotal({ explained }: { explained: [string, StrategyExplanation | string][] }) {
-  const setup = useEval((s) => s.setup);
+  const setup = useStudio((s) => s.evalSetup);
   const questions = useMemo(
     () => (setup.table ? mappedItems().items.length : 0),
     // mappedItems reads the table and mapping from the store.
@@ -54,8 +53,8 @@ function CallsTotal({ explained }: { explained: [string, StrategyExplanation | s
 
 /** The strategy checkboxes, each with who it calls and how many calls a question costs. */
 export function StrategyOptions() {
-  const chosen = useEval((s) => s.setup.strategies);
-  const patchSetup = useEval((s) => s.patchSetup);
+  const chosen = useStudio((s) => s.evalSetup.strategies);
+  const patchSetup = useStudio((s) => s.patchEvalSetup);
   const explained = useExplanations();
   const toggle = (name: string) =>
     patchSetup({

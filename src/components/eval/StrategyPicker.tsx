@@ -1,9 +1,7 @@
 import { DEFAULT_RUBRIC } from "../../engine/eval/scorers/judge.ts";
 import { scorerIds } from "../../engine/eval/scorers/registry.ts";
 import { startEvaluation } from "../../state/evalController.ts";
-import { useEval } from "../../state/eval.ts";
 import { useStudio } from "../../state/store.ts";
-import { useUi } from "../../state/ui.ts";
 import { parseMoney, userLocale } from "../../state/money.ts";
 import { CacheControl } from "./CacheControl.tsx";
 import { runBlocker } from "./runBlocker.ts";
@@ -11,8 +9,8 @@ import { StrategyOptions } from "./StrategyOptions.tsx";
 
 /** The judge's rubric, editable; empty means the default rubric (shown as the placeholder). */
 function JudgeRubric() {
-  const rubric = useEval((s) => s.setup.rubric);
-  const patchSetup = useEval((s) => s.patchSetup);
+  const rubric = useStudio((s) => s.evalSetup.rubric);
+  const patchSetup = useStudio((s) => s.patchEvalSetup);
   return (
     <label className="eval-rubric">
       Rubric
@@ -29,9 +27,9 @@ function JudgeRubric() {
 
 /** Which strategies (the columns), the scorer, repeats, concurrency and spending cap; then Run. */
 export function StrategyPicker() {
-  const setup = useEval((s) => s.setup);
-  const patchSetup = useEval((s) => s.patchSetup);
-  const message = useEval((s) => s.message);
+  const setup = useStudio((s) => s.evalSetup);
+  const patchSetup = useStudio((s) => s.patchEvalSetup);
+  const message = useStudio((s) => s.evalMessage);
   const pool = useStudio((s) => s.pool);
   const cap = parseMoney(setup.maxCost, userLocale());
   const capProblem = cap.ok ? null : cap.message;
@@ -132,7 +130,7 @@ export function StrategyPicker() {
           <button
             type="button"
             data-testid="eval-open-settings"
-            onClick={() => useUi.getState().openSettings()}
+            onClick={() => useStudio.getState().openSettings()}
           >
             Open Settings
           </button>

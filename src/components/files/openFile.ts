@@ -7,7 +7,7 @@ import {
   openRecord,
   readRunFile,
 } from "../../state/files.ts";
-import { refreshHistory } from "../../state/history.ts";
+import { refreshHistory } from "../../state/historyController.ts";
 import { importFiles, isJsonLines, openedNote } from "../../state/imports.ts";
 import type { FileOffer } from "../../state/fileOffer.ts";
 import { useStudio } from "../../state/store.ts";

@@ -2,8 +2,8 @@ import { useEffect, useRef, useState } from "react";
 import type { Comparison, DiffPart } from "../../engine/run/compare.ts";
 import { compareRuns } from "../../engine/run/compare.ts";
 import type { RunMeta } from "../../engine/store/schema.ts";
-import { useHistory } from "../../state/history.ts";
 import { runStore } from "../../state/runStore.ts";
+import { useStudio } from "../../state/store.ts";
 import { useDialogFocus } from "../ui/useDialogFocus.ts";
 import { formatCost, formatDuration } from "./format.ts";
 import "./history.css";
@@ -49,7 +49,7 @@ export function CompareView({ pair }: { pair: [string, string] }) {
       setData({ c: compareRuns(a.record, b.record), metas: [a.meta, b.meta] });
     });
   }, [pair]);
-  const close = () => useHistory.getState().setCompare(null);
+  const close = () => useStudio.getState().setHistoryCompare(null);
   // A modal: it takes focus, keeps Tab inside, closes on Escape and gives focus back.
   const ref = useRef<HTMLDivElement>(null);
   useDialogFocus(ref, close);

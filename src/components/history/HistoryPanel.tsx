@@ -3,7 +3,12 @@ import { useCallback, useRef } from "react";
 import type { RunStatus } from "../../engine/schema/record.ts";
 import type { EvalGroup, HistoryKind } from "../../engine/store/history-view.ts";
 import { download } from "../../state/files.ts";
-import { deleteRuns, exportTexts, undoDelete, useHistory } from "../../state/history.ts";
+import {
+  deleteRuns,
+  exportTexts,
+  setHistoryOpen,
+  undoDelete,
+} from "../../state/historyController.ts";
 import { importFiles } from "../../state/imports.ts";
 import { openRun } from "../../state/open.ts";
 import { useStudio } from "../../state/store.ts";
@@ -35,17 +40,17 @@ async function exportKeys(keys: string[], as: "json" | "jsonl"): Promise<void> {
 
 /** Every stored run: search, filter, star, rename, delete (undoable), export, import, compare. */
 export function HistoryPanel() {
-  const rows = useHistory((s) => s.rows);
-  const entries = useHistory((s) => s.entries);
-  const hasAny = useHistory((s) => s.all.length > 0);
-  const query = useHistory((s) => s.query);
-  const selected = useHistory((s) => s.selected);
-  const storage = useHistory((s) => s.storage);
-  const undo = useHistory((s) => s.undo);
-  const error = useHistory((s) => s.error);
+  const rows = useStudio((s) => s.historyRows);
+  const entries = useStudio((s) => s.historyEntries);
+  const hasAny = useStudio((s) => s.historyAll.length > 0);
+  const query = useStudio((s) => s.historyQuery);
+  const selected = useStudio((s) => s.historySelected);
+  const storage = useStudio((s) => s.historyStorage);
+  const undo = useStudio((s) => s.historyDeleted);
+  const error = useStudio((s) => s.historyError);
   const openKey = useStudio((s) => s.openKey);
   const liveId = useStudio((s) => s.liveId);
-  const { setQuery, toggleSelected, setOpen, setCompare } = useHistory.getState();
+  const { setHistoryQuery, toggleHistorySelected, setHistoryCompare } = useStudio.getState();
   const scroller = useRef<HTMLDivElement>(null);
   const importInput = useRef<HTMLInputElement>(null);
   const virtual = useVirtualizer({
@@ -62,10 +67,10 @@ export function HistoryPanel() {
     // The evaluation code loads with the report, not with History.
     void import("../../state/evalController.ts")
       .then((m) => m.openStoredEvaluation(id))
-      .then((m) => m && useHistory.setState({ error: m }));
+      .then((m) => m && useStudio.setState({ historyError: m }));
   }, []);
   const showItems = useCallback(
-    (g: EvalGroup) => useHistory.getState().setQuery({ kind: "items", text: g.name }),
+    (g: EvalGroup) => useStudio.getState().setHistoryQuery({ kind: "items", text: g.name }),
     [],
   );
   const evaluations = entries.length - rows.length;
@@ -82,7 +87,7 @@ export function HistoryPanel() {
         <button
           type="button"
           className="link"
-          onClick={() => setOpen(false)}
+          onClick={() => setHistoryOpen(false)}
           aria-label="Close history"
         >
           ×
@@ -97,13 +102,13 @@ export function HistoryPanel() {
           aria-label="Search runs"
           data-testid="history-search"
           value={query.text}
-          onChange={(e) => setQuery({ text: e.target.value })}
+          onChange={(e) => setHistoryQuery({ text: e.target.value })}
         />
         <select
           aria-label="Filter by status"
           data-testid="history-status-filter"
           value={query.status}
-          onChange={(e) => setQuery({ status: e.target.value as RunStatus | "" })}
+          onChange={(e) => setHistoryQuery({ status: e.target.value as RunStatus | "" })}
         >
           <option value="">Any status</option>
           {STATUSES.map((s) => (
@@ -116,7 +121,7 @@ export function HistoryPanel() {
           aria-label="Filter by kind"
           data-testid="history-kind-filter"
           value={query.kind}
-          onChange={(e) => setQuery({ kind: e.target.value as HistoryKind })}
+          onChange={(e) => setHistoryQuery({ kind: e.target.value as HistoryKind })}
         >
           {KINDS.map((k) => (
             <option key={k.value} value={k.value}>
@@ -129,7 +134,7 @@ export function HistoryPanel() {
             type="checkbox"
             data-testid="history-starred-filter"
             checked={query.starred}
-            onChange={(e) => setQuery({ starred: e.target.checked })}
+            onChange={(e) => setHistoryQuery({ starred: e.target.checked })}
           />{" "}
           ★ only
         </label>
@@ -187,7 +192,7 @@ export function HistoryPanel() {
             // The older run on the left: differences read as what the newer one changed.
             const at = (k: string) => rows.find((r) => r.key === k)?.createdAt ?? 0;
             const [a, b] = [...selected].sort((x, y) => at(x) - at(y));
-            setCompare([a!, b!]);
+            setHistoryCompare([a!, b!]);
           }}
           title="Pick two runs to compare"
         >
@@ -246,7 +251,7 @@ export function HistoryPanel() {
                     isOpen={entry.key === openKey}
                     isLive={entry.row.runId === liveId}
                     onOpen={open}
-                    onToggle={toggleSelected}
+                    onToggle={toggleHistorySelected}
                     onExport={exportOne}
                   />
                 )}

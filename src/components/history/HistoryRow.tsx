@@ -1,6 +1,6 @@
 import { memo, useState } from "react";
 import type { RunMeta } from "../../engine/store/schema.ts";
-import { deleteRuns, renameRun, starRun } from "../../state/history.ts";
+import { deleteRuns, renameRun, starRun } from "../../state/historyController.ts";
 import { KIND_LABELS, formatCost, formatDate, formatDuration } from "./format.ts";
 
 interface Props {

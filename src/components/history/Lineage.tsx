@@ -1,6 +1,5 @@
 import { useEffect, useState } from "react";
 import type { RunMeta } from "../../engine/store/schema.ts";
-import { useHistory } from "../../state/history.ts";
 import { openRun } from "../../state/open.ts";
 import { runStore } from "../../state/runStore.ts";
 import { useStudio } from "../../state/store.ts";
@@ -13,7 +12,7 @@ const kindLabel = (kind: string) => KIND_LABELS[kind] ?? kind;
 export function Lineage() {
   const runId = useStudio((s) => s.record.id);
   const parentId = useStudio((s) => s.record.parentId);
-  const rows = useHistory((s) => s.rows);
+  const rows = useStudio((s) => s.historyRows);
   const [links, setLinks] = useState<{ parent?: RunMeta; children: RunMeta[] }>({ children: [] });
   useEffect(() => {
     const store = runStore();

@@ -1,6 +1,5 @@
 import { CATALOGUE } from "../../state/inbrowserController.ts";
 import { useStudio } from "../../state/store.ts";
-import { useUi } from "../../state/ui.ts";
 import { LoadProgressBar } from "./LoadProgressBar.tsx";
 import { ProblemBox } from "./ProblemBox.tsx";
 
@@ -14,7 +13,7 @@ export function ConductorStatus() {
   const status = useStudio((s) => s.ibStatus);
   const problem = useStudio((s) => s.ibProblem);
   const loadedId = useStudio((s) => s.ibModelId);
-  const openSettings = useUi((s) => s.openSettings);
+  const openSettings = useStudio((s) => s.openSettings);
   const useRemote = () => {
     useStudio.getState().setConductor({ backend: "remote" });
     openSettings();

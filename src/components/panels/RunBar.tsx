@@ -15,7 +15,6 @@ import {
 } from "../../state/selectors.ts";
 import type { StudioState } from "../../state/store.ts";
 import { useStudio } from "../../state/store.ts";
-import { useUi } from "../../state/ui.ts";
 import { FocusBanner } from "./FocusBanner.tsx";
 import { RunBanner } from "../history/RunBanner.tsx";
 import { RunEstimate } from "./RunEstimate.tsx";
@@ -112,7 +111,7 @@ export function RunBar() {
           type="button"
           onClick={() => {
             st().replaceDoc(tidy(st().history.present), true);
-            useUi.getState().relayout();
+            useStudio.getState().relayout();
           }}
           title="Lay the graph out again"
         >
