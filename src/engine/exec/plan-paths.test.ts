@@ -252,8 +252,13 @@ describe("the in-browser plan grammar's fallback", () => {
     expect(ofType(events, "plan_finish")[0]?.notice).toContain("EBNF lexer error.");
   });
 
-  it("falls back on a backend that has no context window too", async () => {
-    const backend = createFakeBackend(broken);
+  it("falls back on a backend that has a context window but no token counter", async () => {
+    const base = createFakeBackend(broken);
+    const backend: ChatBackend & { calls: ChatRequest[] } = {
+      ...base,
+      calls: base.calls,
+      contextWindow: 10,
+    };
     const { outcome } = await drain(start(backend, { conductor: grammar }));
     expect(outcome.ok).toBe(true);
     expect(backend.calls[1]?.messages).toEqual(MESSAGES);
