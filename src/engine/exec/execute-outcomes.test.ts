@@ -138,12 +138,14 @@ describe("a step's request and its events", () => {
     ];
     // No nested runner: past the depth cap a Conductor step is an ordinary call.
     const { events } = await drain(start(steps, backend, { selfPrice }));
-    const [worker, self] = [0, 1].map((i) =>
-      ofType(events, "step_finish").find((f) => f.step === i),
-    );
-    expect(worker?.cost).toBe(callCost(worker.usage, pool[1]?.price));
-    expect(self?.cost).toBe(callCost(self.usage, selfPrice));
-    expect(worker?.cost).not.toBe(callCost(worker.usage, selfPrice));
+    const [worker, self] = [0, 1].map((i) => {
+      const finish = ofType(events, "step_finish").find((f) => f.step === i);
+      if (!finish) throw new Error(`step ${i} did not finish`);
+      return finish;
+    });
+    expect(worker?.cost).toBe(callCost(worker!.usage, pool[1]?.price));
+    expect(self?.cost).toBe(callCost(self!.usage, selfPrice));
+    expect(worker?.cost).not.toBe(callCost(worker!.usage, selfPrice));
   });
 
   it("says which step uses a worker that is not in the pool", async () => {
