@@ -1,10 +1,10 @@
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ErrorCode } from "../errors.ts";
 import { createFakeBackend } from "../llm/fake.ts";
 import type { FakeReply } from "../llm/fake.ts";
 import type { ChatBackend, ChatRequest } from "../llm/types.ts";
 import { LlmError } from "../llm/types.ts";
-import { callWithRetry } from "./call.ts";
+import { callWithRetry, retryFields } from "./call.ts";
 import type { CallHooks } from "./call.ts";
 import type { RetryPolicy } from "./retry.ts";
 import { retryDelay } from "./retry.ts";
@@ -255,5 +255,81 @@ describe("callWithRetry", () => {
     expect(error.code).toBe("budget");
     expect(backend.calls).toHaveLength(2);
     expect(mayCall).toHaveBeenCalledTimes(3);
+  });
+});
+
+describe("callWithRetry's edges", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("returns the reasoning, also when nobody listens to it", async () => {
+    const backend = createFakeBackend([{ reasoning: ["2 + 2 ", "is 4."], text: "Four." }]);
+    const result = await callWithRetry(backend, request, new AbortController().signal, fast);
+    expect(result).toMatchObject({ text: "Four.", reasoning: "2 + 2 is 4.", attempts: 1 });
+  });
+
+  it("passes no text on once the signal aborts, even from a backend that keeps streaming", async () => {
+    const controller = new AbortController();
+    const deaf: ChatBackend = {
+      label: "deaf",
+      continuesAssistant: true,
+      async *stream() {
+        await Promise.resolve();
+        yield { type: "delta", text: "partial" };
+        yield { type: "delta", text: " more" };
+        yield { type: "delta", text: " and more" };
+      },
+    };
+    const deltas: string[] = [];
+    const hooks: CallHooks = {
+      onDelta: (t) => {
+        deltas.push(t);
+        controller.abort();
+      },
+    };
+    const error = await rejection(callWithRetry(deaf, request, controller.signal, fast, hooks));
+    expect(error.code).toBe("aborted");
+    expect(deltas).toEqual(["partial"]);
+  });
+
+  it("leaves no timer and no listener behind once a call is done", async () => {
+    vi.useFakeTimers();
+    const signal = new AbortController().signal;
+    const add = vi.spyOn(signal, "addEventListener");
+    const remove = vi.spyOn(signal, "removeEventListener");
+    const backend = createFakeBackend([{ text: "ok" }]);
+    await callWithRetry(backend, request, signal, { ...fast, timeoutMs: 180_000 });
+    expect(vi.getTimerCount()).toBe(0);
+    expect(add).toHaveBeenCalled();
+    const removed = remove.mock.calls.map(([type, fn]) => [type, fn]);
+    for (const [type, fn] of add.mock.calls) expect(removed).toContainEqual([type, fn]);
+  });
+});
+
+describe("retryFields", () => {
+  it("is what a retry event carries: attempt of all, the wait, the code, the status and the message", () => {
+    const limited = new LlmError("rate_limited", "slow down", 429, 2000);
+    expect(retryFields(2, 2000, limited, 4)).toEqual({
+      attempt: 2,
+      of: 4,
+      delayMs: 2000,
+      code: "rate_limited",
+      status: 429,
+      message: limited.message,
+    });
+  });
+
+  it("carries no status for an error that had none", () => {
+    const dropped = new LlmError("dropped");
+    const fields = retryFields(3, 500, dropped, 4);
+    expect(fields).not.toHaveProperty("status");
+    expect(fields).toEqual({
+      attempt: 3,
+      of: 4,
+      delayMs: 500,
+      code: "dropped",
+      message: dropped.message,
+    });
   });
 });

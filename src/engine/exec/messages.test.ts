@@ -255,8 +255,30 @@ Your assigned subtask: Give the final answer.`,
 
   it("throws on a step index outside the workflow, which is a bug in the caller", () => {
     expect(() => buildWorkerMessages({ question, steps, workerIds, index: 3, outputs })).toThrow(
-      RangeError,
+      new RangeError("No step 3 in a workflow of 3"),
     );
+  });
+
+  it("trims the text inside each tag, so an answer's stray blank lines do not widen the prompt", () => {
+    const text = content(1, { outputs: ["\n\n  91 = 7 * 13  \n"] });
+    expect(text).toContain("<Agent 3 response>\n91 = 7 * 13\n</Agent 3 response>");
+  });
+
+  // SPEC 1.5: the preamble says the worker solves one subtask of a larger task, that other agents'
+  // subtasks and responses may be shown in tags, and to use them but check them for mistakes.
+  it("opens with the preamble SPEC 1.5 describes", () => {
+    const words = WORKER_PREAMBLE.replace(/\s+/g, " ");
+    expect(words).toMatch(/^You are one member of a team of AI agents working on a larger task/);
+    expect(words).toContain("you are responsible for one subtask of it.");
+    expect(words).toContain(
+      "Subtasks given to other agents and their responses may also be shown, inside tags.",
+    );
+    expect(words).toContain("check it for mistakes rather than trusting it");
+    expect(words).toMatch(/carry out your own subtask\.$/);
+  });
+
+  it("offers a prefill that opens a step-by-step answer (SPEC 1.5)", () => {
+    expect(WORKER_PREFILL).toMatch(/step by step/);
   });
 });
 

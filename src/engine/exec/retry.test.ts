@@ -79,6 +79,20 @@ describe("sleep", () => {
     expect(done).toBe(true);
   });
 
+  it("leaves no listener on the signal once it has waited", async () => {
+    vi.useFakeTimers();
+    const signal = new AbortController().signal;
+    const add = vi.spyOn(signal, "addEventListener");
+    const remove = vi.spyOn(signal, "removeEventListener");
+    const p = sleep(1000, signal);
+    await vi.advanceTimersByTimeAsync(1000);
+    await p;
+    expect(add).toHaveBeenCalledTimes(1);
+    expect(remove.mock.calls.map(([type, fn]) => [type, fn])).toContainEqual(
+      add.mock.calls.map(([type, fn]) => [type, fn])[0],
+    );
+  });
+
   it("rejects with aborted as soon as the signal aborts, or at once if it already has", async () => {
     vi.useFakeTimers();
     const controller = new AbortController();
@@ -121,6 +135,26 @@ describe("attemptSignal", () => {
     scoped.dispose();
   });
 
+  it("never times out when timeoutMs is 0", () => {
+    vi.useFakeTimers();
+    const scoped = attemptSignal(new AbortController().signal, 0);
+    expect(vi.getTimerCount()).toBe(0);
+    vi.advanceTimersByTime(3_600_000);
+    expect(scoped.signal.aborted).toBe(false);
+    expect(scoped.timedOut()).toBe(false);
+    scoped.dispose();
+  });
+
+  it("aborts with a timeout error as the reason, so a backend that rethrows it reports a timeout", () => {
+    vi.useFakeTimers();
+    const scoped = attemptSignal(new AbortController().signal, 500);
+    vi.advanceTimersByTime(500);
+    const reason: unknown = scoped.signal.reason;
+    expect(reason).toBeInstanceOf(LlmError);
+    expect((reason as LlmError).code).toBe("timeout");
+    scoped.dispose();
+  });
+
   it("stops its timer and its parent listener on dispose", () => {
     vi.useFakeTimers();
     const parent = new AbortController();
@@ -157,6 +191,10 @@ describe("describeRetry", () => {
       "retrying 2 of 4 in 0.4 s after dropped",
     );
     expect(describeRetry({ ...base, of: null, delayMs: 0 })).toBe("retrying 2 now after 429");
+    expect(describeRetry({ ...base, delayMs: 1000 })).toBe("retrying 2 of 4 in 1 s after 429");
+    expect(describeRetry({ ...base, status: null, code: "rate_limited" })).toBe(
+      "retrying 2 of 4 in 3 s after rate limited",
+    );
   });
 });
 
