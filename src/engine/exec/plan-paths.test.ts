@@ -252,6 +252,20 @@ describe("the in-browser plan grammar's fallback", () => {
     expect(ofType(events, "plan_finish")[0]?.notice).toContain("EBNF lexer error.");
   });
 
+  it("plans without the context check when the token counter throws", async () => {
+    const base = createFakeBackend([{ text: PLAN }]);
+    const backend: ChatBackend & { calls: ChatRequest[] } = {
+      ...base,
+      calls: base.calls,
+      contextWindow: 10,
+      countTokens: () => Promise.reject(new Error("the tokenizer was disposed")),
+    };
+    const { events, outcome } = await drain(start(backend));
+    expect(outcome.ok).toBe(true);
+    expect(backend.calls.map((c) => c.messages)).toEqual([MESSAGES]);
+    expect(ofType(events, "plan_finish")[0]?.error).toBeUndefined();
+  });
+
   it("falls back on a backend that has a context window but no token counter", async () => {
     const base = createFakeBackend(broken);
     const backend: ChatBackend & { calls: ChatRequest[] } = {

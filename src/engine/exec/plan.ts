@@ -225,7 +225,14 @@ async function* fitContext(
   const window = o.backend.contextWindow;
   const count = o.backend.countTokens?.bind(o.backend);
   if (!window || !count) return { ok: true, request };
-  const fit = await fitPrompt(request.messages, { window, reserve: request.maxTokens, count });
+  let fit: Awaited<ReturnType<typeof fitPrompt>>;
+  try {
+    fit = await fitPrompt(request.messages, { window, reserve: request.maxTokens, count });
+  } catch {
+    // A counter that fails (a tokenizer gone with its model) only loses the check: the backend
+    // itself refuses a prompt too long for it, with its own error.
+    return { ok: true, request };
+  }
   if (fit.ok) {
     const notice =
       fit.shortened > 0
