@@ -262,5 +262,10 @@ describe("resuming an interrupted run", () => {
       refine: true,
     });
     expect(plan.seed?.rounds.map((r) => r.index)).toEqual([0, 1]);
+    // The plan asked again is the new run's own call (its cost counts there), not a kept part.
+    expect(plan.seed?.kept).toEqual([
+      { parent: [], round: 0, step: null },
+      { parent: [], round: 0, step: 0 },
+    ]);
   });
 });
