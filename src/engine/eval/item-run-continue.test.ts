@@ -26,7 +26,10 @@ const conductor = {
   maxTokens: 64,
   price: { input: 2000, output: 4000 },
 };
-const pool = [worker("a", { input: 1000, output: 1000 }), worker("b", { input: 3000, output: 1000 })];
+const pool = [
+  worker("a", { input: 1000, output: 1000 }),
+  worker("b", { input: 3000, output: 1000 }),
+];
 const FIRST = 'model_id = [0, 1]\nsubtasks = ["Solve", "Check it"]\naccess_list = [[], ["all"]]';
 const SECOND = 'model_id = [1]\nsubtasks = ["Verify the answer"]\naccess_list = [["all"]]';
 const KEEP = "model_id = []\nsubtasks = []\naccess_list = []";
@@ -49,7 +52,7 @@ function setup(cut: Cut) {
   };
   const workers = createFakeBackend((req) => ({
     text: "Answer: 7",
-    usage: { promptTokens: 10 + text(req).length % 7, completionTokens: 5, estimated: false },
+    usage: { promptTokens: 10 + (text(req).length % 7), completionTokens: 5, estimated: false },
     ...(cut && "step" in cut && text(req).includes(cut.step) && !abort.signal.aborted
       ? stopHere()
       : {}),
@@ -196,5 +199,96 @@ describe("an evaluation paused while the Conductor refines", () => {
     expect(results[0]!.cost).toBeCloseTo(expected.cost, 12);
     expect(outcome.cost).toBeCloseTo(reference.outcome.cost, 12);
     expect(progress.at(-1)!.cost).toBeCloseTo(reference.outcome.cost, 12);
+  });
+});
+
+describe("where a continued item picks up", () => {
+  const WORKFLOW: Strategy = {
+    kind: "workflow",
+    steps: [
+      { worker: "a", subtask: "First part", access: [] },
+      { worker: "b", subtask: "Second part", access: "all" },
+    ],
+  };
+
+  /** Runs `strategy` until `cut`, then continues it with `over` applied to the context. */
+  async function continueAfter(
+    strategy: Strategy,
+    cut: Cut,
+    over: Partial<ItemRunContext> = {},
+  ): Promise<{
+    b: ReturnType<typeof setup>;
+    partial: RunRecord;
+    continued: RunRecord;
+    before: number;
+  }> {
+    const b = setup(cut);
+    const partial = await drain(itemRunEvents(context(b, strategy, b.abort.signal)));
+    expect(partial.status).toBe("cancelled");
+    const before = b.planner.calls.length + b.workers.calls.length;
+    const c = { ...context(b, strategy, new AbortController().signal), ...over };
+    const continued = await drain(continueItemRun(c, partial));
+    return { b, partial, continued, before };
+  }
+
+  it("runs afresh when the first plan was cut: nothing was kept", async () => {
+    const { b, continued } = await continueAfter(TWO_ROUNDS, { plan: 0 });
+    expect(continued).toMatchObject({ kind: "planned", kept: [], status: "done" });
+    expect(b.planner.calls).toHaveLength(4);
+  });
+
+  it("keeps the first plan when its first step was cut, without asking the Conductor again", async () => {
+    const { b, continued } = await continueAfter(
+      { kind: "conductor", rounds: 0 },
+      { step: "Solve" },
+    );
+    expect(continued).toMatchObject({ kind: "resumed", id: "item-1", status: "done" });
+    expect(continued.kept).toEqual([{ parent: [], round: 0, step: null }]);
+    expect(b.planner.calls).toHaveLength(1);
+  });
+
+  it("runs a fixed strategy afresh when none of its steps finished", async () => {
+    const { continued } = await continueAfter(WORKFLOW, { step: "First part" });
+    expect(continued).toMatchObject({ kind: "planned", kept: [], status: "done" });
+  });
+
+  it("keeps a fixed strategy's finished steps and runs only the rest, without a Conductor", async () => {
+    const { b, continued, before } = await continueAfter(WORKFLOW, { step: "Second part" });
+    expect(continued).toMatchObject({ kind: "resumed", status: "done", endReason: "no_rounds" });
+    expect(continued.kept).toEqual([{ parent: [], round: 0, step: 0 }]);
+    // Only the cut step is called again; the Conductor is never asked.
+    expect(b.workers.calls.length + b.planner.calls.length - before).toBe(1);
+    expect(b.planner.calls).toHaveLength(0);
+  });
+
+  it.each<[string, Partial<ItemRunContext>]>([
+    ["no Conductor backend", { conductorBackend: undefined }],
+    [
+      "an evaluation without a Conductor",
+      { evaluation: evaluation(pool, { strategies: [TWO_ROUNDS], conductor: null }) },
+    ],
+  ])("ends no_conductor, as a fresh run would, with %s", async (_name, over) => {
+    const { continued } = await continueAfter(TWO_ROUNDS, { step: "Check it" }, over);
+    expect(continued).toMatchObject({ status: "failed", endReason: "no_conductor", kept: [] });
+  });
+
+  it("keeps the strategy's step cap on the continued run", async () => {
+    const capped: Strategy = { kind: "conductor", rounds: 1, maxSteps: 2 };
+    const { continued } = await continueAfter(capped, { step: "Check it" });
+    expect(continued).toMatchObject({ kind: "resumed", maxSteps: 2, maxRounds: 1 });
+  });
+});
+
+describe("a fresh Conductor item", () => {
+  it("plans under the strategy's step cap and refines as many rounds as it asks", async () => {
+    const b = setup(null);
+    const strategy: Strategy = { kind: "conductor", rounds: 1, maxSteps: 2 };
+    const record = await drain(itemRunEvents(context(b, strategy, new AbortController().signal)));
+    expect(record).toMatchObject({ maxSteps: 2, maxRounds: 1, endReason: "round_cap" });
+    // The first plan, then one refinement.
+    expect(b.planner.calls).toHaveLength(2);
+    expect(b.planner.calls[0]?.messages.map((m) => m.content).join("\n")).toMatch(
+      /at most 2 routing steps/,
+    );
   });
 });
