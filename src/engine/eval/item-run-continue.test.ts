@@ -132,6 +132,10 @@ describe("a continued Conductor item counts a later round's plan like an uninter
     // A plan asked again is the continuation's own call, not a part kept from the partial.
     if (cut && "plan" in cut)
       expect(continued.kept).not.toContainEqual({ parent: [], round: cut.plan, step: null });
+    // What the continuation asks is what the uninterrupted run asked: the Conductor's conversation
+    // and each worker's prompt (the round before included) carry on as if never cut.
+    for (const req of b.planner.calls) expect(plain.planner.calls).toContainEqual(req);
+    for (const req of b.workers.calls) expect(plain.workers.calls).toContainEqual(req);
     // Calls made in all: each Conductor plan once, plus the cut call's retry.
     expect(b.planner.calls).toHaveLength(3 + (cut && "plan" in cut ? 1 : 0));
   });
@@ -290,5 +294,42 @@ describe("a fresh Conductor item", () => {
     expect(b.planner.calls[0]?.messages.map((m) => m.content).join("\n")).toMatch(
       /at most 2 routing steps/,
     );
+  });
+});
+
+describe("a continued item that a fallback worker answers", () => {
+  it("ends after the fallback's answer, as the uninterrupted run does", async () => {
+    const strategy: Strategy = { kind: "conductor", rounds: 1 };
+    const run = async (cut: boolean) => {
+      const abort = new AbortController();
+      const workers = createFakeBackend(() =>
+        cut && !abort.signal.aborted
+          ? (abort.abort(), { gate: new Promise<void>(() => undefined) })
+          : { text: "Answer: 7" },
+      );
+      const planner = createFakeBackend([{ text: "No lists today." }]);
+      const b = { abort, workers, planner };
+      const c = (signal: AbortSignal) => ({
+        ...context(b, strategy, signal),
+        fallback: { workerId: "a" },
+      });
+      const first = await drain(itemRunEvents(c(abort.signal)));
+      if (!cut) return { record: first, planner };
+      expect(first.status).toBe("cancelled");
+      const record = await drain(continueItemRun(c(new AbortController().signal), first));
+      return { record, planner };
+    };
+    const whole = await run(false);
+    expect(whole.record.rounds[0]?.fallback?.worker).toBe("a");
+    const continued = await run(true);
+    expect(continued.record).toMatchObject({
+      status: "done",
+      endReason: whole.record.endReason,
+      answer: "Answer: 7",
+    });
+    // The Conductor that could not plan is not asked to refine the fallback's answer.
+    expect(continued.planner.calls).toHaveLength(whole.planner.calls.length);
+    expect(continued.record.rounds).toHaveLength(1);
+    expect(continued.record.rounds[0]).toMatchObject({ fallback: { worker: "a" }, lists: null });
   });
 });

@@ -2,7 +2,8 @@ import type { FallbackPolicy } from "../exec/fallback.ts";
 import type { RetryPolicy } from "../exec/retry.ts";
 import type { PromptSettings, RunnerOptions } from "../exec/runner.ts";
 import { runRun } from "../exec/runner.ts";
-import { resumePoint, seedFrom, stepsAt } from "../run/continue.ts";
+import { resumePoint } from "../run/continue.ts";
+import { planResume } from "../run/rerun.ts";
 import type { RunRecord } from "../schema/record.ts";
 import type { ChatBackend } from "../llm/types.ts";
 import type { RunEvent } from "../schema/events.ts";
@@ -79,13 +80,14 @@ export function continueItemRun(
   if (point.round === 0 && (point.at === "plan" || (!conductor && kept.size === 0)))
     return itemRunEvents(c);
   const e = c.evaluation;
-  const at = { parent: [], round: point.round };
   // Without a Conductor the run ends no_conductor, as a fresh one would.
   if (conductor && (!e.conductor || !c.conductorBackend)) return itemRunEvents(c);
+  // Where it starts and what it keeps, as the studio resumes a run.
+  const { start, seed } = planResume(partial, true);
   return runRun({
     ...runBase(c, partial.question, { id: c.runId, kind: "resumed", parentId: null }),
     base: partial,
-    seed: seedFrom(partial, at, kept.keys()),
+    seed,
     ...(conductor
       ? {
           conductor: e.conductor ?? undefined,
@@ -96,10 +98,7 @@ export function continueItemRun(
           refine: conductor.rounds > 0,
         }
       : { refine: false, selfSelect: false }),
-    start:
-      point.at === "plan"
-        ? { from: "plan", round: point.round }
-        : { from: "round", round: point.round, steps: stepsAt(partial, at), keep: kept },
+    start,
   });
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createFakeBackend } from "../llm/fake.ts";
 import type { FakeReply } from "../llm/fake.ts";
+import type { ErrorCode } from "../errors.ts";
 import { LlmError } from "../llm/types.ts";
 import { exportRun, importRun } from "../run/export.ts";
 import { recordOf } from "../run/record.ts";
@@ -203,7 +204,11 @@ describe("asking the Conductor again (planWithReplans)", () => {
 });
 
 describe("which plan failures a fallback worker answers (fallbackFor)", () => {
-  const failure = (code: string, cancelled = false) => ({ code, message: `m ${code}`, cancelled });
+  const failure = (code: ErrorCode, cancelled = false) => ({
+    code,
+    message: `m ${code}`,
+    cancelled,
+  });
 
   it("answers with the named worker alone, with the whole question and why", () => {
     const only = [pool[1]!];

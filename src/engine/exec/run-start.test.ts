@@ -1,0 +1,99 @@
+// How a run starts: who it is (its id, kind and prompt on record), and the Conductor's first
+// conversation as the settings and the backend shape it.
+import { describe, expect, it } from "vitest";
+import { createFakeBackend } from "../llm/fake.ts";
+import type { ChatBackend } from "../llm/types.ts";
+import type { Pool } from "../schema/worker.ts";
+import { ConductorConfigSchema, WorkerSchema } from "../schema/worker.ts";
+import type { RunnerOptions } from "./runner.ts";
+import { newRunId, runRun } from "./runner.ts";
+import { drain } from "./testing.ts";
+
+const pool: Pool = ["Alpha", "Beta"].map((name, i) =>
+  WorkerSchema.parse({ id: `w${i}`, name, model: `m${i}`, note: `${name} is careful.` }),
+);
+const conductor = ConductorConfigSchema.parse({ model: "conductor-7b" });
+const PLAN = 'model_id = [0]\nsubtasks = ["Answer it."]\naccess_list = [[]]';
+
+function options(over: Partial<RunnerOptions> = {}): RunnerOptions {
+  return {
+    question: "What is 2 + 2?",
+    pool,
+    conductor,
+    conductorBackend: createFakeBackend([{ text: PLAN }]),
+    backendFor: () => createFakeBackend([{ text: "4" }]),
+    signal: new AbortController().signal,
+    now: () => 7,
+    start: { from: "plan", planOnly: true },
+    ...over,
+  };
+}
+
+async function startOf(o: RunnerOptions) {
+  const [first] = await drain(runRun(o));
+  if (first?.type !== "run_start") throw new Error("a run starts with run_start");
+  return first;
+}
+
+describe("a run's start", () => {
+  it("gets an id of its own that sorts by the time it started", async () => {
+    const early = newRunId(1_700_000_000_000);
+    const late = newRunId(1_700_000_001_000);
+    expect(early).toMatch(/^run-/);
+    expect(early < late).toBe(true);
+    expect(newRunId(1_700_000_000_000)).not.toBe(early);
+    expect((await startOf(options())).runId).toMatch(new RegExp(`^run-${(7).toString(36)}-`));
+  });
+
+  it("is planned when it plans and manual when it runs steps given to it", async () => {
+    expect((await startOf(options())).kind).toBe("planned");
+    const steps = [{ worker: "w0", subtask: "Answer it.", access: [] }];
+    const manual = await startOf(options({ start: { from: "round", round: 0, steps } }));
+    expect(manual.kind).toBe("manual");
+    const named = await startOf(options({ run: { kind: "edited", parentId: "run-x" } }));
+    expect(named).toMatchObject({ kind: "edited", parentId: "run-x" });
+  });
+
+  it("records the prompt the Conductor got: the defaults, or the settings given", async () => {
+    expect((await startOf(options())).prompt).toEqual({ template: "", namedWorkers: false });
+    const given = await startOf(
+      options({ prompt: { template: "Plan {{question}} with {{workers}}", namedWorkers: true } }),
+    );
+    expect(given.prompt).toEqual({
+      template: "Plan {{question}} with {{workers}}",
+      namedWorkers: true,
+    });
+    // A run without a Conductor has no prompt to record.
+    const steps = [{ worker: "w0", subtask: "Answer it.", access: [] }];
+    const plain = await startOf(
+      options({ conductor: undefined, start: { from: "round", round: 0, steps } }),
+    );
+    expect(plain.prompt).toBeNull();
+  });
+});
+
+describe("the Conductor's first conversation", () => {
+  const firstRequest = async (o: RunnerOptions, backend: ChatBackend & { calls: unknown[] }) => {
+    await drain(runRun({ ...o, conductorBackend: backend }));
+    return backend.calls[0];
+  };
+
+  it("shows the workers by name with their notes when the settings ask for it", async () => {
+    const named = createFakeBackend([{ text: PLAN }]);
+    await firstRequest(options({ prompt: { namedWorkers: true } }), named);
+    const anonymous = createFakeBackend([{ text: PLAN }]);
+    await firstRequest(options(), anonymous);
+    const text = (b: typeof named) => b.calls[0]!.messages.map((m) => m.content).join("\n");
+    expect(text(named)).toContain("Alpha is careful.");
+    expect(text(anonymous)).not.toContain("Alpha");
+    expect(text(anonymous)).toContain("Model id 0");
+  });
+
+  it("does not prefill the answer for a backend that does not say it continues one", async () => {
+    const plain = createFakeBackend([{ text: PLAN }], { continuesAssistant: false });
+    const expected = await firstRequest(options(), plain);
+    const inner = createFakeBackend([{ text: PLAN }]);
+    const silent = { label: "silent", stream: inner.stream.bind(inner), calls: inner.calls };
+    expect(await firstRequest(options(), silent)).toEqual(expected);
+  });
+});
