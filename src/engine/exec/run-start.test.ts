@@ -3,6 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { createFakeBackend } from "../llm/fake.ts";
 import type { ChatBackend } from "../llm/types.ts";
+import { recordOf } from "../run/record.ts";
+import { planResume } from "../run/rerun.ts";
 import type { Pool } from "../schema/worker.ts";
 import { ConductorConfigSchema, WorkerSchema } from "../schema/worker.ts";
 import type { RunnerOptions } from "./runner.ts";
@@ -95,5 +97,70 @@ describe("the Conductor's first conversation", () => {
     const inner = createFakeBackend([{ text: PLAN }]);
     const silent = { label: "silent", stream: inner.stream.bind(inner), calls: inner.calls };
     expect(await firstRequest(options(), silent)).toEqual(expected);
+  });
+});
+
+describe("the conversation a resumed refinement plan continues", () => {
+  const CHECK =
+    'Check once more.\nmodel_id = [1]\nsubtasks = ["Check it."]\naccess_list = [["all"]]';
+  const given = [{ worker: "w0", subtask: "Answer it.", access: [] as number[] }];
+
+  /**
+   * Runs `o` with a refinement round, once whole and once cut when the Conductor is asked to
+   * refine, then resumes the cut run as the studio does; gives both runs' refinement requests.
+   */
+  async function refinedTwice(o: RunnerOptions, continuesAssistant: boolean) {
+    const planned = o.start.from === "plan";
+    const run = (over: Partial<RunnerOptions>) =>
+      drain(runRun({ ...o, maxRounds: 1, refine: true, ...over })).then(recordOf);
+    const whole = createFakeBackend([...(planned ? [{ text: PLAN }] : []), { text: CHECK }], {
+      continuesAssistant,
+    });
+    await run({ conductorBackend: whole });
+    // Cut (a stop) when the Conductor is asked to refine.
+    const abort = new AbortController();
+    const cutOnce = createFakeBackend(
+      (_req, n) => {
+        if (planned && n === 0) return { text: PLAN };
+        abort.abort();
+        return { gate: new Promise<void>(() => undefined) };
+      },
+      { continuesAssistant },
+    );
+    const partial = await run({ conductorBackend: cutOnce, signal: abort.signal });
+    expect(partial.status).toBe("cancelled");
+    const resume = planResume(partial, true);
+    expect(resume.start).toMatchObject({ from: "plan", round: 1 });
+    const cut = createFakeBackend([{ text: CHECK }], { continuesAssistant });
+    const resumed = await run({
+      conductorBackend: cut,
+      base: partial,
+      seed: resume.seed,
+      start: resume.start,
+      run: { kind: "resumed", parentId: partial.id },
+    });
+    expect(resumed).toMatchObject({ status: "done", kind: "resumed" });
+    return { whole: whole.calls.at(-1)!, resumed: cut.calls.at(-1)! };
+  }
+
+  it("goes on from a round that ran given steps, with no plan of its own", async () => {
+    const o = options({ start: { from: "round", round: 0, steps: given } });
+    const { whole, resumed } = await refinedTwice(o, true);
+    // The refinement turn itself is the same. (The earlier turns are the record's, which holds
+    // the first prompt as sent, under the grammar: without the folded opening.)
+    expect(resumed.messages.at(-1)).toEqual(whole.messages.at(-1));
+  });
+
+  it("asks under the same grammar, the opening as its prefix, as the uninterrupted run", async () => {
+    const webllm = ConductorConfigSchema.parse({ model: "c", planGrammar: "webllm" });
+    const { whole, resumed } = await refinedTwice(
+      options({ conductor: webllm, start: { from: "plan" } }),
+      false,
+    );
+    expect(whole.grammar).toBeDefined();
+    expect(resumed.grammar).toBe(whole.grammar);
+    // The refinement turn itself is the same. (The earlier turns are the record's, which holds
+    // the first prompt as sent, under the grammar: without the folded opening.)
+    expect(resumed.messages.at(-1)).toEqual(whole.messages.at(-1));
   });
 });
