@@ -90,14 +90,6 @@ describe("the Conductor's first conversation", () => {
     expect(text(anonymous)).not.toContain("Alpha");
     expect(text(anonymous)).toContain("Model id 0");
   });
-
-  it("does not prefill the answer for a backend that does not say it continues one", async () => {
-    const plain = createFakeBackend([{ text: PLAN }], { continuesAssistant: false });
-    const expected = await firstRequest(options(), plain);
-    const inner = createFakeBackend([{ text: PLAN }]);
-    const silent = { label: "silent", stream: inner.stream.bind(inner), calls: inner.calls };
-    expect(await firstRequest(options(), silent)).toEqual(expected);
-  });
 });
 
 describe("the conversation a resumed refinement plan continues", () => {
