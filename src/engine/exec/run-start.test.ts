@@ -135,12 +135,29 @@ describe("the conversation a resumed refinement plan continues", () => {
     return { whole: whole.calls.at(-1)!, resumed: cut.calls.at(-1)! };
   }
 
+  it("asks a first plan cut short again as it was first asked", async () => {
+    const whole = createFakeBackend([{ text: PLAN }]);
+    await drain(runRun(options({ conductorBackend: whole })));
+    const abort = new AbortController();
+    const cut = createFakeBackend(() => {
+      abort.abort();
+      return { gate: new Promise<void>(() => undefined) };
+    });
+    const partial = recordOf(
+      await drain(runRun(options({ conductorBackend: cut, signal: abort.signal }))),
+    );
+    const resume = planResume(partial, true);
+    expect(resume.start).toMatchObject({ from: "plan", round: 0 });
+    const again = createFakeBackend([{ text: PLAN }]);
+    // The studio resumes with the interrupted run as the base.
+    await drain(runRun(options({ conductorBackend: again, base: partial, start: resume.start })));
+    expect(again.calls).toEqual(whole.calls);
+  });
+
   it("goes on from a round that ran given steps, with no plan of its own", async () => {
     const o = options({ start: { from: "round", round: 0, steps: given } });
     const { whole, resumed } = await refinedTwice(o, true);
-    // The refinement turn itself is the same. (The earlier turns are the record's, which holds
-    // the first prompt as sent, under the grammar: without the folded opening.)
-    expect(resumed.messages.at(-1)).toEqual(whole.messages.at(-1));
+    expect(resumed).toEqual(whole);
   });
 
   it("asks under the same grammar, the opening as its prefix, as the uninterrupted run", async () => {
