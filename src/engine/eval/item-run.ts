@@ -2,7 +2,7 @@ import type { FallbackPolicy } from "../exec/fallback.ts";
 import type { RetryPolicy } from "../exec/retry.ts";
 import type { PromptSettings, RunnerOptions } from "../exec/runner.ts";
 import { runRun } from "../exec/runner.ts";
-import { resumePoint, seedFrom, stepsAt } from "../run/continue.ts";
+import { planResume } from "../run/rerun.ts";
 import type { RunRecord } from "../schema/record.ts";
 import type { ChatBackend } from "../llm/types.ts";
 import type { RunEvent } from "../schema/events.ts";
@@ -71,35 +71,29 @@ export function continueItemRun(
   c: ItemRunContext,
   partial: RunRecord,
 ): AsyncGenerator<RunEvent, unknown> {
-  const point = resumePoint(partial);
-  const kept = point.at === "round" ? point.keep : new Map<number, string>();
   const conductor = c.strategy.kind === "conductor" ? c.strategy : null;
-  // Nothing finished that a continuation would keep: the first plan, or a fixed strategy's
-  // first round with no step done.
-  if (point.round === 0 && (point.at === "plan" || (!conductor && kept.size === 0)))
-    return itemRunEvents(c);
   const e = c.evaluation;
-  const at = { parent: [], round: point.round };
-  // Without a Conductor the run ends no_conductor, as a fresh one would.
-  if (conductor && (!e.conductor || !c.conductorBackend)) return itemRunEvents(c);
+  // Where it starts and what it keeps, as the studio resumes a run.
+  const resume = planResume(partial, true);
+  // Nothing finished that a continuation would keep (the first plan, or a fixed strategy's first
+  // round with no step done): it runs afresh. So does a Conductor strategy without a Conductor,
+  // which ends no_conductor as a fresh run would.
+  if (!resume.seed?.kept.length || (conductor && (!e.conductor || !c.conductorBackend)))
+    return itemRunEvents(c);
   return runRun({
     ...runBase(c, partial.question, { id: c.runId, kind: "resumed", parentId: null }),
     base: partial,
-    seed: seedFrom(partial, at, kept.keys()),
-    ...(conductor
-      ? {
-          conductor: e.conductor ?? undefined,
-          conductorBackend: c.conductorBackend,
-          maxSteps: conductor.maxSteps ?? DEFAULT_MAX_STEPS,
-          maxRounds: conductor.rounds,
-          prompt: c.prompt,
-          refine: conductor.rounds > 0,
-        }
-      : { refine: false, selfSelect: false }),
-    start:
-      point.at === "plan"
-        ? { from: "plan", round: point.round }
-        : { from: "round", round: point.round, steps: stepsAt(partial, at), keep: kept },
+    seed: resume.seed,
+    // A fixed strategy has no Conductor: nothing refines its round or plans inside it.
+    ...(conductor && {
+      conductor: e.conductor ?? undefined,
+      conductorBackend: c.conductorBackend,
+      maxSteps: conductor.maxSteps ?? DEFAULT_MAX_STEPS,
+      maxRounds: conductor.rounds,
+      prompt: c.prompt,
+      refine: resume.refine,
+    }),
+    start: resume.start,
   });
 }
 

@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { createFakeBackend } from "../llm/fake.ts";
 import type { FakeReply } from "../llm/fake.ts";
+import type { ErrorCode } from "../errors.ts";
 import { LlmError } from "../llm/types.ts";
 import { exportRun, importRun } from "../run/export.ts";
 import { recordOf } from "../run/record.ts";
 import { ConductorConfigSchema, WorkerSchema } from "../schema/worker.ts";
 import type { Pool } from "../schema/worker.ts";
-import { FALLBACK_SUBTASK } from "./fallback.ts";
+import { FALLBACK_SUBTASK, fallbackFor, planWithReplans } from "./fallback.ts";
 import type { FallbackPolicy } from "./fallback.ts";
 import { runConductor } from "./simple-runs.ts";
 import { runRun } from "./runner.ts";
@@ -148,5 +149,92 @@ describe("when the Conductor cannot plan", () => {
       }),
     );
     expect(recordOf(events).status).toBe("cancelled");
+  });
+});
+
+describe("asking the Conductor again (planWithReplans)", () => {
+  const options = (backend: ReturnType<typeof createFakeBackend>, signal: AbortSignal) => ({
+    backend,
+    conductor,
+    messages: [{ role: "user" as const, content: question }],
+    workerIds: pool.map((w) => w.id),
+    maxSteps: 3,
+    round: 0,
+    signal,
+    retry,
+    now: () => 42,
+  });
+
+  it("announces each new attempt at the run's clock, saying why, in the nested plan's place", async () => {
+    const backend = createFakeBackend([{ text: TRUNCATED }, { text: TRUNCATED }, { text: GOOD }]);
+    const parent = [{ round: 0, step: 1 }];
+    const events = await drain(
+      planWithReplans({ ...options(backend, new AbortController().signal), parent }, 2),
+    );
+    const retries = events.filter((e) => e.type === "plan_retry");
+    expect(retries).toMatchObject([
+      { at: 42, parent, attempt: 2, of: 3, delayMs: 0, code: "unparseable_list" },
+      { at: 42, parent, attempt: 3, of: 3 },
+    ]);
+    // The message names what was wrong with the output, after saying what happens next.
+    const failed = events.find((e) => e.type === "plan_finish" && e.error);
+    const why = failed?.type === "plan_finish" ? (failed.error?.message ?? "") : "";
+    expect(why).not.toBe("");
+    const message = retries[0]?.type === "plan_retry" ? retries[0].message : "";
+    expect(message).toMatch(/^Asking the Conductor again/);
+    expect(message).toContain(why);
+    expect(backend.calls).toHaveLength(3);
+  });
+
+  it("stops asking once the run is stopped after an output that did not parse", async () => {
+    const backend = createFakeBackend([{ text: TRUNCATED }, { text: GOOD }]);
+    const controller = new AbortController();
+    const seen: string[] = [];
+    const gen = planWithReplans(options(backend, controller.signal), 3);
+    let step = await gen.next();
+    for (; !step.done; step = await gen.next()) {
+      seen.push(step.value.type);
+      // The first plan came back unusable: the user stops the run before it is asked again.
+      if (step.value.type === "plan_finish") controller.abort();
+    }
+    expect(step.value).toMatchObject({ ok: false, code: "unparseable_list" });
+    expect(seen).not.toContain("plan_retry");
+    expect(backend.calls).toHaveLength(1);
+  });
+});
+
+describe("which plan failures a fallback worker answers (fallbackFor)", () => {
+  const failure = (code: ErrorCode, cancelled = false) => ({
+    code,
+    message: `m ${code}`,
+    cancelled,
+  });
+
+  it("answers with the named worker alone, with the whole question and why", () => {
+    const only = [pool[1]!];
+    const fell = fallbackFor({ workerId: "w1" }, only, failure("unparseable_list"));
+    expect(fell).toEqual({
+      steps: [{ worker: "w1", subtask: FALLBACK_SUBTASK, access: [] }],
+      fallback: {
+        worker: "w1",
+        reason: { code: "unparseable_list", message: "m unparseable_list" },
+      },
+    });
+    // The worker is told to answer the question itself, not some piece of it.
+    expect(FALLBACK_SUBTASK).toMatch(/answer the question/i);
+  });
+
+  it.each([
+    ["no fallback worker", undefined, failure("unparseable_list")],
+    ["a policy that only re-plans", { replans: 2 }, failure("unparseable_list")],
+    ["a cancelled plan", { workerId: "w0" }, failure("aborted", true)],
+    ["the call budget spent", { workerId: "w0" }, failure("budget")],
+    ["a worker gone from the pool", { workerId: "gone" }, failure("unparseable_list")],
+  ])("does not apply to %s", (_name, policy, failed) => {
+    expect(fallbackFor(policy, pool, failed)).toBeUndefined();
+  });
+
+  it("does not apply when only other workers remain in the pool", () => {
+    expect(fallbackFor({ workerId: "w1" }, [pool[0]!], failure("network"))).toBeUndefined();
   });
 });

@@ -42,8 +42,14 @@ export async function* runNestedInPlace(
   });
   yield { type: "round_finish", at: now(), round: focus.round, answer: outcome.answer, parent };
   const previous = base?.answer ?? null;
-  if (outcome.status !== "done" || !base)
+  if (outcome.status !== "done")
     return { finish: finishFor(outcome, now(), previous), lastRound: outcome };
+  // With no record to sit in, the workflow's answer is the run's.
+  if (!base)
+    return {
+      finish: finish("no_rounds", { at: now(), answer: outcome.answer }),
+      lastRound: outcome,
+    };
   const { event, runAnswer } = nestedOwnerFinish(base, focus, outcome.answer ?? "", now());
   if (event) yield event;
   return { finish: finish("no_rounds", { at: now(), answer: runAnswer }), lastRound: outcome };

@@ -62,23 +62,23 @@ export function roundsStart(
   const before = round > 0 ? o.base?.rounds[round - 1] : undefined;
   const answer = before?.answer ?? null;
   const previous = given ?? (round > 0 ? priorOf(before) : undefined);
-  const first =
-    o.base?.rounds[round]?.plan?.messages ??
-    buildConductorMessages({
-      question: o.question,
-      pool: o.pool,
-      maxSteps,
-      namedWorkers: o.prompt?.namedWorkers ?? false,
-      continuesAssistant,
-      template: o.prompt?.template,
-      systemPrompt: o.prompt?.systemPrompt,
-      opening: o.prompt?.opening,
-    });
+  const prompt = buildConductorMessages({
+    question: o.question,
+    pool: o.pool,
+    maxSteps,
+    namedWorkers: o.prompt?.namedWorkers ?? false,
+    continuesAssistant,
+    template: o.prompt?.template,
+    systemPrompt: o.prompt?.systemPrompt,
+    opening: o.prompt?.opening,
+  });
+  const first = o.base?.rounds[round]?.plan?.messages ?? prompt;
   if (o.start.from !== "plan" || round === 0 || !o.base)
     return { messages: first, answer, previous };
   const raw = before?.plan?.raw || formatLists(numberedSteps(stepsOf(before), shownIds(o.pool)));
+  // A round before that ran given steps had no plan: its conversation is the first prompt.
   const messages = buildRefinementConversation(
-    before?.plan?.messages ?? first,
+    before?.plan?.messages ?? prompt,
     raw,
     answer ?? "",
     round,

@@ -1,7 +1,7 @@
 import type { ChatBackend } from "../llm/types.ts";
 import type { Seed } from "../run/continue.ts";
 import type { Focus } from "../run/focus.ts";
-import type { RunKind, RunRecord } from "../schema/record.ts";
+import type { RoundRecord, RunKind, RunRecord } from "../schema/record.ts";
 import type { ConductorConfig, Pool, Worker } from "../schema/worker.ts";
 import type { Step } from "../schema/workflow.ts";
 import type { Finish } from "./ending.ts";
@@ -18,11 +18,17 @@ export interface PromptSettings {
   namedWorkers?: boolean;
 }
 
+/** Why a fallback worker answered a round, and which one (as the round's record keeps it). */
+export type RoundFallback = NonNullable<RoundRecord["fallback"]>;
+
 /** Where a run starts. */
 export type RunStart =
   /** Ask the Conductor for the top-level round `round` (0 unless resuming); `planOnly` stops there. */
   | { from: "plan"; round?: number; planOnly?: boolean }
-  /** Run the top-level round `round` with these steps (`raw`: what the Conductor wrote for them). */
+  /**
+   * Run the top-level round `round` with these steps (`raw`: what the Conductor wrote for them;
+   * `fallback`: the round is a fallback worker's, resumed, so no refinement follows it).
+   */
   | {
       from: "round";
       round: number;
@@ -30,6 +36,7 @@ export type RunStart =
       keep?: ReadonlyMap<number, string>;
       raw?: string;
       previousRound?: PriorStep[];
+      fallback?: RoundFallback;
     }
   /** Re-run a nested workflow of `base` in place with these steps. */
   | { from: "nested"; focus: Focus; steps: Step[]; keep?: ReadonlyMap<number, string> }

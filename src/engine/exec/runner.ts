@@ -14,7 +14,7 @@ import { fallbackFor, planWithReplans } from "./fallback.ts";
 import { runNestedInPlace } from "./in-place.ts";
 import type { NestedContext } from "./nested.ts";
 import { nestedRunner } from "./nested.ts";
-import type { RunEnd, RunnerOptions } from "./runner-options.ts";
+import type { RoundFallback, RunEnd, RunnerOptions } from "./runner-options.ts";
 import { priorSteps, roundsStart, startEvent } from "./run-start.ts";
 
 export type { Finish } from "./ending.ts";
@@ -87,9 +87,10 @@ export async function* runRun(o: RunnerOptions): AsyncGenerator<RunEvent, RunEnd
     let steps: Step[];
     let raw: string;
     let keep: ReadonlyMap<number, string> | undefined;
-    let fallback: ReturnType<typeof fallbackFor>;
+    let fallback: { steps: Step[]; fallback: RoundFallback } | undefined;
     if (given) {
       ({ steps, raw = formatLists(numberedSteps(given.steps, shownIds(o.pool))), keep } = given);
+      fallback = given.fallback && { steps, fallback: given.fallback };
       given = null;
     } else {
       if (!o.conductorBackend || !o.conductor)

@@ -379,3 +379,33 @@ describe("runWorkflow", () => {
     });
   });
 });
+
+describe("the plain entries to the one runner", () => {
+  it("runConductor starts a planned run under the given id", async () => {
+    const events = await drain(run([{ text: plan0 }, { text: accept }], workers()).gen);
+    expect(events[0]).toMatchObject({ type: "run_start", runId: "run-test", kind: "planned" });
+  });
+
+  it("runWorkflow runs the round it is given and returns that round's outcome", async () => {
+    const gen = runWorkflow({
+      question,
+      pool,
+      steps: steps0.slice(0, 1),
+      round: 1,
+      backendFor: () => workers(),
+      signal: new AbortController().signal,
+      now: () => 3,
+    });
+    const events: RunEvent[] = [];
+    let next = await gen.next();
+    for (; !next.done; next = await gen.next()) events.push(next.value);
+    expect(ofType(events, "round_start")).toMatchObject([{ round: 1 }]);
+    expect(ofType(events, "step_finish")).toMatchObject([{ round: 1, step: 0 }]);
+    expect(next.value).toMatchObject({
+      status: "done",
+      answer: answerFor(steps0[0]!.subtask),
+      budgetExhausted: false,
+    });
+    expect(next.value.outcomes).toHaveLength(1);
+  });
+});

@@ -16,7 +16,8 @@ const samePath = (a: ParentPath, b: ParentPath) =>
 
 /**
  * Every plan and finished step of `rounds` as kept parts, except the steps of the workflow at
- * `open` (the one about to run) that are not in `keep`, and everything inside those.
+ * `open` (the one about to run) that are not in `keep`, and everything inside those; and the plan
+ * at `open` when it left neither lists nor steps, since the continuation asks for it again.
  */
 function keptParts(
   rounds: readonly RoundRecord[],
@@ -27,7 +28,8 @@ function keptParts(
 ): void {
   for (const round of rounds) {
     const isOpen = samePath(parent, open.parent) && round.index === open.round;
-    if (round.plan) out.push({ parent, round: round.index, step: null });
+    const planned = round.lists || round.steps.length > 0;
+    if (round.plan && (!isOpen || planned)) out.push({ parent, round: round.index, step: null });
     for (const step of round.steps) {
       if (isOpen && !keep.has(step.index)) continue;
       if (step.nested) {

@@ -223,10 +223,26 @@ describe("resuming an interrupted run", () => {
       [3, "out d"],
     ]);
     expect(plan.seed?.kept).toContainEqual({ parent: [], round: 0, step: 3 });
+    // A refinement after it goes on from what the Conductor wrote, as an uninterrupted run would.
+    expect(plan.start.raw).toBe(PLAN.raw);
     const needs = resumeNeeds(parent, false);
     expect(needs).toEqual({ plans: false, workers: ["w1", "w2"], conductor: false });
     expect(resumeNeeds({ ...parent, maxRounds: 1 }, false).conductor).toBe(true);
     expect(resumeNeeds(parent, true).conductor).toBe(true);
+  });
+
+  it("resumes a fallback worker's round as the fallback it was", () => {
+    const fallback = { worker: "w1", reason: { code: "unparseable_list", message: "no lists" } };
+    const parent = run({
+      status: "interrupted",
+      maxRounds: 1,
+      rounds: [{ ...round(0, ["interrupted"], doc.steps.slice(0, 1)), fallback }],
+    });
+    expect(planResume(parent, true).start).toMatchObject({ from: "round", round: 0, fallback });
+    expect(
+      planResume(run({ status: "interrupted", rounds: [round(0, ["done", "interrupted"])] }), true)
+        .start,
+    ).not.toHaveProperty("fallback");
   });
 
   it("plans again when the run stopped before its plan, planning only for a planned run", () => {
@@ -262,5 +278,10 @@ describe("resuming an interrupted run", () => {
       refine: true,
     });
     expect(plan.seed?.rounds.map((r) => r.index)).toEqual([0, 1]);
+    // The plan asked again is the new run's own call (its cost counts there), not a kept part.
+    expect(plan.seed?.kept).toEqual([
+      { parent: [], round: 0, step: null },
+      { parent: [], round: 0, step: 0 },
+    ]);
   });
 });

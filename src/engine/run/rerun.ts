@@ -1,7 +1,7 @@
 // How a run started from the studio continues the run on screen: which steps run again, which
 // outputs are kept, the run's kind and what it carries over. Pure: the store passes its state in
 // and starts the runner with the answer.
-import type { RunStart } from "../exec/runner.ts";
+import type { RoundFallback, RunStart } from "../exec/runner-options.ts";
 import type { WorkflowDoc } from "../graph/document.ts";
 import { indexOfStep, stepsOf } from "../graph/document.ts";
 import { dependants } from "../graph/edges.ts";
@@ -200,6 +200,21 @@ export interface ResumePlan {
 }
 
 /**
+ * What the Conductor wrote for the round the resume runs again, as it wrote it (its reasoning
+ * included): a refinement round then continues the very conversation an uninterrupted run has.
+ */
+function rawAt(parent: RunRecord, at: Focus): { raw?: string } {
+  const raw = parent.rounds[at.round]?.plan?.raw;
+  return raw ? { raw } : {};
+}
+
+/** A round a fallback worker answered stays one when resumed: it ends the run, as it did. */
+function fallbackAt(parent: RunRecord, at: Focus): { fallback?: RoundFallback } {
+  const fallback = parent.rounds[at.round]?.fallback;
+  return fallback ? { fallback } : {};
+}
+
+/**
  * How an interrupted run resumes as a new run: the finished steps keep their outputs, the steps
  * that were running or waiting run again; a run stopped before its plan plans again.
  * `hasConductor`: a Conductor backend is available.
@@ -215,7 +230,14 @@ export function planResume(parent: RunRecord, hasConductor: boolean): ResumePlan
           round: point.round,
           planOnly: point.round === 0 && parent.kind === "planned",
         }
-      : { from: "round", round: point.round, steps: stepsAt(parent, at), keep };
+      : {
+          from: "round",
+          round: point.round,
+          steps: stepsAt(parent, at),
+          keep,
+          ...rawAt(parent, at),
+          ...fallbackAt(parent, at),
+        };
   const planning = point.at === "plan" && point.round === 0;
   return {
     start,

@@ -1,0 +1,175 @@
+// How a run starts: who it is (its id, kind and prompt on record), and the Conductor's first
+// conversation as the settings and the backend shape it.
+import { describe, expect, it } from "vitest";
+import { createFakeBackend } from "../llm/fake.ts";
+import type { ChatBackend } from "../llm/types.ts";
+import { recordOf } from "../run/record.ts";
+import { planResume } from "../run/rerun.ts";
+import type { Pool } from "../schema/worker.ts";
+import { ConductorConfigSchema, WorkerSchema } from "../schema/worker.ts";
+import type { RunnerOptions } from "./runner.ts";
+import { newRunId, runRun } from "./runner.ts";
+import { drain } from "./testing.ts";
+
+const pool: Pool = ["Alpha", "Beta"].map((name, i) =>
+  WorkerSchema.parse({ id: `w${i}`, name, model: `m${i}`, note: `${name} is careful.` }),
+);
+const conductor = ConductorConfigSchema.parse({ model: "conductor-7b" });
+const PLAN = 'model_id = [0]\nsubtasks = ["Answer it."]\naccess_list = [[]]';
+
+function options(over: Partial<RunnerOptions> = {}): RunnerOptions {
+  return {
+    question: "What is 2 + 2?",
+    pool,
+    conductor,
+    conductorBackend: createFakeBackend([{ text: PLAN }]),
+    backendFor: () => createFakeBackend([{ text: "4" }]),
+    signal: new AbortController().signal,
+    now: () => 7,
+    start: { from: "plan", planOnly: true },
+    ...over,
+  };
+}
+
+async function startOf(o: RunnerOptions) {
+  const [first] = await drain(runRun(o));
+  if (first?.type !== "run_start") throw new Error("a run starts with run_start");
+  return first;
+}
+
+describe("a run's start", () => {
+  it("gets an id of its own that sorts by the time it started", async () => {
+    const early = newRunId(1_700_000_000_000);
+    const late = newRunId(1_700_000_001_000);
+    expect(early).toMatch(/^run-/);
+    expect(early < late).toBe(true);
+    expect(newRunId(1_700_000_000_000)).not.toBe(early);
+    expect((await startOf(options())).runId).toMatch(new RegExp(`^run-${(7).toString(36)}-`));
+  });
+
+  it("is planned when it plans and manual when it runs steps given to it", async () => {
+    expect((await startOf(options())).kind).toBe("planned");
+    const steps = [{ worker: "w0", subtask: "Answer it.", access: [] }];
+    const manual = await startOf(options({ start: { from: "round", round: 0, steps } }));
+    expect(manual.kind).toBe("manual");
+    const named = await startOf(options({ run: { kind: "edited", parentId: "run-x" } }));
+    expect(named).toMatchObject({ kind: "edited", parentId: "run-x" });
+  });
+
+  it("records the prompt the Conductor got: the defaults, or the settings given", async () => {
+    expect((await startOf(options())).prompt).toEqual({ template: "", namedWorkers: false });
+    const given = await startOf(
+      options({ prompt: { template: "Plan {{question}} with {{workers}}", namedWorkers: true } }),
+    );
+    expect(given.prompt).toEqual({
+      template: "Plan {{question}} with {{workers}}",
+      namedWorkers: true,
+    });
+    // A run without a Conductor has no prompt to record.
+    const steps = [{ worker: "w0", subtask: "Answer it.", access: [] }];
+    const plain = await startOf(
+      options({ conductor: undefined, start: { from: "round", round: 0, steps } }),
+    );
+    expect(plain.prompt).toBeNull();
+  });
+});
+
+describe("the Conductor's first conversation", () => {
+  const firstRequest = async (o: RunnerOptions, backend: ChatBackend & { calls: unknown[] }) => {
+    await drain(runRun({ ...o, conductorBackend: backend }));
+    return backend.calls[0];
+  };
+
+  it("shows the workers by name with their notes when the settings ask for it", async () => {
+    const named = createFakeBackend([{ text: PLAN }]);
+    await firstRequest(options({ prompt: { namedWorkers: true } }), named);
+    const anonymous = createFakeBackend([{ text: PLAN }]);
+    await firstRequest(options(), anonymous);
+    const text = (b: typeof named) => b.calls[0]!.messages.map((m) => m.content).join("\n");
+    expect(text(named)).toContain("Alpha is careful.");
+    expect(text(anonymous)).not.toContain("Alpha");
+    expect(text(anonymous)).toContain("Model id 0");
+  });
+});
+
+describe("the conversation a resumed refinement plan continues", () => {
+  const CHECK =
+    'Check once more.\nmodel_id = [1]\nsubtasks = ["Check it."]\naccess_list = [["all"]]';
+  const given = [{ worker: "w0", subtask: "Answer it.", access: [] as number[] }];
+
+  /**
+   * Runs `o` with a refinement round, once whole and once cut when the Conductor is asked to
+   * refine, then resumes the cut run as the studio does; gives both runs' refinement requests.
+   */
+  async function refinedTwice(o: RunnerOptions, continuesAssistant: boolean) {
+    const planned = o.start.from === "plan";
+    const run = (over: Partial<RunnerOptions>) =>
+      drain(runRun({ ...o, maxRounds: 1, refine: true, ...over })).then(recordOf);
+    const whole = createFakeBackend([...(planned ? [{ text: PLAN }] : []), { text: CHECK }], {
+      continuesAssistant,
+    });
+    await run({ conductorBackend: whole });
+    // Cut (a stop) when the Conductor is asked to refine.
+    const abort = new AbortController();
+    const cutOnce = createFakeBackend(
+      (_req, n) => {
+        if (planned && n === 0) return { text: PLAN };
+        abort.abort();
+        return { gate: new Promise<void>(() => undefined) };
+      },
+      { continuesAssistant },
+    );
+    const partial = await run({ conductorBackend: cutOnce, signal: abort.signal });
+    expect(partial.status).toBe("cancelled");
+    const resume = planResume(partial, true);
+    expect(resume.start).toMatchObject({ from: "plan", round: 1 });
+    const cut = createFakeBackend([{ text: CHECK }], { continuesAssistant });
+    const resumed = await run({
+      conductorBackend: cut,
+      base: partial,
+      seed: resume.seed,
+      start: resume.start,
+      run: { kind: "resumed", parentId: partial.id },
+    });
+    expect(resumed).toMatchObject({ status: "done", kind: "resumed" });
+    return { whole: whole.calls.at(-1)!, resumed: cut.calls.at(-1)! };
+  }
+
+  it("asks a first plan cut short again as it was first asked", async () => {
+    const whole = createFakeBackend([{ text: PLAN }]);
+    await drain(runRun(options({ conductorBackend: whole })));
+    const abort = new AbortController();
+    const cut = createFakeBackend(() => {
+      abort.abort();
+      return { gate: new Promise<void>(() => undefined) };
+    });
+    const partial = recordOf(
+      await drain(runRun(options({ conductorBackend: cut, signal: abort.signal }))),
+    );
+    const resume = planResume(partial, true);
+    expect(resume.start).toMatchObject({ from: "plan", round: 0 });
+    const again = createFakeBackend([{ text: PLAN }]);
+    // The studio resumes with the interrupted run as the base.
+    await drain(runRun(options({ conductorBackend: again, base: partial, start: resume.start })));
+    expect(again.calls).toEqual(whole.calls);
+  });
+
+  it("goes on from a round that ran given steps, with no plan of its own", async () => {
+    const o = options({ start: { from: "round", round: 0, steps: given } });
+    const { whole, resumed } = await refinedTwice(o, true);
+    expect(resumed).toEqual(whole);
+  });
+
+  it("asks under the same grammar, the opening as its prefix, as the uninterrupted run", async () => {
+    const webllm = ConductorConfigSchema.parse({ model: "c", planGrammar: "webllm" });
+    const { whole, resumed } = await refinedTwice(
+      options({ conductor: webllm, start: { from: "plan" } }),
+      false,
+    );
+    expect(whole.grammar).toBeDefined();
+    expect(resumed.grammar).toBe(whole.grammar);
+    // The refinement turn itself is the same. (The earlier turns are the record's, which holds
+    // the first prompt as sent, under the grammar: without the folded opening.)
+    expect(resumed.messages.at(-1)).toEqual(whole.messages.at(-1));
+  });
+});
