@@ -5,6 +5,8 @@ import type { ChatRequest } from "./types.ts";
 import { createFakeBackend } from "./fake.ts";
 import type { ResponseCache } from "./cache.ts";
 import {
+  CACHE_FORMAT,
+  CACHE_VERSION,
   cachedRequest,
   cacheKey,
   canonicalJson,
@@ -147,8 +149,8 @@ describe("the response cache", () => {
     const described = cachedRequest(target, request());
     const key = await cacheKey(described);
     await cache.store.put({
-      format: "conductor-studio-response",
-      version: 1,
+      format: CACHE_FORMAT,
+      version: CACHE_VERSION,
       key,
       createdAt: new Date(0).toISOString(),
       request: { ...described, model: "someone-else" },
