@@ -379,7 +379,10 @@ export class EvalRun {
       conductorBackend:
         raw && conductor
           ? withScope(
-              this.limiter.wrap(raw, originOf({ kind: conductor.kind, baseURL: conductor.baseURL })),
+              this.limiter.wrap(
+                raw,
+                originOf({ kind: conductor.kind, baseURL: conductor.baseURL }),
+              ),
               scope,
             )
           : undefined,

@@ -171,7 +171,9 @@ const asked = new WeakMap<ResponseCache | CallScope, Map<string, number>>();
  */
 function numbered(cache: ResponseCache, request: ChatRequest, plain: CachedRequest) {
   const { scope } = request;
-  const scoped = scope ? { ...plain, scope: { task: scope.task, site: request.site ?? "" } } : plain;
+  const scoped = scope
+    ? { ...plain, scope: { task: scope.task, site: request.site ?? "" } }
+    : plain;
   const owner = scope ?? cache;
   const counts = asked.get(owner) ?? new Map<string, number>();
   asked.set(owner, counts);
