@@ -5,7 +5,9 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { collect } from "../engine/llm/types.ts";
 import { createFakeBackend } from "../engine/llm/fake.ts";
+import type { ResponseCache } from "../engine/llm/cache.ts";
 import { canonicalJson, withCache } from "../engine/llm/cache.ts";
+import type { ChatBackend } from "../engine/llm/types.ts";
 import { cacheFile, fileCacheStore, openResponseCache, parseCacheMode } from "./cache-store.ts";
 import { UsageError } from "./command.ts";
 
@@ -24,6 +26,9 @@ const request = {
   maxTokens: 64,
 };
 const target = { baseURL: "http://127.0.0.1:9/v1", model: "m" };
+/** `request` through `cache` over `upstream`. */
+const ask = (upstream: ChatBackend, cache: ResponseCache) =>
+  collect(withCache(upstream, cache, target), request, new AbortController().signal);
 /** `request` as version 1 described it (no scope). */
 const v1Request = {
   endpoint: target.baseURL,
@@ -41,15 +46,11 @@ describe("the file cache store (--cache DIR)", () => {
     const dir = await tempDir();
     const cache = await openResponseCache(dir, undefined);
     const upstream = createFakeBackend([{ text: "7" }]);
-    await collect(withCache(upstream, cache!, target), request, new AbortController().signal);
+    await ask(upstream, cache!);
     // A second process (a new store over the same directory) gets the hit.
     const again = await openResponseCache(dir, "read-only");
     const other = createFakeBackend([{ text: "never" }]);
-    const hit = await collect(
-      withCache(other, again!, target),
-      request,
-      new AbortController().signal,
-    );
+    const hit = await ask(other, again!);
     expect(hit.text).toBe("7");
     expect(other.calls).toHaveLength(0);
     const shards = await readdir(join(dir, "v2"));
@@ -96,11 +97,7 @@ describe("the file cache store (--cache DIR)", () => {
     await writeFile(join(dir, "v1", hex.slice(0, 2), `${hex}.json`), JSON.stringify(entry));
     const cache = await openResponseCache(dir, undefined, "distinct");
     const upstream = createFakeBackend([{ text: "fresh" }]);
-    const answer = await collect(
-      withCache(upstream, cache!, target),
-      request,
-      new AbortController().signal,
-    );
+    const answer = await ask(upstream, cache!);
     expect(answer.text).toBe("fresh");
     expect(upstream.calls).toHaveLength(1);
     // The old files stay where they were; the marker now names the version written.

@@ -3,6 +3,7 @@
 import { join } from "node:path";
 import { describe, it } from "vitest";
 import type { TestServer } from "../../e2e/server/server.ts";
+import type { Harness } from "./cli-harness.ts";
 import {
   CLI_TIMEOUT_MS,
   CHECKED,
@@ -29,6 +30,16 @@ function script(server: TestServer) {
   server.setDefault("checker", { content: "Checked.\nAnswer: 4", usage: USAGE });
 }
 
+/** The three-worker pool, two questions and a cache directory in `h`'s folder. */
+async function twoQuestions(h: Harness) {
+  const config = await h.file("pool.json", threeWorkerConfig(h.server));
+  const dataset = await h.file(
+    "q.jsonl",
+    '{"id":"q1","question":"What is 2+2?","answer":"4"}\n{"id":"q2","question":"What is 3+1?","answer":"4"}\n',
+  );
+  return { files: (out: string) => ({ config, dataset, out }), cache: join(h.dir, "cache") };
+}
+
 const chatCalls = (server: TestServer) =>
   server.requests.filter((r) => r.path === "/v1/chat/completions").length;
 
@@ -39,14 +50,8 @@ describe("eval --cache", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
   }) => {
     const h = await harness(onTestFinished);
     script(h.server);
-    const config = await h.file("pool.json", threeWorkerConfig(h.server));
-    const dataset = await h.file(
-      "q.jsonl",
-      '{"id":"q1","question":"What is 2+2?","answer":"4"}\n{"id":"q2","question":"What is 3+1?","answer":"4"}\n',
-    );
-    const cache = join(h.dir, "cache");
+    const { files, cache } = await twoQuestions(h);
     const first = join(h.dir, "first.jsonl");
-    const files = (out: string) => ({ config, dataset, out });
     const run1 = await runCli(
       evalArgs(files(first), "--strategies", "conductor,single:Solver B", "--cache", cache),
     );
@@ -97,14 +102,8 @@ describe("eval --cache", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
       let n = 0;
       for (const model of ["solver-a", "solver-b", "checker"])
         h.server.setDefault(model, () => ({ content: `Take ${n++}.\nAnswer: 4`, usage: USAGE }));
-      const config = await h.file("pool.json", threeWorkerConfig(h.server));
-      const dataset = await h.file(
-        "q.jsonl",
-        '{"id":"q1","question":"What is 2+2?","answer":"4"}\n{"id":"q2","question":"What is 3+1?","answer":"4"}\n',
-      );
-      const cache = join(h.dir, "cache");
+      const { files, cache } = await twoQuestions(h);
       const out = join(h.dir, "out.jsonl");
-      const files = (o: string) => ({ config, dataset, out: o });
       // Session 1 got as far as single:Solver A, once per item.
       const run1 = await runCli(
         evalArgs(files(out), "--strategies", "single:Solver A", "--cache", cache),
