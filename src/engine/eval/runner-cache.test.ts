@@ -12,6 +12,8 @@ import { EvalRun } from "./runner.ts";
 import { collect, evaluation, items, worker } from "./runner.fixtures.ts";
 import type { EvalResult, Evaluation } from "./schema.ts";
 import { resultKey } from "./schema.ts";
+import { JudgeMeter } from "./judge-meter.ts";
+import { judgeScorer } from "./scorers/judge.ts";
 import { mathScorer } from "./scorers/math.ts";
 
 const SOLVER = worker("solver");
@@ -113,6 +115,43 @@ describe("a resumed evaluation and the response cache", () => {
     expect(up.calls).toHaveLength(4);
     expect(again.results.every((r) => r.cachedCalls === 1 && r.cost === 0)).toBe(true);
     expect(answers(again.results)).toEqual(all);
+  });
+
+  it("a judge's verdict is each task's own: the same answer of another strategy, resumed, is judged anew", async () => {
+    const store = memoryCacheStore();
+    const workers = createFakeBackend([{ text: "Answer: 7" }]);
+    const judge = createFakeBackend([{ text: "VERDICT: CORRECT" }]);
+    const judged = async (strategies: string[], previous?: EvalResult[]) => {
+      const cache = session(store);
+      const meter = new JudgeMeter(withCache(judge, cache, worker("judge")), undefined, {
+        maxAttempts: 1,
+      });
+      const pool = [worker("a"), worker("b")];
+      return collect({
+        evaluation: evaluation(pool, {
+          strategies: strategies.map((w) => ({ kind: "single" as const, worker: w })),
+          scorer: { id: "judge", options: {}, version: 1 },
+          concurrency: 1,
+        }),
+        items: items(1),
+        // Both workers answer alike, so the judge is asked the same thing for each.
+        backendFor: (w) => withCache(workers, cache, w),
+        taskConcurrency: 1,
+        scorer: judgeScorer({ backend: meter.backend }),
+        judgeMeter: meter,
+        previous,
+      });
+    };
+    const first = await judged(["a"]);
+    expect(judge.calls).toHaveLength(1);
+    const second = await judged(["a", "b"], first.results);
+    expect(second.results.map((r) => r.strategy)).toEqual(["single:b"]);
+    expect(judge.calls).toHaveLength(2);
+    expect(text(judge.calls[1]!)).toBe(text(judge.calls[0]!));
+    // The whole evaluation again: both verdicts from the cache.
+    await judged(["a", "b"]);
+    expect(judge.calls).toHaveLength(2);
+    expect(workers.calls).toHaveLength(2);
   });
 
   it("best-of-n continued from a partial asks its unfinished attempt upstream, not a kept one's answer", async () => {

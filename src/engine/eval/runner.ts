@@ -322,6 +322,7 @@ export class EvalRun {
     const error = runError(record);
     // A signal of this item's own, so the judge's calls on it are metered to it.
     const scoring = AbortSignal.any([this.controller.signal]);
+    this.o.judgeMeter?.scopeTo(scoring, scope);
     const scored = error
       ? null
       : answer === null
