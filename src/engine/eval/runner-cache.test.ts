@@ -25,7 +25,7 @@ async function until(cond: () => boolean): Promise<void> {
 }
 const text = (r: ChatRequest) => r.messages.map((m) => m.content).join("\n");
 
-/** An upstream whose every answer is new ("Answer: 7 #n"), so a reused answer shows. */
+/** An upstream whose every answer is new ("#n", then "Answer: 7"), so a reused answer shows. */
 function upstream(gateAt?: { call: number; gate: Promise<void> }) {
   return createFakeBackend((_r, n) => ({
     text: `#${n}\nAnswer: 7`,
@@ -189,7 +189,7 @@ describe("a resumed evaluation and the response cache", () => {
     const resumed = await evaluate(bestOf, 1, session(store), up, { partials });
     const candidates = resumed.records[0]!.rounds[0]!.steps.slice(0, 3).map((s) => s.output);
     expect(new Set(candidates).size).toBe(3);
-    // The unfinished attempt and the judge: two calls, neither answered by the cache.
+    // The unfinished attempt and the judging step: two calls, neither answered by the cache.
     expect(up.calls).toHaveLength(5);
   });
 });

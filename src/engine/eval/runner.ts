@@ -371,22 +371,17 @@ export class EvalRun {
   ): AsyncGenerator<RunEvent, unknown> {
     const conductor = this.o.evaluation.conductor;
     const raw = this.o.conductorBackend;
+    const planner =
+      raw && conductor
+        ? this.limiter.wrap(raw, originOf({ kind: conductor.kind, baseURL: conductor.baseURL }))
+        : undefined;
     const context: ItemRunContext = {
       evaluation: this.o.evaluation,
       strategy: task.strategy,
       question: posed.question,
       runId,
       backendFor: (w) => withScope(this.backendOf(w), scope),
-      conductorBackend:
-        raw && conductor
-          ? withScope(
-              this.limiter.wrap(
-                raw,
-                originOf({ kind: conductor.kind, baseURL: conductor.baseURL }),
-              ),
-              scope,
-            )
-          : undefined,
+      conductorBackend: planner && withScope(planner, scope),
       signal,
       retry: this.o.retry,
       maxCalls: this.o.maxCallsPerRun,
