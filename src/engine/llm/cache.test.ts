@@ -61,6 +61,22 @@ describe("the response cache", () => {
     expect(stored?.response.usage.cached).toBeUndefined();
   });
 
+  it("replays a hit as the call streamed it: no empty text or reasoning chunk", async () => {
+    const upstream = createFakeBackend([{ text: "4" }, { text: "", reasoning: ["thinking only"] }]);
+    const backend = withCache(upstream, cacheOf(), target);
+    const kinds = async (content: string) => {
+      const seen: string[] = [];
+      for await (const chunk of backend.stream(request(content), signal())) seen.push(chunk.type);
+      return seen;
+    };
+    await kinds("plain");
+    await kinds("thought");
+    expect(upstream.calls).toHaveLength(2);
+    expect(await kinds("plain")).toEqual(["delta", "usage"]);
+    expect(await kinds("thought")).toEqual(["reasoning", "usage"]);
+    expect(upstream.calls).toHaveLength(2);
+  });
+
   it("keys on endpoint, model, messages and every parameter, and on nothing else", async () => {
     const base = cachedRequest(target, request());
     const key = await cacheKey(base);
@@ -68,6 +84,17 @@ describe("the response cache", () => {
     // A trailing slash and key order do not change the address.
     const same = cachedRequest({ ...target, baseURL: "https://api.example.com/v1" }, request());
     expect(await cacheKey(same)).toBe(key);
+    const slashes = cachedRequest(
+      { ...target, baseURL: "https://api.example.com/v1///" },
+      request(),
+    );
+    expect(await cacheKey(slashes)).toBe(key);
+    // Extra body fields in another order, or one left undefined, are the same request.
+    const body = (extraBody: Record<string, unknown>) =>
+      cacheKey(cachedRequest(target, request(undefined, { extraBody })));
+    const ordered = await body({ a: 1, b: { c: 2, d: 3 }, e: 4, f: 5, g: 6 });
+    expect(await body({ g: 6, f: 5, e: 4, b: { d: 3, c: 2 }, a: 1 })).toBe(ordered);
+    expect(await body({ f: 5, a: 1, g: 6, b: { d: 3, c: 2 }, e: 4, h: undefined })).toBe(ordered);
     const variants = [
       cachedRequest({ ...target, model: "other" }, request()),
       cachedRequest({ ...target, baseURL: "https://other.example.com/v1" }, request()),
@@ -131,11 +158,26 @@ describe("the response cache", () => {
     let open: () => void = () => undefined;
     const gate = new Promise<void>((r) => (open = r));
     const upstream = createFakeBackend([{ text: "shared", gate }]);
-    const cache = cacheOf();
+    // Every caller has looked in the store (and missed) before any goes on: none can be answered
+    // from the store, only from the one call in flight.
+    const memory = memoryCacheStore();
+    let release: () => void = () => undefined;
+    const looked = new Promise<void>((r) => (release = r));
+    let reads = 0;
+    const store = {
+      ...memory,
+      get: async (key: string) => {
+        if (++reads === 4) release();
+        await looked;
+        return memory.get(key);
+      },
+    };
+    const cache = { store, mode: "read-write" as const, stats: emptyCacheStats() };
     const backend = withCache(upstream, cache, target);
     const all = Promise.all([1, 2, 3, 4].map(() => collect(backend, request(), signal())));
-    // Let every caller reach the cache before the one upstream call answers.
-    await new Promise((r) => setImmediate(r));
+    await looked;
+    for (let i = 0; i < 1000 && upstream.calls.length === 0; i++)
+      await new Promise((r) => setImmediate(r));
     open();
     const answers = await all;
     expect(answers.map((a) => a.text)).toEqual(["shared", "shared", "shared", "shared"]);
