@@ -108,6 +108,32 @@ describe("repeats: distinct, within a scope", () => {
   });
 });
 
+describe("repeats: distinct, calls at once", () => {
+  it("a call that fails after a later identical one took the next number gives none back", async () => {
+    let open = () => undefined as void;
+    const gate = new Promise<void>((r) => (open = r));
+    const upstream = createFakeBackend([
+      { gate, error: new LlmError("server") },
+      { text: "b" },
+      { text: "a, retried" },
+      { text: "c" },
+    ]);
+    const cache = cacheOf();
+    const backend = withCache(upstream, cache, target);
+    // A (number 0) is in flight when B (number 1) is asked and answered.
+    const a = ask(backend);
+    for (let i = 0; i < 1000 && upstream.calls.length === 0; i++)
+      await new Promise((r) => setImmediate(r));
+    expect(await ask(backend)).toBe("b");
+    open();
+    await expect(a).rejects.toThrow(LlmError);
+    // A's retry and a third ask are new samples: neither is given B's stored answer.
+    expect(await ask(backend)).toBe("a, retried");
+    expect(await ask(backend)).toBe("c");
+    expect(upstream.calls).toHaveLength(4);
+  });
+});
+
 describe("the scope and the place on the wire", () => {
   let server: TestServer;
   beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { callCost } from "../cost.ts";
 import { collect, LlmError } from "./types.ts";
-import type { ChatRequest } from "./types.ts";
+import type { ChatBackend, ChatRequest } from "./types.ts";
 import { createFakeBackend } from "./fake.ts";
 import type { ResponseCache } from "./cache.ts";
 import {
@@ -13,6 +13,7 @@ import {
   emptyCacheStats,
   memoryCacheStore,
   withCache,
+  withScope,
 } from "./cache.ts";
 
 const target = {
@@ -125,6 +126,51 @@ describe("the response cache", () => {
     expect(cache.store.entries.size).toBe(0);
     expect((await collect(backend, request(), signal())).text).toBe("ok");
     expect(cache.store.entries.size).toBe(1);
+  });
+
+  it("never stores a stream its caller aborted, even one that ends quietly with usage", async () => {
+    const controller = new AbortController();
+    // A backend that does not stop when aborted: it streams on to the end, usage included.
+    const deaf: ChatBackend = {
+      label: "deaf",
+      continuesAssistant: false,
+      async *stream() {
+        yield { type: "delta", text: "half" };
+        controller.abort();
+        await Promise.resolve();
+        yield { type: "delta", text: " and the rest" };
+        yield { type: "usage", usage: { promptTokens: 1, completionTokens: 1, estimated: false } };
+      },
+    };
+    const cache = cacheOf();
+    await collect(withCache(deaf, cache, target), request(), controller.signal);
+    expect(cache.store.entries.size).toBe(0);
+    // One that never reports its usage was cut before its end: not stored either.
+    const cut = createFakeBackend([{ text: "no end", usage: null }]);
+    await collect(withCache(cut, cache, target), request(), signal());
+    expect(cache.store.entries.size).toBe(0);
+  });
+
+  it("counts an answer it could not store, and the call still succeeds", async () => {
+    const upstream = createFakeBackend([{ text: "4" }]);
+    const cache = cacheOf();
+    cache.store.put = () => Promise.reject(new Error("disk full"));
+    const backend = withCache(upstream, cache, target);
+    expect((await collect(backend, request(), signal())).text).toBe("4");
+    expect(cache.stats.writeErrors).toBe(1);
+  });
+
+  it("keeps the wrapped backend's context window and token counter (plans fit the in-browser model)", () => {
+    const inner: ChatBackend = {
+      ...createFakeBackend([{ text: "x" }]),
+      contextWindow: 4096,
+      countTokens: (messages) => messages.length * 7,
+    };
+    for (const b of [withCache(inner, cacheOf(), target), withScope(inner, { task: "t" })]) {
+      expect(b.contextWindow).toBe(4096);
+      expect(b.countTokens?.([{ role: "user", content: "hi" }])).toBe(7);
+      expect(b.label).toBe("fake");
+    }
   });
 
   it("read-only answers hits and never writes; refresh never reads and overwrites", async () => {
