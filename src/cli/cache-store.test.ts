@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { collect } from "../engine/llm/types.ts";
 import { createFakeBackend } from "../engine/llm/fake.ts";
 import type { ResponseCache } from "../engine/llm/cache.ts";
-import { canonicalJson, withCache } from "../engine/llm/cache.ts";
+import { canonicalJson, withCache, withScope } from "../engine/llm/cache.ts";
 import type { ChatBackend } from "../engine/llm/types.ts";
 import { cacheFile, fileCacheStore, openResponseCache, parseCacheMode } from "./cache-store.ts";
 import { UsageError } from "./command.ts";
@@ -111,6 +111,21 @@ describe("the file cache store (--cache DIR)", () => {
     await mkdir(join(cacheFile(dir, key), ".."), { recursive: true });
     await writeFile(cacheFile(dir, key), JSON.stringify({ ...entry, key }));
     expect(await store.get(key)).toBeUndefined();
+  });
+
+  it("reads back an evaluation's answer in another process, with its task and place", async () => {
+    const dir = await tempDir();
+    const cache = await openResponseCache(dir, undefined, "distinct");
+    const task = { task: '["q1","chain",0]' };
+    const upstream = createFakeBackend([{ text: "own" }]);
+    const asked = { ...request, site: "r0.s0" };
+    const signal = new AbortController().signal;
+    await collect(withScope(withCache(upstream, cache!, target), task), asked, signal);
+    const again = await openResponseCache(dir, "read-only", "distinct");
+    const other = createFakeBackend([{ text: "never" }]);
+    const hit = await collect(withScope(withCache(other, again!, target), task), asked, signal);
+    expect(hit.text).toBe("own");
+    expect(other.calls).toHaveLength(0);
   });
 
   it("treats a torn or foreign file as a miss", async () => {

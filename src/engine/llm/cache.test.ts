@@ -33,6 +33,44 @@ function cacheOf(mode: ResponseCache["mode"] = "read-write") {
   return { store: memoryCacheStore(), mode, stats: emptyCacheStats() };
 }
 
+/** Resolves once `cond` holds, checking after each macrotask (never a timer). */
+async function until(cond: () => boolean): Promise<void> {
+  for (let i = 0; i < 1000 && !cond(); i++) await new Promise((r) => setImmediate(r));
+  expect(cond()).toBe(true);
+}
+
+/** A memory store whose reads can be held until a number of them wait (see `atOnce`). */
+function heldStore() {
+  const memory = memoryCacheStore();
+  let held: { count: number; release: () => void; all: Promise<void> } | null = null;
+  const store = {
+    ...memory,
+    get: async (key: string) => {
+      if (held && --held.count === 0) held.release();
+      await held?.all;
+      return memory.get(key);
+    },
+  };
+  const hold = (count: number) => {
+    let release: () => void = () => undefined;
+    const all = new Promise<void>((r) => (release = r));
+    held = { count, release, all };
+    return all;
+  };
+  return { store, hold };
+}
+
+/**
+ * `n` calls at once: every one has looked in the store (and missed) before any goes on, so none
+ * can be answered from the store, only from a call in flight.
+ */
+async function atOnce<T>(held: ReturnType<typeof heldStore>, n: number, call: () => Promise<T>) {
+  const looked = held.hold(n);
+  const all = Promise.all(Array.from({ length: n }, call));
+  await looked;
+  return all;
+}
+
 describe("the response cache", () => {
   it("answers a repeated request from the store: no upstream call, marked cached, costs nothing", async () => {
     const upstream = createFakeBackend([
@@ -204,31 +242,31 @@ describe("the response cache", () => {
     let open: () => void = () => undefined;
     const gate = new Promise<void>((r) => (open = r));
     const upstream = createFakeBackend([{ text: "shared", gate }]);
-    // Every caller has looked in the store (and missed) before any goes on: none can be answered
-    // from the store, only from the one call in flight.
-    const memory = memoryCacheStore();
-    let release: () => void = () => undefined;
-    const looked = new Promise<void>((r) => (release = r));
-    let reads = 0;
-    const store = {
-      ...memory,
-      get: async (key: string) => {
-        if (++reads === 4) release();
-        await looked;
-        return memory.get(key);
-      },
-    };
-    const cache = { store, mode: "read-write" as const, stats: emptyCacheStats() };
+    const held = heldStore();
+    const cache = { store: held.store, mode: "read-write" as const, stats: emptyCacheStats() };
     const backend = withCache(upstream, cache, target);
-    const all = Promise.all([1, 2, 3, 4].map(() => collect(backend, request(), signal())));
-    await looked;
-    for (let i = 0; i < 1000 && upstream.calls.length === 0; i++)
-      await new Promise((r) => setImmediate(r));
+    const all = atOnce(held, 4, () => collect(backend, request(), signal()));
+    await until(() => upstream.calls.length === 1);
     open();
     const answers = await all;
     expect(answers.map((a) => a.text)).toEqual(["shared", "shared", "shared", "shared"]);
     expect(upstream.calls).toHaveLength(1);
     expect(cache.stats).toMatchObject({ hits: 3, misses: 1 });
+  });
+
+  it("after a shared call failed, identical calls at once share one call again", async () => {
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (open = r));
+    const upstream = createFakeBackend([{ error: new LlmError("server") }, { text: "ok", gate }]);
+    const held = heldStore();
+    const cache = { store: held.store, mode: "read-write" as const, stats: emptyCacheStats() };
+    const backend = withCache(upstream, cache, target);
+    await expect(collect(backend, request(), signal())).rejects.toThrow(LlmError);
+    const all = atOnce(held, 3, () => collect(backend, request(), signal()));
+    await until(() => upstream.calls.length === 2);
+    open();
+    expect((await all).map((a) => a.text)).toEqual(["ok", "ok", "ok"]);
+    expect(upstream.calls).toHaveLength(2);
   });
 
   it("a stored entry whose request differs (a collision, a hand edit) is not a hit", async () => {

@@ -160,10 +160,24 @@ type Answer = CachedResponse["response"];
  */
 const inFlight = new WeakMap<ResponseCache, Map<string, Promise<Answer | undefined>>>();
 /**
- * With `repeats: "distinct"`: how many times each request was asked so far, per scope (a task's
- * run: freed with it) or, for calls without one, per cache object.
+ * With `repeats: "distinct"`: how many times each request was asked so far, per cache object:
+ * within the session for calls without a scope, else within their scope (a task's run: its
+ * counts are freed with it).
  */
-const asked = new WeakMap<ResponseCache | CallScope, Map<string, number>>();
+const asked = new WeakMap<
+  ResponseCache,
+  { session: Map<string, number>; scoped: WeakMap<CallScope, Map<string, number>> }
+>();
+
+/** The counts a request is numbered in: its scope's in `cache`, or the session's. */
+function countsFor(cache: ResponseCache, scope: CallScope | undefined): Map<string, number> {
+  const own = asked.get(cache) ?? { session: new Map<string, number>(), scoped: new WeakMap() };
+  asked.set(cache, own);
+  if (!scope) return own.session;
+  const counts = own.scoped.get(scope) ?? new Map<string, number>();
+  own.scoped.set(scope, counts);
+  return counts;
+}
 
 /**
  * With repeats distinct: the request numbered among its identical ones (within its scope, or the
@@ -174,9 +188,7 @@ function numbered(cache: ResponseCache, request: ChatRequest, plain: CachedReque
   const scoped = scope
     ? { ...plain, scope: { task: scope.task, site: request.site ?? "" } }
     : plain;
-  const owner = scope ?? cache;
-  const counts = asked.get(owner) ?? new Map<string, number>();
-  asked.set(owner, counts);
+  const counts = countsFor(cache, scope);
   const base = canonicalJson(scoped);
   const occurrence = counts.get(base) ?? 0;
   counts.set(base, occurrence + 1);
