@@ -66,6 +66,18 @@ describe("repeats: distinct, within a scope", () => {
     expect(await ask(again, request("r0.plan"))).toBe("sample 4");
   });
 
+  it("numbers a task run again in the same session (resumed after a pause) afresh, as after a reload", async () => {
+    const upstream = createFakeBackend((_r, n) => ({ text: `sample ${n}` }));
+    const cached = withCache(upstream, cacheOf(), target);
+    // The plan's first answer did not parse; the run was cut short while it asked again.
+    expect(await ask(withScope(cached, { task: "A" }), request("r0.plan"))).toBe("sample 0");
+    // The task runs again, with a scope of its own: the same first answer, then the next.
+    const again = withScope(cached, { task: "A" });
+    expect(await ask(again, request("r0.plan"))).toBe("sample 0");
+    expect(upstream.calls).toHaveLength(1);
+    expect(await ask(again, request("r0.plan"))).toBe("sample 1");
+  });
+
   it("a failed call in a scope keeps its number for the retry", async () => {
     const upstream = createFakeBackend([
       { error: new LlmError("server") },
