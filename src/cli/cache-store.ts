@@ -19,30 +19,39 @@ import {
 } from "../engine/llm/cache.ts";
 import { UsageError } from "./command.ts";
 
-/** The file of `key` under `dir`: `DIR/v1/ab/<64 hex>.json`. */
+/** The file of `key` under `dir`: `DIR/v2/ab/<64 hex>.json` (the version's own folder). */
 export function cacheFile(dir: string, key: string): string {
   const hex = key.replace(/^sha256:/, "");
   if (!/^[0-9a-f]{64}$/.test(hex)) throw new RangeError(`Not a cache key: ${key}`);
   return join(dir, `v${CACHE_VERSION}`, hex.slice(0, 2), `${hex}.json`);
 }
 
+/** A file written to a temporary name and renamed into place: a reader never sees half of it. */
+async function writeWhole(file: string, text: string): Promise<void> {
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  await writeFile(tmp, text);
+  await rename(tmp, file);
+}
+
 /**
  * A store in a directory. Writes go to a temporary file renamed into place, so a reader (another
- * process sharing DIR) never sees half a file; an entry that does not parse is a miss.
+ * process sharing DIR) never sees half a file; an entry that does not parse is a miss. Entries of
+ * an older version stay in their folder (`v1/`) unread; DIR's marker names the version written.
  */
 export async function fileCacheStore(dir: string): Promise<CacheStore> {
   await mkdir(join(dir, `v${CACHE_VERSION}`), { recursive: true });
   const marker = join(dir, "conductor-cache.json");
-  const about = {
-    format: CACHE_FORMAT,
-    version: CACHE_VERSION,
-    layout: "v1/<2 hex>/<64 hex>.json",
-  };
-  await writeFile(marker, `${JSON.stringify(about, null, 2)}\n`, { flag: "wx" }).catch(
-    (e: unknown) => {
-      if (!(e instanceof Error && "code" in e && e.code === "EEXIST")) throw e;
+  const about = `${JSON.stringify(
+    {
+      format: CACHE_FORMAT,
+      version: CACHE_VERSION,
+      layout: `v${CACHE_VERSION}/<2 hex>/<64 hex>.json`,
     },
-  );
+    null,
+    2,
+  )}\n`;
+  const written = await readFile(marker, "utf8").catch(() => "");
+  if (written !== about) await writeWhole(marker, about);
   // Shard directories made so far: one mkdir per shard, not per write.
   const made = new Set<string>();
   return {
@@ -67,17 +76,16 @@ export async function fileCacheStore(dir: string): Promise<CacheStore> {
         await mkdir(shard, { recursive: true });
         made.add(shard);
       }
-      const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
       // Compact: entries hold whole prompts, and thousands are written a training step.
-      await writeFile(tmp, `${JSON.stringify(entry)}\n`);
-      await rename(tmp, file);
+      await writeWhole(file, `${JSON.stringify(entry)}\n`);
     },
   };
 }
 
 /**
  * The cache of `--cache DIR --cache-mode MODE`, or undefined without --cache. `repeats`: whether
- * identical requests share one answer (`reward`) or each repeat keeps its own (`eval`, `serve`).
+ * identical requests share one answer (`reward`) or each repeat keeps its own (`eval`, counted
+ * per task; `serve`, per process).
  */
 export async function openResponseCache(
   dir: string | undefined,

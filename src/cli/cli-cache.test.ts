@@ -3,6 +3,7 @@
 import { join } from "node:path";
 import { describe, it } from "vitest";
 import type { TestServer } from "../../e2e/server/server.ts";
+import type { Harness } from "./cli-harness.ts";
 import {
   CLI_TIMEOUT_MS,
   CHECKED,
@@ -29,6 +30,16 @@ function script(server: TestServer) {
   server.setDefault("checker", { content: "Checked.\nAnswer: 4", usage: USAGE });
 }
 
+/** The three-worker pool, two questions and a cache directory in `h`'s folder. */
+async function twoQuestions(h: Harness) {
+  const config = await h.file("pool.json", threeWorkerConfig(h.server));
+  const dataset = await h.file(
+    "q.jsonl",
+    '{"id":"q1","question":"What is 2+2?","answer":"4"}\n{"id":"q2","question":"What is 3+1?","answer":"4"}\n',
+  );
+  return { files: (out: string) => ({ config, dataset, out }), cache: join(h.dir, "cache") };
+}
+
 const chatCalls = (server: TestServer) =>
   server.requests.filter((r) => r.path === "/v1/chat/completions").length;
 
@@ -39,14 +50,8 @@ describe("eval --cache", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
   }) => {
     const h = await harness(onTestFinished);
     script(h.server);
-    const config = await h.file("pool.json", threeWorkerConfig(h.server));
-    const dataset = await h.file(
-      "q.jsonl",
-      '{"id":"q1","question":"What is 2+2?","answer":"4"}\n{"id":"q2","question":"What is 3+1?","answer":"4"}\n',
-    );
-    const cache = join(h.dir, "cache");
+    const { files, cache } = await twoQuestions(h);
     const first = join(h.dir, "first.jsonl");
-    const files = (out: string) => ({ config, dataset, out });
     const run1 = await runCli(
       evalArgs(files(first), "--strategies", "conductor,single:Solver B", "--cache", cache),
     );
@@ -80,10 +85,54 @@ describe("eval --cache", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
     );
     // Each result saved what the first run paid for it, and the summary table says so.
     const paidFor = new Map(before.map((r) => [`${r.item}/${r.strategy}`, r.cost]));
-    for (const r of after) expect(r.savedCost).toBeCloseTo(paidFor.get(`${r.item}/${r.strategy}`)!, 12);
+    for (const r of after)
+      expect(r.savedCost).toBeCloseTo(paidFor.get(`${r.item}/${r.strategy}`)!, 12);
     expect(run2.stdout).toMatch(/calls\/q\s+cached\s+saved \$/);
     expect(run1.stdout).not.toMatch(/saved \$/);
   });
+
+  it(
+    "resumes an evaluation with each task's own calls, and a re-run of it makes none",
+    {
+      timeout: CLI_TIMEOUT_MS * 3,
+    },
+    async ({ expect, onTestFinished }) => {
+      const h = await harness(onTestFinished);
+      // Every answer is new, so an answer given to two tasks shows.
+      let n = 0;
+      for (const model of ["solver-a", "solver-b", "checker"])
+        h.server.setDefault(model, () => ({ content: `Take ${n++}.\nAnswer: 4`, usage: USAGE }));
+      const { files, cache } = await twoQuestions(h);
+      const out = join(h.dir, "out.jsonl");
+      // Session 1 got as far as single:Solver A, once per item.
+      const run1 = await runCli(
+        evalArgs(files(out), "--strategies", "single:Solver A", "--cache", cache),
+      );
+      expect(run1.code, run1.stderr).toBe(0);
+      expect(chatCalls(h.server)).toBe(2);
+      // Session 2 resumes it with a second repeat and the chain, whose first step (Solver A,
+      // "Solve the task.") sends word for word what single:Solver A sent: all of it is new work.
+      const all = ["--strategies", "single:Solver A,chain", "--repeats", "2", "--cache", cache];
+      const run2 = await runCli(evalArgs(files(out), ...all));
+      expect(run2.code, run2.stderr).toBe(0);
+      expect(chatCalls(h.server)).toBe(2 + 2 * 1 + 2 * 2 * 3);
+      expect(run2.stderr).toMatch(/cache \(read-write\): 0 hits, 14 misses/);
+      const resumed = await readEvalResults(out);
+      expect(resumed).toHaveLength(8);
+      // No answer went to two tasks.
+      const solved = resumed.map((r) => r.answer);
+      expect(new Set(solved).size).toBe(8);
+      // The whole evaluation again into a new file: every task finds its own answers.
+      const again = join(h.dir, "again.jsonl");
+      const run3 = await runCli(evalArgs(files(again), ...all));
+      expect(run3.code, run3.stderr).toBe(0);
+      expect(chatCalls(h.server)).toBe(16);
+      expect(run3.stderr).toMatch(/cache \(read-write\): 16 hits, 0 misses/);
+      const byTask = (rs: typeof resumed) =>
+        rs.map((r) => `${r.item} ${r.strategy} ${r.repeat}: ${r.answer}`).sort();
+      expect(byTask(await readEvalResults(again))).toEqual(byTask(resumed));
+    },
+  );
 
   it("refuses a --cache-mode it does not know", async ({ expect }) => {
     const r = await runCli([

@@ -6,9 +6,16 @@ import type { ChatBody, TestServer } from "../../e2e/server/server.ts";
 import { startTestServer } from "../../e2e/server/server.ts";
 import { SAMPLE_SETS } from "../engine/eval/dataset/samples.ts";
 import { summarise } from "../engine/eval/report.ts";
+import { latestResults } from "../engine/eval/schema.ts";
 import type { Worker } from "../engine/schema/worker.ts";
 import { INITIAL_SETUP } from "./eval.ts";
-import { loadSample, setEvalStore, startEvaluation } from "./evalController.ts";
+import {
+  findResumable,
+  loadSample,
+  resumeStored,
+  setEvalStore,
+  startEvaluation,
+} from "./evalController.ts";
 import { createDexieEvalStore } from "./evalStore.ts";
 import { setHeader } from "./keyring.ts";
 import { createIdbCacheStore } from "./responseCacheStore.ts";
@@ -127,6 +134,41 @@ describe("Evaluate's response cache", () => {
     // Each item: its plan and its one step, both from the cache.
     expect(second.results.every((r) => r.cachedCalls === 2 && r.cost === 0)).toBe(true);
     expect(second.results.filter((r) => r.correct)).toHaveLength(10);
+  });
+
+  it("resumed after a reload, a repeat makes its own call, never another repeat's answer", async () => {
+    // Every answer is new; the second ask of each question fails (401: not retried), so session 1
+    // ends with one repeat of each item done and the other errored, to run again on resume.
+    const asked = new Map<string, number>();
+    let take = 0;
+    server.setDefault("right", (b) => {
+      const q = expectedOf(b);
+      asked.set(q, (asked.get(q) ?? 0) + 1);
+      return asked.get(q) === 2 ? { status: 401 } : `Take ${take++}.\nAnswer: ${q}`;
+    });
+    useStudio.getState().patchEvalSetup({ strategies: ["single:right"], repeats: 2 });
+    await startEvaluation();
+    let s = useStudio.getState();
+    expect(s.evalResults.filter((r) => r.error?.code === "auth")).toHaveLength(10);
+    expect(chatCalls()).toBe(20);
+    // A reload: nothing of the session is left but what was stored.
+    useStudio.setState({ evalResults: [], evaluation: null, evalResumable: null });
+    await findResumable();
+    await resumeStored(true);
+    s = useStudio.getState();
+    expect(s.evalResumable).toBeNull();
+    // The ten errored repeats asked the provider; none was answered with its sibling's answer.
+    expect(chatCalls()).toBe(30);
+    const done = latestResults(s.evalResults);
+    expect(done.filter((r) => r.error === null)).toHaveLength(20);
+    expect(done.every((r) => !r.cachedCalls)).toBe(true);
+    expect(new Set(done.map((r) => r.answer)).size).toBe(20);
+    // A new evaluation of the same questions, strategy and repeats: each task its own answers.
+    const again = await evaluate();
+    expect(chatCalls()).toBe(30);
+    expect(again.results.every((r) => r.cachedCalls === 1 && r.cost === 0)).toBe(true);
+    const byTask = (rs: typeof done) => rs.map((r) => `${r.item} ${r.repeat}: ${r.answer}`).sort();
+    expect(byTask(again.results)).toEqual(byTask(done));
   });
 
   it("off, or in refresh mode, calls the provider again; read-only never stores", async () => {

@@ -28,9 +28,10 @@ export interface CacheSetup {
 }
 
 /**
- * A cache for one evaluation run, or undefined with the cache off. A fresh object each run: its
- * repeats are `distinct`, so the n-th identical call of a run gets the n-th stored answer (the
- * repeats of a question stay independent samples, and the run again costs nothing).
+ * A cache for one evaluation run, or undefined with the cache off. Its repeats are `distinct`:
+ * the engine's evaluation runner gives each task (item, strategy, repeat) its own answers, counted
+ * within the task (llm/cache.ts), so repeats stay independent samples, a resume after a reload
+ * makes exactly the calls left, and the evaluation run again costs nothing.
  */
 export function evaluationCache(setup: CacheSetup): ResponseCache | undefined {
   if (!setup.cache) return undefined;

@@ -2,7 +2,7 @@ import { callCost } from "../cost.ts";
 import type { RetryPolicy } from "../exec/retry.ts";
 import { DEFAULT_RETRY, attemptSignal, retryDelay, sleep, toLlmError } from "../exec/retry.ts";
 import { estimateUsage } from "../llm/estimate.ts";
-import type { ChatBackend, ChatChunk, ChatRequest } from "../llm/types.ts";
+import type { CallScope, ChatBackend, ChatChunk, ChatRequest } from "../llm/types.ts";
 import type { Price } from "../schema/worker.ts";
 
 /** What an item's judge calls spent: attempts that failed count as calls, with no tokens. */
@@ -22,6 +22,7 @@ const none = (): JudgeSpend => ({ calls: 0, tokens: 0, cost: 0 });
  */
 export class JudgeMeter {
   private readonly spend = new WeakMap<AbortSignal, JudgeSpend>();
+  private readonly scopes = new WeakMap<AbortSignal, CallScope>();
   private readonly policy: RetryPolicy;
   readonly backend: ChatBackend;
 
@@ -36,6 +37,14 @@ export class JudgeMeter {
       continuesAssistant: inner.continuesAssistant,
       stream: (request, signal) => this.stream(request, signal),
     };
+  }
+
+  /**
+   * The judge's calls under `signal` are calls of `scope` (the item's task), at place `judge`: a
+   * response cache that keeps repeats distinct gives each task its own verdict.
+   */
+  scopeTo(signal: AbortSignal, scope: CallScope): void {
+    this.scopes.set(signal, scope);
   }
 
   /** The spend recorded under `signal` since the last take, then forgotten. */
@@ -55,7 +64,9 @@ export class JudgeMeter {
   }
 
   /** One attempt after another; an attempt's chunks pass on only when it succeeded whole. */
-  private async *stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatChunk> {
+  private async *stream(asked: ChatRequest, signal: AbortSignal): AsyncIterable<ChatChunk> {
+    const scope = this.scopes.get(signal);
+    const request = scope ? { ...asked, scope, site: "judge" } : asked;
     for (let attempt = 1; ; attempt++) {
       const a = attemptSignal(signal, this.policy.timeoutMs);
       const chunks: ChatChunk[] = [];

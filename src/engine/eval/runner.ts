@@ -1,5 +1,6 @@
 import { estimateTokens } from "../llm/estimate.ts";
-import type { ChatBackend } from "../llm/types.ts";
+import { withScope } from "../llm/cache.ts";
+import type { CallScope, ChatBackend } from "../llm/types.ts";
 import { newRunId } from "../exec/simple-runs.ts";
 import { applyEvent, emptyRecord } from "../run/record.ts";
 import type { RunEvent } from "../schema/events.ts";
@@ -288,8 +289,11 @@ export class EvalRun {
     this.runs.add(run);
     const key = resultKey({ item: task.item.id, strategy: task.name, repeat: task.repeat });
     const partial = this.partials.get(key);
+    // This run's calls are this task's own for the response cache: a resumed, repeated or new
+    // evaluation makes exactly the calls a fresh one would, and no two tasks share an answer.
+    const scope: CallScope = { task: key };
     try {
-      for await (const event of this.events(task, posed, runId, run.signal, partial))
+      for await (const event of this.events(task, posed, runId, run.signal, partial, scope))
         record = applyEvent(record, event);
     } catch (e: unknown) {
       this.running--;
@@ -318,6 +322,7 @@ export class EvalRun {
     const error = runError(record);
     // A signal of this item's own, so the judge's calls on it are metered to it.
     const scoring = AbortSignal.any([this.controller.signal]);
+    this.o.judgeMeter?.scopeTo(scoring, scope);
     const scored = error
       ? null
       : answer === null
@@ -362,19 +367,21 @@ export class EvalRun {
     runId: string,
     signal: AbortSignal,
     partial: RunRecord | undefined,
+    scope: CallScope,
   ): AsyncGenerator<RunEvent, unknown> {
     const conductor = this.o.evaluation.conductor;
     const raw = this.o.conductorBackend;
+    const planner =
+      raw && conductor
+        ? this.limiter.wrap(raw, originOf({ kind: conductor.kind, baseURL: conductor.baseURL }))
+        : undefined;
     const context: ItemRunContext = {
       evaluation: this.o.evaluation,
       strategy: task.strategy,
       question: posed.question,
       runId,
-      backendFor: (w) => this.backendOf(w),
-      conductorBackend:
-        raw && conductor
-          ? this.limiter.wrap(raw, originOf({ kind: conductor.kind, baseURL: conductor.baseURL }))
-          : undefined,
+      backendFor: (w) => withScope(this.backendOf(w), scope),
+      conductorBackend: planner && withScope(planner, scope),
       signal,
       retry: this.o.retry,
       maxCalls: this.o.maxCallsPerRun,

@@ -3,6 +3,7 @@ import { LlmError } from "../llm/types.ts";
 import { estimateUsage } from "../llm/estimate.ts";
 import type { UnopenedPiece } from "../llm/think.ts";
 import { UnopenedThink } from "../llm/think.ts";
+import type { ParentPath } from "../schema/events.ts";
 import type { Usage } from "../schema/usage.ts";
 import type { RetryPolicy } from "./retry.ts";
 import { attemptSignal, retryDelay, sleep, toLlmError } from "./retry.ts";
@@ -23,6 +24,16 @@ export interface CallHooks {
   onRetry?: (attempt: number, delayMs: number, error: LlmError, of: number) => void;
   /** Asked before every attempt; returning false stops with a `budget` error (SPEC 1.6 call cap). */
   mayCall?: () => boolean;
+}
+
+/**
+ * A call's place in its run (`ChatRequest.site`): `r0.plan` (round 0's plan), `r1.s2` (round 1's
+ * third step), a nested level after its parent's steps (`r0.s1/r0.s0`). The response cache keeps
+ * the calls of one task apart by it, so a continued run never gets a kept step's answer again.
+ */
+export function callSite(parent: ParentPath | undefined, round: number, step: number | "plan") {
+  const at = (r: number, s: number | "plan") => `r${r}.${s === "plan" ? "plan" : `s${s}`}`;
+  return [...(parent ?? []).map((p) => at(p.round, p.step)), at(round, step)].join("/");
 }
 
 /** A retry as the run events carry it (plan_retry, step_retry), from `onRetry`'s arguments. */

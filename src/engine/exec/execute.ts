@@ -9,7 +9,7 @@ import type { Pool, Price, Worker } from "../schema/worker.ts";
 import type { Step } from "../schema/workflow.ts";
 import { visibleSteps } from "../schema/workflow.ts";
 import { addCall, usageOf, ZERO_TOTALS } from "../run/totals.ts";
-import { callWithRetry, retryFields } from "./call.ts";
+import { callSite, callWithRetry, retryFields } from "./call.ts";
 import type { PriorStep } from "./messages.ts";
 import { shownIds } from "../conductor/ids.ts";
 import { buildWorkerMessages, prefillModeOf } from "./messages.ts";
@@ -151,6 +151,7 @@ export async function* executeWorkflow(
           temperature: worker.temperature,
           maxTokens: worker.maxTokens,
           ...(worker.extraBody ? { extraBody: worker.extraBody } : {}),
+          site: callSite(o.parent, round, index),
         },
         o.signal,
         policy,

@@ -64,7 +64,9 @@ describe("planRound's events", () => {
     const backend = createFakeBackend([{ text: PLAN }]);
     const { events, outcome } = await drain(start(backend));
     expect(outcome.ok).toBe(true);
-    expect(backend.calls).toEqual([{ messages: MESSAGES, temperature: 0.2, maxTokens: 100 }]);
+    expect(backend.calls).toEqual([
+      { messages: MESSAGES, temperature: 0.2, maxTokens: 100, site: "r0.plan" },
+    ]);
     expect(events.map((e) => e.type).filter((t) => t !== "plan_delta")).toEqual([
       "plan_start",
       "plan_finish",
@@ -227,7 +229,12 @@ describe("the in-browser plan grammar's fallback", () => {
     expect(outcome.ok).toBe(true);
     expect(backend.calls).toHaveLength(2);
     expect(backend.calls[0]?.grammar).toBeDefined();
-    expect(backend.calls[1]).toEqual({ messages: MESSAGES, temperature: 0.2, maxTokens: 100 });
+    expect(backend.calls[1]).toEqual({
+      messages: MESSAGES,
+      temperature: 0.2,
+      maxTokens: 100,
+      site: "r0.plan",
+    });
     const starts = ofType(events, "plan_start");
     expect(starts.map((s) => s.messages)).toEqual([backend.calls[0]?.messages, MESSAGES]);
     expect(ofType(events, "plan_finish")[0]?.notice).toBe(

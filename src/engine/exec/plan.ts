@@ -14,7 +14,7 @@ import type { ConductorConfig } from "../schema/worker.ts";
 import type { Step } from "../schema/workflow.ts";
 import type { CallBudget } from "./execute.ts";
 import { refusedGrammar } from "../conductor/constrain.ts";
-import { callWithRetry, retryFields } from "./call.ts";
+import { callSite, callWithRetry, retryFields } from "./call.ts";
 import { constrainedRequest, grammarProblem } from "./plan-grammar.ts";
 import { AsyncQueue } from "./queue.ts";
 import type { RetryPolicy } from "./retry.ts";
@@ -58,6 +58,7 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
     messages: o.messages,
     temperature: o.conductor.temperature,
     maxTokens: o.conductor.maxTokens,
+    site: callSite(o.parent, round, "plan"),
   };
   const workers = o.workerIds.length;
   let request = constrainedRequest(plain, mode, { workers, maxSteps: o.maxSteps, round });

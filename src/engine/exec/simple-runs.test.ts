@@ -139,7 +139,7 @@ describe("runConductor", () => {
     });
     expect(ofType(events, "plan_start")[0]?.messages).toEqual(expectedMessages);
     expect(conductorBackend.calls).toEqual([
-      { messages: expectedMessages, temperature: 0.1, maxTokens: 900 },
+      { messages: expectedMessages, temperature: 0.1, maxTokens: 900, site: "r0.plan" },
     ]);
     expect(
       ofType(events, "plan_delta")

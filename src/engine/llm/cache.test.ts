@@ -2,16 +2,19 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { callCost } from "../cost.ts";
 import { collect, LlmError } from "./types.ts";
-import type { ChatRequest } from "./types.ts";
+import type { ChatBackend, ChatRequest } from "./types.ts";
 import { createFakeBackend } from "./fake.ts";
 import type { ResponseCache } from "./cache.ts";
 import {
+  CACHE_FORMAT,
+  CACHE_VERSION,
   cachedRequest,
   cacheKey,
   canonicalJson,
   emptyCacheStats,
   memoryCacheStore,
   withCache,
+  withScope,
 } from "./cache.ts";
 
 const target = {
@@ -29,6 +32,44 @@ const signal = () => new AbortController().signal;
 
 function cacheOf(mode: ResponseCache["mode"] = "read-write") {
   return { store: memoryCacheStore(), mode, stats: emptyCacheStats() };
+}
+
+/** Resolves once `cond` holds, checking after each macrotask (never a timer). */
+async function until(cond: () => boolean): Promise<void> {
+  for (let i = 0; i < 1000 && !cond(); i++) await new Promise((r) => setImmediate(r));
+  expect(cond()).toBe(true);
+}
+
+/** A memory store whose reads can be held until a number of them wait (see `atOnce`). */
+function heldStore() {
+  const memory = memoryCacheStore();
+  let held: { count: number; release: () => void; all: Promise<void> } | null = null;
+  const store = {
+    ...memory,
+    get: async (key: string) => {
+      if (held && --held.count === 0) held.release();
+      await held?.all;
+      return memory.get(key);
+    },
+  };
+  const hold = (count: number) => {
+    let release: () => void = () => undefined;
+    const all = new Promise<void>((r) => (release = r));
+    held = { count, release, all };
+    return all;
+  };
+  return { store, hold };
+}
+
+/**
+ * `n` calls at once: every one has looked in the store (and missed) before any goes on, so none
+ * can be answered from the store, only from a call in flight.
+ */
+async function atOnce<T>(held: ReturnType<typeof heldStore>, n: number, call: () => Promise<T>) {
+  const looked = held.hold(n);
+  const all = Promise.all(Array.from({ length: n }, call));
+  await looked;
+  return all;
 }
 
 describe("the response cache", () => {
@@ -60,6 +101,22 @@ describe("the response cache", () => {
     expect(stored?.response.usage.cached).toBeUndefined();
   });
 
+  it("replays a hit as the call streamed it: no empty text or reasoning chunk", async () => {
+    const upstream = createFakeBackend([{ text: "4" }, { text: "", reasoning: ["thinking only"] }]);
+    const backend = withCache(upstream, cacheOf(), target);
+    const kinds = async (content: string) => {
+      const seen: string[] = [];
+      for await (const chunk of backend.stream(request(content), signal())) seen.push(chunk.type);
+      return seen;
+    };
+    await kinds("plain");
+    await kinds("thought");
+    expect(upstream.calls).toHaveLength(2);
+    expect(await kinds("plain")).toEqual(["delta", "usage"]);
+    expect(await kinds("thought")).toEqual(["reasoning", "usage"]);
+    expect(upstream.calls).toHaveLength(2);
+  });
+
   it("keys on endpoint, model, messages and every parameter, and on nothing else", async () => {
     const base = cachedRequest(target, request());
     const key = await cacheKey(base);
@@ -67,6 +124,17 @@ describe("the response cache", () => {
     // A trailing slash and key order do not change the address.
     const same = cachedRequest({ ...target, baseURL: "https://api.example.com/v1" }, request());
     expect(await cacheKey(same)).toBe(key);
+    const slashes = cachedRequest(
+      { ...target, baseURL: "https://api.example.com/v1///" },
+      request(),
+    );
+    expect(await cacheKey(slashes)).toBe(key);
+    // Extra body fields in another order, or one left undefined, are the same request.
+    const body = (extraBody: Record<string, unknown>) =>
+      cacheKey(cachedRequest(target, request(undefined, { extraBody })));
+    const ordered = await body({ a: 1, b: { c: 2, d: 3 }, e: 4, f: 5, g: 6 });
+    expect(await body({ g: 6, f: 5, e: 4, b: { d: 3, c: 2 }, a: 1 })).toBe(ordered);
+    expect(await body({ f: 5, a: 1, g: 6, b: { d: 3, c: 2 }, e: 4, h: undefined })).toBe(ordered);
     const variants = [
       cachedRequest({ ...target, model: "other" }, request()),
       cachedRequest({ ...target, baseURL: "https://other.example.com/v1" }, request()),
@@ -97,6 +165,51 @@ describe("the response cache", () => {
     expect(cache.store.entries.size).toBe(0);
     expect((await collect(backend, request(), signal())).text).toBe("ok");
     expect(cache.store.entries.size).toBe(1);
+  });
+
+  it("never stores a stream its caller aborted, even one that ends quietly with usage", async () => {
+    const controller = new AbortController();
+    // A backend that does not stop when aborted: it streams on to the end, usage included.
+    const deaf: ChatBackend = {
+      label: "deaf",
+      continuesAssistant: false,
+      async *stream() {
+        yield { type: "delta", text: "half" };
+        controller.abort();
+        await Promise.resolve();
+        yield { type: "delta", text: " and the rest" };
+        yield { type: "usage", usage: { promptTokens: 1, completionTokens: 1, estimated: false } };
+      },
+    };
+    const cache = cacheOf();
+    await collect(withCache(deaf, cache, target), request(), controller.signal);
+    expect(cache.store.entries.size).toBe(0);
+    // One that never reports its usage was cut before its end: not stored either.
+    const cut = createFakeBackend([{ text: "no end", usage: null }]);
+    await collect(withCache(cut, cache, target), request(), signal());
+    expect(cache.store.entries.size).toBe(0);
+  });
+
+  it("counts an answer it could not store, and the call still succeeds", async () => {
+    const upstream = createFakeBackend([{ text: "4" }]);
+    const cache = cacheOf();
+    cache.store.put = () => Promise.reject(new Error("disk full"));
+    const backend = withCache(upstream, cache, target);
+    expect((await collect(backend, request(), signal())).text).toBe("4");
+    expect(cache.stats.writeErrors).toBe(1);
+  });
+
+  it("keeps the wrapped backend's context window and token counter (plans fit the in-browser model)", () => {
+    const inner: ChatBackend = {
+      ...createFakeBackend([{ text: "x" }]),
+      contextWindow: 4096,
+      countTokens: (messages) => messages.length * 7,
+    };
+    for (const b of [withCache(inner, cacheOf(), target), withScope(inner, { task: "t" })]) {
+      expect(b.contextWindow).toBe(4096);
+      expect(b.countTokens?.([{ role: "user", content: "hi" }])).toBe(7);
+      expect(b.label).toBe("fake");
+    }
   });
 
   it("read-only answers hits and never writes; refresh never reads and overwrites", async () => {
@@ -130,16 +243,31 @@ describe("the response cache", () => {
     let open: () => void = () => undefined;
     const gate = new Promise<void>((r) => (open = r));
     const upstream = createFakeBackend([{ text: "shared", gate }]);
-    const cache = cacheOf();
+    const held = heldStore();
+    const cache = { store: held.store, mode: "read-write" as const, stats: emptyCacheStats() };
     const backend = withCache(upstream, cache, target);
-    const all = Promise.all([1, 2, 3, 4].map(() => collect(backend, request(), signal())));
-    // Let every caller reach the cache before the one upstream call answers.
-    await new Promise((r) => setImmediate(r));
+    const all = atOnce(held, 4, () => collect(backend, request(), signal()));
+    await until(() => upstream.calls.length === 1);
     open();
     const answers = await all;
     expect(answers.map((a) => a.text)).toEqual(["shared", "shared", "shared", "shared"]);
     expect(upstream.calls).toHaveLength(1);
     expect(cache.stats).toMatchObject({ hits: 3, misses: 1 });
+  });
+
+  it("after a shared call failed, identical calls at once share one call again", async () => {
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (open = r));
+    const upstream = createFakeBackend([{ error: new LlmError("server") }, { text: "ok", gate }]);
+    const held = heldStore();
+    const cache = { store: held.store, mode: "read-write" as const, stats: emptyCacheStats() };
+    const backend = withCache(upstream, cache, target);
+    await expect(collect(backend, request(), signal())).rejects.toThrow(LlmError);
+    const all = atOnce(held, 3, () => collect(backend, request(), signal()));
+    await until(() => upstream.calls.length === 2);
+    open();
+    expect((await all).map((a) => a.text)).toEqual(["ok", "ok", "ok"]);
+    expect(upstream.calls).toHaveLength(2);
   });
 
   it("a stored entry whose request differs (a collision, a hand edit) is not a hit", async () => {
@@ -148,8 +276,8 @@ describe("the response cache", () => {
     const described = cachedRequest(target, request());
     const key = await cacheKey(described);
     await cache.store.put({
-      format: "conductor-studio-response",
-      version: 1,
+      format: CACHE_FORMAT,
+      version: CACHE_VERSION,
       key,
       createdAt: new Date(0).toISOString(),
       request: { ...described, model: "someone-else" },

@@ -7,7 +7,7 @@ import { callCost } from "../cost.ts";
 import type { ChatMessage, Usage } from "../schema/usage.ts";
 import { ChatMessageSchema, UsageSchema } from "../schema/usage.ts";
 import type { Price } from "../schema/worker.ts";
-import type { ChatBackend, ChatChunk, ChatRequest } from "./types.ts";
+import type { CallScope, ChatBackend, ChatChunk, ChatRequest } from "./types.ts";
 
 /**
  * `read-write` answers hits from the store and stores misses; `read-only` answers hits and never
@@ -17,7 +17,12 @@ export const CacheModeSchema = z.enum(["read-write", "read-only", "refresh"]);
 export type CacheMode = z.infer<typeof CacheModeSchema>;
 
 export const CACHE_FORMAT = "conductor-studio-response";
-export const CACHE_VERSION = 1;
+/**
+ * 2: with repeats distinct, an evaluation's calls are counted per task and place (`scope`), not
+ * per session. Version 1 entries are never read (their keys hash another version, and their files
+ * sit under `v1/`): a session's count could hand one answer to two tasks.
+ */
+export const CACHE_VERSION = 2;
 
 /** What the key is computed from: everything that changes the answer, never a key or a header. */
 export const CachedRequestSchema = z.object({
@@ -29,10 +34,17 @@ export const CachedRequestSchema = z.object({
   extraBody: z.record(z.string(), z.unknown()).nullable(),
   grammar: z.string().nullable(),
   /**
-   * Which identical request of a session this is (0, 1, ...) when the cache keeps repeats
+   * With repeats distinct, the evaluation task the call belongs to (its result key: item,
+   * strategy, repeat) and its place in the task's run (`r0.s1`, `r0.plan`); null for a call
+   * without a task (serve) and whenever identical requests share one answer.
+   */
+  scope: z.object({ task: z.string(), site: z.string() }).nullable(),
+  /**
+   * Which identical request of its scope this is (0, 1, ...: a plan asked again after output that
+   * did not parse), or of the session for a call without a scope, when the cache keeps repeats
    * distinct; always 0 when identical requests share one answer.
    */
-  occurrence: z.number().int().nonnegative().default(0),
+  occurrence: z.number().int().nonnegative(),
 });
 export type CachedRequest = z.infer<typeof CachedRequestSchema>;
 
@@ -99,6 +111,7 @@ export function cachedRequest(
     extraBody:
       request.extraBody && Object.keys(request.extraBody).length ? request.extraBody : null,
     grammar: request.grammar ?? null,
+    scope: null,
     occurrence: 0,
   };
 }
@@ -120,8 +133,10 @@ export async function cacheKey(request: CachedRequest, canonical?: string): Prom
 
 /**
  * `share`: identical requests get one answer (the reward service: GRPO's rollouts repeat subtasks
- * word for word). `distinct`: the n-th identical request of a session gets the n-th stored answer,
- * so repeats stay independent samples while a re-run of the session costs nothing (eval, serve).
+ * word for word). `distinct`: the n-th identical request gets the n-th stored answer, counted
+ * within its task and place when it has a scope (an evaluation: so a resumed, repeated or new
+ * evaluation makes exactly the calls a fresh one would, and no two tasks share an answer), else
+ * within the session (serve). Repeats stay independent samples; a re-run costs nothing.
  */
 export type CacheRepeats = "share" | "distinct";
 
@@ -154,8 +169,46 @@ type Answer = CachedResponse["response"];
  * the same subtasks together. Keyed per cache object.
  */
 const inFlight = new WeakMap<ResponseCache, Map<string, Promise<Answer | undefined>>>();
-/** With `repeats: "distinct"`: how many times each request was asked so far, per cache object. */
-const asked = new WeakMap<ResponseCache, Map<string, number>>();
+/**
+ * With `repeats: "distinct"`: how many times each request was asked so far, per cache object:
+ * within the session for calls without a scope, else within their scope (a task's run: its
+ * counts are freed with it).
+ */
+const asked = new WeakMap<
+  ResponseCache,
+  { session: Map<string, number>; scoped: WeakMap<CallScope, Map<string, number>> }
+>();
+
+/** The counts a request is numbered in: its scope's in `cache`, or the session's. */
+function countsFor(cache: ResponseCache, scope: CallScope | undefined): Map<string, number> {
+  const own = asked.get(cache) ?? { session: new Map<string, number>(), scoped: new WeakMap() };
+  asked.set(cache, own);
+  if (!scope) return own.session;
+  const counts = own.scoped.get(scope) ?? new Map<string, number>();
+  own.scoped.set(scope, counts);
+  return counts;
+}
+
+/**
+ * With repeats distinct: the request numbered among its identical ones (within its scope, or the
+ * session's without one), and how a failed call gives its number back, so its retry keeps it.
+ */
+function numbered(cache: ResponseCache, request: ChatRequest, plain: CachedRequest) {
+  const { scope } = request;
+  const scoped = scope
+    ? { ...plain, scope: { task: scope.task, site: request.site ?? "" } }
+    : plain;
+  const counts = countsFor(cache, scope);
+  const base = canonicalJson(scoped);
+  const occurrence = counts.get(base) ?? 0;
+  counts.set(base, occurrence + 1);
+  return {
+    described: { ...scoped, occurrence },
+    giveBack: () => {
+      if (counts.get(base) === occurrence + 1) counts.set(base, occurrence);
+    },
+  };
+}
 
 function* replay(answer: Answer, savedCost: number): Generator<ChatChunk, void> {
   if (answer.reasoning) yield { type: "reasoning", text: answer.reasoning };
@@ -176,8 +229,6 @@ export function withCache(
 ): ChatBackend {
   const pending = inFlight.get(cache) ?? new Map<string, Promise<Answer | undefined>>();
   inFlight.set(cache, pending);
-  const counts = asked.get(cache) ?? new Map<string, number>();
-  asked.set(cache, counts);
   const distinct = cache.repeats === "distinct";
   const hit = (answer: Answer) => {
     // The stored usage is the provider's (never marked cached), so this is the call's real price.
@@ -188,21 +239,14 @@ export function withCache(
   };
 
   async function* stream(request: ChatRequest, signal: AbortSignal): AsyncGenerator<ChatChunk> {
-    let described = cachedRequest(target, request);
-    const base = distinct ? canonicalJson(described) : "";
-    const occurrence = distinct ? (counts.get(base) ?? 0) : 0;
-    if (distinct) {
-      counts.set(base, occurrence + 1);
-      described = { ...described, occurrence };
-    }
+    const plain = cachedRequest(target, request);
+    const { described, giveBack } = distinct
+      ? numbered(cache, request, plain)
+      : { described: plain, giveBack: () => undefined };
     const canonical = canonicalJson(described);
     const key = cache.sha256Hex
       ? `sha256:${cache.sha256Hex(keyText(described, canonical))}`
       : await cacheKey(described, canonical);
-    // A failed call gives its number back, so its retry is still the same occurrence.
-    const giveBack = () => {
-      if (distinct && counts.get(base) === occurrence + 1) counts.set(base, occurrence);
-    };
     if (cache.mode !== "refresh") {
       const stored = await cache.store.get(key);
       if (stored && canonicalJson(stored.request) === canonical) return yield* hit(stored.response);
@@ -248,6 +292,11 @@ export function withCache(
     }
   }
 
+  return restreamed(backend, stream);
+}
+
+/** `backend` with its label, context window and token counter, streaming through `stream`. */
+function restreamed(backend: ChatBackend, stream: ChatBackend["stream"]): ChatBackend {
   return {
     label: backend.label,
     continuesAssistant: backend.continuesAssistant,
@@ -255,6 +304,14 @@ export function withCache(
     ...(backend.countTokens ? { countTokens: backend.countTokens.bind(backend) } : {}),
     stream,
   };
+}
+
+/**
+ * `backend` with every request tagged as a call of `scope` (an evaluation's task): a cache that
+ * keeps repeats distinct counts identical requests within it. Other backends ignore the tag.
+ */
+export function withScope(backend: ChatBackend, scope: CallScope): ChatBackend {
+  return restreamed(backend, (request, signal) => backend.stream({ ...request, scope }, signal));
 }
 
 /** A store in memory (tests, a session's studio cache before it is persisted). */

@@ -17,6 +17,21 @@ export interface ChatRequest {
    * decoding themselves (the in-browser model); others ignore it.
    */
   grammar?: string;
+  /**
+   * The evaluation task the call belongs to, for a response cache that keeps repeats distinct
+   * (llm/cache.ts): identical requests count within it. Never sent to a provider.
+   */
+  scope?: CallScope;
+  /** The call's place in its run (exec/call.ts `callSite`), for the same cache. Never sent either. */
+  site?: string;
+}
+
+/**
+ * An evaluation task (item, strategy, repeat) as the response cache sees it: one object per run of
+ * the task, whose identity holds the counts of its identical requests (freed with it).
+ */
+export interface CallScope {
+  readonly task: string;
 }
 
 /**
