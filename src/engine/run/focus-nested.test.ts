@@ -89,6 +89,9 @@ describe("focus on nested workflows", () => {
     expect(questionAt(record, deeper)).toBe("deep question");
     expect(questionAt(record, { parent: [{ round: 1, step: 0 }], round: 0 })).toBe("");
     expect(questionAt(record, { parent: [{ round: 0, step: 9 }], round: 0 })).toBe("top question");
+    expect(questionAt(record, { parent: [{ round: 5, step: 0 }], round: 0 })).toBe("top question");
+    // A step with no nested workflow of its own asks the run's question.
+    expect(questionAt(record, { parent: [{ round: 0, step: 0 }], round: 0 })).toBe("top question");
   });
 
   it("shows the next round only finished outputs", () => {
@@ -146,6 +149,11 @@ describe("nestedOwnerFinish", () => {
       rounds: [record.rounds[0]!, round(1, [record.rounds[1]!.steps[0]!, step(1, "after")])],
     };
     expect(nestedOwnerFinish(twoSteps, last, "final", 9).runAnswer).toBe("last");
+    // A step of an earlier round at the place of the last round's last step does not answer.
+    const earlier = { parent: [{ round: 0, step: 0 }], round: 0 };
+    expect(nestedOwnerFinish(record, earlier, "x", 1).runAnswer).toBe("last");
+    const empty = { ...record, rounds: [] };
+    expect(nestedOwnerFinish(empty, last, "x", 1).runAnswer).toBe("last");
     const missing = { parent: [{ round: 3, step: 0 }], round: 0 };
     expect(nestedOwnerFinish(record, missing, "x", 1).event).toMatchObject({ cost: 0 });
   });
