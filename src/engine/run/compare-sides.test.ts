@@ -89,9 +89,10 @@ describe("compareRuns, side by side", () => {
     // A side with no step diffs against empty text: all of the other side is added.
     expect(rows[1]?.outputDiff).toEqual([{ text: "out 1", op: "added" }]);
     expect(rows[1]?.same.output).toBe(false);
-    expect(compareRuns(long, short).rows[2]?.subtaskDiff).toEqual([
-      { text: "task 0", op: "removed" },
-    ]);
+    expect(rows[1]?.subtaskDiff).toEqual([{ text: "task 1", op: "added" }]);
+    const reversed = compareRuns(long, short).rows[2];
+    expect(reversed?.subtaskDiff).toEqual([{ text: "task 0", op: "removed" }]);
+    expect(reversed?.outputDiff).toEqual([{ text: "out 0", op: "removed" }]);
   });
 
   it("diffs the answers, a missing one as empty, and carries each run's totals and times", () => {
@@ -102,6 +103,7 @@ describe("compareRuns, side by side", () => {
     expect(c.answers).toEqual({ left: null, right: "42", diff: [{ text: "42", op: "added" }] });
     expect(c.totals.left).toEqual({ ...a.totals, planningMs: 120, executionMs: 900 });
     expect(c.totals.right).toEqual({ ...b.totals, planningMs: null, executionMs: 10 });
+    expect(compareRuns(b, a).answers.diff).toEqual([{ text: "42", op: "removed" }]);
   });
 
   it("keeps whitespace and line breaks in a text diff", () => {
