@@ -39,6 +39,28 @@ const PLAN: PlanRecord = {
 };
 
 describe("record parts", () => {
+  it("starts a record as an empty manual draft, and a round as an unaccepted empty one", () => {
+    expect(emptyRecord()).toMatchObject({
+      id: "run",
+      kind: "manual",
+      question: "",
+      pool: [],
+      status: "draft",
+      rounds: [],
+      answer: null,
+    });
+    expect(emptyRecord("x").id).toBe("x");
+    expect(emptyRound(3)).toEqual({
+      index: 3,
+      plan: null,
+      lists: null,
+      steps: [],
+      answer: null,
+      accepted: false,
+    });
+    expect(step(0).messages).toEqual([]);
+  });
+
   it("names a step's worker by its pool name, or by its id when the pool lacks it", () => {
     expect(step(0).workerName).toBe("Alpha");
     expect(stepRecord({ pool }, { worker: "zz", subtask: "s", access: "all" }, 2)).toMatchObject({
@@ -143,6 +165,7 @@ describe("where an event lands", () => {
       { role: "user" as const, content: "first" },
       { role: "assistant" as const, content: "x" },
       { role: "user" as const, content: "the real question" },
+      { role: "assistant" as const, content: "a reply" },
     ];
     const r = record([round(0, [step(0), step(1, { messages })])]);
     const out = withRound(r, [{ round: 0, step: 1 }], 0, (rd) => ({ ...rd, answer: "inner" }));
@@ -174,6 +197,15 @@ describe("where an event lands", () => {
     // An existing nested workflow keeps its own question and answer.
     const again = withRound(two, [{ round: 0, step: 0 }], 1, (rd) => rd);
     expect(again.rounds[0]?.steps[0]?.nested?.rounds).toHaveLength(2);
+  });
+
+  it("updates a nested workflow in a later round, keeping the rounds around it", () => {
+    const r = record([round(0, [step(0)]), round(1, [step(0)]), round(2, [])]);
+    const out = withRound(r, [{ round: 1, step: 0 }], 0, (rd) => ({ ...rd, answer: "in 2" }));
+    expect(out.rounds.map((rd) => rd.index)).toEqual([0, 1, 2]);
+    expect(out.rounds[0]).toBe(r.rounds[0]);
+    expect(out.rounds[2]).toBe(r.rounds[2]);
+    expect(out.rounds[1]?.steps[0]?.nested?.rounds[0]?.answer).toBe("in 2");
   });
 
   it("leaves the record as it was for a path to a round or step it does not have", () => {
