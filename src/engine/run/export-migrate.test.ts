@@ -60,9 +60,18 @@ describe("migrations on odd shapes", () => {
   });
 });
 
+describe("versions", () => {
+  it("names the format and both versions when a file is newer than this app", () => {
+    const r = importRun(JSON.stringify({ ...v2(), version: 99 }));
+    expect(r).toMatchObject({ ok: false, code: "newer_version" });
+    expect(!r.ok && r.message).toContain("It is run export version 99; this app reads up to 4.");
+  });
+});
+
 describe("poolIds and upgradeRunObject", () => {
   it("reads a pool's ids by place, a place without an id as model-id-N", () => {
     expect(poolIds("not a pool")).toEqual([]);
+    expect(poolIds([{ name: "first" }, { id: "b" }])).toEqual(["model-id-0", "b"]);
     expect(poolIds([{ id: "a" }, 5, { id: 3 }, { name: "x" }])).toEqual([
       "a",
       "model-id-1",

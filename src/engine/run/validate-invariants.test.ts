@@ -42,10 +42,37 @@ describe("checkRun", () => {
   it("reports lists of different lengths without throwing on the entry that is missing", () => {
     const r = base();
     lists(r).access_list = [[]];
+    stepAt(r, 1).access = [0];
     expect(checkRun(r)).toEqual({
       problems: ["round 1: its three lists have different lengths (2, 2, 1)."],
       notes: [edited()],
     });
+  });
+
+  it("compares 'all' with a list of three, and lists of one length element by element", () => {
+    // A third step, c, that ran on a and read steps 1 and 2.
+    const r = base();
+    round0(r).steps.push({ ...structuredClone(stepAt(r, 0)), index: 2, access: [0, 1] });
+    lists(r).model_id.push(0);
+    lists(r).subtasks.push(stepAt(r, 0).subtask);
+    lists(r).access_list.push([0, 1]);
+    expect(checkRun(r)).toEqual({ problems: [], notes: [] });
+    lists(r).access_list[2] = [0, 0];
+    expect(checkRun(r).notes).toEqual([edited(" at step 3")]);
+    stepAt(r, 2).access = [0, 1, 0];
+    lists(r).access_list[2] = "all";
+    expect(checkRun(r).notes).toEqual([edited(" at step 3")]);
+  });
+
+  it("names every step that differs from the lists, and a model id the lists lack", () => {
+    const both = base();
+    lists(both).subtasks = ["other", "other too"];
+    expect(checkRun(both).notes).toEqual([edited(" at step 1, 2")]);
+    const short = base();
+    // Model id 1 would be c, the worker step 2 ran on; but the lists have no second entry.
+    lists(short).workerIds = ["a", "c", "b"];
+    lists(short).model_id = [0];
+    expect(checkRun(short).notes).toEqual([edited()]);
   });
 
   it("reports a round or step numbered out of place", () => {
