@@ -66,6 +66,15 @@ describe("parseConductorOutput: clean-up of sloppy completions", () => {
     expect(steps(text)).toEqual(expected);
   });
 
+  it("keeps a subtask that mentions a code fence as written", () => {
+    const text = `model_id = [0]\nsubtasks = ["Return the code in a \`\`\`python block"]\naccess_list = [[]]`;
+    expect(steps(text)).toEqual([
+      { worker: 0, subtask: "Return the code in a ```python block", access: [] },
+    ]);
+    // A fence that opens a line, indented or not, is still taken away.
+    expect(steps(`  \`\`\`python\n${ONE}\n  \`\`\``)).toEqual([A]);
+  });
+
   it("reads a list numbered past 9 as an outline", () => {
     const n = 10;
     const outline = Array.from({ length: n }, (_, i) => `${i + 1}. "s${i}",`).join("\n");
