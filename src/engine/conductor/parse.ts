@@ -49,7 +49,7 @@ function listName(label: string): ListName {
   return lower.startsWith("subtask") ? "subtasks" : "access_list";
 }
 
-/** Removes reasoning blocks, code fences and list bullets (SPEC 1.3). Backticks are skipped later. */
+/** Drops reasoning, fences (only at a line start: ``` inside a subtask stays) and bullets (SPEC 1.3). */
 function cleanConductorText(text: string): string {
   let out = text.replace(/<think>[\s\S]*?<\/think>/gi, "\n");
   // A `</think>` with no opening tag: the tag was in the prompt's prefill, so all before is reasoning.
@@ -60,7 +60,7 @@ function cleanConductorText(text: string): string {
   const open = out.search(/<think>/i);
   if (open >= 0) out = out.slice(0, open);
   return out
-    .replace(/```(?:[\w+-]*[ \t]*(?=\r?\n))?/g, "\n")
+    .replace(/^[ \t]*```(?:[\w+-]*[ \t]*(?=\r?\n))?/gm, "\n")
     .replace(/^[ \t]*(?:[-*+•]|\d{1,2}[.)])[ \t]+/gm, "");
 }
 

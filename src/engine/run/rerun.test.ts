@@ -285,3 +285,68 @@ describe("resuming an interrupted run", () => {
     ]);
   });
 });
+
+describe("planRun and planResume, case by case", () => {
+  it("refines only a whole top-level run with rounds asked for", () => {
+    expect(refines({ focus: TOP, rounds: 0 })).toBe(false);
+    expect(refines({ focus: TOP, rounds: 1 })).toBe(true);
+    expect(refines({ focus: TOP, fromStepId: "a", rounds: 1 })).toBe(false);
+    expect(planRun(request({ rounds: 0 }))).toMatchObject({ ok: true, plan: { refine: false } });
+  });
+
+  it("continues a hand-built run (no Conductor plan) with no Conductor text", () => {
+    const parent = run({ rounds: [{ ...round(0, ["done", "done", "done", "done"]), plan: null }] });
+    const planned = planRun(request({ parent }));
+    expect(planned).toMatchObject({ ok: true, plan: { kind: "rerun", start: { raw: undefined } } });
+  });
+
+  it("runs an unedited planned run as itself, successfully", () => {
+    const lists = listsOf(
+      stepsOf(doc),
+      pool.map((w) => w.id),
+    );
+    const parent = run({
+      status: "planned",
+      kind: "planned",
+      rounds: [{ ...round(0, [], []), lists }],
+    });
+    expect(planRun(request({ parent }))).toMatchObject({ ok: true, plan: { append: true } });
+  });
+
+  it("is a re-run from a step even when the workflow was edited too", () => {
+    const parent = run({});
+    const edited = makeDoc([[], [0], "all", [], []]);
+    const results = { a: done("A"), b: done("B") };
+    expect(planRun(request({ parent, doc: edited, results, fromStepId: "b" }))).toMatchObject({
+      ok: true,
+      plan: { kind: "rerun", parentId: "parent" },
+    });
+  });
+
+  it("resumes the unfinished round with that round's steps", () => {
+    const parent = run({
+      status: "interrupted",
+      rounds: [round(0, ["done", "interrupted", "queued", "done"])],
+    });
+    const plan = planResume(parent, true);
+    if (plan.start.from !== "round") throw new Error("a round start");
+    expect(plan.start.steps).toEqual(stepsOf(doc));
+    // Only the finished steps are kept parts: the plan and steps a and d.
+    expect(plan.seed?.kept).toEqual([
+      { parent: [], round: 0, step: null },
+      { parent: [], round: 0, step: 0 },
+      { parent: [], round: 0, step: 3 },
+    ]);
+  });
+
+  it("plans a later round again as a run, not as a plan only, even for a planned run", () => {
+    const later = { ...round(1, [], []), plan: { ...PLAN, finishedAt: null } };
+    const parent = run({
+      status: "interrupted",
+      kind: "planned",
+      maxRounds: 2,
+      rounds: [round(0, ["done"]), later],
+    });
+    expect(planResume(parent, true).start).toEqual({ from: "plan", round: 1, planOnly: false });
+  });
+});

@@ -24,7 +24,10 @@ describe("workflowRecord", () => {
     const r = workflowRecord(input);
     expect(RunRecordSchema.safeParse(r).success).toBe(true);
     expect(r).toMatchObject({ id: "workflow-1", status: "draft", question: "Why?", maxSteps: 4 });
+    expect(r.pool).toBe(pool);
+    expect(r.conductor).toBe(conductor);
     expect(r.rounds).toHaveLength(1);
+    expect(r.rounds[0]).toMatchObject({ index: 0, answer: null, accepted: false });
     const round = r.rounds[0]!;
     expect(round.steps.map((s) => [s.workerName, s.subtask, s.status, s.output])).toEqual([
       ["Y", "Try", "idle", ""],
