@@ -75,6 +75,21 @@ describe("parseConductorOutput: clean-up of sloppy completions", () => {
     expect(steps(`  \`\`\`python\n${ONE}\n  \`\`\``)).toEqual([A]);
   });
 
+  it("keeps the bullets, numbers and fences of a triple-quoted multi-line subtask", () => {
+    const subtask = "Steps:\n- parse the input\n1. count\n```python\nprint(1)\n```";
+    const text = `- model_id = [0]\n- subtasks = ["""${subtask}"""]\n- access_list = [[]]`;
+    expect(steps(text)).toEqual([{ worker: 0, subtask, access: [] }]);
+    // Single quotes: the same, and an apostrophe in the prose before reaches no further than its line.
+    const single = `Here's the plan:\n* model_id = [0]\n* subtasks = ['''${subtask}''']\n* access_list = [[]]`;
+    expect(steps(single)).toEqual([{ worker: 0, subtask, access: [] }]);
+    // After the string closes, bullets are taken away again.
+    const after = `model_id = [0, 1]\nsubtasks = ["""a\n- b""",\n  - "c"]\naccess_list = [[], []]`;
+    expect(steps(after)).toEqual([
+      { worker: 0, subtask: "a\n- b", access: [] },
+      { worker: 1, subtask: "c", access: [] },
+    ]);
+  });
+
   it("reads a list numbered past 9 as an outline", () => {
     const n = 10;
     const outline = Array.from({ length: n }, (_, i) => `${i + 1}. "s${i}",`).join("\n");

@@ -59,9 +59,61 @@ function cleanConductorText(text: string): string {
   // An unclosed `<think>`: still thinking (streaming) or cut off; nothing inside it is the plan.
   const open = out.search(/<think>/i);
   if (open >= 0) out = out.slice(0, open);
-  return out
-    .replace(/^[ \t]*```(?:[\w+-]*[ \t]*(?=\r?\n))?/gm, "\n")
-    .replace(/^[ \t]*(?:[-*+•]|\d{1,2}[.)])[ \t]+/gm, "");
+  // Line by line, so that a line inside a triple-quoted subtask keeps its own bullets and fences.
+  const lines = out.split("\n");
+  let triple: string | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    if (triple === null)
+      lines[i] = lines[i]!.replace(/^[ \t]*```(?:[\w+-]*[ \t]*(?=\r?$))?/, "").replace(
+        /^[ \t]*(?:[-*+•]|\d{1,2}[.)])[ \t]+/,
+        "",
+      );
+    triple = tripleAfter(lines[i]!, triple);
+  }
+  return lines.join("\n");
+}
+
+/**
+ * The triple quote still open at the end of `line`, given the one open at its start. A one-quote
+ * string ends at the line's end (Python's rule), so an apostrophe in prose reaches no further.
+ */
+function tripleAfter(line: string, open: string | null): string | null {
+  let i = 0;
+  while (i < line.length) {
+    if (open !== null) {
+      const end = line.indexOf(open, i);
+      if (end < 0) return open;
+      if (escaped(line, end)) {
+        i = end + 1;
+        continue;
+      }
+      i = end + 3;
+      open = null;
+      continue;
+    }
+    const c = line[i]!;
+    if (c !== '"' && c !== "'") {
+      i++;
+      continue;
+    }
+    if (line.startsWith(c.repeat(3), i)) {
+      open = c.repeat(3);
+      i += 3;
+      continue;
+    }
+    // A one-quote string: skip to its closing quote on this line.
+    let j = i + 1;
+    while (j < line.length && (line[j] !== c || escaped(line, j))) j++;
+    i = j + 1;
+  }
+  return open;
+}
+
+/** True when the character at `at` follows an odd number of backslashes. */
+function escaped(text: string, at: number): boolean {
+  let n = 0;
+  for (let k = at - 1; k >= 0 && text[k] === "\\"; k--) n++;
+  return n % 2 === 1;
 }
 
 /**
