@@ -71,6 +71,8 @@ describe("explainStrategy", () => {
       'No worker named "Gone" in the pool.',
     );
     expect(explainStrategy({ kind: "moa" }, [])).toBe("The pool is empty.");
+    // The Conductor too: "steps of its choice from ." said nothing.
+    expect(explainStrategy({ kind: "conductor", rounds: 0 }, [])).toBe("The pool is empty.");
   });
 });
 

@@ -1,7 +1,7 @@
 import type { Pool } from "../schema/worker.ts";
 import { DEFAULT_MAX_STEPS } from "../constants.ts";
 import type { Strategy } from "./strategy.ts";
-import { stepsFor } from "./strategy.ts";
+import { EMPTY_POOL, stepsFor } from "./strategy.ts";
 
 /** What one strategy does with a question: who answers, and how many model calls it makes. */
 export interface StrategyExplanation {
@@ -36,6 +36,7 @@ export function callsText(calls: { min: number; max: number }): string {
 export function explainStrategy(s: Strategy, pool: Pool): StrategyExplanation | string {
   const nameOf = (id: string) => pool.find((w) => w.id === id)?.name ?? id;
   if (s.kind === "conductor") {
+    if (pool.length === 0) return EMPTY_POOL;
     const maxSteps = s.maxSteps ?? DEFAULT_MAX_STEPS;
     const rounds = s.rounds;
     // A round is one Conductor call and 1..maxSteps steps; a refinement round may only accept.

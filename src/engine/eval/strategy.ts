@@ -87,6 +87,9 @@ export function formatInstruction(scorerId: string): string {
 
 type Picked = { ok: true; id: string } | { ok: false; message: string };
 
+/** Why a strategy cannot run on a pool with no workers. */
+export const EMPTY_POOL = "The pool is empty.";
+
 /** The id of the worker named `name`, or (unnamed) of the worker at `fallback`, the last if fewer. */
 function pickWorker(pool: Pool, name: string | undefined, fallback: number): Picked {
   const w =
@@ -96,7 +99,7 @@ function pickWorker(pool: Pool, name: string | undefined, fallback: number): Pic
   if (w) return { ok: true, id: w.id };
   return {
     ok: false,
-    message: name === undefined ? "The pool is empty." : `No worker named "${name}" in the pool.`,
+    message: name === undefined ? EMPTY_POOL : `No worker named "${name}" in the pool.`,
   };
 }
 
