@@ -124,6 +124,18 @@ describe("values", () => {
       true,
     ],
     ["x and y", "x", "y", false, false],
+    // Math-Verify's sympy takes a symbol as complex: x - |x| is not 0, nor sqrt(x^2) - x
+    ["x and |x|", "x", ["Abs", "x"], false, false],
+    ["sqrt(x^2) and x", ["Sqrt", ["Power", "x", 2]], "x", false, false],
+    ["ln(x^2) and 2 ln x", ["Ln", ["Power", "x", 2]], ["Multiply", 2, ["Ln", "x"]], false, false],
+    ["|x| and sqrt(x^2)", ["Abs", "x"], ["Sqrt", ["Power", "x", 2]], false, true],
+    [
+      "x^(1/3) and the cube root of x",
+      ["Power", "x", ["Rational", 1, 3]],
+      ["Root", "x", 3],
+      false,
+      true,
+    ],
     ["x + y and y + x", ["Add", "x", "y"], ["Add", "y", "x"], false, true],
     ["1/0 and 1/0 (no value, the same text)", ["Divide", 1, 0], ["Divide", 1, 0], false, true],
     ["1/0 and 2/0 (no value)", ["Divide", 1, 0], ["Divide", 2, 0], false, false],
