@@ -58,7 +58,7 @@ function joins(between: string): boolean {
     .replace(/\\(?:text|textnormal|mathrm)\s*\{([^{}]*)\}/g, " $1 ")
     .replace(/\\(?:quad|qquad|[,;:! ()[\]])|[$\s.]+/g, " ")
     .trim();
-  return t === "" || t === "," || (t.length <= 30 && /(?:^|\s|,)(?:and|or|,)$/.test(t));
+  return t === "" || (t.length <= 30 && /(?:^|\s|,)(?:and|or|,)$/.test(t));
 }
 
 /** The last boxed answer, with the boxes joined to it into a set (Math-Verify's rule). */
@@ -103,16 +103,14 @@ const BRACKETED =
 function lastOf(re: RegExp, text: string): { at: number; inner: string } | null {
   const all = [...text.matchAll(re)];
   const m = all.at(-1);
-  return m ? { at: m.index, inner: m[1]!.trim() } : null;
+  return m ? { at: m.index, inner: m[1]! } : null;
 }
 
-/** The content of one LaTeX span ("$5$"), of spans joined by "and"/"or"/","; else the text. */
+/** The content of one LaTeX span ("$5$."), of spans joined by "and"/"or"/","; else the text. */
 function unspan(s: string): string {
   const spans = latexSpans(s);
-  if (spans.length === 0) return s.trim();
   const rest = s.replace(new RegExp(SPAN, "g"), " ");
-  if (spans.length === 1 && rest.trim() === "") return spans[0]!.inner;
-  if (spans.length > 1 && /^(?:\s|,|\band\b|\bor\b|\.)*$/.test(rest))
+  if (spans.length > 0 && /^(?:\s|,|\band\b|\bor\b|\.)*$/.test(rest))
     return spans.map((x) => x.inner).join(", ");
   return s.trim();
 }
@@ -129,12 +127,9 @@ export function findMathAnswer(reply: string): FoundAnswer | null {
   const t = stripThinking(reply).trim();
   const hope = lastOf(FINAL_HOPE, t);
   const boxed = boxedAnswer(t);
-  const boxAt = boxed ? t.lastIndexOf("\\boxed") : -1;
-  if (hope && (!boxed || hope.at > boxAt))
-    return {
-      text: unspan(hope.inner.replace(/\\boxed\{([\s\S]*)\}/, "$1").replace(/^\\?"|\\?"$/g, "")),
-      how: "final-answer",
-    };
+  // (a box inside the sentence comes after its start, so the box wins)
+  if (hope && (!boxed || hope.at > t.lastIndexOf("\\boxed")))
+    return { text: unspan(hope.inner.replace(/\\?"/g, "")), how: "final-answer" };
   if (boxed) return boxed;
   const tag = [...t.matchAll(/<answer>([\s\S]*?)<\/answer>/gi)].at(-1)?.[1]?.trim();
   if (tag) return { text: unspan(tag), how: "answer-tag" };
