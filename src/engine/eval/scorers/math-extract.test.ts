@@ -153,7 +153,7 @@ describe("findMathAnswer", () => {
     ["Answer: 40...", { text: "40", how: "answer-line" }],
     // prose after the label and no number in it: its last span with a digit
     [
-      "Answer: after simplifying both of the sides we get $x_1$ for $y$",
+      "Answer: after simplifying both of the sides of the equation we get $x_1$ for $y$",
       { text: "x_1", how: "answer-line" },
     ],
     // numbers in prose: fractions, thousands, decimal commas, leading dots; none inside a word
@@ -171,6 +171,9 @@ describe("findMathAnswer", () => {
     ["The point (1.25, 3.75) here", { text: "(1.25, 3.75)", how: "last-number" }],
     ["The point (1, 2, 3) here", { text: "(1, 2, 3)", how: "last-number" }],
     ["The point (3, -4) here", { text: "(3, -4)", how: "last-number" }],
+    ["The domain is (-\\infty, \\infty)", { text: "(-\\infty, \\infty)", how: "last-number" }],
+    ["<answer>or</answer>", { text: "or", how: "answer-tag" }],
+    ["Answer: **x + 1**", { text: "x + 1", how: "answer-line" }],
   ])("%j gives %j", (reply, want) => {
     const found = findMathAnswer(reply);
     expect(found).toEqual(want);

@@ -44,7 +44,7 @@ function boxes(text: string): Box[] {
       else if (text[i] === "}") depth--;
     }
     out.push({ start: m.index, end: i, inner: text.slice(start, depth === 0 ? i - 1 : i) });
-    re.lastIndex = depth === 0 ? i : text.length;
+    re.lastIndex = i; // (the end of the text when unclosed)
   }
   return out;
 }
@@ -82,7 +82,7 @@ function latexSpans(text: string): { at: number; inner: string }[] {
   const re = new RegExp(SPAN, "g");
   return [...text.matchAll(re)].map((m) => ({
     at: m.index,
-    inner: (m[1] ?? m[2] ?? m[3] ?? m[4] ?? "").trim(),
+    inner: (m[1] ?? m[2] ?? m[3] ?? m[4])!.trim(),
   }));
 }
 
@@ -138,9 +138,9 @@ export function findMathAnswer(reply: string): FoundAnswer | null {
   if (finalIs) return { text: unspan(finalIs.inner), how: "final-answer" };
   const line = lastOf(ANSWER_LINE, t);
   if (line) {
-    const inner = line.inner.replace(/\*+/g, "").trim();
-    if (isBareAnswer(inner.replace(/[.\s]+$/, "")))
-      return { text: unspan(inner.replace(/[.\s]+$/, "")), how: "answer-line" };
+    const inner = line.inner.replace(/\*+/g, "");
+    const bare = inner.replace(/[.\s]+$/, "");
+    if (isBareAnswer(bare)) return { text: unspan(bare), how: "answer-line" };
     // prose after the label: its first number, else its last LaTeX span
     const first = inner.match(NUMBER)?.[0];
     const spans = latexSpans(inner).filter((x) => /\d/.test(x.inner));
@@ -155,14 +155,12 @@ export function findMathAnswer(reply: string): FoundAnswer | null {
   const num = [...t.matchAll(NUMBER)].at(-1);
   if (span && (!num || span.at + span.inner.length >= num.index))
     return { text: span.inner, how: "latex" };
-  if (num) {
-    // a number inside a pair or an interval in prose is not the answer: the bracket is
-    const struct = [...t.matchAll(BRACKETED)].at(-1);
-    if (struct && struct.index <= num.index && struct.index + struct[0].length >= num.index)
-      return { text: struct[0], how: "last-number" };
-    return { text: num[0], how: "last-number" };
-  }
-  return null;
+  // a pair or an interval in prose (`(3, 4)`, `(-\infty, \infty)`) when it ends at or after the last
+  // number: a number inside it is not the answer, the bracket is
+  const struct = [...t.matchAll(BRACKETED)].at(-1);
+  if (struct && (!num || struct.index + struct[0].length >= num.index))
+    return { text: struct[0], how: "last-number" };
+  return num ? { text: num[0], how: "last-number" } : null;
 }
 
 /**
