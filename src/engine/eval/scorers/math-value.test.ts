@@ -81,6 +81,8 @@ describe("parseMath", () => {
     ["(3)", 3, {}],
     ["ab", ["Multiply", "a", "b"], {}], // letters without "=" assign nothing
     ["x + 1", ["Add", "x", 1], {}],
+    // read as written: only a sum or multiple of matrices is worked out
+    ["2x + 3x", ["Add", ["Multiply", 2, "x"], ["Multiply", 3, "x"]], {}],
     [String.raw`x = y \le 4`, ["And", ["Equal", "x", "y"], ["LessEqual", "y", 4]], {}],
     ["1 + 1 = 3 = 4", ["Equal", 2, 3, 4], { assigned: 4 }],
     [

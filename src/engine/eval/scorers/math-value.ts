@@ -44,7 +44,8 @@ export function computeEngine(): Promise<Engine> {
 const head = (x: Json | null): string | null =>
   Array.isArray(x) && typeof x[0] === "string" ? x[0] : null;
 const args = (x: Json): Json[] => (Array.isArray(x) ? x.slice(1) : []);
-const MATRIX_OPS: (string | null)[] = ["Add", "Subtract", "Multiply", "Negate"];
+/** (the engine writes a difference as a sum) */
+const MATRIX_OPS: (string | null)[] = ["Add", "Multiply", "Negate"];
 
 /** True when the text is a list at its top level: "1, 2, 3" but not "(1, 2)" or "f(1, 2)". */
 function isBareList(s: string): boolean {
@@ -60,13 +61,6 @@ function isBareList(s: string): boolean {
   return commas > 0;
 }
 
-/** Removes the wrappers the engine adds that carry no meaning here. */
-function strip(x: Json): Json {
-  const h = head(x);
-  if (h === "Delimiter" || h === "Annotated" || h === "Hold") return strip(args(x)[0] ?? "Nothing");
-  return Array.isArray(x) ? [x[0]!, ...args(x).map(strip)] : x;
-}
-
 /** Parses one answer; `null` when the engine cannot read it at all. */
 export async function parseMath(raw: string): Promise<MathValue | null> {
   const ce = await computeEngine();
@@ -76,7 +70,7 @@ export async function parseMath(raw: string): Promise<MathValue | null> {
   const read = (s: string): Json | null => {
     try {
       const e = ce.parse(s);
-      return e.isValid ? strip(e.json as Json) : null;
+      return e.isValid ? (e.json as Json) : null; // (canonical: no Delimiter or Hold left)
     } catch {
       return null;
     }
@@ -110,7 +104,7 @@ export async function parseMath(raw: string): Promise<MathValue | null> {
 function evaluateMatrices(ce: Engine, x: Json | null): Json | null {
   if (!MATRIX_OPS.includes(head(x)) || !JSON.stringify(x).includes('"Matrix"')) return x;
   try {
-    return strip(ce.box(x as Parameters<Engine["box"]>[0]).evaluate().json as Json);
+    return ce.box(x as Parameters<Engine["box"]>[0]).evaluate().json as Json;
   } catch {
     return x;
   }
