@@ -134,11 +134,13 @@ describe("values", () => {
     expect(numeric(ce, ["Divide", 1, 0], {})).toBeNull();
     expect(numeric(ce, 5, {})).toEqual([5, 0]);
     expect(numeric(ce, ["Ln", 0], {})).toBeNull(); // minus infinity is no value
+    expect(numeric(ce, { sym: 3 }, {})).toBeNull(); // malformed: the engine throws
   });
 
   it("names the unknowns of an expression", () => {
     expect(unknowns(ce, ["Add", "x", ["Multiply", 2, "y"]]).sort()).toEqual(["x", "y"]);
     expect(unknowns(ce, ["Add", 1, 2])).toEqual([]);
+    expect(unknowns(ce, { sym: 3 })).toEqual([]); // malformed: the engine throws
   });
 
   it.each<[string, Json, Json, boolean, boolean]>([

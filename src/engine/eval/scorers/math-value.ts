@@ -77,10 +77,9 @@ export async function parseMath(raw: string): Promise<MathValue | null> {
   };
   // "a \pm b": the set of both branches
   if (latex.includes("\\pm")) {
-    const plus = read(latex.replace(/\\pm/g, "+"));
-    const minus = read(latex.replace(/\\pm/g, "-"));
-    if (plus !== null && minus !== null)
-      return { json: ["Set", plus, minus], text: latex, percent, decimal };
+    const branches = [read(latex.replace(/\\pm/g, "+")), read(latex.replace(/\\pm/g, "-"))];
+    if (!branches.includes(null))
+      return { json: ["Set", ...(branches as Json[])], text: latex, percent, decimal };
   }
   const readAll = (s: string): Json | null =>
     (isBareList(s) ? read(`\\{${s.replace(/;/g, ",")}\\}`) : null) ?? read(s);
