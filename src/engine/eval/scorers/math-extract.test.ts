@@ -2,7 +2,7 @@
 // puts its answer, in Math-Verify's order of priority, with the text and the rule that found it.
 import { describe, expect, it } from "vitest";
 import type { FoundAnswer } from "./math-extract.ts";
-import { findMathAnswer, referenceAnswer } from "./math-extract.ts";
+import { MathExtractionSchema, findMathAnswer, referenceAnswer } from "./math-extract.ts";
 
 describe("findMathAnswer", () => {
   it.each<[string, FoundAnswer | null]>([
@@ -89,8 +89,95 @@ describe("findMathAnswer", () => {
     ["value 0,25", { text: "0,25", how: "last-number" }],
     ["It is (-\\infty, 2] here", { text: "(-\\infty, 2]", how: "last-number" }],
     ["So (1, 2) and later 3", { text: "3", how: "last-number" }],
+    // "The final answer is X. I hope it is correct." (Math-Verify's first pattern), however spaced
+    ["The final answer is x + 1. I hope it is correct.", { text: "x + 1", how: "final-answer" }],
+    ["The final answer is x + 1 I hope it is correct.", { text: "x + 1", how: "final-answer" }],
+    ["The final answer is x + 1.  I hope it is correct.", { text: "x + 1", how: "final-answer" }],
+    ["The final answer is:x+1. I hope it is correct.", { text: "x+1", how: "final-answer" }],
+    ["The final answer is:12. I hope it is correct.", { text: "12", how: "final-answer" }],
+    ['The final answer is "9" . I hope it is correct.', { text: "9", how: "final-answer" }],
+    ['The final answer is \\"9\\". I hope it is correct.', { text: "9", how: "final-answer" }],
+    [
+      'The final answer is "3" and "4". I hope it is correct.',
+      { text: "3 and 4", how: "final-answer" },
+    ],
+    ["The final answer is $5$. I hope it is correct.", { text: "5", how: "final-answer" }],
+    // a span with more after it is not the whole answer: "$x$ = 5" assigns 5
+    [
+      "The final answer is $x$ = 5. I hope it is correct.",
+      { text: "$x$ = 5", how: "final-answer" },
+    ],
+    // "final answer ... is X": a number, or a $, $$ or \( span
+    ["The final answer is:5", { text: "5", how: "final-answer" }],
+    ["The final answer is 3.14 meters", { text: "3.14", how: "final-answer" }],
+    ["The final answer is $$x + 1$$", { text: "x + 1", how: "final-answer" }],
+    ["the final answer is \\(x + 1\\)", { text: "x + 1", how: "final-answer" }],
+    // boxes joined by "and" written with \text, spaced or not; "and then" does not join
+    ["\\boxed{1} \\text {and} \\boxed{2}", { text: "\\{1, 2\\}", how: "boxed-group" }],
+    ["\\boxed{1}\\, \\text{and}\\, \\boxed{2}", { text: "\\{1, 2\\}", how: "boxed-group" }],
+    ["\\boxed{1} \\text{and then} \\boxed{2}", { text: "2", how: "boxed" }],
+    // an <answer> tag: its text, its spans joined by spaces or "and"; an empty tag is no answer
+    ["<answer>x + 1</answer>", { text: "x + 1", how: "answer-tag" }],
+    ["<answer>$1$ $2$</answer>", { text: "1, 2", how: "answer-tag" }],
+    ["<answer>$5$.</answer>", { text: "5", how: "answer-tag" }],
+    ["<answer>$5$ then $6$</answer>", { text: "$5$ then $6$", how: "answer-tag" }],
+    ["<answer> </answer> The result is 4", { text: "4", how: "last-number" }],
+    // reasoning is never the answer; an empty reply has none
+    ["<think>\\boxed{9}</think>No idea.", null],
+    ["", null],
+    ["   ", null],
+    // a bare formula is its own answer; a long or multi-line working is not, its last number is
+    ["\\frac{1}{2}", { text: "\\frac{1}{2}", how: "whole" }],
+    ["T_{max} = 40", { text: "T_{max} = 40", how: "whole" }],
+    ["Origin (0, 0)", { text: "(0, 0)", how: "last-number" }],
+    ["12 thousand", { text: "12", how: "last-number" }],
+    ["2 + 2 = 4\n4 * 3 = 12", { text: "12", how: "last-number" }],
+    [
+      "3 \\times 4 = 12, 12 + 5 = 17, 17 \\times 2 = 34, 34 - 6 = 28, 28 + 10 = 38, 38 / 2 = 19",
+      { text: "19", how: "last-number" },
+    ],
+    // "Answer:" lines: "The answer:", "Final answer:", French and Spanish forms, bold, a space before
+    // the colon, "Answer is:"; trailing stars and dots are not part of the answer
+    ["The answer: 5", { text: "5", how: "answer-line" }],
+    ["Final answer: 5", { text: "5", how: "answer-line" }],
+    ["The  final  answer: 5", { text: "5", how: "answer-line" }],
+    ["Réponse finale : 5", { text: "5", how: "answer-line" }],
+    ["Réponse  finale : 5", { text: "5", how: "answer-line" }],
+    ["Respuesta final: 5", { text: "5", how: "answer-line" }],
+    ["Respuesta  final: 5", { text: "5", how: "answer-line" }],
+    ["**Réponse** : 5", { text: "5", how: "answer-line" }],
+    ["Answer is: 42", { text: "42", how: "answer-line" }],
+    ["Answer **: 42", { text: "42", how: "answer-line" }],
+    ["Answer: **18**", { text: "18", how: "answer-line" }],
+    ["Answer: x + 1.", { text: "x + 1", how: "answer-line" }],
+    ["Answer: 40...", { text: "40", how: "answer-line" }],
+    // prose after the label and no number in it: its last span with a digit
+    [
+      "Answer: after simplifying both of the sides of the equation we get $x_1$ for $y$",
+      { text: "x_1", how: "answer-line" },
+    ],
+    // numbers in prose: fractions, thousands, decimal commas, leading dots; none inside a word
+    ["Rate \\dfrac{2}{5} ok", { text: "\\dfrac{2}{5}", how: "last-number" }],
+    ["Rate \\frac{12}{25} ok", { text: "\\frac{12}{25}", how: "last-number" }],
+    ["We got 12,000 people", { text: "12,000", how: "last-number" }],
+    ["We got 1,000,000 people", { text: "1,000,000", how: "last-number" }],
+    ["It costs 0,25 euros", { text: "0,25", how: "last-number" }],
+    ["It is .25 now", { text: ".25", how: "last-number" }],
+    ["It is .5 now", { text: ".5", how: "last-number" }],
+    ["Ticket 4XB7Z", null],
+    // a pair, triple or interval in prose, spaced or not, with signs and decimals
+    ["The point ( 3 , 4 ) here", { text: "( 3 , 4 )", how: "last-number" }],
+    ["The point (12, 34) here", { text: "(12, 34)", how: "last-number" }],
+    ["The point (1.25, 3.75) here", { text: "(1.25, 3.75)", how: "last-number" }],
+    ["The point (1, 2, 3) here", { text: "(1, 2, 3)", how: "last-number" }],
+    ["The point (3, -4) here", { text: "(3, -4)", how: "last-number" }],
+    ["The domain is (-\\infty, \\infty)", { text: "(-\\infty, \\infty)", how: "last-number" }],
+    ["<answer>or</answer>", { text: "or", how: "answer-tag" }],
+    ["Answer: **x + 1**", { text: "x + 1", how: "answer-line" }],
   ])("%j gives %j", (reply, want) => {
-    expect(findMathAnswer(reply)).toEqual(want);
+    const found = findMathAnswer(reply);
+    expect(found).toEqual(want);
+    if (found) expect(MathExtractionSchema.parse(found.how)).toBe(found.how);
   });
 });
 

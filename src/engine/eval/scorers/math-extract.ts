@@ -44,7 +44,7 @@ function boxes(text: string): Box[] {
       else if (text[i] === "}") depth--;
     }
     out.push({ start: m.index, end: i, inner: text.slice(start, depth === 0 ? i - 1 : i) });
-    re.lastIndex = depth === 0 ? i : text.length;
+    re.lastIndex = i; // (the end of the text when unclosed)
   }
   return out;
 }
@@ -58,7 +58,7 @@ function joins(between: string): boolean {
     .replace(/\\(?:text|textnormal|mathrm)\s*\{([^{}]*)\}/g, " $1 ")
     .replace(/\\(?:quad|qquad|[,;:! ()[\]])|[$\s.]+/g, " ")
     .trim();
-  return t === "" || t === "," || (t.length <= 30 && /(?:^|\s|,)(?:and|or|,)$/.test(t));
+  return t === "" || (t.length <= 30 && /(?:^|\s|,)(?:and|or|,)$/.test(t));
 }
 
 /** The last boxed answer, with the boxes joined to it into a set (Math-Verify's rule). */
@@ -82,7 +82,7 @@ function latexSpans(text: string): { at: number; inner: string }[] {
   const re = new RegExp(SPAN, "g");
   return [...text.matchAll(re)].map((m) => ({
     at: m.index,
-    inner: (m[1] ?? m[2] ?? m[3] ?? m[4] ?? "").trim(),
+    inner: (m[1] ?? m[2] ?? m[3] ?? m[4])!.trim(),
   }));
 }
 
@@ -103,16 +103,14 @@ const BRACKETED =
 function lastOf(re: RegExp, text: string): { at: number; inner: string } | null {
   const all = [...text.matchAll(re)];
   const m = all.at(-1);
-  return m ? { at: m.index, inner: m[1]!.trim() } : null;
+  return m ? { at: m.index, inner: m[1]! } : null;
 }
 
-/** The content of one LaTeX span ("$5$"), of spans joined by "and"/"or"/","; else the text. */
+/** The content of one LaTeX span ("$5$."), of spans joined by "and"/"or"/","; else the text. */
 function unspan(s: string): string {
   const spans = latexSpans(s);
-  if (spans.length === 0) return s.trim();
   const rest = s.replace(new RegExp(SPAN, "g"), " ");
-  if (spans.length === 1 && rest.trim() === "") return spans[0]!.inner;
-  if (spans.length > 1 && /^(?:\s|,|\band\b|\bor\b|\.)*$/.test(rest))
+  if (spans.length > 0 && /^(?:\s|,|\band\b|\bor\b|\.)*$/.test(rest))
     return spans.map((x) => x.inner).join(", ");
   return s.trim();
 }
@@ -129,12 +127,9 @@ export function findMathAnswer(reply: string): FoundAnswer | null {
   const t = stripThinking(reply).trim();
   const hope = lastOf(FINAL_HOPE, t);
   const boxed = boxedAnswer(t);
-  const boxAt = boxed ? t.lastIndexOf("\\boxed") : -1;
-  if (hope && (!boxed || hope.at > boxAt))
-    return {
-      text: unspan(hope.inner.replace(/\\boxed\{([\s\S]*)\}/, "$1").replace(/^\\?"|\\?"$/g, "")),
-      how: "final-answer",
-    };
+  // (a box inside the sentence comes after its start, so the box wins)
+  if (hope && (!boxed || hope.at > t.lastIndexOf("\\boxed")))
+    return { text: unspan(hope.inner.replace(/\\?"/g, "")), how: "final-answer" };
   if (boxed) return boxed;
   const tag = [...t.matchAll(/<answer>([\s\S]*?)<\/answer>/gi)].at(-1)?.[1]?.trim();
   if (tag) return { text: unspan(tag), how: "answer-tag" };
@@ -143,9 +138,9 @@ export function findMathAnswer(reply: string): FoundAnswer | null {
   if (finalIs) return { text: unspan(finalIs.inner), how: "final-answer" };
   const line = lastOf(ANSWER_LINE, t);
   if (line) {
-    const inner = line.inner.replace(/\*+/g, "").trim();
-    if (isBareAnswer(inner.replace(/[.\s]+$/, "")))
-      return { text: unspan(inner.replace(/[.\s]+$/, "")), how: "answer-line" };
+    const inner = line.inner.replace(/\*+/g, "");
+    const bare = inner.replace(/[.\s]+$/, "");
+    if (isBareAnswer(bare)) return { text: unspan(bare), how: "answer-line" };
     // prose after the label: its first number, else its last LaTeX span
     const first = inner.match(NUMBER)?.[0];
     const spans = latexSpans(inner).filter((x) => /\d/.test(x.inner));
@@ -160,14 +155,12 @@ export function findMathAnswer(reply: string): FoundAnswer | null {
   const num = [...t.matchAll(NUMBER)].at(-1);
   if (span && (!num || span.at + span.inner.length >= num.index))
     return { text: span.inner, how: "latex" };
-  if (num) {
-    // a number inside a pair or an interval in prose is not the answer: the bracket is
-    const struct = [...t.matchAll(BRACKETED)].at(-1);
-    if (struct && struct.index <= num.index && struct.index + struct[0].length >= num.index)
-      return { text: struct[0], how: "last-number" };
-    return { text: num[0], how: "last-number" };
-  }
-  return null;
+  // a pair or an interval in prose (`(3, 4)`, `(-\infty, \infty)`) when it ends at or after the last
+  // number: a number inside it is not the answer, the bracket is
+  const struct = [...t.matchAll(BRACKETED)].at(-1);
+  if (struct && (!num || struct.index + struct[0].length >= num.index))
+    return { text: struct[0], how: "last-number" };
+  return num ? { text: num[0], how: "last-number" } : null;
 }
 
 /**

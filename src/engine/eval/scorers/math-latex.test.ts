@@ -88,6 +88,71 @@ describe("cleanAnswer", () => {
     [String.raw`  3.  `, String.raw`3`],
     [String.raw`3,`, String.raw`3`],
     [String.raw`2 \pm 1`, String.raw`2 \pm 1`],
+    // delimiters anywhere, whitespace around them, $$ display math
+    [String.raw`x = \(5\)`, String.raw`x = 5`],
+    [String.raw`\[5\] and \[6\]`, String.raw`5, 6`],
+    [String.raw`  \(3\)  `, String.raw`3`],
+    // a matrix in brackets, spaced, whole or assigned; a pair of matrices stays a pair
+    [
+      String.raw`$$\left[\begin{array}{c}1\end{array}\right]$$`,
+      String.raw`\begin{pmatrix}1\end{pmatrix}`,
+    ],
+    [
+      String.raw`[ \begin{array}{cc}1 & 2\end{array} ]`,
+      String.raw`\begin{pmatrix}1 & 2\end{pmatrix}`,
+    ],
+    [
+      String.raw`A = \left[\begin{array}{c}1\end{array}\right]`,
+      String.raw`A = \begin{pmatrix}1\end{pmatrix}`,
+    ],
+    [
+      String.raw`(\begin{pmatrix}1\end{pmatrix}, \begin{pmatrix}2\end{pmatrix})`,
+      String.raw`(\begin{pmatrix}1\end{pmatrix}, \begin{pmatrix}2\end{pmatrix})`,
+    ],
+    // Euler's number and the imaginary unit in \mathrm stay letters of the expression
+    [String.raw`5\mathrm{e}`, String.raw`5e`],
+    [String.raw`2\mathrm{ e }`, String.raw`2e`],
+    [String.raw`\mathrm{i}`, String.raw`i`],
+    // ASCII powers and roots with more after them, unclosed, several
+    [String.raw`2^(1/4) + 1`, String.raw`2^{1/4} + 1`],
+    [String.raw`2^(3`, String.raw`2^{3}`],
+    [String.raw`sqrt(2) + 1`, String.raw`\sqrt{2} + 1`],
+    [String.raw`sqrt(2`, String.raw`\sqrt{2}`],
+    [String.raw`sqrt(2)*sqrt(3)`, String.raw`\sqrt{2}*\sqrt{3}`],
+    [String.raw`(-inf, 0)`, String.raw`(-\infty, 0)`],
+    // degrees however spaced
+    [String.raw`30^{ \circ }`, String.raw`30`],
+    [String.raw`30^ \circ`, String.raw`30`],
+    // \approx: after a name (x, x_{12}) the value; after an expression the expression
+    [String.raw`2\pi \approx 6.28`, String.raw`2\pi`],
+    [String.raw`e^2 \approx 7.39`, String.raw`e^2`],
+    [String.raw`x_{12} \approx 3`, String.raw`3`],
+    [String.raw`x\approx 2`, String.raw`2`],
+    // thousands separators and decimal commas
+    [String.raw`32,\! 349`, String.raw`32349`],
+    [String.raw`10,000`, String.raw`10000`],
+    [String.raw`12,000`, String.raw`12000`],
+    [String.raw`1000,99 euros`, String.raw`1000.99`],
+    [String.raw`14 {, }916`, String.raw`14916`],
+    [String.raw`x = 1,000`, String.raw`x = 1000`],
+    [String.raw`1,000 people`, String.raw`1000`],
+    [String.raw`1,000 + 1`, String.raw`1000 + 1`],
+    [String.raw`(1,2,000)`, String.raw`(1,2,000)`],
+    // units after each number of a pair
+    [String.raw`(3 km, 4 km)`, String.raw`(3, 4)`],
+    // "and"/"or" between answers, spaced or not
+    [String.raw`1, or 2`, String.raw`1, 2`],
+    [String.raw`(1,2)or(3,4)`, String.raw`(1,2), (3,4)`],
+    // a number followed by words is the number; words between numbers leave the text as it is
+    [String.raw`7 is the answer`, String.raw`7`],
+    [String.raw`-3 is the answer`, String.raw`-3`],
+    [String.raw`12.5 is the answer`, String.raw`12.5`],
+    [String.raw`5! is the answer`, String.raw`5!`],
+    [String.raw`12 I think`, String.raw`12`],
+    [String.raw`2 cats and 3 dogs`, String.raw`2 cats, 3 dogs`],
+    // trailing punctuation and spaces
+    [String.raw`3 .`, String.raw`3`],
+    [String.raw`3...`, String.raw`3`],
   ])("%s is %s", (raw, latex) => {
     expect(cleanAnswer(raw)).toEqual({ latex, percent: false });
   });
@@ -123,8 +188,8 @@ describe("replaceCommand", () => {
   });
 
   it("continues after its replacement, and stops after 100 commands", () => {
-    expect(replaceCommand(String.raw`\text{a}`, "\\text", (a) => String.raw`\text{${a}}`)).toBe(
-      String.raw`\text{a}`,
+    expect(replaceCommand(String.raw`\text{a}`, "\\text", (a) => String.raw`\text{${a}}!`)).toBe(
+      String.raw`\text{a}!`,
     );
     const many = String.raw`\text{a}`.repeat(101);
     expect(replaceCommand(many, "\\text", (a) => a)).toBe("a".repeat(100) + String.raw`\text{a}`);

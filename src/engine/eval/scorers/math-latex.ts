@@ -12,10 +12,7 @@ export function replaceCommand(text: string, command: string, f: (arg: string) =
     if (at < 0) return out;
     let i = at + command.length;
     while (out[i] === " ") i++;
-    if (/[A-Za-z]/.test(out[at + command.length] ?? "")) {
-      from = at + command.length; // a longer command (\textbf when looking for \text)
-      continue;
-    }
+    // (a longer command, \textbf when looking for \text, has a letter here, not a brace)
     if (out[i] !== "{") {
       from = at + command.length;
       continue;
@@ -48,31 +45,26 @@ export interface CleanAnswer {
   percent: boolean;
 }
 
-/** Plain-text math into the LaTeX the parser reads: `sqrt(3)`, `2**(1/4)`, `pi`, `inf`. */
-function asciiToLatex(s: string): string {
-  let out = s.replace(/\*\*/g, "^");
-  for (let guard = 0; guard < 20; guard++) {
-    const at = out.indexOf("^(");
-    if (at < 0) break;
-    let depth = 1;
-    let i = at + 2;
-    for (; i < out.length && depth > 0; i++) {
-      if (out[i] === "(") depth++;
-      else if (out[i] === ")") depth--;
-    }
-    out = `${out.slice(0, at)}^{${out.slice(at + 2, i - 1)}}${out.slice(i)}`;
-  }
-  for (let guard = 0; guard < 20; guard++) {
-    const m = /\bsqrt\(/.exec(out);
-    if (!m) break;
+/** Each call matched by `opening` ("sqrt(", "^("), parentheses balanced, rewritten by `wrap`. */
+function rewriteCalls(s: string, opening: RegExp, wrap: (inner: string) => string): string {
+  let out = s;
+  for (let m = opening.exec(out); m; m = opening.exec(out)) {
     let depth = 1;
     let i = m.index + m[0].length;
     for (; i < out.length && depth > 0; i++) {
       if (out[i] === "(") depth++;
       else if (out[i] === ")") depth--;
     }
-    out = `${out.slice(0, m.index)}\\sqrt{${out.slice(m.index + 5, i - 1)}}${out.slice(i)}`;
+    const inner = out.slice(m.index + m[0].length, depth === 0 ? i - 1 : i);
+    out = out.slice(0, m.index) + wrap(inner) + out.slice(i);
   }
+  return out;
+}
+
+/** Plain-text math into the LaTeX the parser reads: `sqrt(3)`, `2**(1/4)`, `pi`, `inf`. */
+function asciiToLatex(s: string): string {
+  let out = rewriteCalls(s.replace(/\*\*/g, "^"), /\^\(/, (a) => `^{${a}}`);
+  out = rewriteCalls(out, /\bsqrt\(/, (a) => `\\sqrt{${a}}`);
   return out
     .replace(/(?<![\\A-Za-z])pi\b/g, "\\pi")
     .replace(/(?<![\\A-Za-z])(?:inf|infinity)\b/g, "\\infty")
@@ -86,17 +78,16 @@ function unwrapText(s: string): string {
   let out = s;
   for (const c of ["\\textbf", "\\textnormal", "\\textrm", "\\textit", "\\mathbf", "\\mbox"])
     out = replaceCommand(out, c, (a) => a);
-  out = out.replace(/\\text\s*\{\s*,?\s*(?:and|or)\s*\}/g, ", ");
   out = replaceCommand(out, "\\text", (a) => ` ${a} `);
-  out = replaceCommand(out, "\\mathrm", (a) => (/^[eE]$/.test(a.trim()) ? a.trim() : ` ${a} `));
-  out = replaceCommand(out, "\\operatorname", (a) => `\\operatorname{${a}}`);
-  return out;
+  // (Euler's number stays attached: `5\mathrm{e}` is 5e, not 5 and a word)
+  return replaceCommand(out, "\\mathrm", (a) => (/^[eE]$/.test(a.trim()) ? a.trim() : ` ${a} `));
 }
 
 /** Normalises one answer's text (no extraction here: the text is the answer). */
 export function cleanAnswer(raw: string): CleanAnswer {
   let s = raw.trim();
-  s = s.replace(/^\$+|\$+$/g, "").replace(/^\\\(|\\\)$|^\\\[|\\\]$/g, "");
+  // the math delimiters, wherever they are: "x = \\(5\\)" is x = 5
+  s = s.replace(/^\$+|\$+$/g, "").replace(/\\[()[\]]/g, "");
   // a command typed with its backslash escaped ("\\\\frac" for "\\frac"); "\\\\" alone is a row break
   s = s.replace(
     /(?<!\\)\\\\(?=(?:le|ge|leq|geq|lt|gt|neq|text|d?t?frac|sqrt|boxed|left|right|pi|cdot|times|infty|sin|cos|tan|log|ln|mathrm|textbf|pm)(?![a-zA-Z]))/g,
@@ -110,8 +101,11 @@ export function cleanAnswer(raw: string): CleanAnswer {
   s = s.replace(/\\\\\s*\\end\{/g, "\\end{"); // a trailing row break before \end{pmatrix}
   s = s.replace(/\\[!,](?![a-zA-Z])/g, "").replace(/\\[;:>]|\\quad|\\qquad|~/g, " ");
   s = s.replace(/\\displaystyle|\\limits/g, "");
-  // a matrix in brackets: "\left[\begin{array}...\end{array}\right]"
-  s = s.replace(/^\s*[[(]\s*(\\begin\{pmatrix\}[\s\S]*\\end\{pmatrix\})\s*[\])]\s*$/, "$1");
+  // a matrix in brackets: "\left[\begin{array}...\end{array}\right]", also after "A ="
+  s = s.replace(
+    /[[(]\s*(\\begin\{pmatrix\}(?:(?!\\end\{pmatrix\})[\s\S])*\\end\{pmatrix\})\s*[\])]/g,
+    "$1",
+  );
   // degrees: "30^\circ", "30^{\circ}", "30°" are the number 30
   s = s.replace(/\^\s*\{?\s*\\circ\s*\}?|°|\\degree/g, "");
   // "x ≈ 0.577" and "\frac{\sqrt3}{3} \approx 0.577": the exact form before the tail wins
@@ -148,7 +142,7 @@ export function cleanAnswer(raw: string): CleanAnswer {
     .replace(/−/g, "-")
     .replace(/\\\s*$/, "")
     .replace(/\s+/g, " ")
-    .replace(/ ,/g, ",")
+    .replace(/ ([,)\]])/g, "$1")
     .trim()
     .replace(/^[.,;:]+|[.,;:]+$/g, "")
     .trim();

@@ -35,12 +35,28 @@ describe("parseMath", () => {
       ["Colon", "S_1", ["Colon", ["Equal", "S", 7], 32]],
       { assigned: ["Colon", 7, 32] },
     ],
+    [
+      String.raw`\frac{NO}{BO} = 2`,
+      ["Equal", ["Divide", ["Multiply", "N", "O"], ["Multiply", "B", "O"]], 2],
+      { assigned: 2 },
+    ],
+    [
+      String.raw`\overline{AB} = 5`,
+      ["Equal", ["Conjugate", ["Multiply", "A", "B"]], 5],
+      { assigned: 5 },
+    ],
+    ["f'(x) = 2", ["Equal", ["Apply", ["Derivative", "f", 1], "x"], 2], { assigned: 2 }],
+    ["x_{12} = 3", ["Equal", "x_12", 3], { assigned: 3 }],
+    ["x = 5 + 1 = 6", ["Equal", "x", 6, 6], { assigned: 6 }],
     // not assignments: an expression, a number or an engine function on the left
     ["a+b=3", ["Equal", ["Add", "a", "b"], 3], {}],
     ["7 = 11a + c", ["Equal", 7, ["Add", ["Multiply", 11, "a"], "c"]], {}],
     ["3x = 6", ["Equal", ["Multiply", 3, "x"], 6], {}],
     [String.raw`\sin(x) = 1`, ["Equal", ["Sin", "x"], 1], {}],
     [String.raw`x \le 3 = 2`, ["And", ["LessEqual", "x", 3], ["Equal", 3, 2]], {}],
+    [String.raw`x \ge 3 = 2`, ["And", ["LessEqual", 3, "x"], ["Equal", 3, 2]], {}],
+    [String.raw`x \neq 3 = 2`, ["And", ["NotEqual", "x", 3], ["Equal", 3, 2]], {}],
+    ["x > 3 = 2", ["And", ["Less", 3, "x"], ["Equal", 3, 2]], {}],
     // a computation without unknowns gives its last value
     [String.raw`5 \times 6 = 30`, ["Equal", 30, 30], { assigned: 30 }],
     [String.raw`5 \times 6 = 31`, ["Equal", 30, 31], { assigned: 31 }],
@@ -62,6 +78,20 @@ describe("parseMath", () => {
     ],
     [String.raw`2\begin{pmatrix}1&2\end{pmatrix}`, ["List", ["List", 2, 4]], {}],
     ["e", "ExponentialE", {}],
+    ["(3)", 3, {}],
+    ["ab", ["Multiply", "a", "b"], {}], // letters without "=" assign nothing
+    ["x + 1", ["Add", "x", 1], {}],
+    // read as written: only a sum or multiple of matrices is worked out
+    ["2x + 3x", ["Add", ["Multiply", 2, "x"], ["Multiply", 3, "x"]], {}],
+    [String.raw`x = y \le 4`, ["And", ["Equal", "x", "y"], ["LessEqual", "y", 4]], {}],
+    ["1 + 1 = 3 = 4", ["Equal", 2, 3, 4], { assigned: 4 }],
+    [
+      String.raw`\begin{pmatrix}1&2\end{pmatrix} - \begin{pmatrix}1&1\end{pmatrix}`,
+      ["List", ["List", 0, 1]],
+      {},
+    ],
+    [String.raw`-\begin{pmatrix}1&2\end{pmatrix}`, ["List", ["List", -1, -2]], {}],
+    [String.raw`\begin{pmatrix}1&2\end{pmatrix}`, ["Matrix", ["List", ["List", 1, 2]]], {}],
   ])("%s parses to %j", async (raw, json, extra) => {
     const v = await parseMath(raw);
     expect(v).not.toBeNull();
@@ -71,9 +101,12 @@ describe("parseMath", () => {
     expect(v!.assigned).toEqual(extra.assigned);
   });
 
-  it.each(["", "$$", String.raw`\frac{`, "=3", "x ="])("%j does not parse", async (raw) => {
-    expect(await parseMath(raw)).toBeNull();
-  });
+  it.each(["", "$$", String.raw`\frac{`, "=3", "x =", String.raw`\pm`, String.raw`x = 3 \zzz`])(
+    "%j does not parse",
+    async (raw) => {
+      expect(await parseMath(raw)).toBeNull();
+    },
+  );
 });
 
 describe("isBareList", () => {
@@ -100,11 +133,14 @@ describe("values", () => {
     expect(numeric(ce, ["Sqrt", -4], {})).toEqual([0, 2]);
     expect(numeric(ce, ["Divide", 1, 0], {})).toBeNull();
     expect(numeric(ce, 5, {})).toEqual([5, 0]);
+    expect(numeric(ce, ["Ln", 0], {})).toBeNull(); // minus infinity is no value
+    expect(numeric(ce, { sym: 3 }, {})).toBeNull(); // malformed: the engine throws
   });
 
   it("names the unknowns of an expression", () => {
     expect(unknowns(ce, ["Add", "x", ["Multiply", 2, "y"]]).sort()).toEqual(["x", "y"]);
     expect(unknowns(ce, ["Add", 1, 2])).toEqual([]);
+    expect(unknowns(ce, { sym: 3 })).toEqual([]); // malformed: the engine throws
   });
 
   it.each<[string, Json, Json, boolean, boolean]>([
@@ -124,6 +160,18 @@ describe("values", () => {
       true,
     ],
     ["x and y", "x", "y", false, false],
+    // Math-Verify's sympy takes a symbol as complex: x - |x| is not 0, nor sqrt(x^2) - x
+    ["x and |x|", "x", ["Abs", "x"], false, false],
+    ["sqrt(x^2) and x", ["Sqrt", ["Power", "x", 2]], "x", false, false],
+    ["ln(x^2) and 2 ln x", ["Ln", ["Power", "x", 2]], ["Multiply", 2, ["Ln", "x"]], false, false],
+    ["|x| and sqrt(x^2)", ["Abs", "x"], ["Sqrt", ["Power", "x", 2]], false, true],
+    [
+      "x^(1/3) and the cube root of x",
+      ["Power", "x", ["Rational", 1, 3]],
+      ["Root", "x", 3],
+      false,
+      true,
+    ],
     ["x + y and y + x", ["Add", "x", "y"], ["Add", "y", "x"], false, true],
     ["1/0 and 1/0 (no value, the same text)", ["Divide", 1, 0], ["Divide", 1, 0], false, true],
     ["1/0 and 2/0 (no value)", ["Divide", 1, 0], ["Divide", 2, 0], false, false],

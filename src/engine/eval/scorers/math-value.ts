@@ -28,9 +28,9 @@ const NAME_LHS = /^(?:[\s{}_^|:(),']|[A-Za-z]|\\(?:frac|overline|angle|mathrm)\b
 function assignedText(text: string): string | null {
   const first = text.indexOf("=");
   if (first <= 0 || /[<>]|\\[lg]e|\\neq/.test(text)) return null;
-  const lhs = text.slice(0, first).replace(/_\{?\w+\}?/g, "");
+  const lhs = text.slice(0, first);
   if (!NAME_LHS.test(lhs) || !/[A-Za-z]/.test(lhs)) return null;
-  return text.slice(text.lastIndexOf("=") + 1).trim() || null;
+  return text.slice(text.lastIndexOf("=") + 1) || null;
 }
 
 let engine: Promise<Engine> | null = null;
@@ -41,9 +41,11 @@ export function computeEngine(): Promise<Engine> {
   return engine;
 }
 
-const head = (x: Json): string | null =>
+const head = (x: Json | null): string | null =>
   Array.isArray(x) && typeof x[0] === "string" ? x[0] : null;
 const args = (x: Json): Json[] => (Array.isArray(x) ? x.slice(1) : []);
+/** (the engine writes a difference as a sum) */
+const MATRIX_OPS: (string | null)[] = ["Add", "Multiply", "Negate"];
 
 /** True when the text is a list at its top level: "1, 2, 3" but not "(1, 2)" or "f(1, 2)". */
 function isBareList(s: string): boolean {
@@ -51,19 +53,12 @@ function isBareList(s: string): boolean {
   let commas = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s[i]!;
-    if ("([{".includes(c) || (c === "\\" && s.startsWith("\\{", i))) depth++;
+    if ("([{".includes(c))
+      depth++; // (also the brace of "\\{")
     else if (")]}".includes(c)) depth--;
     else if ((c === "," || c === ";") && depth === 0) commas++;
   }
   return commas > 0;
-}
-
-/** Removes the wrappers the engine adds that carry no meaning here. */
-function strip(x: Json): Json {
-  const h = head(x);
-  if (h === "Delimiter" || h === "Annotated" || h === "Hold") return strip(args(x)[0] ?? "Nothing");
-  if (h === "Error") return x;
-  return Array.isArray(x) ? [x[0]!, ...args(x).map(strip)] : x;
 }
 
 /** Parses one answer; `null` when the engine cannot read it at all. */
@@ -71,21 +66,20 @@ export async function parseMath(raw: string): Promise<MathValue | null> {
   const ce = await computeEngine();
   const { latex, percent } = cleanAnswer(raw);
   if (latex === "") return null;
-  const decimal = /\d\.\d|(?<!\d)\.\d/.test(latex);
+  const decimal = /\d\.\d/.test(latex); // (cleanAnswer made ".5" 0.5)
   const read = (s: string): Json | null => {
     try {
       const e = ce.parse(s);
-      return e.isValid ? strip(e.json as Json) : null;
+      return e.isValid ? (e.json as Json) : null; // (canonical: no Delimiter or Hold left)
     } catch {
       return null;
     }
   };
   // "a \pm b": the set of both branches
   if (latex.includes("\\pm")) {
-    const plus = read(latex.replace(/\\pm/g, "+"));
-    const minus = read(latex.replace(/\\pm/g, "-"));
-    if (plus !== null && minus !== null)
-      return { json: ["Set", plus, minus], text: latex, percent, decimal };
+    const branches = [read(latex.replace(/\\pm/g, "+")), read(latex.replace(/\\pm/g, "-"))];
+    if (!branches.includes(null))
+      return { json: ["Set", ...(branches as Json[])], text: latex, percent, decimal };
   }
   const readAll = (s: string): Json | null =>
     (isBareList(s) ? read(`\\{${s.replace(/;/g, ",")}\\}`) : null) ?? read(s);
@@ -93,13 +87,8 @@ export async function parseMath(raw: string): Promise<MathValue | null> {
   const rhs = isBareList(latex) ? null : assignedText(latex);
   let assigned = rhs === null ? null : readAll(rhs);
   // "5 \times 6 \times 4 = 120": a computation without unknowns gives its last value
-  if (
-    assigned === null &&
-    json !== null &&
-    head(json) === "Equal" &&
-    unknowns(ce, json).length === 0
-  )
-    assigned = args(json).at(-1) ?? null;
+  // (a name on the left is an unknown, so this never overrides an assignment)
+  if (head(json) === "Equal" && unknowns(ce, json!).length === 0) assigned = args(json!).at(-1)!;
   if (json === null && assigned === null) return null;
   return {
     json: json ?? assigned!,
@@ -112,12 +101,9 @@ export async function parseMath(raw: string): Promise<MathValue | null> {
 
 /** A sum or product of matrices is its value: `A + B` against the matrix it makes. */
 function evaluateMatrices(ce: Engine, x: Json | null): Json | null {
-  const h = x === null ? null : head(x);
-  if (x === null || h === null || h === "Matrix" || !JSON.stringify(x).includes('"Matrix"'))
-    return x;
-  if (!["Add", "Subtract", "Multiply", "Negate", "Power"].includes(h)) return x;
+  if (!MATRIX_OPS.includes(head(x)) || !JSON.stringify(x).includes('"Matrix"')) return x;
   try {
-    return strip(ce.box(x as Parameters<Engine["box"]>[0]).evaluate().json as Json);
+    return ce.box(x as Parameters<Engine["box"]>[0]).evaluate().json as Json;
   } catch {
     return x;
   }
@@ -126,10 +112,8 @@ function evaluateMatrices(ce: Engine, x: Json | null): Json | null {
 /** Evaluates numerically at the given point; null when not a finite (complex) number there. */
 function numeric(ce: Engine, x: Json, at: Record<string, number>): [number, number] | null {
   try {
-    let e = ce.box(x as Parameters<Engine["box"]>[0]);
-    if (Object.keys(at).length > 0)
-      e = e.subs(Object.fromEntries(Object.entries(at).map(([k, v]) => [k, ce.number(v)])));
-    const v = e.N();
+    const e = ce.box(x as Parameters<Engine["box"]>[0]);
+    const v = e.subs(Object.fromEntries(Object.entries(at).map(([k, v]) => [k, ce.number(v)]))).N();
     const re = v.re;
     const im = v.im;
     return Number.isFinite(re) && Number.isFinite(im) ? [re, im] : null;
@@ -146,8 +130,11 @@ function unknowns(ce: Engine, x: Json): string[] {
   }
 }
 
-/** Sample points for expressions with unknowns: fixed, so a verdict never changes between runs. */
-const POINTS = [0.5772156649, 1.6180339887, 2.7182818285].map(
+/**
+ * Sample points for expressions with unknowns: fixed, so a verdict never changes between runs; one
+ * negative, so `x` is not `|x|` nor `\sqrt{x^2}` (Math-Verify's sympy takes a symbol as complex).
+ */
+const POINTS = [0.5772156649, 1.6180339887, 2.7182818285, -1.3247179572].map(
   (seed, p) => (name: string, i: number) => seed + 0.1 * i + 0.013 * p * name.length,
 );
 
@@ -157,16 +144,16 @@ export interface Tolerance {
   relTol: number;
 }
 
-const roundTo = (v: number, p: number) => Math.round(v * 10 ** p) / 10 ** p;
+const rounded = (v: number, p: number) => Math.round(v * 10 ** p);
 
 function closeNumbers(a: number, b: number, t: Tolerance, decimal: boolean): boolean {
   if (Math.abs(a - b) <= t.relTol * Math.max(1, Math.abs(a), Math.abs(b))) return true;
-  return decimal && roundTo(a, t.precision) === roundTo(b, t.precision);
+  return decimal && rounded(a, t.precision) === rounded(b, t.precision);
 }
 
 /** Equal by value: at a point when both are numbers, at sample points when they have unknowns. */
 function sameValue(ce: Engine, a: Json, b: Json, t: Tolerance, decimal: boolean): boolean {
-  const names = [...new Set([...unknowns(ce, a), ...unknowns(ce, b)])].sort();
+  const names = [...new Set([...unknowns(ce, a), ...unknowns(ce, b)])];
   const points = names.length === 0 ? [{}] : POINTS.map((f) => fromNames(names, f));
   let compared = 0;
   for (const at of points) {

@@ -41,9 +41,10 @@ const UNIT_WORDS =
 export function normaliseMath(raw: string): { expr: string; percent: boolean } {
   let s = raw.trim();
   s = s.replace(/^\$+|\$+$/g, "").replace(/\\\(|\\\)|\\\[|\\\]/g, "");
+  // \textbf before \text, whose name it starts with ("\textbf{7}" was "b f7")
+  s = replaceBraced(s, "\\textbf", 1, ([a]) => a!);
   s = replaceBraced(s, "\\text", 1, ([a]) => ` ${a} `);
   s = replaceBraced(s, "\\mathrm", 1, ([a]) => ` ${a} `);
-  s = replaceBraced(s, "\\textbf", 1, ([a]) => a!);
   for (const f of ["\\dfrac", "\\tfrac", "\\frac"])
     s = replaceBraced(s, f, 2, ([a, b]) => `((${a})/(${b}))`);
   s = replaceBraced(s, "\\sqrt", 1, ([a]) => `sqrt(${a})`);
