@@ -59,9 +59,10 @@ export function roundsStart(
   given?: PriorStep[],
 ): RoundsStart {
   const continuesAssistant = o.conductorBackend?.continuesAssistant ?? false;
-  const before = round > 0 ? o.base?.rounds[round - 1] : undefined;
+  // Round 0 has no round before (rounds[-1] is undefined).
+  const before = o.base?.rounds[round - 1];
   const answer = before?.answer ?? null;
-  const previous = given ?? (round > 0 ? priorOf(before) : undefined);
+  const previous = given ?? priorOf(before);
   const prompt = buildConductorMessages({
     question: o.question,
     pool: o.pool,
