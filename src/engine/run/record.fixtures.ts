@@ -1,5 +1,8 @@
-// Shared pieces of the run-record tests: a step that is done and a round that holds only steps.
+// Shared pieces of the run-record tests: a step that is done, a round that holds only steps, and
+// the start of a run.
+import type { RunEvent } from "../schema/events.ts";
 import type { RoundRecord, StepRecord } from "../schema/record.ts";
+import { WorkerSchema } from "../schema/worker.ts";
 import { stepRecord } from "./record.ts";
 
 /** Step `i` for worker w0 (subtask `s{i}`, no access), done with `output`. */
@@ -22,4 +25,15 @@ export const roundRecord = (index: number, steps: StepRecord[]): RoundRecord => 
   steps,
   answer: null,
   accepted: false,
+});
+
+/** A run_start for one worker, "a" (Alpha, model alpha-1), with five steps a round. */
+export const runStart = (maxRounds: number): RunEvent => ({
+  type: "run_start",
+  at: 1,
+  runId: "r",
+  question: "q",
+  pool: [WorkerSchema.parse({ id: "a", name: "Alpha", model: "alpha-1" })],
+  maxSteps: 5,
+  maxRounds,
 });
