@@ -5,7 +5,7 @@
 import "fake-indexeddb/auto";
 import { act, cleanup } from "@testing-library/react";
 import type { ReactNode } from "react";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { EvalProgress } from "../engine/eval/runner.ts";
 import type { EvalResult } from "../engine/eval/schema.ts";
 import { doneResult } from "../engine/eval/results.fixtures.ts";
@@ -24,21 +24,12 @@ import { AnswerPanel } from "./panels/AnswerPanel.tsx";
 import { Inspector } from "./panels/Inspector.tsx";
 import { RunBar } from "./panels/RunBar.tsx";
 import { WorkerPreview } from "./panels/WorkerPreview.tsx";
-import { loadMarkdown } from "./ui/Markdown.tsx";
-import { renderCounted, startRunInFlight } from "./run-in-flight.fixtures.tsx";
-
-const initial = useStudio.getState();
-
-beforeAll(async () => {
-  await loadMarkdown();
-});
-afterEach(cleanup);
+import { renderCounted, withRunInFlight } from "./run-in-flight.fixtures.tsx";
 
 /** Steps a, b, c on the canvas, a run in flight (a done, c started), step b selected. */
-beforeEach(() => {
-  useStudio.setState(initial, true);
-  setEvalStore(createDexieEvalStore(`renders-${Math.random()}`));
-  startRunInFlight({ aStreamed: false });
+withRunInFlight({
+  aStreamed: false,
+  beforeRun: () => setEvalStore(createDexieEvalStore(`renders-${Math.random()}`)),
 });
 
 /** Renders `node`, lets its mount effects settle, then counts its commits while `update` runs `frames` times. */

@@ -1,14 +1,18 @@
 // Shared by the render-count tests: a studio with a run in flight on three steps, and a count of
 // a rendered node's commits.
-import { render } from "@testing-library/react";
+import { cleanup, render } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { Profiler } from "react";
+import { afterEach, beforeAll, beforeEach } from "vitest";
 import { stepsOf } from "../engine/graph/document.ts";
 import { createHistory } from "../engine/graph/history.ts";
 import { makeDoc } from "../engine/graph/testing.ts";
 import type { RunEvent } from "../engine/schema/events.ts";
 import type { Worker } from "../engine/schema/worker.ts";
 import { useStudio } from "../state/store.ts";
+import { loadMarkdown } from "./ui/Markdown.tsx";
+
+const initial = useStudio.getState();
 
 export const storeWorker = (i: number, name = `Worker ${i}`): Worker => ({
   id: `w${i}`,
@@ -25,7 +29,7 @@ export const storeWorker = (i: number, name = `Worker ${i}`): Worker => ({
  * Steps a, b (sees a), c (sees all) on the canvas with step b selected, and a run started on them:
  * a done with "Rayleigh." (its tokens streamed first when `aStreamed`), c started.
  */
-export function startRunInFlight({ aStreamed }: { aStreamed: boolean }): void {
+function startRunInFlight({ aStreamed }: { aStreamed: boolean }): void {
   const doc = makeDoc([[], [0], "all"]);
   useStudio.setState({
     pool: [storeWorker(0), storeWorker(1), storeWorker(2)],
@@ -56,6 +60,22 @@ export function startRunInFlight({ aStreamed }: { aStreamed: boolean }): void {
     { type: "step_start", at: 4, round: 0, step: 2, attempt: 1, messages: [] },
   ];
   useStudio.getState().applyEvents(start);
+}
+
+/**
+ * The hooks of a render-count test: Markdown loaded once, the DOM cleaned after each test, and
+ * before each the studio reset, `beforeRun` called, and the run put in flight.
+ */
+export function withRunInFlight(o: { aStreamed: boolean; beforeRun?: () => void }): void {
+  beforeAll(async () => {
+    await loadMarkdown();
+  });
+  afterEach(cleanup);
+  beforeEach(() => {
+    useStudio.setState(initial, true);
+    o.beforeRun?.();
+    startRunInFlight(o);
+  });
 }
 
 /** Renders `node` inside a Profiler; the function returned reads how many commits it has made. */

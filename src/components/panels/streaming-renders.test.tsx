@@ -1,30 +1,19 @@
 // @vitest-environment jsdom
 // While a step streams, the panels that show something else do not render again: they subscribe
 // to what they show (STYLE: panels subscribe to the one step they show, not to every result).
-import { act, cleanup, screen } from "@testing-library/react";
+import { act, screen } from "@testing-library/react";
 import type { ReactNode } from "react";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RunEvent } from "../../engine/schema/events.ts";
 import { useStudio } from "../../state/store.ts";
-import { loadMarkdown } from "../ui/Markdown.tsx";
-import { renderCounted, startRunInFlight } from "../run-in-flight.fixtures.tsx";
+import { renderCounted, withRunInFlight } from "../run-in-flight.fixtures.tsx";
 import { AnswerPanel } from "./AnswerPanel.tsx";
 import { Inspector } from "./Inspector.tsx";
 import { RunBar } from "./RunBar.tsx";
 import { WorkerPreview } from "./WorkerPreview.tsx";
 
-const initial = useStudio.getState();
-
-beforeAll(async () => {
-  await loadMarkdown();
-});
-afterEach(cleanup);
-
 /** Steps a, b (sees a), c (sees all), a run started on them, a done; step `selected` selected. */
-beforeEach(() => {
-  useStudio.setState(initial, true);
-  startRunInFlight({ aStreamed: true });
-});
+withRunInFlight({ aStreamed: true });
 
 /** Renders `node` and counts its commits while step c streams `frames` batches of tokens. */
 function rendersWhileStreaming(node: ReactNode, frames: number): number {

@@ -1,6 +1,6 @@
 // Shared pieces of the run-record tests: a step that is done, a round that holds only steps, and
 // the start of a run.
-import type { RunEvent } from "../schema/events.ts";
+import type { EventOf } from "../schema/events.ts";
 import type { RoundRecord, StepRecord } from "../schema/record.ts";
 import { WorkerSchema } from "../schema/worker.ts";
 import { stepRecord } from "./record.ts";
@@ -28,7 +28,7 @@ export const roundRecord = (index: number, steps: StepRecord[]): RoundRecord => 
 });
 
 /** A run_start for one worker, "a" (Alpha, model alpha-1), with five steps a round. */
-export const runStart = (maxRounds: number): RunEvent => ({
+export const runStart = (maxRounds: number): EventOf<"run_start"> => ({
   type: "run_start",
   at: 1,
   runId: "r",
