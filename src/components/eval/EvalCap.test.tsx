@@ -2,6 +2,7 @@
 import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { summarise } from "../../engine/eval/report.ts";
+import { doneResult } from "../../engine/eval/results.fixtures.ts";
 import type { EvalResult } from "../../engine/eval/schema.ts";
 import { useStudio } from "../../state/store.ts";
 import { EvalProgressBar } from "./EvalProgressBar.tsx";
@@ -13,26 +14,8 @@ afterEach(() => {
   useStudio.setState(initial, true);
 });
 
-const result = (item: string, strategy: string, fallback?: boolean): EvalResult => ({
-  item,
-  strategy,
-  repeat: 0,
-  correct: true,
-  score: 1,
-  answer: "7",
-  expected: "7",
-  tokens: 10,
-  cost: 0.001,
-  latencyMs: 100,
-  runId: `run-${item}-${strategy}`,
-  calls: 1,
-  extracted: "7",
-  status: "done",
-  endReason: "no_rounds",
-  planFailed: false,
-  error: null,
-  ...(fallback ? { fallback } : {}),
-});
+const result = (item: string, strategy: string, fallback?: boolean): EvalResult =>
+  doneResult(item, strategy, fallback ? { fallback } : {});
 
 describe("the studio's evaluation at the spending cap", () => {
   it("lists what the cap skipped, per strategy, with the estimate and its basis", () => {

@@ -8,6 +8,7 @@ import type { Worker } from "../../engine/schema/worker.ts";
 import { runNow } from "../../state/controller.ts";
 import type { StepResult } from "../../state/run.ts";
 import { useStudio } from "../../state/store.ts";
+import { storeWorker } from "../run-in-flight.fixtures.tsx";
 import { loadMarkdown } from "../ui/Markdown.tsx";
 import { Inspector } from "./Inspector.tsx";
 
@@ -19,16 +20,7 @@ vi.mock("../../state/controller.ts", () => ({ runNow: vi.fn(() => Promise.resolv
 
 const initial = useStudio.getState();
 
-const worker = (i: number, name: string): Worker => ({
-  id: `w${i}`,
-  name,
-  kind: "openai",
-  baseURL: "http://127.0.0.1:9/v1",
-  model: `m${i}`,
-  temperature: 0.2,
-  maxTokens: 256,
-  prefill: false,
-});
+const worker = (i: number, name: string): Worker => storeWorker(i, name);
 
 function result(patch: Partial<StepResult>): StepResult {
   return {

@@ -2,16 +2,9 @@
 // and the run's own latency (not the scoring after it).
 import { describe, expect, it } from "vitest";
 import { createFakeBackend } from "../llm/fake.ts";
-import { collect, evaluation, items, worker } from "./runner.fixtures.ts";
+import { collect, conductorConfig, evaluation, items, worker } from "./runner.fixtures.ts";
 
 const pool = [worker("a", { input: 1000, output: 1000 })];
-const conductor = {
-  kind: "openai" as const,
-  baseURL: "http://conductor.test/v1",
-  model: "c",
-  temperature: 0,
-  maxTokens: 64,
-};
 
 /** A clock that moves one millisecond each time it is read. */
 function ticking() {
@@ -53,7 +46,10 @@ describe("an item's measured result", () => {
 
   it("marks an answer a fallback worker gave when the Conductor could not plan", async () => {
     const { results } = await collect({
-      evaluation: evaluation(pool, { strategies: [{ kind: "conductor", rounds: 0 }], conductor }),
+      evaluation: evaluation(pool, {
+        strategies: [{ kind: "conductor", rounds: 0 }],
+        conductor: conductorConfig(),
+      }),
       items: items(1),
       backendFor: () => createFakeBackend([{ text: "Answer: 7" }]),
       conductorBackend: createFakeBackend([{ text: "I cannot make lists today." }]),

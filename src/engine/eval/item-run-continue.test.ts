@@ -13,19 +13,12 @@ import type { ItemRunContext } from "./item-run.ts";
 import { continueItemRun, itemRunEvents } from "./item-run.ts";
 import { EvalRun } from "./runner.ts";
 import type { EvalProgress } from "./runner.ts";
-import { collect, evaluation, items, worker } from "./runner.fixtures.ts";
+import { collect, conductorConfig, evaluation, items, worker } from "./runner.fixtures.ts";
 import type { EvalResult } from "./schema.ts";
 import { mathScorer } from "./scorers/math.ts";
 import type { Strategy } from "./strategy.ts";
 
-const conductor = {
-  kind: "openai" as const,
-  baseURL: "http://conductor.test/v1",
-  model: "c",
-  temperature: 0,
-  maxTokens: 64,
-  price: { input: 2000, output: 4000 },
-};
+const conductor = conductorConfig({ input: 2000, output: 4000 });
 const pool = [
   worker("a", { input: 1000, output: 1000 }),
   worker("b", { input: 3000, output: 1000 }),

@@ -1,4 +1,5 @@
-// Result lines for tests: one (strategy, item) verdict with a run id naming its side.
+// Result lines for tests: one (strategy, item) verdict with a run id naming its side, and a
+// correct one as the studio stores it.
 import type { EvalResult } from "./schema.ts";
 import { EvalResultSchema } from "./schema.ts";
 
@@ -25,3 +26,29 @@ export function line(
     ...over,
   });
 }
+
+/** A correct result of one call that answered "7", with run id `run-${item}-${strategy}`. */
+export const doneResult = (
+  item: string,
+  strategy: string,
+  over: Partial<EvalResult> = {},
+): EvalResult => ({
+  item,
+  strategy,
+  repeat: 0,
+  correct: true,
+  score: 1,
+  answer: "7",
+  expected: "7",
+  tokens: 10,
+  cost: 0.001,
+  latencyMs: 100,
+  runId: `run-${item}-${strategy}`,
+  calls: 1,
+  extracted: "7",
+  status: "done",
+  endReason: "no_rounds",
+  planFailed: false,
+  error: null,
+  ...over,
+});

@@ -7,7 +7,7 @@ import type { ChatRequest } from "../llm/types.ts";
 import type { RunRecord } from "../schema/record.ts";
 import type { EvalProgress } from "./runner.ts";
 import { EvalRun } from "./runner.ts";
-import { evaluation, items, worker } from "./runner.fixtures.ts";
+import { conductorConfig, evaluation, items, worker } from "./runner.fixtures.ts";
 import type { EvalResult } from "./schema.ts";
 import { resultKey } from "./schema.ts";
 import { mathScorer } from "./scorers/math.ts";
@@ -180,13 +180,7 @@ describe("evaluation runner: a pause is over only when its partials are stored",
 });
 
 describe("evaluation runner: a paused Conductor item keeps its plan", () => {
-  const conductor = {
-    kind: "openai" as const,
-    baseURL: "http://conductor.test/v1",
-    model: "c",
-    temperature: 0,
-    maxTokens: 64,
-  };
+  const conductor = conductorConfig();
   const PLAN = 'model_id = [0, 0]\nsubtasks = ["Solve", "Check it"]\naccess_list = [[], ["all"]]';
   const KEEP = "model_id = []\nsubtasks = []\naccess_list = []";
 

@@ -5,7 +5,7 @@ import { createFakeBackend } from "../llm/fake.ts";
 import { LlmError } from "../llm/types.ts";
 import { OriginLimiter } from "./limiter.ts";
 import { EvalRun } from "./runner.ts";
-import { collect, evaluation, items, worker } from "./runner.fixtures.ts";
+import { collect, conductorConfig, evaluation, items, worker } from "./runner.fixtures.ts";
 import type { EvalResult } from "./schema.ts";
 import { EvalResultSchema } from "./schema.ts";
 import { mathScorer } from "./scorers/math.ts";
@@ -168,13 +168,7 @@ describe("evaluation runner: boundaries", () => {
     expect(idle.paused).toBe(false);
     expect(await idle.run()).toMatchObject({ status: "finished", done: 2, total: 2 });
     const limiter = new OriginLimiter(2);
-    const conductor = {
-      kind: "openai" as const,
-      baseURL: "http://conductor.test/v1",
-      model: "c",
-      temperature: 0,
-      maxTokens: 64,
-    };
+    const conductor = conductorConfig();
     await collect({
       evaluation: evaluation([worker("a")], {
         strategies: [{ kind: "conductor", rounds: 0 }],

@@ -21,6 +21,16 @@ export const worker = (name: string, price?: { input: number; output: number }):
   price,
 });
 
+/** The evaluation's Conductor: its own origin, deterministic, priced only when `price` is given. */
+export const conductorConfig = (price?: { input: number; output: number }) => ({
+  kind: "openai" as const,
+  baseURL: "http://conductor.test/v1",
+  model: "c",
+  temperature: 0,
+  maxTokens: 64,
+  ...(price ? { price } : {}),
+});
+
 export const items = (n: number, extra: Partial<EvalItem> = {}): EvalItem[] =>
   Array.from({ length: n }, (_, i) => ({
     id: `q${i}`,

@@ -6,15 +6,16 @@ import { recordOf } from "../run/record.ts";
 import type { RunEvent } from "../schema/events.ts";
 import type { RunRecord } from "../schema/record.ts";
 import type { Pool } from "../schema/worker.ts";
-import { ConductorConfigSchema, WorkerSchema } from "../schema/worker.ts";
+import { WorkerSchema } from "../schema/worker.ts";
 import type { RunnerOptions } from "./runner.ts";
 import { runRun } from "./runner.ts";
+import { conductor7b, runnerOptions } from "./runner.fixtures.ts";
 import { drain } from "./testing.ts";
 
 const pool: Pool = ["Alpha", "Beta"].map((name, i) =>
   WorkerSchema.parse({ id: `w${i}`, name, model: `m${i}` }),
 );
-const conductor = ConductorConfigSchema.parse({ model: "conductor-7b" });
+const conductor = conductor7b;
 const PLAN = `Two tries, then a check.
 model_id = [0, 1, 0]
 subtasks = ["Try A", "Try B", "Check both"]
@@ -37,18 +38,14 @@ function setUp(conductorTexts: string[], over: Partial<RunnerOptions> = {}) {
     calls.push("plan");
     return { text: conductorTexts[Math.min(n, conductorTexts.length - 1)] ?? "" };
   });
-  let t = 1000;
-  const o: RunnerOptions = {
+  const o = runnerOptions({
     question: "Is 391 prime?",
     pool,
     conductor,
     conductorBackend,
     backendFor: () => workers,
-    signal: new AbortController().signal,
-    now: () => (t += 10),
-    start: { from: "plan" },
     ...over,
-  };
+  });
   return { o, calls };
 }
 

@@ -4,14 +4,15 @@ import { describe, expect, it, vi } from "vitest";
 import { callCost } from "../cost.ts";
 import { failure } from "../errors.ts";
 import { createFakeBackend } from "../llm/fake.ts";
-import type { FakeBackend, FakeReply } from "../llm/fake.ts";
+import type { FakeReply } from "../llm/fake.ts";
 import { LlmError } from "../llm/types.ts";
-import type { ParentPath, RunEvent, RunEventType } from "../schema/events.ts";
+import type { ParentPath, RunEvent } from "../schema/events.ts";
 import type { Pool } from "../schema/worker.ts";
 import { WorkerSchema } from "../schema/worker.ts";
 import type { Step } from "../schema/workflow.ts";
-import type { ExecuteOptions, NestedResult, NestedRunner, WorkflowOutcome } from "./execute.ts";
+import type { NestedResult, NestedRunner } from "./execute.ts";
 import { CallBudget, executeWorkflow } from "./execute.ts";
+import { drain, ofType, workflowStarter } from "./run-events.fixtures.ts";
 
 const question = "How many primes are below 100?";
 const pool: Pool = [
@@ -31,29 +32,7 @@ const usage = (promptTokens: number, completionTokens: number) => ({
   estimated: false,
 });
 
-function start(steps: Step[], backend: FakeBackend, extra: Partial<ExecuteOptions> = {}) {
-  return executeWorkflow({
-    question,
-    steps,
-    pool,
-    backendFor: () => backend,
-    signal: new AbortController().signal,
-    retry: fastRetry,
-    now: () => 42,
-    ...extra,
-  });
-}
-async function drain(gen: AsyncGenerator<RunEvent, WorkflowOutcome>) {
-  const events: RunEvent[] = [];
-  for (;;) {
-    const next = await gen.next();
-    if (next.done) return { events, outcome: next.value };
-    events.push(next.value);
-  }
-}
-function ofType<T extends RunEventType>(events: RunEvent[], type: T) {
-  return events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);
-}
+const start = workflowStarter({ question, pool, retry: fastRetry, now: () => 42 });
 /** A nested runner that yields `events` (tagged with the path it is given) and returns `result`. */
 function scriptedNested(result: NestedResult, events: RunEvent[] = []) {
   const seen: { parent: ParentPath }[] = [];

@@ -10,9 +10,10 @@ import type { ChatMessage } from "../schema/usage.ts";
 import type { Pool } from "../schema/worker.ts";
 import { WorkerSchema } from "../schema/worker.ts";
 import type { Step } from "../schema/workflow.ts";
-import type { ExecuteOptions, StepOutcome, WorkflowOutcome } from "./execute.ts";
-import { CallBudget, executeWorkflow, workflowAnswer } from "./execute.ts";
+import type { StepOutcome, WorkflowOutcome } from "./execute.ts";
+import { CallBudget, workflowAnswer } from "./execute.ts";
 import { buildWorkerMessages } from "./messages.ts";
+import { ofType, workflowStarter } from "./run-events.fixtures.ts";
 
 const question = "Is 391 a prime number?";
 const pool: Pool = ["Alpha", "Beta", "Gamma"].map((name, i) =>
@@ -43,18 +44,7 @@ function gate(): { promise: Promise<void>; open: () => void } {
 function flush(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
-function start(steps: Step[], backend: FakeBackend, extra: Partial<ExecuteOptions> = {}) {
-  return executeWorkflow({
-    question,
-    steps,
-    pool,
-    backendFor: () => backend,
-    signal: new AbortController().signal,
-    retry: fastRetry,
-    now: () => 1000,
-    ...extra,
-  });
-}
+const start = workflowStarter({ question, pool, retry: fastRetry, now: () => 1000 });
 /** Pulls events on demand, so a test can act while calls are held open by gates. */
 function pump(gen: AsyncGenerator<RunEvent, WorkflowOutcome>) {
   const events: RunEvent[] = [];
@@ -85,9 +75,6 @@ const is = (type: RunEventType, step: number) => (e: RunEvent) =>
   e.type === type && "step" in e && e.step === step;
 const at = (events: RunEvent[], type: RunEventType, step: number) =>
   events.findIndex(is(type, step));
-function ofType<T extends RunEventType>(events: RunEvent[], type: T) {
-  return events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);
-}
 
 describe("executeWorkflow", () => {
   it("queues every step, then streams, finishes with usage and cost, and answers with the last output", async () => {

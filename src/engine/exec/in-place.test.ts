@@ -8,23 +8,15 @@ import { seedFrom, stepsAt } from "../run/continue.ts";
 import { recordOf } from "../run/record.ts";
 import type { RunEvent } from "../schema/events.ts";
 import type { RunRecord } from "../schema/record.ts";
-import type { Pool } from "../schema/worker.ts";
-import { ConductorConfigSchema, WorkerSchema } from "../schema/worker.ts";
 import type { Step } from "../schema/workflow.ts";
 import type { RunnerOptions } from "./runner.ts";
 import { runRun } from "./runner.ts";
+import { conductor7b, runnerOptions, selfPool } from "./runner.fixtures.ts";
 import { drain } from "./testing.ts";
 
 const question = "Is 391 prime?";
-const pool: Pool = ["Alpha", "Beta", "Self"].map((name, i) =>
-  WorkerSchema.parse({
-    id: `w${i}`,
-    name,
-    model: `m${i}`,
-    kind: i === 2 ? "conductor" : "openai",
-  }),
-);
-const conductor = ConductorConfigSchema.parse({ model: "conductor-7b" });
+const pool = selfPool();
+const conductor = conductor7b;
 const SELF_PLAN = `Delegate the check.
 model_id = [0, 2]
 subtasks = ["Try A", "Plan the check"]
@@ -51,20 +43,16 @@ function options(over: Partial<RunnerOptions>, plans: string[], fail?: string) {
       : { text: `answer to ${subtaskOf(r)}` };
   });
   const conductorBackend = createFakeBackend(plans.map((text) => ({ text })));
-  let t = 1000;
-  const o: RunnerOptions = {
+  const o = runnerOptions({
     question,
     pool,
     conductor,
     conductorBackend,
     backendFor: () => workers,
-    signal: new AbortController().signal,
-    now: () => (t += 10),
     retry: { maxAttempts: 1 },
     maxDepth: 1,
-    start: { from: "plan" },
     ...over,
-  };
+  });
   return { o, calls, conductorBackend };
 }
 

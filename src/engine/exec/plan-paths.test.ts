@@ -8,11 +8,9 @@ import { createFakeBackend } from "../llm/fake.ts";
 import type { FakeReply } from "../llm/fake.ts";
 import type { ChatBackend, ChatRequest } from "../llm/types.ts";
 import { LlmError } from "../llm/types.ts";
-import type { RunEvent, RunEventType } from "../schema/events.ts";
 import type { ChatMessage } from "../schema/usage.ts";
 import { CallBudget } from "./execute.ts";
-import type { PlanOptions, PlanOutcome } from "./plan.ts";
-import { planRound } from "./plan.ts";
+import { drain, ofType, planStarter } from "./run-events.fixtures.ts";
 
 const LISTS = `model_id = [1, 0]\nsubtasks = ["Solve it.", "Check it."]\naccess_list = [[], [0]]`;
 const PLAN = `Two steps.\n${LISTS}`;
@@ -24,31 +22,15 @@ const fastRetry = { baseDelayMs: 0, maxDelayMs: 0, timeoutMs: 0, random: () => 0
 const tokens = (messages: ChatMessage[]) =>
   messages.reduce((n, m) => n + Math.ceil(m.content.length / 4), 0);
 
-function start(backend: ChatBackend, extra: Partial<PlanOptions> = {}) {
-  return planRound({
-    backend,
-    conductor: { temperature: 0.2, maxTokens: 100, price: { input: 1, output: 1 } },
-    messages: MESSAGES,
-    workerIds: ["wa", "wb"],
-    maxSteps: 3,
-    round: 0,
-    signal: new AbortController().signal,
-    retry: fastRetry,
-    now: () => 9,
-    ...extra,
-  });
-}
-async function drain(gen: AsyncGenerator<RunEvent, PlanOutcome>) {
-  const events: RunEvent[] = [];
-  for (;;) {
-    const next = await gen.next();
-    if (next.done) return { events, outcome: next.value };
-    events.push(next.value);
-  }
-}
-function ofType<T extends RunEventType>(events: RunEvent[], type: T) {
-  return events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);
-}
+const start = planStarter({
+  conductor: { temperature: 0.2, maxTokens: 100, price: { input: 1, output: 1 } },
+  messages: MESSAGES,
+  workerIds: ["wa", "wb"],
+  maxSteps: 3,
+  round: 0,
+  retry: fastRetry,
+  now: () => 9,
+});
 /** A backend with a context window, counting a token per four characters. */
 function windowed(
   script: FakeReply[] | ((r: ChatRequest) => FakeReply),

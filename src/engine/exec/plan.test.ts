@@ -5,11 +5,11 @@ import type { FakeReply } from "../llm/fake.ts";
 import type { ChatBackend } from "../llm/types.ts";
 import { LlmError } from "../llm/types.ts";
 import { recordOf } from "../run/record.ts";
-import type { RunEvent, RunEventType } from "../schema/events.ts";
+import type { RunEvent } from "../schema/events.ts";
 import { ConductorConfigSchema, WorkerSchema } from "../schema/worker.ts";
 import { CallBudget } from "./execute.ts";
-import type { PlanOptions, PlanOutcome } from "./plan.ts";
-import { planRound } from "./plan.ts";
+import type { PlanOptions } from "./plan.ts";
+import { drain, ofType, planStarter } from "./run-events.fixtures.ts";
 
 const conductor = ConductorConfigSchema.parse({ model: "c", price: { input: 1, output: 3 } });
 const fastRetry = { baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 0, random: () => 0.5 };
@@ -18,30 +18,17 @@ model_id = [1, 0]
 subtasks = ["Solve it.", "Check it and answer."]
 access_list = [[], ["all"]]`;
 
+const start = planStarter({
+  conductor,
+  messages: [{ role: "user", content: "Plan for the question." }],
+  workerIds: ["wa", "wb"],
+  maxSteps: 5,
+  round: 0,
+  retry: fastRetry,
+  now: () => 7,
+});
 function plan0(replies: FakeReply[], extra: Partial<PlanOptions> = {}) {
-  return planRound({
-    backend: createFakeBackend(replies),
-    conductor,
-    messages: [{ role: "user", content: "Plan for the question." }],
-    workerIds: ["wa", "wb"],
-    maxSteps: 5,
-    round: 0,
-    signal: new AbortController().signal,
-    retry: fastRetry,
-    now: () => 7,
-    ...extra,
-  });
-}
-async function drain(gen: AsyncGenerator<RunEvent, PlanOutcome>) {
-  const events: RunEvent[] = [];
-  for (;;) {
-    const next = await gen.next();
-    if (next.done) return { events, outcome: next.value };
-    events.push(next.value);
-  }
-}
-function ofType<T extends RunEventType>(events: RunEvent[], type: T) {
-  return events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);
+  return start(createFakeBackend(replies), extra);
 }
 function flush(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));

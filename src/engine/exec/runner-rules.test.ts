@@ -6,15 +6,12 @@ import { createFakeBackend } from "../llm/fake.ts";
 import type { ChatRequest } from "../llm/types.ts";
 import { recordOf } from "../run/record.ts";
 import type { EventOf, RunEvent } from "../schema/events.ts";
-import type { Pool } from "../schema/worker.ts";
-import { ConductorConfigSchema, WorkerSchema } from "../schema/worker.ts";
 import type { RunnerOptions } from "./runner.ts";
 import { runRun } from "./runner.ts";
+import { conductor7b, runnerOptions, selfPool } from "./runner.fixtures.ts";
 
-const pool: Pool = ["Alpha", "Beta", "Self"].map((name, i) =>
-  WorkerSchema.parse({ id: `w${i}`, name, model: `m${i}`, kind: i === 2 ? "conductor" : "openai" }),
-);
-const conductor = ConductorConfigSchema.parse({ model: "conductor-7b" });
+const pool = selfPool();
+const conductor = conductor7b;
 const lists = (ids: number[], access = "[]") =>
   `model_id = [${ids.join(", ")}]\nsubtasks = [${ids.map((_, i) => `"Task ${i}"`).join(", ")}]\naccess_list = [${ids.map(() => access).join(", ")}]`;
 const ONE = lists([0]);
@@ -28,18 +25,17 @@ function setup(over: Partial<RunnerOptions>, texts: string[]) {
     return { text: `worker answer ${seen.length}` };
   });
   const conductorBackend = createFakeBackend(texts.map((text) => ({ text })));
-  let t = 0;
-  const o: RunnerOptions = {
-    question: "Is 391 prime?",
-    pool,
-    conductor,
-    conductorBackend,
-    backendFor: () => workers,
-    signal: new AbortController().signal,
-    now: () => (t += 1),
-    start: { from: "plan" },
-    ...over,
-  };
+  const o = runnerOptions(
+    {
+      question: "Is 391 prime?",
+      pool,
+      conductor,
+      conductorBackend,
+      backendFor: () => workers,
+      ...over,
+    },
+    { from: 0, by: 1 },
+  );
   return { o, seen, conductorBackend };
 }
 

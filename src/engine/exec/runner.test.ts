@@ -6,22 +6,13 @@ import { recordOf } from "../run/record.ts";
 import { totalsOf } from "../run/totals.ts";
 import type { RunEvent } from "../schema/events.ts";
 import type { RunRecord } from "../schema/record.ts";
-import type { Pool } from "../schema/worker.ts";
-import { ConductorConfigSchema, WorkerSchema } from "../schema/worker.ts";
 import type { RunnerOptions } from "./runner.ts";
 import { runRun } from "./runner.ts";
+import { conductor7b, runnerOptions, selfPool } from "./runner.fixtures.ts";
 
 const question = "Is 391 prime?";
-const pool: Pool = ["Alpha", "Beta", "Self"].map((name, i) =>
-  WorkerSchema.parse({
-    id: `w${i}`,
-    name,
-    model: `m${i}`,
-    kind: i === 2 ? "conductor" : "openai",
-    price: { input: 1, output: 2 },
-  }),
-);
-const conductor = ConductorConfigSchema.parse({ model: "conductor-7b" });
+const pool = selfPool({ input: 1, output: 2 });
+const conductor = conductor7b;
 const PLAN = `Two tries, then a check.
 model_id = [0, 1, 0]
 subtasks = ["Try A", "Try B", "Check both"]
@@ -65,18 +56,14 @@ function options(over: Partial<RunnerOptions>, conductorText: string | string[] 
   const w = workers();
   const texts = Array.isArray(conductorText) ? conductorText : [conductorText];
   const conductorBackend = createFakeBackend(texts.map((text) => ({ text })));
-  let t = 1000;
-  const o: RunnerOptions = {
+  const o = runnerOptions({
     question,
     pool,
     conductor,
     conductorBackend,
     backendFor: () => w.backend,
-    signal: new AbortController().signal,
-    now: () => (t += 10),
-    start: { from: "plan" },
     ...over,
-  };
+  });
   return { o, w, conductorBackend };
 }
 

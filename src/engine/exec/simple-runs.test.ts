@@ -7,13 +7,14 @@ import type { FakeBackend, FakeReply } from "../llm/fake.ts";
 import type { ChatRequest } from "../llm/types.ts";
 import { LlmError } from "../llm/types.ts";
 import { recordOf } from "../run/record.ts";
-import type { RunEvent, RunEventType } from "../schema/events.ts";
+import type { RunEvent } from "../schema/events.ts";
 import type { Pool } from "../schema/worker.ts";
 import { ConductorConfigSchema, WorkerSchema } from "../schema/worker.ts";
 import type { Step } from "../schema/workflow.ts";
 import { buildWorkerMessages } from "./messages.ts";
 import type { RunOptions } from "./simple-runs.ts";
 import { runConductor, runWorkflow } from "./simple-runs.ts";
+import { ofType } from "./run-events.fixtures.ts";
 
 const question = "Is 391 a prime number? Answer yes or no with a reason.";
 const pool: Pool = ["Alpha", "Beta", "Gamma"].map((name, i) =>
@@ -93,9 +94,6 @@ function run(
     ...extra,
   });
   return { gen, conductorBackend };
-}
-function ofType<T extends RunEventType>(events: RunEvent[], type: T) {
-  return events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);
 }
 function finish(events: RunEvent[]) {
   const last = events.at(-1);

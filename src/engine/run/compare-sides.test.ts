@@ -5,6 +5,7 @@ import type { RunRecord, StepRecord } from "../schema/record.ts";
 import { WorkerSchema } from "../schema/worker.ts";
 import { compareRuns, textDiff } from "./compare.ts";
 import { emptyRecord, stepRecord } from "./record.ts";
+import { roundRecord } from "./record.fixtures.ts";
 
 const pool = [WorkerSchema.parse({ id: "w0", name: "Alpha" })];
 const step = (i: number, patch: Partial<StepRecord> = {}): StepRecord => ({
@@ -16,14 +17,7 @@ const step = (i: number, patch: Partial<StepRecord> = {}): StepRecord => ({
 const run = (rounds: StepRecord[][], patch: Partial<RunRecord> = {}): RunRecord => ({
   ...emptyRecord(),
   pool,
-  rounds: rounds.map((steps, index) => ({
-    index,
-    plan: null,
-    lists: null,
-    steps,
-    answer: null,
-    accepted: false,
-  })),
+  rounds: rounds.map((steps, index) => roundRecord(index, steps)),
   ...patch,
 });
 

@@ -49,18 +49,21 @@ const base = record([
   round(1, [step(0, "done"), step(1, "done", inner())], false),
 ]);
 
+/** What `base` holds finished: round 0's plan, its step 0, and the nested steps of steps 1 and 3. */
+const EVERY_FINISHED = [
+  { parent: [], round: 0, step: null },
+  { parent: [], round: 0, step: 0 },
+  { parent: [{ round: 0, step: 1 }], round: 0, step: 0 },
+  { parent: [{ round: 0, step: 1 }], round: 0, step: 1 },
+  { parent: [{ round: 0, step: 3 }], round: 0, step: 0 },
+  { parent: [{ round: 0, step: 3 }], round: 0, step: 1 },
+];
+
 describe("seedFrom: the parts a continuing run keeps", () => {
   it("keeps plans and finished steps, not failed ones, and recurses into nested workflows", () => {
     expect(seedFrom(base, TOP, [0, 1, 2, 3])).toEqual({
       rounds: [base.rounds[0]],
-      kept: [
-        { parent: [], round: 0, step: null },
-        { parent: [], round: 0, step: 0 },
-        { parent: [{ round: 0, step: 1 }], round: 0, step: 0 },
-        { parent: [{ round: 0, step: 1 }], round: 0, step: 1 },
-        { parent: [{ round: 0, step: 3 }], round: 0, step: 0 },
-        { parent: [{ round: 0, step: 3 }], round: 0, step: 1 },
-      ],
+      kept: EVERY_FINISHED,
     });
   });
 
@@ -72,14 +75,7 @@ describe("seedFrom: the parts a continuing run keeps", () => {
   });
 
   it("runs a later round again: earlier rounds are kept whole, a round without a plan has none", () => {
-    expect(seedFrom(base, { parent: [], round: 1 }, []).kept).toEqual([
-      { parent: [], round: 0, step: null },
-      { parent: [], round: 0, step: 0 },
-      { parent: [{ round: 0, step: 1 }], round: 0, step: 0 },
-      { parent: [{ round: 0, step: 1 }], round: 0, step: 1 },
-      { parent: [{ round: 0, step: 3 }], round: 0, step: 0 },
-      { parent: [{ round: 0, step: 3 }], round: 0, step: 1 },
-    ]);
+    expect(seedFrom(base, { parent: [], round: 1 }, []).kept).toEqual(EVERY_FINISHED);
   });
 
   it("re-runs one nested workflow: only its own steps outside `keep` go", () => {

@@ -1,7 +1,7 @@
 // The focus helpers on nested workflows two levels deep, on paths the record does not hold, and
 // nestedOwnerFinish's usage, cost and run answer.
 import { describe, expect, it } from "vitest";
-import type { RoundRecord, RunRecord, StepRecord } from "../schema/record.ts";
+import type { RoundRecord, RunRecord } from "../schema/record.ts";
 import {
   TOP,
   focusLabel,
@@ -11,22 +11,10 @@ import {
   questionAt,
   roundAt,
 } from "./focus.ts";
-import { emptyRecord, stepRecord } from "./record.ts";
+import { emptyRecord } from "./record.ts";
+import { doneStep, roundRecord } from "./record.fixtures.ts";
 
-const step = (i: number, output: string, patch: Partial<StepRecord> = {}): StepRecord => ({
-  ...stepRecord({ pool: [] }, { worker: "w0", subtask: `s${i}`, access: [] }, i),
-  status: "done",
-  output,
-  ...patch,
-});
-const round = (index: number, steps: StepRecord[]): RoundRecord => ({
-  index,
-  plan: null,
-  lists: null,
-  steps,
-  answer: null,
-  accepted: false,
-});
+const step = doneStep;
 const nest = (question: string, rounds: RoundRecord[]) => ({
   depth: 1,
   question,
@@ -34,7 +22,7 @@ const nest = (question: string, rounds: RoundRecord[]) => ({
   answer: null,
 });
 
-const deep = round(0, [step(0, "deep a")]);
+const deep = roundRecord(0, [step(0, "deep a")]);
 const usage = { promptTokens: 11, completionTokens: 5, estimated: false };
 // Round 1: step 1 holds a nested workflow whose step 1 holds another; round 2 has one step.
 const record: RunRecord = {
@@ -42,18 +30,18 @@ const record: RunRecord = {
   question: "top question",
   answer: "last",
   rounds: [
-    round(0, [
+    roundRecord(0, [
       step(0, "a"),
       step(1, "b", {
         usage,
         cost: 0.25,
         nested: nest("inner question", [
-          round(0, [step(0, "i0"), step(1, "i1", { nested: nest("deep question", [deep]) })]),
+          roundRecord(0, [step(0, "i0"), step(1, "i1", { nested: nest("deep question", [deep]) })]),
         ]),
       }),
       step(2, "c"),
     ]),
-    round(1, [step(0, "last", { nested: nest("", [round(0, [step(0, "x")])]) })]),
+    roundRecord(1, [step(0, "last", { nested: nest("", [roundRecord(0, [step(0, "x")])]) })]),
   ],
 };
 const inner = { parent: [{ round: 0, step: 1 }], round: 0 };
@@ -95,7 +83,7 @@ describe("focus on nested workflows", () => {
   });
 
   it("shows the next round only finished outputs", () => {
-    const r = round(0, [step(0, "kept"), step(1, "partial", { status: "failed" })]);
+    const r = roundRecord(0, [step(0, "kept"), step(1, "partial", { status: "failed" })]);
     expect(priorOf(r)).toEqual([
       { worker: "w0", subtask: "s0", output: "kept" },
       { worker: "w0", subtask: "s1", output: "" },
@@ -146,7 +134,7 @@ describe("nestedOwnerFinish", () => {
     expect(nestedOwnerFinish(record, last, "final", 9).runAnswer).toBe("final");
     const twoSteps = {
       ...record,
-      rounds: [record.rounds[0]!, round(1, [record.rounds[1]!.steps[0]!, step(1, "after")])],
+      rounds: [record.rounds[0]!, roundRecord(1, [record.rounds[1]!.steps[0]!, step(1, "after")])],
     };
     expect(nestedOwnerFinish(twoSteps, last, "final", 9).runAnswer).toBe("last");
     // A step of an earlier round at the place of the last round's last step does not answer.
@@ -160,13 +148,15 @@ describe("nestedOwnerFinish", () => {
 
   it("a workflow nested in the last step's nested workflow never changes the run's answer", () => {
     // One round of one step: its nested workflow's only step holds another nested workflow.
-    const innerMost = nest("q2", [round(0, [step(0, "y")])]);
+    const innerMost = nest("q2", [roundRecord(0, [step(0, "y")])]);
     const single: RunRecord = {
       ...emptyRecord(),
       answer: "old",
       rounds: [
-        round(0, [
-          step(0, "z", { nested: nest("q1", [round(0, [step(0, "w", { nested: innerMost })])]) }),
+        roundRecord(0, [
+          step(0, "z", {
+            nested: nest("q1", [roundRecord(0, [step(0, "w", { nested: innerMost })])]),
+          }),
         ]),
       ],
     };

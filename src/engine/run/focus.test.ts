@@ -1,28 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { emptyRecord, stepRecord } from "./record.ts";
-import type { RoundRecord, RunRecord } from "../schema/record.ts";
+import { emptyRecord } from "./record.ts";
+import { doneStep, roundRecord } from "./record.fixtures.ts";
+import type { RunRecord } from "../schema/record.ts";
 import { TOP, focusLabel, inFocus, isTop, nestedOwnerFinish, roundAt } from "./focus.ts";
 
-const step = (i: number, output: string) => ({
-  ...stepRecord({ pool: [] }, { worker: "w0", subtask: `s${i}`, access: [] }, i),
-  status: "done" as const,
-  output,
-});
-const round = (index: number, steps: RoundRecord["steps"]): RoundRecord => ({
-  index,
-  plan: null,
-  lists: null,
-  steps,
-  answer: null,
-  accepted: false,
-});
+const step = doneStep;
 
-const nested = round(0, [step(0, "inner a"), step(1, "inner b")]);
+const nested = roundRecord(0, [step(0, "inner a"), step(1, "inner b")]);
 const record: RunRecord = {
   ...emptyRecord(),
   answer: "inner b",
   rounds: [
-    round(0, [
+    roundRecord(0, [
       step(0, "a"),
       {
         ...step(1, "inner b"),
@@ -66,7 +55,7 @@ describe("focus", () => {
     expect(runAnswer).toBe("better");
     const notLast = {
       ...record,
-      rounds: [...record.rounds, round(1, [step(0, "later")])],
+      rounds: [...record.rounds, roundRecord(1, [step(0, "later")])],
       answer: "later",
     };
     expect(nestedOwnerFinish(notLast, focus, "better", 7).runAnswer).toBe("later");

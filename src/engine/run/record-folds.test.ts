@@ -1,20 +1,10 @@
 // Folds of the recorder that no whole-run log reaches: reclassified reasoning, retried plans,
 // skipped steps, plan notices, accepted refinement rounds and step attempts.
 import { describe, expect, it } from "vitest";
-import type { RunEvent } from "../schema/events.ts";
-import { WorkerSchema } from "../schema/worker.ts";
 import { recordOf } from "./record.ts";
+import { runStart } from "./record.fixtures.ts";
 
-const pool = [WorkerSchema.parse({ id: "a", name: "Alpha", model: "alpha-1" })];
-const start: RunEvent = {
-  type: "run_start",
-  at: 1,
-  runId: "r",
-  question: "q",
-  pool,
-  maxSteps: 5,
-  maxRounds: 1,
-};
+const start = runStart(1);
 const usage = { promptTokens: 3, completionTokens: 2, estimated: false };
 const steps = [{ worker: "a", subtask: "Solve", access: [] as number[] }];
 const retry = { attempt: 2, delayMs: 5, code: "server", message: "5xx" } as const;

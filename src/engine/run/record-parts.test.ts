@@ -232,17 +232,9 @@ describe("where an event lands", () => {
       seen.push(p);
       return { ...p, raw: "x" };
     });
-    expect(seen).toEqual([
-      {
-        messages: [],
-        raw: "",
-        startedAt: null,
-        finishedAt: null,
-        usage: null,
-        cost: null,
-        error: null,
-      },
-    ]);
+    // Nothing is known of it yet: no messages, no text, and no times, usage, cost or error.
+    const unknown = { startedAt: null, finishedAt: null, usage: null, cost: null, error: null };
+    expect(seen).toEqual([{ messages: [], raw: "", ...unknown }]);
     expect(out.rounds[0]?.plan?.raw).toBe("x");
     const twice = withPlan(out, undefined, 0, (p) => ({ ...p, raw: `${p.raw}y` }));
     expect(twice.rounds[0]?.plan?.raw).toBe("xy");

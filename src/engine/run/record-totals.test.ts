@@ -3,20 +3,11 @@
 import { describe, expect, it } from "vitest";
 import type { RunEvent } from "../schema/events.ts";
 import type { RunRecord } from "../schema/record.ts";
-import { WorkerSchema } from "../schema/worker.ts";
 import { applyEvent, recordOf } from "./record.ts";
+import { runStart } from "./record.fixtures.ts";
 import { totalsOf } from "./totals.ts";
 
-const pool = [WorkerSchema.parse({ id: "a", name: "Alpha", model: "alpha-1" })];
-const start: RunEvent = {
-  type: "run_start",
-  at: 1,
-  runId: "r",
-  question: "q",
-  pool,
-  maxSteps: 5,
-  maxRounds: 0,
-};
+const start = runStart(0);
 const usage = { promptTokens: 3, completionTokens: 2, estimated: false };
 const steps = [
   { worker: "a", subtask: "Solve", access: [] as number[] },

@@ -58,6 +58,21 @@ const run = (patch: Partial<RunRecord>): RunRecord => ({
   rounds: [round(0, ["done", "done", "done", "done"])],
   ...patch,
 });
+/** A planned run: the Conductor's lists for the canvas's steps, no step run yet. */
+const plannedRun = (): RunRecord =>
+  run({
+    status: "planned",
+    kind: "planned",
+    rounds: [
+      {
+        ...round(0, [], []),
+        lists: listsOf(
+          stepsOf(doc),
+          pool.map((w) => w.id),
+        ),
+      },
+    ],
+  });
 
 const request = (patch: Partial<RunRequest> = {}): RunRequest => ({
   doc,
@@ -153,16 +168,7 @@ describe("planRun", () => {
   });
 
   it("runs the Conductor's unedited plan as the planned run itself", () => {
-    // A planned run: the Conductor's lists, no step run yet.
-    const lists = listsOf(
-      stepsOf(doc),
-      pool.map((w) => w.id),
-    );
-    const parent = run({
-      status: "planned",
-      kind: "planned",
-      rounds: [{ ...round(0, [], []), lists }],
-    });
+    const parent = plannedRun();
     expect(planRun(request({ parent, rounds: 1 }))).toMatchObject({
       plan: { kind: "planned", parentId: null, append: true, base: parent, refine: true },
     });
@@ -301,15 +307,7 @@ describe("planRun and planResume, case by case", () => {
   });
 
   it("runs an unedited planned run as itself, successfully", () => {
-    const lists = listsOf(
-      stepsOf(doc),
-      pool.map((w) => w.id),
-    );
-    const parent = run({
-      status: "planned",
-      kind: "planned",
-      rounds: [{ ...round(0, [], []), lists }],
-    });
+    const parent = plannedRun();
     expect(planRun(request({ parent }))).toMatchObject({ ok: true, plan: { append: true } });
   });
 
