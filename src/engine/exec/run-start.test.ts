@@ -9,6 +9,7 @@ import type { Pool } from "../schema/worker.ts";
 import { ConductorConfigSchema, WorkerSchema } from "../schema/worker.ts";
 import type { RunnerOptions } from "./runner.ts";
 import { newRunId, runRun } from "./runner.ts";
+import { priorSteps } from "./run-start.ts";
 import { drain } from "./testing.ts";
 
 const pool: Pool = ["Alpha", "Beta"].map((name, i) =>
@@ -171,5 +172,31 @@ describe("the conversation a resumed refinement plan continues", () => {
     // The refinement turn itself is the same. (The earlier turns are the record's, which holds
     // the first prompt as sent, under the grammar: without the folded opening.)
     expect(resumed.messages.at(-1)).toEqual(whole.messages.at(-1));
+  });
+});
+
+describe("what a round shows the next (SPEC 1.6)", () => {
+  const steps = [
+    { worker: "w0", subtask: "Solve it.", access: [] },
+    { worker: "w1", subtask: "Check it.", access: [0] },
+    { worker: "w0", subtask: "Sum up.", access: "all" as const },
+  ];
+
+  it("each step with its output when it finished, an empty output when it failed or never ran", () => {
+    expect(priorSteps(steps, [{ status: "done", output: "4" }, { status: "failed" }])).toEqual([
+      { worker: "w0", subtask: "Solve it.", output: "4" },
+      { worker: "w1", subtask: "Check it.", output: "" },
+      { worker: "w0", subtask: "Sum up.", output: "" },
+    ]);
+  });
+
+  it("the run's start names the Conductor it plans with, and none when it has none", async () => {
+    expect((await startOf(options())).conductor).toEqual(conductor);
+    const given = [{ worker: "w0", subtask: "Answer it.", access: [] }];
+    const manual = await startOf(
+      options({ conductor: undefined, start: { from: "round", round: 0, steps: given } }),
+    );
+    expect(manual).not.toHaveProperty("conductor");
+    expect(manual.prompt).toBeNull();
   });
 });
