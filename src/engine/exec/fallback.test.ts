@@ -22,20 +22,24 @@ const retry = { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, timeoutMs: 0 };
 const GOOD = 'model_id = [1]\nsubtasks = ["Multiply 17 by 23."]\naccess_list = [[]]';
 const TRUNCATED = 'model_id = [0, 1]\nsubtasks = ["Multiply", "Check the';
 
-async function run(plans: FakeReply[], fallback?: FallbackPolicy) {
+/** The whole run (runConductor), or with `planOnly` the studio's Plan (runRun from a plan only). */
+async function run(plans: FakeReply[], fallback?: FallbackPolicy, planOnly = false) {
   const conductorBackend = createFakeBackend(plans);
   const workerBackend = createFakeBackend(() => ({ text: "391" }));
+  const o = {
+    question,
+    pool,
+    conductor,
+    conductorBackend,
+    backendFor: () => workerBackend,
+    signal: new AbortController().signal,
+    retry,
+    fallback,
+  };
   const events = await drain(
-    runConductor({
-      question,
-      pool,
-      conductor,
-      conductorBackend,
-      backendFor: () => workerBackend,
-      signal: new AbortController().signal,
-      retry,
-      fallback,
-    }),
+    planOnly
+      ? runRun({ ...o, run: { kind: "planned" }, start: { from: "plan", planOnly: true } })
+      : runConductor(o),
   );
   return { record: recordOf(events), events, conductorBackend, workerBackend };
 }
@@ -89,25 +93,7 @@ describe("when the Conductor cannot plan", () => {
   });
 
   it("planning alone (the studio's Plan) falls back too, and then runs the named worker", async () => {
-    const plan = (plans: FakeReply[], fallback?: FallbackPolicy) => {
-      const conductorBackend = createFakeBackend(plans);
-      const workerBackend = createFakeBackend(() => ({ text: "391" }));
-      const events = drain(
-        runRun({
-          question,
-          pool,
-          conductor,
-          conductorBackend,
-          backendFor: () => workerBackend,
-          signal: new AbortController().signal,
-          retry,
-          fallback,
-          run: { kind: "planned" },
-          start: { from: "plan", planOnly: true },
-        }),
-      );
-      return events.then((e) => ({ record: recordOf(e), conductorBackend, workerBackend }));
-    };
+    const plan = (plans: FakeReply[], fallback?: FallbackPolicy) => run(plans, fallback, true);
     const fell = await plan([{ text: TRUNCATED }, { text: TRUNCATED }], {
       replans: 1,
       workerId: "w1",
