@@ -44,7 +44,7 @@ import { chooseStrategies } from "./eval-strategies.ts";
 import { capSummary, forSummary, summaryJson } from "./eval-summary.ts";
 import { EXIT } from "./exit-codes.ts";
 import { intOption, parseOptions } from "./options.ts";
-import { firstUnwritable } from "./output-paths.ts";
+import { outputProblem } from "./output-paths.ts";
 import { otlpExporter } from "./otlp-export.ts";
 import { runExitCode } from "./run-command.ts";
 import { CLI_TIMEOUTS, fallbackWorkerId } from "./serve/engine.ts";
@@ -224,11 +224,9 @@ async function evalWith(
     const trainingFiles = trainingFile ? [trainingFile, ...trainerShapeFiles(trainingFile)] : [];
     const inputs = [values.config, values.dataset, values.workflow].filter((f) => f !== undefined);
     const outputs = [out, sidecar, ...trainingFiles];
-    const clash = outputs.find((o) => inputs.some((i) => resolve(i) === resolve(o)));
-    if (clash) return usage(`${clash} is an input of this command; choose another output path.`);
     if (trainingFile && resolve(trainingFile) === resolve(out))
       return usage("--training-data and --out must be different files.");
-    const unwritable = await firstUnwritable(outputs);
+    const unwritable = await outputProblem(outputs, inputs);
     if (unwritable) return usage(unwritable);
     const before = await storedDefinition(sidecar);
     if (values.new) {

@@ -9,6 +9,7 @@ import type { CliCommand, Io } from "./command.ts";
 import { UsageError } from "./command.ts";
 import { OTLP_OPTIONS, otlpExporter } from "./otlp-export.ts";
 import { EXIT, exitCodesHelp } from "./exit-codes.ts";
+import { outputProblem } from "./output-paths.ts";
 
 const HELP = `Turn run records into OpenTelemetry traces (OTLP/HTTP JSON), printed or sent to a collector.
 
@@ -64,6 +65,11 @@ async function run(args: string[], io: Io): Promise<number> {
   const content = values.content === true;
   const sending = values["otlp-endpoint"] !== undefined;
   const exporter = otlpExporter({ ...values, "otlp-content": sending && content }, io);
+  if (values.out) {
+    const inputs = positionals.filter((f) => f !== "-");
+    const refused = await outputProblem([values.out], inputs, "Nothing was written.");
+    if (refused) throw new UsageError(refused);
+  }
   const records: RunRecord[] = [];
   for (const file of positionals) {
     let text: string;

@@ -27,11 +27,32 @@ export async function writableProblem(path: string): Promise<string | null> {
   );
 }
 
-/** The first of `paths` that cannot be written, as a message for the user; null when all can. */
-export async function firstUnwritable(paths: readonly string[]): Promise<string | null> {
+/**
+ * The first of `paths` that cannot be written, as a message for the user; null when all can.
+ * `consequence` ends the message: what the command did not do because of it.
+ */
+export async function firstUnwritable(
+  paths: readonly string[],
+  consequence = "Nothing was sent to any model.",
+): Promise<string | null> {
   for (const p of paths) {
     const problem = await writableProblem(p);
-    if (problem) return `Cannot write ${p}: ${problem} Nothing was sent to any model.`;
+    if (problem) return `Cannot write ${p}: ${problem} ${consequence}`;
   }
   return null;
+}
+
+/**
+ * Why the command must not write `outputs`, as a message for the user, or null when it may: an
+ * output that is one of its `inputs` (writing it would destroy what the user gave), then the first
+ * output that cannot be written. `consequence` ends the message.
+ */
+export async function outputProblem(
+  outputs: readonly string[],
+  inputs: readonly string[],
+  consequence?: string,
+): Promise<string | null> {
+  const clash = outputs.find((o) => inputs.some((i) => resolve(i) === resolve(o)));
+  if (clash) return `${clash} is an input of this command; choose another output path.`;
+  return firstUnwritable(outputs, consequence);
 }

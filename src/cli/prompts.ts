@@ -12,6 +12,7 @@ import type { CliCommand, Io } from "./command.ts";
 import { UsageError } from "./command.ts";
 import { resolveConfig } from "./config.ts";
 import { loadDataset } from "./eval-files.ts";
+import { outputProblem } from "./output-paths.ts";
 import type { TrainingEstimate, TrainingShape } from "./prompts-rows.ts";
 import {
   estimateTraining,
@@ -52,9 +53,12 @@ ${exitCodesHelp({
   [EXIT.usage]: "a bad option, config or dataset; nothing was written",
 })}
 Examples:
-  conductor-studio prompts --config pool.json --dataset train.jsonl --out train.jsonl --estimate
-  conductor-studio prompts --config pool.json --dataset train.jsonl --pool-size 3-7 --seed 1 --out train.jsonl
+  conductor-studio prompts --config pool.json --dataset train.jsonl --out prompts.jsonl --estimate
+  conductor-studio prompts --config pool.json --dataset train.jsonl --pool-size 3-7 --seed 1 --out prompts.jsonl
 `;
+
+/** verl's parquet, written beside the TRL file. */
+const verlPath = (out: string) => `${out.replace(/\.jsonl?$/, "")}.verl.parquet`;
 
 function positive(v: string | undefined, name: string, fallback: number): number {
   if (v === undefined) return fallback;
@@ -121,6 +125,14 @@ async function promptsRun(args: string[], io: Io): Promise<number> {
     steps: positive(values.steps, "steps", PAPER_SHAPE.steps),
     callsPerPlan: positive(values["calls-per-plan"], "calls-per-plan", PAPER_SHAPE.callsPerPlan),
   };
+  // The help's own example once wrote the prompts over the dataset: an output is never an input.
+  const outputs = values.out ? [values.out, verlPath(values.out)] : [];
+  const refused = await outputProblem(
+    outputs,
+    [values.config, values.dataset],
+    "Nothing was written.",
+  );
+  if (refused) throw new UsageError(refused);
   const configText = await readFile(values.config, "utf8").catch(() => null);
   if (configText === null) throw new UsageError(`Cannot read the config file ${values.config}.`);
   const resolved = resolveConfig(configText, io.env, "training");
@@ -157,7 +169,7 @@ async function promptsRun(args: string[], io: Io): Promise<number> {
     const source = basename(values.dataset).replace(/\.[^.]+$/, "");
     const trl = rows.map((r) => JSON.stringify(trlRow(r, source))).join("\n");
     await writeFile(values.out, `${trl}\n`);
-    const verl = `${values.out.replace(/\.jsonl?$/, "")}.verl.parquet`;
+    const verl = verlPath(values.out);
     await writeFile(verl, new Uint8Array(await verlPromptParquet(rows, source)));
     const sizes = rows.map((r) => r.pool.length);
     io.stderr(

@@ -6,6 +6,7 @@ import { parseScoreInput, scoreCase } from "../engine/eval/scorers/score-input.t
 import type { CliCommand, Io } from "./command.ts";
 import { UsageError } from "./command.ts";
 import { EXIT, exitCodesHelp } from "./exit-codes.ts";
+import { outputProblem } from "./output-paths.ts";
 
 const SCORERS = ["math", "mc", "exact", "contains", "regex"] as const;
 
@@ -82,6 +83,14 @@ async function run(args: string[], io: Io): Promise<number> {
   const made = createScorer({ id, options: scorerOptions, version });
   if (!made.ok) throw new UsageError(made.message);
 
+  if (o.out) {
+    const refused = await outputProblem(
+      [o.out],
+      o.input === "-" ? [] : [o.input],
+      "Nothing was scored.",
+    );
+    if (refused) throw new UsageError(refused);
+  }
   let text: string;
   try {
     text = o.input === "-" ? await io.readStdin() : await readFile(o.input, "utf8");
