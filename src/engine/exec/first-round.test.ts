@@ -13,6 +13,7 @@ describe("runConductor with a first round the user already has", () => {
       { text: "Looks right.\nmodel_id = []\nsubtasks = []\naccess_list = []" },
     ]);
     const w = createFakeBackend([{ text: "42" }]);
+    const raw = 'model_id = [0]\nsubtasks = ["Multiply."]\naccess_list = [[]]';
     const events: RunEvent[] = [];
     for await (const e of runConductor({
       question: "6 x 7?",
@@ -23,7 +24,7 @@ describe("runConductor with a first round the user already has", () => {
       signal: new AbortController().signal,
       maxRounds: 1,
       firstRound: {
-        raw: 'model_id = [0]\nsubtasks = ["Multiply."]\naccess_list = [[]]',
+        raw,
         steps: [{ worker: "a", subtask: "Multiply, carefully.", access: [] }],
       },
     }))
@@ -32,6 +33,8 @@ describe("runConductor with a first round the user already has", () => {
     expect(c.calls).toHaveLength(1); // only the refinement round's plan
     const refinement = c.calls[0]!.messages.map((m) => m.content).join("\n");
     expect(refinement).toContain("42");
+    // It continues from what the Conductor wrote for the round, not the lists rebuilt from its steps.
+    expect(refinement).toContain(raw);
     expect(w.calls[0]?.messages[0]?.content).toContain("Multiply, carefully.");
     expect(events.at(-1)).toMatchObject({
       type: "run_finish",

@@ -146,6 +146,17 @@ describe("the runner's rules", () => {
     expect(c.finish.at).toBeGreaterThan(0);
   });
 
+  it("refuses a start it does not know as the caller's bug, rather than planning", async () => {
+    // Only an untyped caller can get here (RunStart names every start): a missing `from` is no plan.
+    for (const start of [{}, { from: "replan" }]) {
+      const { o, conductorBackend } = setup({ start: start as unknown as RunnerOptions["start"] }, [
+        ONE,
+      ]);
+      await expect(run(o)).rejects.toThrow(`runRun: unknown start ${JSON.stringify(start)}`);
+      expect(conductorBackend.calls).toHaveLength(0);
+    }
+  });
+
   it("keeps the steps it was told to keep, in order, whatever order the map gave", async () => {
     const steps = [0, 1, 2].map((i) => ({
       worker: "w0",

@@ -6,6 +6,7 @@ import { recordOf } from "../run/record.ts";
 import { totalsOf } from "../run/totals.ts";
 import type { RunEvent } from "../schema/events.ts";
 import type { RunRecord } from "../schema/record.ts";
+import type { Step } from "../schema/workflow.ts";
 import type { RunnerOptions } from "./runner.ts";
 import { runRun } from "./runner.ts";
 import { conductor7b, runnerOptions, selfPool } from "./runner.fixtures.ts";
@@ -233,6 +234,38 @@ describe("runRun: the one runner", () => {
     const { o } = options({ signal: ctl.signal });
     const r = await runToRecord(o);
     expect(r).toMatchObject({ status: "cancelled", endReason: "cancelled" });
+  });
+
+  it("ends once when cancelled mid-round: the unfinished steps cancel and nothing more is called", async () => {
+    const ctl = new AbortController();
+    let open: () => void = () => undefined;
+    const slow = new Promise<void>((resolve) => (open = resolve));
+    const calls: string[] = [];
+    const backend = createFakeBackend((r) => {
+      calls.push(subtaskOf(r));
+      return subtaskOf(r) === "Try A" ? { text: "slow", gate: slow } : { text: "B done" };
+    });
+    const steps: Step[] = [
+      { worker: "w0", subtask: "Try A", access: [] },
+      { worker: "w1", subtask: "Try B", access: [] },
+      { worker: "w0", subtask: "Check both", access: "all" },
+    ];
+    const { o } = options({
+      backendFor: () => backend,
+      signal: ctl.signal,
+      start: { from: "round", round: 0, steps },
+    });
+    const events: RunEvent[] = [];
+    for await (const e of runRun(o)) {
+      events.push(e);
+      if (e.type === "step_finish" && e.step === 1) ctl.abort();
+    }
+    open();
+    expectOneEnd(events);
+    const cancelled = events.flatMap((e) => (e.type === "step_cancel" ? [e.step] : []));
+    expect(cancelled.sort()).toEqual([0, 2]);
+    expect(calls).toEqual(["Try A", "Try B"]);
+    expect(events.at(-1)).toMatchObject({ status: "cancelled", reason: "cancelled", answer: null });
   });
 
   it("ends once when a step fails", async () => {

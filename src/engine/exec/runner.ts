@@ -61,16 +61,26 @@ export async function* runRun(o: RunnerOptions): AsyncGenerator<RunEvent, RunEnd
   if (!o.append) yield startEvent(o, { maxSteps, maxRounds }, now());
 
   const start = o.start;
-  if (start.from === "refused")
-    return yield* finishWith(
-      end,
-      finish("setup_error", { at: now(), answer: null, message: start.message }),
-    );
-  if (start.from === "nested") {
-    const finish = yield* runNestedInPlace(o, start, budget, backendFor, nestedCtx, now);
-    lastRound = finish.lastRound;
-    yield finish.finish;
-    return finish;
+  // Every start is named: one the type does not know is the caller's bug, never a plan.
+  switch (start.from) {
+    case "refused":
+      return yield* finishWith(
+        end,
+        finish("setup_error", { at: now(), answer: null, message: start.message }),
+      );
+    case "nested": {
+      const finish = yield* runNestedInPlace(o, start, budget, backendFor, nestedCtx, now);
+      lastRound = finish.lastRound;
+      yield finish.finish;
+      return finish;
+    }
+    case "plan":
+    case "round":
+      break; // the rounds below
+    default: {
+      const unknown: never = start;
+      throw new Error(`runRun: unknown start ${JSON.stringify(unknown)}`);
+    }
   }
 
   const refine = (o.refine ?? !!o.conductorBackend) && !!o.conductorBackend && !!o.conductor;

@@ -13,7 +13,7 @@ import { ConductorConfigSchema, WorkerSchema } from "../schema/worker.ts";
 import type { Step } from "../schema/workflow.ts";
 import { buildWorkerMessages } from "./messages.ts";
 import type { RunOptions } from "./simple-runs.ts";
-import { runConductor, runWorkflow } from "./simple-runs.ts";
+import { runConductor } from "./simple-runs.ts";
 import { ofType } from "./run-events.fixtures.ts";
 
 const question = "Is 391 a prime number? Answer yes or no with a reason.";
@@ -307,62 +307,6 @@ describe("runConductor", () => {
     expect(finish(events)).toMatchObject({ status: "cancelled", reason: "cancelled" });
     expect(w.calls).toHaveLength(0);
   });
-});
-
-describe("runWorkflow", () => {
-  it("cancels mid-run: step_cancel for every unfinished step, no further calls, run_finish cancelled", async () => {
-    const controller = new AbortController();
-    const g = gate();
-    const w = workers({ [steps0[0]?.subtask ?? ""]: { text: "slow", gate: g.promise } });
-    const gen = runWorkflow({
-      question,
-      pool,
-      steps: steps0,
-      backendFor: () => w,
-      signal: controller.signal,
-      retry: fastRetry,
-      now: () => 1,
-    });
-    const events = await drain(gen, (e) => {
-      if (e.type === "step_finish" && e.step === 1) controller.abort();
-    });
-    expect(
-      ofType(events, "step_cancel")
-        .map((e) => e.step)
-        .sort(),
-    ).toEqual([0, 2]);
-    expect(w.calls.map(subtaskOf)).toEqual([steps0[0]?.subtask, steps0[1]?.subtask]);
-    expect(finish(events)).toMatchObject({
-      status: "cancelled",
-      reason: "cancelled",
-      answer: null,
-    });
-  });
-
-  it("re-runs from a step: kept steps are not called and keep their recorded results", async () => {
-    const original = recordOf(await drain(run([{ text: plan0 }], workers()).gen));
-    const kept = original.rounds[0]?.steps[0];
-    const w = workers();
-    const keep = new Map([[0, kept?.output ?? ""]]);
-    const events = await drain(
-      runWorkflow({
-        question,
-        pool,
-        steps: steps0,
-        keep,
-        backendFor: () => w,
-        signal: new AbortController().signal,
-        now: () => 9,
-      }),
-    );
-    expect(ofType(events, "round_start")[0]?.keep).toEqual([0]);
-    expect(w.calls.map(subtaskOf)).toEqual([steps0[1]?.subtask, steps0[2]?.subtask]);
-    expect(w.calls[1]?.messages[0]?.content).toContain(kept?.output);
-    const record = recordOf(events, original);
-    expect(record.rounds[0]?.steps[0]).toEqual(kept);
-    expect(record.rounds[0]?.steps[1]?.finishedAt).toBe(9);
-    expect(record).toMatchObject({ status: "done", endReason: "no_rounds" });
-  });
 
   it("ends a run whose worker fails as a step error, not as an exhausted budget", async () => {
     const w = workers({ "Try to factor 391.": { error: new LlmError("auth", undefined, 401) } });
@@ -382,28 +326,5 @@ describe("the plain entries to the one runner", () => {
   it("runConductor starts a planned run under the given id", async () => {
     const events = await drain(run([{ text: plan0 }, { text: accept }], workers()).gen);
     expect(events[0]).toMatchObject({ type: "run_start", runId: "run-test", kind: "planned" });
-  });
-
-  it("runWorkflow runs the round it is given and returns that round's outcome", async () => {
-    const gen = runWorkflow({
-      question,
-      pool,
-      steps: steps0.slice(0, 1),
-      round: 1,
-      backendFor: () => workers(),
-      signal: new AbortController().signal,
-      now: () => 3,
-    });
-    const events: RunEvent[] = [];
-    let next = await gen.next();
-    for (; !next.done; next = await gen.next()) events.push(next.value);
-    expect(ofType(events, "round_start")).toMatchObject([{ round: 1 }]);
-    expect(ofType(events, "step_finish")).toMatchObject([{ round: 1, step: 0 }]);
-    expect(next.value).toMatchObject({
-      status: "done",
-      answer: answerFor(steps0[0]!.subtask),
-      budgetExhausted: false,
-    });
-    expect(next.value.outcomes).toHaveLength(1);
   });
 });

@@ -1,13 +1,11 @@
-// The two plain ways into the one runner (runner.ts): `runConductor` plans with the Conductor and
-// runs its plan; `runWorkflow` runs a workflow as given. Both are `runRun` with fewer options.
+// The plain way into the one runner (runner.ts): `runConductor` plans with the Conductor and runs
+// its plan, as the CLI's run and serve (cli/serve/engine.ts) and reward do. Runs of given steps (re-runs, resumes, fixed
+// strategies) build their own `RunStart` for `runRun` (run/rerun.ts, eval/item-run.ts).
 import type { ChatBackend } from "../llm/types.ts";
 import type { RunEvent } from "../schema/events.ts";
 import type { ConductorConfig, Pool, Worker } from "../schema/worker.ts";
 import type { Step } from "../schema/workflow.ts";
-import type { WorkflowOutcome } from "./execute.ts";
 import type { FallbackPolicy } from "./fallback.ts";
-import type { PriorStep } from "./messages.ts";
-import type { NestedContext } from "./nested.ts";
 import type { RetryPolicy } from "./retry.ts";
 import type { PromptSettings } from "./runner.ts";
 import { runRun } from "./runner.ts";
@@ -59,63 +57,4 @@ export async function* runConductor(o: RunOptions): AsyncGenerator<RunEvent, voi
       ? { from: "round", round: 0, steps: o.firstRound.steps, raw: o.firstRound.raw }
       : { from: "plan" },
   });
-}
-
-export interface WorkflowRunOptions {
-  question: string;
-  pool: Pool;
-  steps: Step[];
-  backendFor: (worker: Worker) => ChatBackend;
-  signal: AbortSignal;
-  keep?: ReadonlyMap<number, string>;
-  previousRound?: PriorStep[];
-  round?: number;
-  retry?: Partial<RetryPolicy>;
-  maxCalls?: number;
-  runId?: string;
-  now?: () => number;
-  /** Enables self-selected steps: the Conductor that plans their nested workflows. */
-  self?: Omit<NestedContext, "pool" | "backendFor" | "budget" | "now" | "retry">;
-}
-
-/**
- * Runs a workflow the user already has (planned earlier, edited, or imported) without asking the
- * Conductor: the round and the run's finish (the caller's record already holds the run's start).
- * `keep` re-runs from a step while keeping the outputs of the steps it names. A thin entry to the
- * one runner (`runRun`).
- */
-export async function* runWorkflow(
-  o: WorkflowRunOptions,
-): AsyncGenerator<RunEvent, WorkflowOutcome> {
-  const end = yield* runRun({
-    question: o.question,
-    pool: o.pool,
-    backendFor: o.backendFor,
-    signal: o.signal,
-    retry: o.retry,
-    maxCalls: o.maxCalls,
-    now: o.now,
-    conductor: o.self?.conductor,
-    conductorBackend: o.self?.conductorBackend,
-    maxSteps: o.self?.maxSteps,
-    maxDepth: o.self?.maxDepth,
-    prompt: o.self?.prompt,
-    refine: false,
-    append: true,
-    start: {
-      from: "round",
-      round: o.round ?? 0,
-      steps: o.steps,
-      keep: o.keep,
-      previousRound: o.previousRound,
-    },
-  });
-  return (
-    end.lastRound ?? {
-      status: "failed",
-      outcomes: [],
-      answer: null,
-      budgetExhausted: false,
-    }
-  );
 }
