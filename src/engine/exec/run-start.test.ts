@@ -1,6 +1,7 @@
 // How a run starts: who it is (its id, kind and prompt on record), and the Conductor's first
 // conversation as the settings and the backend shape it.
 import { describe, expect, it } from "vitest";
+import { DEFAULT_OPENING } from "../conductor/prompt.ts";
 import { createFakeBackend } from "../llm/fake.ts";
 import type { ChatBackend } from "../llm/types.ts";
 import { recordOf } from "../run/record.ts";
@@ -155,6 +156,28 @@ describe("the conversation a resumed refinement plan continues", () => {
     expect(again.calls).toEqual(whole.calls);
   });
 
+  it("asks a first plan cut short again under the grammar as it was first asked", async () => {
+    const webllm = ConductorConfigSchema.parse({ model: "c", planGrammar: "webllm" });
+    const o = options({ conductor: webllm });
+    // A backend that cannot continue an assistant message: the opening is folded into the prompt.
+    const folds = { continuesAssistant: false };
+    const whole = createFakeBackend([{ text: PLAN }], folds);
+    await drain(runRun({ ...o, conductorBackend: whole }));
+    const abort = new AbortController();
+    const cut = createFakeBackend(() => {
+      abort.abort();
+      return { gate: new Promise<void>(() => undefined) };
+    }, folds);
+    const partial = recordOf(
+      await drain(runRun({ ...o, conductorBackend: cut, signal: abort.signal })),
+    );
+    const resume = planResume(partial, true);
+    const again = createFakeBackend([{ text: PLAN }], folds);
+    await drain(runRun({ ...o, conductorBackend: again, base: partial, start: resume.start }));
+    expect(whole.calls[0]?.grammar).toContain(DEFAULT_OPENING);
+    expect(again.calls).toEqual(whole.calls);
+  });
+
   it("goes on from a round that ran given steps, with no plan of its own", async () => {
     const o = options({ start: { from: "round", round: 0, steps: given } });
     const { whole, resumed } = await refinedTwice(o, true);
@@ -169,9 +192,45 @@ describe("the conversation a resumed refinement plan continues", () => {
     );
     expect(whole.grammar).toBeDefined();
     expect(resumed.grammar).toBe(whole.grammar);
-    // The refinement turn itself is the same. (The earlier turns are the record's, which holds
-    // the first prompt as sent, under the grammar: without the folded opening.)
-    expect(resumed.messages.at(-1)).toEqual(whole.messages.at(-1));
+    expect(resumed.messages).toEqual(whole.messages);
+  });
+
+  it("refines a round resumed after its plan, under the grammar, as the uninterrupted run", async () => {
+    const webllm = ConductorConfigSchema.parse({ model: "c", planGrammar: "webllm" });
+    const folds = { continuesAssistant: false };
+    const o = options({ conductor: webllm, start: { from: "plan" }, maxRounds: 1, refine: true });
+    const whole = createFakeBackend([{ text: PLAN }, { text: CHECK }], folds);
+    await drain(runRun({ ...o, conductorBackend: whole }));
+    // Cut while the round's step runs: the plan is on record, the refinement not yet asked.
+    const abort = new AbortController();
+    const partial = recordOf(
+      await drain(
+        runRun({
+          ...o,
+          conductorBackend: createFakeBackend([{ text: PLAN }], folds),
+          backendFor: () =>
+            createFakeBackend(() => {
+              abort.abort();
+              return { gate: new Promise<void>(() => undefined) };
+            }),
+          signal: abort.signal,
+        }),
+      ),
+    );
+    const resume = planResume(partial, true);
+    expect(resume.start).toMatchObject({ from: "round", round: 0 });
+    const cut = createFakeBackend([{ text: CHECK }], folds);
+    await drain(
+      runRun({
+        ...o,
+        conductorBackend: cut,
+        base: partial,
+        seed: resume.seed,
+        start: resume.start,
+      }),
+    );
+    expect(cut.calls).toHaveLength(1);
+    expect(cut.calls[0]).toEqual(whole.calls[1]);
   });
 });
 
