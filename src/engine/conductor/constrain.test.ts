@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { LlmError } from "../llm/types.ts";
+import type { ChatMessage } from "../schema/usage.ts";
 import {
   constrainedPrompt,
   grammarFields,
@@ -38,9 +39,9 @@ describe("constrainedPrompt", () => {
 });
 
 describe("unconstrainedPrompt", () => {
-  const plain = (content: string) => [system, { role: "user" as const, content }];
+  const plain = (content: string): ChatMessage[] => [system, { role: "user", content }];
 
-  it.each<[string, ReturnType<typeof plain>]>([
+  it.each<[string, ChatMessage[]]>([
     ["the default opening", [system, ...userTurn("Plan it.", DEFAULT_OPENING, false)]],
     [
       'an opening with quotes and lines: He said "go".\nThen',

@@ -102,7 +102,7 @@ export function priorSteps(steps: Step[], outcomes: StepOutcome[]): PriorStep[] 
  * it: the messages it sent, with the opening a plan grammar left out of them folded back in.
  */
 function conversationOf(plan: PlanRecord | null | undefined): ChatMessage[] | undefined {
-  return plan && unconstrainedPrompt(plan.messages, plan.opening);
+  return plan ? unconstrainedPrompt(plan.messages, plan.opening) : undefined;
 }
 
 function stepsOf(round: RunRecord["rounds"][number] | undefined): Step[] {
