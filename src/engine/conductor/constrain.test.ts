@@ -35,6 +35,24 @@ describe("constrainedPrompt", () => {
     // A question that merely ends like the instruction, without the exact wording, is not one.
     const lookalike = [system, { role: "user" as const, content: 'Say: "hello"' }];
     expect(constrainedPrompt(lookalike).prefix).toBe("");
+    expect(openingOf(lookalike)).toEqual({ opening: "", folded: false });
+    expect(constrainedPrompt([])).toEqual({ messages: [], prefix: "", folded: false });
+    expect(openingOf([])).toEqual({ opening: "", folded: false });
+    // The instruction with words after it is not the one folded in last.
+    const after = [system, { role: "user" as const, content: `Q\n\n${foldedOpening("Go.")} Now.` }];
+    expect(openingOf(after)).toEqual({ opening: "", folded: false });
+  });
+
+  it("finds the opening a prompt asks for: continued as the assistant's, or folded in", () => {
+    const continued = [system, ...userTurn("Plan it.", DEFAULT_OPENING, true)];
+    expect(openingOf(continued)).toEqual({ opening: DEFAULT_OPENING, folded: false });
+    // A message that is nothing but the instruction still asks for the opening.
+    const bare = [{ role: "user" as const, content: `\n\n${foldedOpening("Go.")}` }];
+    expect(openingOf(bare)).toEqual({ opening: "Go.", folded: true });
+    // Only the user's message carries a folded opening; a system prompt ending so is the system's.
+    const asSystem = [{ role: "system" as const, content: `S\n\n${foldedOpening("Go.")}` }];
+    expect(openingOf(asSystem)).toEqual({ opening: "", folded: false });
+    expect(constrainedPrompt(asSystem).messages).toBe(asSystem);
   });
 });
 
@@ -43,6 +61,15 @@ describe("unconstrainedPrompt", () => {
 
   it.each<[string, ChatMessage[]]>([
     ["the default opening", [system, ...userTurn("Plan it.", DEFAULT_OPENING, false)]],
+    [
+      "a refinement round, the earlier turns untouched",
+      [
+        system,
+        { role: "user", content: "Plan it." },
+        { role: "assistant", content: "model_id = [0]" },
+        ...userTurn("Refine it.", DEFAULT_OPENING, false),
+      ],
+    ],
     [
       'an opening with quotes and lines: He said "go".\nThen',
       plain(`Q\n\n${foldedOpening('He said "go".\nThen')}`),
