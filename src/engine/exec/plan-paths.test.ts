@@ -3,6 +3,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { ERROR_MESSAGES } from "../errors.ts";
 import { DEFAULT_OPENING, foldedOpening } from "../conductor/prompt.ts";
+import { buildPlanGrammar } from "../conductor/grammar.ts";
 import { buildRefinementMessage } from "../conductor/refine.ts";
 import { createFakeBackend } from "../llm/fake.ts";
 import type { FakeReply } from "../llm/fake.ts";
@@ -312,6 +313,9 @@ describe("the opening a plan grammar leaves out of the prompt", () => {
     ]);
     const { events } = await drain(start(backend, { conductor: grammar }));
     expect(backend.calls.map((c) => c.messages)).toEqual([sent, sent]);
+    // The grammar writes that opening itself, for this pool, step cap and round.
+    const built = buildPlanGrammar({ workers: 2, maxSteps: 3, round: 0, opening: DEFAULT_OPENING });
+    expect(backend.calls[0]?.extraBody).toEqual({ structured_outputs: { grammar: built } });
     expect(ofType(events, "plan_start")).toEqual([
       { type: "plan_start", at: 9, round: 0, messages: sent, opening: DEFAULT_OPENING },
       { type: "plan_start", at: 9, round: 0, messages: sent, opening: DEFAULT_OPENING },
