@@ -78,9 +78,11 @@ export function openingOf(messages: ChatMessage[]): {
   const last = messages.at(-1);
   if (!last) return { opening: "", folded: false };
   if (last.role === "assistant") return { opening: last.content, folded: false };
-  const match = /\n\nBegin your reply with this sentence: "([\s\S]*)"$/.exec(last.content);
-  const opening = match?.[1];
-  if (last.role !== "user" || opening === undefined) return { opening: "", folded: false };
+  // The last instruction is the folded one: the question before it may end like one too.
+  const head = `\n\n${foldedOpening("")}`.slice(0, -1);
+  const at = last.content.lastIndexOf(head);
+  if (last.role !== "user" || at < 0) return { opening: "", folded: false };
+  const opening = last.content.slice(at + head.length, -1);
   // Only the exact instruction `foldedOpening` writes counts.
   if (!last.content.endsWith(`\n\n${foldedOpening(opening)}`))
     return { opening: "", folded: false };
@@ -90,15 +92,33 @@ export function openingOf(messages: ChatMessage[]): {
 /**
  * The messages and the grammar's fixed prefix for a constrained call. A folded opening becomes the
  * grammar's prefix (the model writes it, as if it continued a prefilled message) and the instruction
- * is dropped; a trailing assistant message is continued, so its text is not repeated.
+ * is dropped (`folded` says so); a trailing assistant message is continued, so its text is not
+ * repeated.
  */
 export function constrainedPrompt(messages: ChatMessage[]): {
   messages: ChatMessage[];
   prefix: string;
+  folded: boolean;
 } {
   const { opening, folded } = openingOf(messages);
-  if (!folded) return { messages, prefix: "" };
+  if (!folded) return { messages, prefix: "", folded };
   const last = messages.at(-1)!;
   const content = last.content.slice(0, -`\n\n${foldedOpening(opening)}`.length);
-  return { messages: [...messages.slice(0, -1), { ...last, content }], prefix: opening };
+  return { messages: [...messages.slice(0, -1), { ...last, content }], prefix: opening, folded };
+}
+
+/**
+ * The inverse of `constrainedPrompt`: the messages it returned with the instruction to begin with
+ * `opening` folded back into the last one, which is the conversation a later round continues, as
+ * an unconstrained run holds it. Unchanged when no instruction was dropped (`opening` undefined)
+ * or the last message is not the user's (nothing was folded into it).
+ */
+export function unconstrainedPrompt(
+  messages: ChatMessage[],
+  opening: string | undefined,
+): ChatMessage[] {
+  const last = messages.at(-1);
+  if (opening === undefined || last?.role !== "user") return messages;
+  const content = `${last.content}\n\n${foldedOpening(opening)}`;
+  return [...messages.slice(0, -1), { ...last, content }];
 }

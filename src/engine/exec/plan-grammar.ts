@@ -7,14 +7,16 @@ import { LlmError } from "../llm/types.ts";
 /**
  * The Conductor request under the plan grammar for `mode`: the grammar built from the pool size,
  * the step cap and the round, with the opening as its fixed prefix (and no longer asked for in the
- * prompt), in the fields the backend reads. Unchanged when `mode` is off.
+ * prompt), in the fields the backend reads. `opening` is the opening whose instruction the prompt
+ * lost, for the record (the conversation a later round continues still asks for it); absent when
+ * the prompt is unchanged. The request is unchanged when `mode` is off.
  */
 export function constrainedRequest(
   request: ChatRequest,
   mode: PlanGrammarMode,
   o: { workers: number; maxSteps: number; round: number },
-): ChatRequest {
-  if (mode === "off") return request;
+): { request: ChatRequest; opening?: string } {
+  if (mode === "off") return { request };
   const prompt = constrainedPrompt(request.messages);
   const grammar = buildPlanGrammar({
     workers: o.workers,
@@ -22,7 +24,8 @@ export function constrainedRequest(
     round: o.round,
     opening: prompt.prefix,
   });
-  return { ...request, messages: prompt.messages, ...grammarFields(mode, grammar) };
+  const constrained = { ...request, messages: prompt.messages, ...grammarFields(mode, grammar) };
+  return { request: constrained, ...(prompt.folded ? { opening: prompt.prefix } : {}) };
 }
 
 /** The message to show when a grammar the backend compiles itself failed; undefined otherwise. */

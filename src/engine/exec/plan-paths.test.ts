@@ -3,6 +3,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { ERROR_MESSAGES } from "../errors.ts";
 import { DEFAULT_OPENING, foldedOpening } from "../conductor/prompt.ts";
+import { buildPlanGrammar } from "../conductor/grammar.ts";
 import { buildRefinementMessage } from "../conductor/refine.ts";
 import { createFakeBackend } from "../llm/fake.ts";
 import type { FakeReply } from "../llm/fake.ts";
@@ -55,6 +56,8 @@ describe("planRound's events", () => {
     ]);
     expect(ofType(events, "plan_finish")[0]).not.toHaveProperty("notice");
     expect(ofType(events, "plan_finish")[0]).not.toHaveProperty("reasoning");
+    // Nothing was left out of the prompt, so the start names no opening.
+    expect(ofType(events, "plan_start")[0]).not.toHaveProperty("opening");
   });
 
   it("tags every event of a nested plan with its parent path", async () => {
@@ -219,6 +222,9 @@ describe("the in-browser plan grammar's fallback", () => {
     });
     const starts = ofType(events, "plan_start");
     expect(starts.map((s) => s.messages)).toEqual([backend.calls[0]?.messages, MESSAGES]);
+    // The grammar's start names the opening its prompt lost; the plain one lost none.
+    expect(starts[0]?.opening).toBe(DEFAULT_OPENING);
+    expect(starts[1]).not.toHaveProperty("opening");
     expect(ofType(events, "plan_finish")[0]?.notice).toBe(
       `${ERROR_MESSAGES.grammar_failed} EBNF lexer error.`,
     );
@@ -292,6 +298,63 @@ describe("the in-browser plan grammar's fallback", () => {
     expect(notice).toMatch(
       /^The carried answer was shortened by [\d,]+ characters .*\. The plan grammar/,
     );
+  });
+});
+
+describe("the opening a plan grammar leaves out of the prompt", () => {
+  const grammar = { temperature: 0.2, maxTokens: 100, planGrammar: "vllm" as const };
+  const asked = MESSAGES.at(-1)!;
+  const sent = [MESSAGES[0]!, { ...asked, content: "Plan for the question." }];
+
+  it("is named on every start of the plan, a retry's too, beside the messages as sent", async () => {
+    const backend = createFakeBackend([
+      { chunks: ["Half "], failAfterChunks: 1, error: new LlmError("server", undefined, 503) },
+      { chunks: [`${DEFAULT_OPENING} ${PLAN}`] },
+    ]);
+    const { events } = await drain(start(backend, { conductor: grammar }));
+    expect(backend.calls.map((c) => c.messages)).toEqual([sent, sent]);
+    // The grammar writes that opening itself, for this pool, step cap and round.
+    const built = buildPlanGrammar({ workers: 2, maxSteps: 3, round: 0, opening: DEFAULT_OPENING });
+    expect(backend.calls[0]?.extraBody).toEqual({ structured_outputs: { grammar: built } });
+    expect(ofType(events, "plan_start")).toEqual([
+      { type: "plan_start", at: 9, round: 0, messages: sent, opening: DEFAULT_OPENING },
+      { type: "plan_start", at: 9, round: 0, messages: sent, opening: DEFAULT_OPENING },
+    ]);
+  });
+
+  it("is named on the start of a plan that does not fit, which never calls", async () => {
+    const backend = windowed([{ text: PLAN }], 50);
+    const { events } = await drain(
+      start(backend, { conductor: grammar, parent: [{ round: 0, step: 1 }] }),
+    );
+    expect(backend.calls).toEqual([]);
+    const parent = [{ round: 0, step: 1 }];
+    expect(events.map((e) => e.type)).toEqual(["plan_start", "plan_finish"]);
+    expect(events[0]).toEqual({
+      type: "plan_start",
+      parent,
+      at: 9,
+      round: 0,
+      messages: sent,
+      opening: DEFAULT_OPENING,
+    });
+    expect(events[1]).toMatchObject({
+      type: "plan_finish",
+      parent,
+      error: { code: "prompt_too_long" },
+    });
+  });
+
+  it("is not named where the model continues the opening as an assistant message", async () => {
+    const continued: ChatMessage[] = [
+      MESSAGES[0]!,
+      { role: "user", content: "Plan for the question." },
+      { role: "assistant", content: DEFAULT_OPENING },
+    ];
+    const backend = createFakeBackend([{ text: PLAN }]);
+    const { events } = await drain(start(backend, { conductor: grammar, messages: continued }));
+    expect(backend.calls[0]?.messages).toEqual(continued);
+    expect(ofType(events, "plan_start")[0]).not.toHaveProperty("opening");
   });
 });
 

@@ -8,7 +8,7 @@ import { describeLoop, repetitionLoop } from "../conductor/loop.ts";
 import type { RepetitionLoop } from "../conductor/loop.ts";
 import type { ChatBackend, ChatRequest } from "../llm/types.ts";
 import { LlmError } from "../llm/types.ts";
-import type { ParentPath, RunEvent } from "../schema/events.ts";
+import type { EventOf, ParentPath, RunEvent } from "../schema/events.ts";
 import type { ChatMessage } from "../schema/usage.ts";
 import type { ConductorConfig } from "../schema/worker.ts";
 import type { Step } from "../schema/workflow.ts";
@@ -61,13 +61,25 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
     site: callSite(o.parent, round, "plan"),
   };
   const workers = o.workerIds.length;
-  let request = constrainedRequest(plain, mode, { workers, maxSteps: o.maxSteps, round });
+  const constrained = constrainedRequest(plain, mode, { workers, maxSteps: o.maxSteps, round });
+  let request = constrained.request;
+  // The opening whose instruction the request lost to the grammar, recorded with what was sent so
+  // that a continued run rebuilds the conversation as this run goes on with it (`o.messages`).
+  let opening = constrained.opening;
+  const started = (messages: ChatMessage[]): EventOf<"plan_start"> => ({
+    type: "plan_start",
+    ...scope,
+    at: now(),
+    round,
+    messages,
+    ...(opening !== undefined ? { opening } : {}),
+  });
   const notices: string[] = [];
-  const fitted = yield* fitContext(o, request, scope, now);
+  const fitted = yield* fitContext(o, request, started, now);
   if (!fitted.ok) return fitted;
   request = fitted.request;
   if (fitted.notice) notices.push(fitted.notice);
-  yield { type: "plan_start", ...scope, at: now(), round, messages: request.messages };
+  yield started(request.messages);
   let raw = "";
   // A repetition loop stops the call through a signal of its own that also follows the caller's
   // (which stays untouched); AbortSignal.any is missing from some WebGPU-capable browsers.
@@ -91,8 +103,7 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
         onAttempt: (n) => {
           raw = "";
           checkedAt = 0;
-          if (n > 1)
-            stream.push({ type: "plan_start", ...scope, at: now(), round, messages: req.messages });
+          if (n > 1) stream.push(started(req.messages));
         },
         onDelta: (text) => {
           raw += text;
@@ -134,8 +145,9 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
       if (!problem) throw e;
       notices.push(problem);
       request = await fitPlain(plain);
+      opening = undefined;
       raw = "";
-      stream.push({ type: "plan_start", ...scope, at: now(), round, messages: request.messages });
+      stream.push(started(request.messages));
       return await attempt(request);
     }
   })().finally(() => {
@@ -211,12 +223,13 @@ function failureOf(
 
 /**
  * Checks that the prompt fits the backend's context window where it has one, shortening a carried
- * answer if that is enough; a prompt that cannot fit ends the plan before any call.
+ * answer if that is enough; a prompt that cannot fit ends the plan before any call (`started`
+ * gives the plan_start it records, as planRound records its own).
  */
 async function* fitContext(
   o: PlanOptions,
   request: ChatRequest,
-  scope: { parent?: ParentPath },
+  started: (messages: ChatMessage[]) => EventOf<"plan_start">,
   now: () => number,
 ): AsyncGenerator<
   RunEvent,
@@ -243,8 +256,17 @@ async function* fitContext(
   }
   const error = { code: fit.code, message: fit.message };
   const usage = { promptTokens: 0, completionTokens: 0, estimated: false };
-  const round = o.round;
-  yield { type: "plan_start", ...scope, at: now(), round, messages: request.messages };
-  yield { type: "plan_finish", ...scope, at: now(), round, raw: "", usage, cost: 0, error };
+  const scope = o.parent ? { parent: o.parent } : {};
+  yield started(request.messages);
+  yield {
+    type: "plan_finish",
+    ...scope,
+    at: now(),
+    round: o.round,
+    raw: "",
+    usage,
+    cost: 0,
+    error,
+  };
   return { ok: false, raw: "", cancelled: false, ...error };
 }

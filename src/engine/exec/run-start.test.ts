@@ -1,10 +1,14 @@
 // How a run starts: who it is (its id, kind and prompt on record), and the Conductor's first
 // conversation as the settings and the backend shape it.
 import { describe, expect, it } from "vitest";
+import { DEFAULT_OPENING, foldedOpening } from "../conductor/prompt.ts";
 import { createFakeBackend } from "../llm/fake.ts";
 import type { ChatBackend } from "../llm/types.ts";
+import { exportRun } from "../run/export.ts";
 import { recordOf } from "../run/record.ts";
 import { planResume } from "../run/rerun.ts";
+import { importRunChecked } from "../run/validate.ts";
+import type { RunRecord } from "../schema/record.ts";
 import type { Pool } from "../schema/worker.ts";
 import { ConductorConfigSchema, WorkerSchema } from "../schema/worker.ts";
 import type { RunnerOptions } from "./runner.ts";
@@ -100,9 +104,14 @@ describe("the conversation a resumed refinement plan continues", () => {
 
   /**
    * Runs `o` with a refinement round, once whole and once cut when the Conductor is asked to
-   * refine, then resumes the cut run as the studio does; gives both runs' refinement requests.
+   * refine, then resumes the cut run (as `stored` gives it back) as the studio does; gives both
+   * runs' refinement requests and the cut run's record.
    */
-  async function refinedTwice(o: RunnerOptions, continuesAssistant: boolean) {
+  async function refinedTwice(
+    o: RunnerOptions,
+    continuesAssistant: boolean,
+    stored: (r: RunRecord) => RunRecord = (r) => r,
+  ) {
     const planned = o.start.from === "plan";
     const run = (over: Partial<RunnerOptions>) =>
       drain(runRun({ ...o, maxRounds: 1, refine: true, ...over })).then(recordOf);
@@ -120,7 +129,7 @@ describe("the conversation a resumed refinement plan continues", () => {
       },
       { continuesAssistant },
     );
-    const partial = await run({ conductorBackend: cutOnce, signal: abort.signal });
+    const partial = stored(await run({ conductorBackend: cutOnce, signal: abort.signal }));
     expect(partial.status).toBe("cancelled");
     const resume = planResume(partial, true);
     expect(resume.start).toMatchObject({ from: "plan", round: 1 });
@@ -133,7 +142,7 @@ describe("the conversation a resumed refinement plan continues", () => {
       run: { kind: "resumed", parentId: partial.id },
     });
     expect(resumed).toMatchObject({ status: "done", kind: "resumed" });
-    return { whole: whole.calls.at(-1)!, resumed: cut.calls.at(-1)! };
+    return { whole: whole.calls.at(-1)!, resumed: cut.calls.at(-1)!, partial };
   }
 
   it("asks a first plan cut short again as it was first asked", async () => {
@@ -155,23 +164,125 @@ describe("the conversation a resumed refinement plan continues", () => {
     expect(again.calls).toEqual(whole.calls);
   });
 
+  it("asks a first plan cut short again under the grammar as it was first asked", async () => {
+    const webllm = ConductorConfigSchema.parse({ model: "c", planGrammar: "webllm" });
+    const o = options({ conductor: webllm });
+    // A backend that cannot continue an assistant message: the opening is folded into the prompt.
+    const folds = { continuesAssistant: false };
+    const whole = createFakeBackend([{ text: PLAN }], folds);
+    await drain(runRun({ ...o, conductorBackend: whole }));
+    const abort = new AbortController();
+    const cut = createFakeBackend(() => {
+      abort.abort();
+      return { gate: new Promise<void>(() => undefined) };
+    }, folds);
+    const partial = recordOf(
+      await drain(runRun({ ...o, conductorBackend: cut, signal: abort.signal })),
+    );
+    const resume = planResume(partial, true);
+    const again = createFakeBackend([{ text: PLAN }], folds);
+    await drain(runRun({ ...o, conductorBackend: again, base: partial, start: resume.start }));
+    expect(whole.calls[0]?.grammar).toContain(DEFAULT_OPENING);
+    expect(again.calls).toEqual(whole.calls);
+  });
+
   it("goes on from a round that ran given steps, with no plan of its own", async () => {
     const o = options({ start: { from: "round", round: 0, steps: given } });
     const { whole, resumed } = await refinedTwice(o, true);
     expect(resumed).toEqual(whole);
   });
 
-  it("asks under the same grammar, the opening as its prefix, as the uninterrupted run", async () => {
-    const webllm = ConductorConfigSchema.parse({ model: "c", planGrammar: "webllm" });
-    const { whole, resumed } = await refinedTwice(
-      options({ conductor: webllm, start: { from: "plan" } }),
+  it.each(["webllm", "vllm"] as const)(
+    "asks under the %s grammar, the opening as its prefix, as the uninterrupted run",
+    async (planGrammar) => {
+      const grammar = ConductorConfigSchema.parse({ model: "c", planGrammar });
+      const { whole, resumed, partial } = await refinedTwice(
+        options({ conductor: grammar, start: { from: "plan" } }),
+        false,
+      );
+      expect(whole.grammar ?? whole.extraBody).toBeDefined();
+      expect(resumed).toEqual(whole);
+      // The earlier turn asks for the opening, as the first plan's prompt did before the grammar
+      // took the instruction out of it; the record keeps what was sent, and the opening apart.
+      const asks = `\n\n${foldedOpening(DEFAULT_OPENING)}`;
+      expect(whole.messages[1]?.content.endsWith(asks)).toBe(true);
+      expect(whole.messages.at(-1)?.content.endsWith(asks)).toBe(false);
+      const plan = partial.rounds[0]?.plan;
+      expect(plan?.opening).toBe(DEFAULT_OPENING);
+      expect(plan?.messages[1]?.content).toBe(whole.messages[1]?.content.slice(0, -asks.length));
+    },
+  );
+
+  it("asks unconstrained as the uninterrupted run, with no opening on record", async () => {
+    const { whole, resumed, partial } = await refinedTwice(
+      options({ start: { from: "plan" } }),
       false,
     );
-    expect(whole.grammar).toBeDefined();
+    expect(whole.grammar ?? whole.extraBody).toBeUndefined();
+    expect(resumed).toEqual(whole);
+    expect(partial.rounds[0]?.plan).not.toHaveProperty("opening");
+  });
+
+  it("continues a record from before the opening was kept from its messages as they are", async () => {
+    // Such a record holds the prompt as a grammar sent it, and nothing to say what it left out.
+    const older = (r: RunRecord): RunRecord => {
+      const rounds = r.rounds.map(({ plan, ...round }) => {
+        if (!plan) return { ...round, plan };
+        const { opening: _dropped, ...kept } = plan;
+        return { ...round, plan: kept };
+      });
+      const read = importRunChecked(exportRun({ ...r, rounds }));
+      if (!read.ok) throw new Error(read.message);
+      return read.record;
+    };
+    const webllm = ConductorConfigSchema.parse({ model: "c", planGrammar: "webllm" });
+    const { whole, resumed, partial } = await refinedTwice(
+      options({ conductor: webllm, start: { from: "plan" } }),
+      false,
+      older,
+    );
+    expect(partial.rounds[0]?.plan).not.toHaveProperty("opening");
+    expect(resumed.messages.slice(0, 2)).toEqual(partial.rounds[0]?.plan?.messages);
+    expect(resumed.messages.slice(2)).toEqual(whole.messages.slice(2));
     expect(resumed.grammar).toBe(whole.grammar);
-    // The refinement turn itself is the same. (The earlier turns are the record's, which holds
-    // the first prompt as sent, under the grammar: without the folded opening.)
-    expect(resumed.messages.at(-1)).toEqual(whole.messages.at(-1));
+  });
+
+  it("refines a round resumed after its plan, under the grammar, as the uninterrupted run", async () => {
+    const webllm = ConductorConfigSchema.parse({ model: "c", planGrammar: "webllm" });
+    const folds = { continuesAssistant: false };
+    const o = options({ conductor: webllm, start: { from: "plan" }, maxRounds: 1, refine: true });
+    const whole = createFakeBackend([{ text: PLAN }, { text: CHECK }], folds);
+    await drain(runRun({ ...o, conductorBackend: whole }));
+    // Cut while the round's step runs: the plan is on record, the refinement not yet asked.
+    const abort = new AbortController();
+    const partial = recordOf(
+      await drain(
+        runRun({
+          ...o,
+          conductorBackend: createFakeBackend([{ text: PLAN }], folds),
+          backendFor: () =>
+            createFakeBackend(() => {
+              abort.abort();
+              return { gate: new Promise<void>(() => undefined) };
+            }),
+          signal: abort.signal,
+        }),
+      ),
+    );
+    const resume = planResume(partial, true);
+    expect(resume.start).toMatchObject({ from: "round", round: 0 });
+    const cut = createFakeBackend([{ text: CHECK }], folds);
+    await drain(
+      runRun({
+        ...o,
+        conductorBackend: cut,
+        base: partial,
+        seed: resume.seed,
+        start: resume.start,
+      }),
+    );
+    expect(cut.calls).toHaveLength(1);
+    expect(cut.calls[0]).toEqual(whole.calls[1]);
   });
 });
 

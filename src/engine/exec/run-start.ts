@@ -1,10 +1,11 @@
+import { unconstrainedPrompt } from "../conductor/constrain.ts";
 import { formatLists } from "../conductor/format.ts";
 import { numberedSteps, shownIds } from "../conductor/ids.ts";
 import { buildConductorMessages } from "../conductor/prompt.ts";
 import { buildRefinementConversation } from "../conductor/refine.ts";
 import { priorOf } from "../run/focus.ts";
 import type { EventOf } from "../schema/events.ts";
-import type { RunRecord } from "../schema/record.ts";
+import type { PlanRecord, RunRecord } from "../schema/record.ts";
 import type { ChatMessage } from "../schema/usage.ts";
 import type { Step } from "../schema/workflow.ts";
 import type { StepOutcome } from "./execute.ts";
@@ -48,8 +49,8 @@ export interface RoundsStart {
 }
 
 /**
- * The Conductor's conversation up to `round`: its plan's own messages where the base recorded
- * them, else the first round's prompt; resuming at a refinement round's plan, the conversation
+ * The Conductor's conversation up to `round`: its plan's own conversation where the base recorded
+ * it, else the first round's prompt; resuming at a refinement round's plan, the conversation
  * continues after the round before. With it, the earlier round's answer and steps.
  */
 export function roundsStart(
@@ -73,13 +74,13 @@ export function roundsStart(
     systemPrompt: o.prompt?.systemPrompt,
     opening: o.prompt?.opening,
   });
-  const first = o.base?.rounds[round]?.plan?.messages ?? prompt;
+  const first = conversationOf(o.base?.rounds[round]?.plan) ?? prompt;
   if (o.start.from !== "plan" || round === 0 || !o.base)
     return { messages: first, answer, previous };
   const raw = before?.plan?.raw || formatLists(numberedSteps(stepsOf(before), shownIds(o.pool)));
   // A round before that ran given steps had no plan: its conversation is the first prompt.
   const messages = buildRefinementConversation(
-    before?.plan?.messages ?? prompt,
+    conversationOf(before?.plan) ?? prompt,
     raw,
     answer ?? "",
     round,
@@ -94,6 +95,14 @@ export function priorSteps(steps: Step[], outcomes: StepOutcome[]): PriorStep[] 
     const o = outcomes[i];
     return { worker: s.worker, subtask: s.subtask, output: o?.status === "done" ? o.output : "" };
   });
+}
+
+/**
+ * The Conductor's conversation a recorded plan stands for, as the run that planned it went on with
+ * it: the messages it sent, with the opening a plan grammar left out of them folded back in.
+ */
+function conversationOf(plan: PlanRecord | null | undefined): ChatMessage[] | undefined {
+  return plan ? unconstrainedPrompt(plan.messages, plan.opening) : undefined;
 }
 
 function stepsOf(round: RunRecord["rounds"][number] | undefined): Step[] {

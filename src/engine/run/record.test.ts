@@ -351,6 +351,25 @@ describe("recordOf", () => {
     expect(hand.rounds[0]?.lists).toMatchObject({ model_id: [0, 1], workerIds: ["a", "b"] });
   });
 
+  it("keeps the opening a plan grammar left out of the messages, as of the latest attempt", () => {
+    const opening = "Let me think.";
+    const constrained = recordOf([
+      log[0]!,
+      { type: "plan_start", at: 110, round: 0, messages: planMessages, opening },
+    ]);
+    expect(constrained.rounds[0]?.plan).toMatchObject({ messages: planMessages, opening });
+    // The grammar did not compile and the plan started over with the prompt as written.
+    const plain = applyEvent(constrained, {
+      type: "plan_start",
+      at: 111,
+      round: 0,
+      messages: planMessages,
+    });
+    expect(plain.rounds[0]?.plan).not.toHaveProperty("opening");
+    // A start that leaves nothing out (no grammar) records no opening at all.
+    expect(record.rounds[0]?.plan).not.toHaveProperty("opening");
+  });
+
   it("ignores an event for a step the round does not have", () => {
     const before = upTo(8);
     expect(applyEvent(before, { type: "step_delta", round: 0, step: 5, text: "ghost" })).toEqual(

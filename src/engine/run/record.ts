@@ -112,6 +112,8 @@ function fold(r: RunRecord, e: RunEvent): RunRecord {
         // An output that did not parse stays on the record when the Conductor is asked again.
         ...rejectedOf(p),
         messages: e.messages,
+        // Each attempt's own: a plan that fell back to no grammar sent the whole conversation.
+        ...(e.opening !== undefined ? { opening: e.opening } : {}),
         raw: "",
         reasoning: undefined,
         retry: undefined,

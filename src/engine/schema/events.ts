@@ -59,7 +59,14 @@ export const RunEventSchema = z.discriminatedUnion("type", [
     ...scoped,
     at,
     round: ref.round,
+    /** The messages as sent. */
     messages: z.array(ChatMessageSchema),
+    /**
+     * Under a plan grammar that writes the opening as its fixed prefix: that opening, whose folded
+     * instruction `messages` lack (the conversation a later round continues still has it). Absent
+     * when the messages are the conversation as it is (and in records from before it was kept).
+     */
+    opening: z.string().optional(),
   }),
   z.object({ type: z.literal("plan_delta"), ...scoped, round: ref.round, text: z.string() }),
   /** The Conductor's reasoning, streamed apart from its output (reasoning fields, `<think>`). */

@@ -81,7 +81,10 @@ export const StepRecordSchema = z.object({
 export type StepRecord = z.infer<typeof StepRecordSchema>;
 
 export const PlanRecordSchema = z.object({
+  /** The messages as sent (see the plan_start event's `opening` for what a grammar left out). */
   messages: z.array(ChatMessageSchema),
+  /** See the plan_start event's `opening`. */
+  opening: z.string().optional(),
   raw: z.string(),
   /** The Conductor's reasoning, kept apart from `raw` (absent in older records). */
   reasoning: z.string().optional(),
