@@ -1,5 +1,5 @@
-// The recorder carries its totals over an event that leaves every call as it was; these are the
-// events that change a call without a new usage arriving, where carrying over would be wrong.
+// The recorder derives its totals after every event that can change a call; these are the events
+// that change a call without a new usage arriving, where a tally kept by adding usages would be wrong.
 import { describe, expect, it } from "vitest";
 import type { RunEvent } from "../schema/events.ts";
 import type { RunRecord } from "../schema/record.ts";
