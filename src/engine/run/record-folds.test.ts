@@ -1,6 +1,8 @@
 // Folds of the recorder that no whole-run log reaches: reclassified reasoning, retried plans,
-// skipped steps, plan notices, accepted refinement rounds and step attempts.
+// skipped steps, plan notices, accepted refinement rounds, fallback rounds, re-queued steps and
+// step attempts.
 import { describe, expect, it } from "vitest";
+import type { RunEvent } from "../schema/events.ts";
 import { recordOf } from "./record.ts";
 import { runStart } from "./record.fixtures.ts";
 
@@ -90,5 +92,119 @@ describe("the recorder's folds", () => {
       [1, 3, 4],
       [2, 10, 11],
     ]);
+  });
+
+  it("starts a plan asked afresh (not after a retry) without the attempts of the one before", () => {
+    const r = recordOf([
+      start,
+      { type: "plan_start", at: 2, round: 0, messages: [] },
+      { type: "plan_retry", at: 3, round: 0, ...retry },
+      { type: "plan_start", at: 8, round: 0, messages: [] },
+      { type: "plan_finish", at: 9, round: 0, raw: "x", usage, cost: 0, steps },
+      { type: "plan_start", at: 20, round: 0, messages: [] },
+    ]);
+    expect(r.rounds[0]?.plan).toMatchObject({ startedAt: 20, finishedAt: null });
+    expect(r.rounds[0]?.plan).not.toHaveProperty("tries");
+  });
+
+  it("keeps the reasoning streamed before a finish that brings none, else the finish's own", () => {
+    const streamed: RunEvent[] = [
+      start,
+      { type: "plan_start", at: 2, round: 0, messages: [] },
+      { type: "plan_reasoning", round: 0, text: "plan thoughts" },
+      { type: "round_start", at: 3, round: 0, steps },
+      { type: "step_start", at: 4, round: 0, step: 0, attempt: 1, messages: [] },
+      { type: "step_reasoning", round: 0, step: 0, text: "step thoughts" },
+    ];
+    const planEnd = { type: "plan_finish", at: 5, round: 0, raw: "x", usage, cost: 0 } as const;
+    const stepEnd = {
+      type: "step_finish",
+      at: 6,
+      round: 0,
+      step: 0,
+      output: "4",
+      usage,
+      cost: 0,
+    } as const;
+    const kept = recordOf([...streamed, planEnd, stepEnd]);
+    expect(kept.rounds[0]?.plan?.reasoning).toBe("plan thoughts");
+    expect(kept.rounds[0]?.steps[0]?.reasoning).toBe("step thoughts");
+    const given = recordOf([
+      ...streamed,
+      { ...planEnd, reasoning: "whole plan thoughts" },
+      { ...stepEnd, reasoning: "whole step thoughts" },
+    ]);
+    expect(given.rounds[0]?.plan?.reasoning).toBe("whole plan thoughts");
+    expect(given.rounds[0]?.steps[0]?.reasoning).toBe("whole step thoughts");
+  });
+
+  it("accepts only a refinement round with no steps: not a first round with none, nor one with some", () => {
+    const planned = (round: number, s: typeof steps) =>
+      recordOf([
+        start,
+        { type: "plan_start", at: 2, round, messages: [] },
+        { type: "plan_finish", at: 3, round, raw: "x", usage, cost: 0, steps: s },
+      ]).rounds[round]?.accepted;
+    expect(planned(0, [])).toBe(false);
+    expect(planned(1, steps)).toBe(false);
+    expect(planned(1, [])).toBe(true);
+  });
+
+  it("records a fallback round's worker and reason, with no lists since no plan made it", () => {
+    const fallback = {
+      worker: "a",
+      reason: { code: "unparseable_list", message: "no lists" },
+    } as const;
+    const r = recordOf([
+      start,
+      { type: "plan_start", at: 2, round: 0, messages: [] },
+      { type: "plan_finish", at: 3, round: 0, raw: "x", usage, cost: 0, steps },
+      { type: "round_start", at: 4, round: 0, steps, fallback },
+    ]);
+    expect(r.rounds[0]).toMatchObject({ fallback, lists: null });
+    const planned = recordOf([start, { type: "round_start", at: 4, round: 0, steps }]);
+    expect(planned.rounds[0]).not.toHaveProperty("fallback");
+  });
+
+  it("queues a step that ran again as new: no output, reasoning, error, usage or attempts", () => {
+    const r = recordOf([
+      start,
+      { type: "round_start", at: 2, round: 0, steps },
+      { type: "step_start", at: 3, round: 0, step: 0, attempt: 1, messages: [] },
+      { type: "step_reasoning", round: 0, step: 0, text: "hmm" },
+      { type: "step_retry", at: 4, round: 0, step: 0, ...retry },
+      { type: "step_start", at: 9, round: 0, step: 0, attempt: 2, messages: [] },
+      { type: "step_finish", at: 10, round: 0, step: 0, output: "4", usage, cost: 0.5 },
+      { type: "step_queued", round: 0, step: 0 },
+    ]);
+    expect(r.rounds[0]?.steps[0]).toMatchObject({
+      status: "queued",
+      output: "",
+      reasoning: undefined,
+      retry: undefined,
+      error: null,
+      usage: null,
+      cost: null,
+      startedAt: null,
+      finishedAt: null,
+      attempts: 0,
+      tries: undefined,
+      attemptStartedAt: undefined,
+    });
+    expect(r.totals.calls).toBe(0);
+  });
+
+  it("drops the failed attempts of an earlier run when a step starts afresh at attempt 1", () => {
+    const r = recordOf([
+      start,
+      { type: "round_start", at: 2, round: 0, steps },
+      { type: "step_start", at: 3, round: 0, step: 0, attempt: 1, messages: [] },
+      { type: "step_retry", at: 4, round: 0, step: 0, ...retry },
+      { type: "step_start", at: 9, round: 0, step: 0, attempt: 2, messages: [] },
+      { type: "step_error", at: 10, round: 0, step: 0, code: "server", message: "5xx" },
+      { type: "step_start", at: 20, round: 0, step: 0, attempt: 1, messages: [] },
+    ]);
+    expect(r.rounds[0]?.steps[0]).toMatchObject({ status: "running", attempts: 1 });
+    expect(r.rounds[0]?.steps[0]?.tries).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
-// The recorder carries its totals over an event that leaves every call as it was; these are the
-// events that change a call without a new usage arriving, where carrying over would be wrong.
+// The recorder derives its totals after every event that can change a call; these are the events
+// that change a call without a new usage arriving, where a tally kept by adding usages would be wrong.
 import { describe, expect, it } from "vitest";
 import type { RunEvent } from "../schema/events.ts";
 import type { RunRecord } from "../schema/record.ts";
@@ -87,5 +87,24 @@ describe("the recorder's live totals", () => {
     const kept = [{ parent: [], round: 0, step: 0 }];
     const r = expectLiveTotals([{ ...start, seed: { rounds: done.rounds, kept } }], first);
     expect(r.totals.calls).toBe(0);
+  });
+
+  it("keeps the very totals object through streamed chunks, so the run bar redraws for none", () => {
+    // RunBar selects record.totals shallowly: a new object, even an equal one, redraws it.
+    const planning = expectLiveTotals([
+      ...finished,
+      { type: "plan_start", at: 5, round: 1, messages: [] },
+    ]);
+    const running = expectLiveTotals(
+      [{ type: "step_start", at: 6, round: 0, step: 1, attempt: 1, messages: [] }],
+      planning,
+    );
+    const chunks: [RunRecord, RunEvent][] = [
+      [planning, { type: "plan_delta", round: 1, text: "model_id" }],
+      [planning, { type: "plan_reasoning", round: 1, text: "hmm" }],
+      [running, { type: "step_delta", round: 0, step: 1, text: "4" }],
+      [running, { type: "step_reasoning", round: 0, step: 1, text: "hmm" }],
+    ];
+    for (const [r, chunk] of chunks) expect(applyEvent(r, chunk).totals).toBe(r.totals);
   });
 });

@@ -1,6 +1,6 @@
 import { shownIds } from "../conductor/ids.ts";
 import type { RunEvent } from "../schema/events.ts";
-import type { RoundRecord, RunRecord, StepRecord } from "../schema/record.ts";
+import type { RunRecord } from "../schema/record.ts";
 import {
   emptyRecord,
   failedAttempt,
@@ -25,67 +25,16 @@ const STREAMING: ReadonlySet<RunEvent["type"]> = new Set([
   "step_reasoning",
 ]);
 
-/** Records whose `totals` this recorder derived (`totalsOf`), so they can be carried forward. */
-const derived = new WeakSet<RunRecord>();
-
 /**
  * Folds one run event into the record. Pure: returns a new record and never mutates its input, so
  * the UI can keep the previous one and the recorder can replay a log. The totals are derived from
  * the record after every event that can change its calls (`totalsOf`), so the live tally is the
- * final one at every point. An event that leaves every call as it was (a step queued or started,
- * a round finished) keeps the totals derived before it: the same calls give the same sum.
+ * final one at every point. A streamed chunk changes no call: it keeps the totals object itself,
+ * so a view of the totals (the run bar) does not redraw for each chunk.
  */
 export function applyEvent(r: RunRecord, e: RunEvent): RunRecord {
   const next = fold(r, e);
-  if (STREAMING.has(e.type)) return next;
-  const out =
-    derived.has(r) && sameCalls(r, next)
-      ? { ...next, totals: r.totals }
-      : { ...next, totals: totalsOf(next) };
-  derived.add(out);
-  return out;
-}
-
-/**
- * Whether `b` holds exactly the calls of `a` (what `callsOf` yields: each call's usage, cost, place
- * and whether it stands, and the kept parts): checked by reference, so any doubt walks again.
- */
-function sameCalls(a: RunRecord, b: RunRecord): boolean {
-  if (a.kept !== b.kept || a.rounds.length !== b.rounds.length) return false;
-  if (a.rounds === b.rounds) return true;
-  for (let i = 0; i < a.rounds.length; i++) {
-    const x = a.rounds[i]!;
-    const y = b.rounds[i]!;
-    if (x === y) continue;
-    if (x.index !== y.index || x.steps.length !== y.steps.length) return false;
-    if (x.plan !== y.plan && !samePlanCalls(x.plan, y.plan)) return false;
-    if (x.steps === y.steps) continue;
-    for (let j = 0; j < x.steps.length; j++) {
-      const s = x.steps[j]!;
-      const t = y.steps[j]!;
-      if (s !== t && !sameStepCall(s, t)) return false;
-    }
-  }
-  return true;
-}
-
-function samePlanCalls(p: RoundRecord["plan"], q: RoundRecord["plan"]): boolean {
-  return (
-    !!p &&
-    !!q &&
-    p.rejected === q.rejected &&
-    p.usage === q.usage &&
-    p.cost === q.cost &&
-    (p.finishedAt !== null) === (q.finishedAt !== null)
-  );
-}
-
-function sameStepCall(s: StepRecord, t: StepRecord): boolean {
-  if (s.index !== t.index || s.nested !== t.nested) return false;
-  return (
-    !!s.nested ||
-    (s.usage === t.usage && s.cost === t.cost && (s.status === "done") === (t.status === "done"))
-  );
+  return STREAMING.has(e.type) ? next : { ...next, totals: totalsOf(next) };
 }
 
 function fold(r: RunRecord, e: RunEvent): RunRecord {
