@@ -185,6 +185,48 @@ describe("the file cache store (--cache DIR)", () => {
     expect(() => cacheFile(dir, "../../etc/passwd")).toThrow(RangeError);
   });
 
+  it("fails a write it cannot finish, leaving whatever was there, and no temporary file behind a written one", async () => {
+    const dir = await tempDir();
+    const store = await fileCacheStore(dir);
+    const key = `sha256:${"cd".repeat(32)}`;
+    const entry = (text: string) => ({
+      format: "conductor-studio-response" as const,
+      version: 2 as const,
+      key,
+      createdAt: "2026-01-01T00:00:00.000Z",
+      request: {
+        endpoint: "e",
+        model: "m",
+        messages: [],
+        temperature: 0,
+        maxTokens: 1,
+        extraBody: null,
+        grammar: null,
+        scope: null,
+        occurrence: 0,
+      },
+      response: {
+        text,
+        reasoning: "",
+        usage: { promptTokens: 1, completionTokens: 1, estimated: false },
+      },
+    });
+    await store.put(entry("first"));
+    await store.put(entry("second"));
+    expect((await store.get(key))?.response.text).toBe("second");
+    const shard = join(cacheFile(dir, key), "..");
+    expect(await readdir(shard)).toEqual([`${"cd".repeat(32)}.json`]);
+    // The entry's name taken by a folder: the rename into place fails, and so does the write.
+    const other = `sha256:${"ce".repeat(32)}`;
+    await mkdir(cacheFile(dir, other), { recursive: true });
+    await expect(store.put({ ...entry("x"), key: other })).rejects.toThrow();
+    expect(await store.get(other)).toBeUndefined();
+    // The shard folder (made once) replaced by a file: the temporary file cannot be written.
+    await rm(shard, { recursive: true });
+    await writeFile(shard, "not a folder");
+    await expect(store.put(entry("third"))).rejects.toThrow();
+  });
+
   it("checks --cache-mode", async () => {
     expect(parseCacheMode(undefined)).toBe("read-write");
     expect(parseCacheMode("refresh")).toBe("refresh");

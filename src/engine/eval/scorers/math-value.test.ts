@@ -107,6 +107,18 @@ describe("parseMath", () => {
       expect(await parseMath(raw)).toBeNull();
     },
   );
+
+  it("parses a repeated text once, and keeps at most 1024 texts (the oldest go first)", async () => {
+    // A reward batch repeats each reference per rollout: the first parse answers the rest.
+    const first = await parseMath("x = 7");
+    expect(await parseMath("x = 7")).toBe(first);
+    for (let i = 0; i < 1024; i++) await parseMath(String(1e6 + i));
+    const again = await parseMath("x = 7");
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
+    // The newest texts are still kept.
+    expect(await parseMath(String(1e6 + 1023))).toBe(await parseMath(String(1e6 + 1023)));
+  });
 });
 
 describe("isBareList", () => {

@@ -61,8 +61,26 @@ function isBareList(s: string): boolean {
   return commas > 0;
 }
 
+/** How many parsed texts `parseMath` keeps: a batch's references and its common answers. */
+const PARSED_KEPT = 1024;
+/**
+ * Texts parsed so far, oldest first. A reward batch parses the same reference once per rollout
+ * of its question (and the same answer as often), and parsing is most of what scoring costs.
+ * Callers never change a MathValue, so one object can answer every request for its text.
+ */
+const parsed = new Map<string, Promise<MathValue | null>>();
+
 /** Parses one answer; `null` when the engine cannot read it at all. */
-export async function parseMath(raw: string): Promise<MathValue | null> {
+export function parseMath(raw: string): Promise<MathValue | null> {
+  const kept = parsed.get(raw);
+  if (kept) return kept;
+  const made = parseMathText(raw);
+  if (parsed.size >= PARSED_KEPT) parsed.delete(parsed.keys().next().value!);
+  parsed.set(raw, made);
+  return made;
+}
+
+async function parseMathText(raw: string): Promise<MathValue | null> {
   const ce = await computeEngine();
   const { latex, percent } = cleanAnswer(raw);
   if (latex === "") return null;
