@@ -77,6 +77,8 @@ export function parseMath(raw: string): Promise<MathValue | null> {
   const made = parseMathText(raw);
   if (parsed.size >= PARSED_KEPT) parsed.delete(parsed.keys().next().value!);
   parsed.set(raw, made);
+  // A parse that failed (the engine could not load) is tried again next time, not remembered.
+  made.catch(() => parsed.delete(raw));
   return made;
 }
 
