@@ -5,11 +5,12 @@
 import { describe, expect, it } from "vitest";
 import type { ChatBackend } from "../llm/types.ts";
 import { LlmError } from "../llm/types.ts";
-import type { EvalRun } from "./runner.ts";
-import { collect, evaluation, idle, items, until, worker } from "./runner.fixtures.ts";
-import type { Collected } from "./runner.fixtures.ts";
+import type { EvalProgress } from "./runner.ts";
+import { EvalRun } from "./runner.ts";
+import { evaluation, idle, items, until, worker } from "./runner.fixtures.ts";
 import type { EvalResult } from "./schema.ts";
-import { EvalResultSchema } from "./schema.ts";
+import { EvalResultSchema, resultKey } from "./schema.ts";
+import { mathScorer } from "./scorers/math.ts";
 
 // At $250,000/M output, one output token costs exactly $0.25 (a power of two: sums stay exact).
 // Its prior (a typical 600-token output) is $150 a run.
@@ -81,10 +82,10 @@ function heldCalls() {
   };
 }
 
-const stored = (item: string, cost: number, strategy = "single:a"): EvalResult =>
+const stored = (item: string, cost: number, over: Partial<EvalResult> = {}): EvalResult =>
   EvalResultSchema.parse({
     item,
-    strategy,
+    strategy: "single:a",
     repeat: 0,
     correct: true,
     score: 1,
@@ -94,25 +95,34 @@ const stored = (item: string, cost: number, strategy = "single:a"): EvalResult =
     cost,
     latencyMs: 1,
     runId: `old-${item}`,
+    ...over,
   });
 
-/** Starts an evaluation over held calls; `done` is its collected end. */
+/** An evaluation over held calls, started: `done` is its end, `partials` the keys it cut short. */
 function start(
   calls: ReturnType<typeof heldCalls>,
   o: { workers?: string[]; maxCost: number; items: number; width: number; previous?: EvalResult[] },
-): { done: Promise<Collected>; run: () => EvalRun | undefined } {
-  let c: Collected | undefined;
-  const done = collect({
+) {
+  const results: EvalResult[] = [];
+  const progress: EvalProgress[] = [];
+  const partials: string[] = [];
+  const run = new EvalRun({
     evaluation: evaluation(
       (o.workers ?? ["a"]).map((n) => worker(n, PRICE)),
       { maxCost: o.maxCost, concurrency: o.width },
     ),
     items: items(o.items),
+    scorer: mathScorer(),
     backendFor: calls.backendFor,
     taskConcurrency: o.width,
+    retry: { maxAttempts: 1 },
     previous: o.previous ?? [],
-  }).then((r) => (c = r));
-  return { done, run: () => c?.run };
+    onResult: (r) => void results.push(r),
+    onPartial: (key, record) => void (record && partials.push(key)),
+    onProgress: (p) => progress.push(p),
+  });
+  const done = run.run().then((outcome) => ({ outcome, results, progress }));
+  return { run, done, partials };
 }
 
 describe("the spending cap's scheduling", () => {
@@ -238,5 +248,67 @@ describe("the spending cap's scheduling", () => {
     calls.call("q1", "b").settle({ tokens: 1 });
     const c = await done;
     expect(c.outcome).toMatchObject({ status: "finished", done: 3, errors: 1, cost: 0.75 });
+  });
+
+  it("ends at a cancel that comes while a run waits for room: that run never starts", async () => {
+    const calls = heldCalls();
+    const { run, done, partials } = start(calls, {
+      maxCost: 0.75,
+      items: 4,
+      width: 4,
+      previous: [stored("q0", 0.25)],
+    });
+    await until(() => calls.names().length === 2);
+    await idle();
+    expect(calls.names()).toEqual(["a:q1", "a:q2"]);
+    // q3 waits for room ($1 > $0.75); the cancel aborts q1 and q2, and q3 is never run.
+    run.cancel();
+    const c = await done;
+    expect(c.outcome).toEqual({
+      status: "cancelled",
+      done: 1,
+      total: 4,
+      cost: 0.25,
+      errors: 0,
+      skipped: [],
+      capBlock: null,
+    });
+    const key = (item: string) => resultKey({ item, strategy: "single:a", repeat: 0 });
+    expect(partials.sort()).toEqual([key("q1"), key("q2")].sort());
+    expect(c.progress.every((p) => p.running <= 2)).toBe(true);
+    expect(calls.most).toBe(2);
+  });
+
+  it("does not let a failed attempt, stored or of this session, pull the estimate down", async () => {
+    // q0 cost $0.25; q1's stored attempt failed at no cost. The estimate stays $0.25 a run.
+    const calls = heldCalls();
+    const failed = {
+      correct: null,
+      error: { stage: "worker" as const, code: "auth", message: "401" },
+    };
+    const { done } = start(calls, {
+      maxCost: 0.625,
+      items: 4,
+      width: 1,
+      previous: [stored("q0", 0.25), stored("q1", 0, failed)],
+    });
+    // q1 runs again ($0.50 committed) and fails again, at no cost.
+    await until(() => calls.names().length === 1);
+    calls.call("q1").settle({ error: new LlmError("auth") });
+    // q2 fits ($0.50) and costs $0.25; q3 would pass $0.625.
+    await until(() => calls.names().includes("a:q2"));
+    calls.call("q2").settle({ tokens: 1 });
+    const c = await done;
+    expect(c.results.map((r) => [r.item, r.error?.code ?? null])).toEqual([
+      ["q1", "auth"],
+      ["q2", null],
+    ]);
+    expect(c.outcome).toMatchObject({
+      status: "cost_cap",
+      done: 2,
+      errors: 1,
+      cost: 0.5,
+      capBlock: { item: "q3", strategy: "single:a", estimate: 0.25, committed: 0.5, cap: 0.625 },
+    });
   });
 });
