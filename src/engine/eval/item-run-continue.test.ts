@@ -13,7 +13,7 @@ import type { ItemRunContext } from "./item-run.ts";
 import { continueItemRun, itemRunEvents } from "./item-run.ts";
 import { EvalRun } from "./runner.ts";
 import type { EvalProgress } from "./runner.ts";
-import { collect, conductorConfig, evaluation, items, worker } from "./runner.fixtures.ts";
+import { collect, conductorConfig, evaluation, items, until, worker } from "./runner.fixtures.ts";
 import type { EvalResult } from "./schema.ts";
 import { mathScorer } from "./scorers/math.ts";
 import type { Strategy } from "./strategy.ts";
@@ -133,12 +133,6 @@ describe("a continued Conductor item counts a later round's plan like an uninter
     expect(b.planner.calls).toHaveLength(3 + (cut && "plan" in cut ? 1 : 0));
   });
 });
-
-/** Resolves once `cond` holds, checking after each macrotask (never a timer). */
-async function until(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 10_000 && !cond(); i++) await new Promise((r) => setImmediate(r));
-  expect(cond()).toBe(true);
-}
 
 describe("an evaluation paused while the Conductor refines", () => {
   const ONE_ROUND = evaluation(pool, {

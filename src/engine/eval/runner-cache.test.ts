@@ -9,7 +9,7 @@ import type { ChatRequest } from "../llm/types.ts";
 import type { RunRecord } from "../schema/record.ts";
 import type { Worker } from "../schema/worker.ts";
 import { EvalRun } from "./runner.ts";
-import { collect, evaluation, items, worker } from "./runner.fixtures.ts";
+import { collect, evaluation, items, until, worker } from "./runner.fixtures.ts";
 import type { EvalResult, Evaluation } from "./schema.ts";
 import { resultKey } from "./schema.ts";
 import { JudgeMeter } from "./judge-meter.ts";
@@ -18,11 +18,6 @@ import { mathScorer } from "./scorers/math.ts";
 
 const SOLVER = worker("solver");
 
-/** Resolves once `cond` holds, checking after each macrotask (never a timer). */
-async function until(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 10_000 && !cond(); i++) await new Promise((r) => setImmediate(r));
-  expect(cond()).toBe(true);
-}
 const text = (r: ChatRequest) => r.messages.map((m) => m.content).join("\n");
 
 /** An upstream whose every answer is new ("#n", then "Answer: 7"), so a reused answer shows. */

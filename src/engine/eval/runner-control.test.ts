@@ -6,7 +6,7 @@ import type { FakeReply } from "../llm/fake.ts";
 import { OriginLimiter } from "./limiter.ts";
 import type { EvalProgress } from "./runner.ts";
 import { EvalRun } from "./runner.ts";
-import { collect, evaluation, items, worker } from "./runner.fixtures.ts";
+import { collect, evaluation, items, until, worker } from "./runner.fixtures.ts";
 import type { EvalResult } from "./schema.ts";
 import { mathScorer } from "./scorers/math.ts";
 
@@ -33,12 +33,6 @@ function gated() {
       return released;
     },
   };
-}
-
-/** Resolves once `cond` holds, checking after each macrotask (never a timer). */
-async function until(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 10_000 && !cond(); i++) await new Promise((r) => setImmediate(r));
-  expect(cond()).toBe(true);
 }
 
 const POOL = [worker("a", { input: 1000, output: 1000 })];

@@ -7,16 +7,10 @@ import type { ChatRequest } from "../llm/types.ts";
 import type { RunRecord } from "../schema/record.ts";
 import type { EvalProgress } from "./runner.ts";
 import { EvalRun } from "./runner.ts";
-import { conductorConfig, evaluation, items, worker } from "./runner.fixtures.ts";
+import { conductorConfig, evaluation, items, until, worker } from "./runner.fixtures.ts";
 import type { EvalResult } from "./schema.ts";
 import { resultKey } from "./schema.ts";
 import { mathScorer } from "./scorers/math.ts";
-
-/** Resolves once `cond` holds, checking after each macrotask (never a timer). */
-async function until(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 10_000 && !cond(); i++) await new Promise((r) => setImmediate(r));
-  expect(cond()).toBe(true);
-}
 
 const POOL = [worker("a", { input: 1000, output: 1000 })];
 const CHAIN = evaluation(POOL, { strategies: [{ kind: "chain" }], concurrency: 1 });

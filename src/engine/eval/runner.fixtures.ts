@@ -88,4 +88,15 @@ export async function collect(
   return { results, records, progress, run, outcome };
 }
 
+/** Resolves once `cond` holds, checking after each macrotask (never a timer); throws if it never does. */
+export async function until(cond: () => boolean): Promise<void> {
+  for (let i = 0; i < 10_000 && !cond(); i++) await new Promise((r) => setImmediate(r));
+  if (!cond()) throw new Error("until: the condition never held");
+}
+
+/** Lets the runner go on for a while (50 macrotasks): what it has not started by then waits. */
+export async function idle(): Promise<void> {
+  for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
+}
+
 export type { ChatBackend };
