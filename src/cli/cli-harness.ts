@@ -65,7 +65,8 @@ export function runCli(
  * `main(args)` in this process, seeing what `runCli` gives the child: PATH plus `env`, `stdin`,
  * stdout and stderr that are not a terminal. The same commands run on the same arguments, without
  * the second or more that starting tsx and loading every command costs a child; for tests about
- * what a command does, not about the process (its exit, signals, pipes), which use `runCli`.
+ * what a command does, not about the process (its exit, signals, pipes) or its environment (a
+ * library such as the openai package reads process.env, here the test runner's), which use `runCli`.
  */
 export async function runMain(
   args: string[],
