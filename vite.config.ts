@@ -1,4 +1,4 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import type { Plugin } from "vite";
 import react from "@vitejs/plugin-react";
 import {
@@ -53,6 +53,12 @@ function hostHeaders(): Plugin {
   };
 }
 
+/** The engine's tests, which run in one shared module graph (the "engine" project below)... */
+const ENGINE = "src/engine/**/*.test.ts";
+/** ...but for these, which change what other files would see: the Node sandbox tests (processes,
+ * globals) and scorers.test.ts (registerScorer adds to the registry for good). */
+const ENGINE_ISOLATED = ["src/engine/**/*.node.test.ts", "src/engine/eval/scorers/scorers.test.ts"];
+
 export default defineConfig({
   plugins: [react(), contentSecurityPolicy(), hostHeaders(), pyodideAssets()],
   // Pyodide's files are served by pyodideAssets, not pre-bundled (see src/engine/eval/code).
@@ -72,8 +78,29 @@ export default defineConfig({
   },
   build: { target: "es2022", chunkSizeWarningLimit: 7000 },
   test: {
-    include: ["src/**/*.test.ts", "src/**/*.test.tsx", "e2e/server/**/*.test.ts"],
     environment: "node",
     restoreMocks: true,
+    projects: [
+      // The engine's tests share one module graph (isolate: false): a file no longer loads zod and
+      // the engine afresh, which was most of their time.
+      {
+        extends: true,
+        test: {
+          name: "engine",
+          include: [ENGINE],
+          exclude: [...configDefaults.exclude, ...ENGINE_ISOLATED],
+          isolate: false,
+        },
+      },
+      { extends: true, test: { name: "engine-isolated", include: ENGINE_ISOLATED } },
+      {
+        extends: true,
+        test: {
+          name: "isolated",
+          include: ["src/**/*.test.{ts,tsx}", "e2e/server/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, "src/engine/**"],
+        },
+      },
+    ],
   },
 });

@@ -1,5 +1,7 @@
 // `--cache DIR` on `eval` and `serve`: a repeated request never reaches the provider again, and
-// what was answered from the cache is marked and costs nothing.
+// what was answered from the cache is marked and costs nothing. A re-run from the cache is checked
+// across child processes (runCli, startServe: the cache is on disk when a process ends); resuming
+// and the option check run main in this process (runMain).
 import { join } from "node:path";
 import { describe, it } from "vitest";
 import type { TestServer } from "../../e2e/server/server.ts";
@@ -12,6 +14,7 @@ import {
   harness,
   readEvalResults,
   runCli,
+  runMain,
   scriptAttemptsThenCheck,
   threeWorkerConfig,
 } from "./cli-harness.ts";
@@ -105,7 +108,7 @@ describe("eval --cache", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
       const { files, cache } = await twoQuestions(h);
       const out = join(h.dir, "out.jsonl");
       // Session 1 got as far as single:Solver A, once per item.
-      const run1 = await runCli(
+      const run1 = await runMain(
         evalArgs(files(out), "--strategies", "single:Solver A", "--cache", cache),
       );
       expect(run1.code, run1.stderr).toBe(0);
@@ -113,7 +116,7 @@ describe("eval --cache", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
       // Session 2 resumes it with a second repeat and the chain, whose first step (Solver A,
       // "Solve the task.") sends word for word what single:Solver A sent: all of it is new work.
       const all = ["--strategies", "single:Solver A,chain", "--repeats", "2", "--cache", cache];
-      const run2 = await runCli(evalArgs(files(out), ...all));
+      const run2 = await runMain(evalArgs(files(out), ...all));
       expect(run2.code, run2.stderr).toBe(0);
       expect(chatCalls(h.server)).toBe(2 + 2 * 1 + 2 * 2 * 3);
       expect(run2.stderr).toMatch(/cache \(read-write\): 0 hits, 14 misses/);
@@ -124,7 +127,7 @@ describe("eval --cache", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
       expect(new Set(solved).size).toBe(8);
       // The whole evaluation again into a new file: every task finds its own answers.
       const again = join(h.dir, "again.jsonl");
-      const run3 = await runCli(evalArgs(files(again), ...all));
+      const run3 = await runMain(evalArgs(files(again), ...all));
       expect(run3.code, run3.stderr).toBe(0);
       expect(chatCalls(h.server)).toBe(16);
       expect(run3.stderr).toMatch(/cache \(read-write\): 16 hits, 0 misses/);
@@ -135,7 +138,7 @@ describe("eval --cache", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
   );
 
   it("refuses a --cache-mode it does not know", async ({ expect }) => {
-    const r = await runCli([
+    const r = await runMain([
       "eval",
       "--config",
       "x",

@@ -1,5 +1,6 @@
 // `eval` checks made before money is spent (output paths, --training-data, a changed definition),
-// --new, --json, strategy names, and progress on and off a terminal.
+// --new, --json, strategy names, and progress on and off a terminal. Progress off a terminal is
+// checked on a child process's stderr pipe (runCli); the rest runs main in this process (runMain).
 import { readFile, readdir, writeFile } from "node:fs/promises";
 import { describe, it } from "vitest";
 import type { Harness } from "./cli-harness.ts";
@@ -10,6 +11,7 @@ import {
   memoryIo,
   readEvalResults,
   runCli,
+  runMain,
   threeWorkerConfig,
 } from "./cli-harness.ts";
 import { main } from "./main.ts";
@@ -44,7 +46,7 @@ describe("eval: checks before the first call", { timeout: CLI_TIMEOUT_MS }, () =
     const h = await harness(onTestFinished);
     const files = await setup(h);
     const train = `${h.dir}/train.jsonl`;
-    const r = await runCli(evalArgs(files, "--strategies", "single", "--training-data", train));
+    const r = await runMain(evalArgs(files, "--strategies", "single", "--training-data", train));
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(
       "--training-data writes the Conductor's samples, but --strategies has no conductor (single:Solver A, single:Solver B, single:Checker).",
@@ -64,7 +66,7 @@ describe("eval: checks before the first call", { timeout: CLI_TIMEOUT_MS }, () =
       const target = `${h.dir}/${path}`;
       const args =
         flag === "--out" ? evalArgs({ ...files, out: target }) : evalArgs(files, flag, target);
-      const r = await runCli([...args, "--strategies", "conductor"]);
+      const r = await runMain([...args, "--strategies", "conductor"]);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(
         `Cannot write ${target}: the folder ${h.dir}/missing does not exist. Nothing was sent to any model.`,
@@ -81,12 +83,12 @@ describe("eval: checks before the first call", { timeout: CLI_TIMEOUT_MS }, () =
     const h = await harness(onTestFinished);
     const files = await setup(h);
     const dataset = await readFile(files.dataset, "utf8");
-    const r = await runCli(evalArgs({ ...files, out: files.dataset }));
+    const r = await runMain(evalArgs({ ...files, out: files.dataset }));
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(
       `${files.dataset} is an input of this command; choose another output path.`,
     );
-    const same = await runCli(
+    const same = await runMain(
       evalArgs(files, "--strategies", "conductor", "--training-data", files.out),
     );
     expect(same.stderr).toContain("--training-data and --out must be different files.");
@@ -100,21 +102,21 @@ describe("eval: checks before the first call", { timeout: CLI_TIMEOUT_MS }, () =
   }) => {
     const h = await harness(onTestFinished);
     const files = await setup(h);
-    const r = await runCli(evalArgs(files, "--strategies", "conductor,workflw"));
+    const r = await runMain(evalArgs(files, "--strategies", "conductor,workflw"));
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(
       'Unknown strategy "workflw" (did you mean "workflow"?); the strategies are conductor, single, single:<worker>, moa, chain, best-of-n, workflow.',
     );
-    const scorer = await runCli(evalArgs(files, "--scorer", "maths"));
+    const scorer = await runMain(evalArgs(files, "--scorer", "maths"));
     expect(scorer.code).toBe(2);
     expect(scorer.stderr).toContain(
       'Unknown scorer "maths" (did you mean "math"?); the scorers are mc, math,',
     );
-    const judge = await runCli(evalArgs(files, "--scorer", "judge", "--judge", "Checker2"));
+    const judge = await runMain(evalArgs(files, "--scorer", "judge", "--judge", "Checker2"));
     expect(judge.stderr).toContain(
       'No worker named "Checker2" for --judge (did you mean "Checker"?).',
     );
-    const worker = await runCli(evalArgs(files, "--strategies", "single:Solver C"));
+    const worker = await runMain(evalArgs(files, "--strategies", "single:Solver C"));
     expect(worker.stderr).toContain(
       'No worker named "Solver C" in the pool (did you mean "Solver A"?).',
     );
@@ -132,7 +134,7 @@ describe("eval: an unreachable endpoint", { timeout: CLI_TIMEOUT_MS }, () => {
     // Port 9 (discard) on loopback: nothing listens, the connection is refused.
     const conductor = { ...config.conductor, baseURL: "http://127.0.0.1:9/v1" };
     await writeFile(files.config, JSON.stringify({ ...config, conductor }));
-    const r = await runCli(evalArgs(files, "--strategies", "conductor"));
+    const r = await runMain(evalArgs(files, "--strategies", "conductor"));
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/^\[1\/2\] q\d conductor: error \(network: .*could not be reached/m);
     expect(r.stderr).toContain(
@@ -148,7 +150,7 @@ describe("eval: resume only the same evaluation", { timeout: CLI_TIMEOUT_MS * 3 
   }) => {
     const h = await harness(onTestFinished);
     const files = await setup(h);
-    const first = await runCli(evalArgs(files, "--strategies", "conductor,single:Solver A"));
+    const first = await runMain(evalArgs(files, "--strategies", "conductor,single:Solver A"));
     expect(first.code, first.stderr).toBe(0);
     const before = await readFile(files.out, "utf8");
     h.server.requests.length = 0;
@@ -156,7 +158,7 @@ describe("eval: resume only the same evaluation", { timeout: CLI_TIMEOUT_MS * 3 
     const config = threeWorkerConfig(h.server, { retry: { maxAttempts: 1 }, rounds: 1 });
     config.workers[0] = { ...config.workers[0]!, price: { input: 3, output: 10 } };
     await writeFile(files.config, JSON.stringify(config));
-    const changed = await runCli(
+    const changed = await runMain(
       evalArgs(files, "--strategies", "conductor,single:Solver A", "--scorer", "exact"),
     );
     expect(changed.code).toBe(2);
@@ -172,7 +174,7 @@ describe("eval: resume only the same evaluation", { timeout: CLI_TIMEOUT_MS * 3 
     expect(calls(h)).toBe(0);
     expect(await readFile(files.out, "utf8")).toBe(before);
 
-    const fresh = await runCli(
+    const fresh = await runMain(
       evalArgs(files, "--strategies", "conductor,single:Solver A", "--scorer", "exact", "--new"),
     );
     expect(fresh.code, fresh.stderr).toBe(0);
@@ -189,7 +191,7 @@ describe("eval: resume only the same evaluation", { timeout: CLI_TIMEOUT_MS * 3 
 
     // The same definition again: resumed, nothing requested.
     h.server.requests.length = 0;
-    const again = await runCli(
+    const again = await runMain(
       evalArgs(files, "--strategies", "conductor,single:Solver A", "--scorer", "exact"),
     );
     expect(again.code).toBe(0);
@@ -205,7 +207,7 @@ describe("eval: output for scripts and people", { timeout: CLI_TIMEOUT_MS }, () 
   }) => {
     const h = await harness(onTestFinished);
     const files = await setup(h);
-    const r = await runCli(
+    const r = await runMain(
       evalArgs(files, "--strategies", "single:Solver A,single:Solver B", "--json"),
     );
     expect(r.code, r.stderr).toBe(0);

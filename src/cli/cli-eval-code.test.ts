@@ -1,6 +1,7 @@
 // `conductor-studio eval` with the code scorer, as a child process against the local test server
 // over HTTP: the five scripted code answers the browser test scores (e2e/eval-code.spec.ts), the
-// same pass@1 and per-item verdicts, the tests' details on each line, and a process that exits.
+// same pass@1 and per-item verdicts, the tests' details on each line, and a process that exits as
+// soon as it is done. The refusals and the help run main in this process (runMain).
 import { readFile, writeFile } from "node:fs/promises";
 import { describe, it } from "vitest";
 import {
@@ -16,6 +17,7 @@ import {
   promptText,
   readEvalResults,
   runCli,
+  runMain,
   threeWorkerConfig,
 } from "./cli-harness.ts";
 import { CODE_SCORER_VERSION } from "../engine/eval/code/scorer.ts";
@@ -38,12 +40,23 @@ describe("conductor-studio eval --scorer code", { timeout: TIMEOUT_MS + 30_000 }
     const dataset = await h.file("code.jsonl", CODE_QUESTIONS_JSONL);
     const out = `${h.dir}/results.jsonl`;
     const started = Date.now();
+    // When the closing line ("... in all.") reached stderr: the evaluation was over.
+    let over = 0;
     const r = await runCli(evalArgs({ config, dataset, out }, "--strategies", "single:Solver A"), {
       timeoutMs: TIMEOUT_MS,
+      onSpawn: (child) => {
+        let seen = "";
+        child.stderr?.on("data", (d: string) => {
+          seen += d;
+          if (!over && seen.includes(" in all.\n")) over = Date.now();
+        });
+      },
     });
-    // Exited by itself (the sandbox's processes ended), well before the kill timeout.
+    // Exited by itself once done (the sandbox's processes and timers ended), not at the kill timeout.
     expect(r.code, r.stderr).toBe(0);
     expect(Date.now() - started).toBeLessThan(TIMEOUT_MS - 5_000);
+    expect(over).toBeGreaterThan(0);
+    expect(Date.now() - over).toBeLessThan(10_000);
     expect(r.stderr).toContain("Starting the Python sandbox (Pyodide)");
     expect(r.stderr).toMatch(/code-wrong single:Solver A: wrong .*0\/2 tests passed/);
 
@@ -95,23 +108,22 @@ describe("conductor-studio eval --scorer code", { timeout: TIMEOUT_MS + 30_000 }
     const raw = JSON.parse(await readFile(`${out}.eval.json`, "utf8")) as Record<string, unknown>;
     raw.scorer = { id: "code", options: {}, version: 1 };
     await writeFile(`${out}.eval.json`, JSON.stringify(raw));
-    const again = await runCli(
+    const again = await runMain(
       evalArgs({ config, dataset, out }, "--strategies", "single:Solver A"),
-      { timeoutMs: 30_000 },
     );
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/Scored by code scorer v1.*--new, or use a new --out/s);
   });
 
   it("lists --scorer code in the help", async ({ expect }) => {
-    const r = await runCli(["eval", "--help"]);
+    const r = await runMain(["eval", "--help"]);
     expect(r.stdout).toMatch(/--scorer <ID> +mc\|math\|exact\|contains\|regex\|judge\|code/);
     expect(r.stdout).toContain("--scorer code");
   });
 
   it("refuses a --max-time-limit that is not a number of seconds", async ({ expect }) => {
     const files = { config: "pool.json", dataset: "code.jsonl", out: "out.jsonl" };
-    const r = await runCli(evalArgs(files, "--max-time-limit", "soon"), { timeoutMs: 30_000 });
+    const r = await runMain(evalArgs(files, "--max-time-limit", "soon"));
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(
       '--max-time-limit must be a number of seconds of at least 1, got "soon".',

@@ -1,7 +1,8 @@
-// `conductor-studio eval-diff A B` as a child process on two results files.
+// `conductor-studio eval-diff A B` on two results files: first as a child process (runCli), then
+// through main in this process (runMain).
 import { describe, it } from "vitest";
 import { line } from "../engine/eval/results.fixtures.ts";
-import { CLI_TIMEOUT_MS, harness, runCli } from "./cli-harness.ts";
+import { CLI_TIMEOUT_MS, harness, runCli, runMain } from "./cli-harness.ts";
 
 const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join("\n") + "\n";
 
@@ -24,7 +25,7 @@ describe("conductor-studio eval-diff", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
     expect(r.stdout).toContain(
       "  q1  single:w: wrong -> right  (A runs a-single:w-q1-0; B runs b-single:w-q1-0)",
     );
-    const json = await runCli(["eval-diff", a, b, "--json"]);
+    const json = await runMain(["eval-diff", a, b, "--json"]);
     const parsed = JSON.parse(json.stdout) as {
       flipped: unknown[];
       strategies: { change: { p: number } }[];
@@ -34,12 +35,12 @@ describe("conductor-studio eval-diff", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
 
     await h.file("a.jsonl.eval.json", sidecar("fnv1a64:aaaa"));
     await h.file("b.jsonl.eval.json", sidecar("fnv1a64:bbbb"));
-    const refused = await runCli(["eval-diff", a, b]);
+    const refused = await runMain(["eval-diff", a, b]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain("are evaluations of different question sets");
-    expect((await runCli(["eval-diff", a])).code).toBe(2);
-    expect((await runCli(["--help"])).stdout).toMatch(/^ {2}eval-diff +compare two evaluations/m);
-    expect((await runCli(["eval-diff", "--help"])).stdout).toContain(
+    expect((await runMain(["eval-diff", a])).code).toBe(2);
+    expect((await runMain(["--help"])).stdout).toMatch(/^ {2}eval-diff +compare two evaluations/m);
+    expect((await runMain(["eval-diff", "--help"])).stdout).toContain(
       "conductor-studio eval-diff A.jsonl B.jsonl",
     );
   });

@@ -8,6 +8,7 @@ import {
   harness,
   readEvalResults,
   runCli,
+  runMain,
   threeWorkerConfig,
 } from "./cli-harness.ts";
 
@@ -47,7 +48,7 @@ describe("conductor-studio eval --fallback", { timeout: CLI_TIMEOUT_MS }, () => 
       dataset: await h.file("q.jsonl", '{"id":"q1","question":"What is 3 + 4?","answer":"7"}\n'),
       out: `${h.dir}/out.jsonl`,
     };
-    const r = await runCli(evalArgs(files, "--fallback", "worker:Nobody"));
+    const r = await runMain(evalArgs(files, "--fallback", "worker:Nobody"));
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("--fallback worker:Nobody: no worker has that name");
   });

@@ -1,5 +1,6 @@
 // `conductor-studio eval` against the local test server: failed calls are errors (exit 1, retried on
-// resume), and the report's figures are recomputed here from results.jsonl alone.
+// resume; child processes, runCli), and the report's figures are recomputed here from results.jsonl
+// alone (main in this process, runMain, as is re-scoring).
 import { readFile, writeFile } from "node:fs/promises";
 import { describe, it } from "vitest";
 import type { ChatBody, TestServer } from "../../e2e/server/server.ts";
@@ -11,6 +12,7 @@ import {
   harness,
   readEvalResults,
   runCli,
+  runMain,
   threeWorkerConfig,
 } from "./cli-harness.ts";
 import type { Harness } from "./cli-harness.ts";
@@ -93,7 +95,7 @@ describe("conductor-studio eval: errors and the report", { timeout: CLI_TIMEOUT_
     const h = await harness(onTestFinished);
     const files = await setup(h);
     const report = `${h.dir}/report.json`;
-    const r = await runCli(
+    const r = await runMain(
       evalArgs(
         files,
         "--strategies",
@@ -179,7 +181,7 @@ describe("conductor-studio eval: errors and the report", { timeout: CLI_TIMEOUT_
     const csvFile = `${h.dir}/report.csv`;
     expect(
       (
-        await runCli([
+        await runMain([
           ...evalArgs(
             files,
             "--strategies",
@@ -221,13 +223,13 @@ describe("conductor-studio eval: errors and the report", { timeout: CLI_TIMEOUT_
       "--scorer",
       "exact",
     );
-    expect((await runCli(args)).code).toBe(0);
+    expect((await runMain(args)).code).toBe(0);
     const before = await readEvalResults(files.out);
     expect(before.map((x) => x.correct)).toEqual([false, false, false, false]);
     expect(before[0]!.scoredBy).toMatchObject({ id: "exact" });
 
     h.server.requests.length = 0;
-    const r = await runCli(["eval", "--rescore", "--out", files.out, "--scorer", "math"]);
+    const r = await runMain(["eval", "--rescore", "--out", files.out, "--scorer", "math"]);
     expect(r.code).toBe(0);
     expect(h.server.requests).toHaveLength(0);
     expect(r.stderr).toMatch(/Re-scored 4 result\(s\) with math v\d+: 4 verdict\(s\) changed/);
@@ -254,21 +256,21 @@ describe("conductor-studio eval: errors and the report", { timeout: CLI_TIMEOUT_
     const lines = text.trim().split("\n");
     const old = { ...(JSON.parse(lines[0]!) as object), scoredBy: { id: "math", version: 0 } };
     await writeFile(files.out, [JSON.stringify(old), ...lines.slice(1)].join("\n") + "\n");
-    const mixed = await runCli(["eval", "--rescore", "--out", files.out, "--scorer", "exact"]);
+    const mixed = await runMain(["eval", "--rescore", "--out", files.out, "--scorer", "exact"]);
     expect(mixed.code).toBe(0);
-    const resumed = await runCli(
+    const resumed = await runMain(
       evalArgs({ ...files, dataset }, "--strategies", "single:Solver A", "--scorer", "exact"),
     );
     expect(resumed.stdout).toMatch(/Scored by exact v\d+ \(4\)\./);
     await writeFile(files.out, [JSON.stringify(old), ...lines.slice(1)].join("\n") + "\n");
     // (The definition says exact since that re-score: a run with --scorer math would be refused.)
-    const shown = await runCli(
+    const shown = await runMain(
       evalArgs({ ...files, dataset }, "--strategies", "single:Solver A", "--scorer", "exact"),
     );
     expect(shown.stdout).toMatch(/Mixed scorers: math v0 \(1\), math v\d+ \(3\)\. Re-score/);
     // --rescore needs its file's definition, and a judge needs its questions.
-    expect((await runCli(["eval", "--rescore", "--out", `${h.dir}/none.jsonl`])).code).toBe(2);
-    const judge = await runCli(["eval", "--rescore", "--out", files.out, "--scorer", "judge"]);
+    expect((await runMain(["eval", "--rescore", "--out", `${h.dir}/none.jsonl`])).code).toBe(2);
+    const judge = await runMain(["eval", "--rescore", "--out", files.out, "--scorer", "judge"]);
     expect(judge.code).toBe(2);
     expect(judge.stderr).toContain("needs --dataset");
   });

@@ -1,6 +1,6 @@
-// `conductor-studio eval` as a child process against the local test server over real HTTP:
-// strategies and scores, resume with the same --out, the spending cap, columns and bad rows,
-// and the training data.
+// `conductor-studio eval` against the local test server over real HTTP: strategies and scores
+// (as a child process, runCli), then resume with the same --out, the spending cap, columns and bad
+// rows, and the training data (main in this process, runMain).
 import { readFile, writeFile } from "node:fs/promises";
 import { describe, it } from "vitest";
 import type { ChatBody, TestServer } from "../../e2e/server/server.ts";
@@ -16,6 +16,7 @@ import {
   harness,
   readEvalResults as lines,
   runCli,
+  runMain,
   threeWorkerConfig,
 } from "./cli-harness.ts";
 import type { Harness } from "./cli-harness.ts";
@@ -157,13 +158,13 @@ describe("conductor-studio eval", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
     const files = await setup(h);
     const { out } = files;
     const args = evalArgs(files, "--strategies", "single,moa");
-    expect((await runCli(args)).code).toBe(0);
+    expect((await runMain(args)).code).toBe(0);
     const full = await readFile(out, "utf8");
     // Keep 9 of the 16 lines, plus a torn line as an interrupted write leaves it.
     const kept = full.trim().split("\n").slice(0, 9);
     await writeFile(out, `${kept.join("\n")}\n{"item":"q4","stra`);
     h.server.requests.length = 0;
-    const r = await runCli(args);
+    const r = await runMain(args);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("Resuming: 9 result(s)");
     const rows = await lines(out).catch(() => null);
@@ -186,7 +187,7 @@ describe("conductor-studio eval", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
     expect(chatCount(h)).toBe(missing.reduce((n, x) => n + callsFor(x.strategy), 0));
     // A third run has nothing left to do and sends nothing.
     h.server.requests.length = 0;
-    expect((await runCli(args)).code).toBe(0);
+    expect((await runMain(args)).code).toBe(0);
     expect(chatCount(h)).toBe(0);
   });
 
@@ -206,7 +207,7 @@ describe("conductor-studio eval", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
       "--max-cost",
       "0.025",
     );
-    const r = await runCli(args);
+    const r = await runMain(args);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
       /^Spending cap \$0\.025\d*: \$0\.024\d* spent, 2\/4 item\(s\) done\./m,
@@ -221,7 +222,7 @@ describe("conductor-studio eval", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
     const spent = rows.reduce((a, x) => a + x.cost, 0);
     expect(spent).toBeLessThanOrEqual(0.025 + 0.012);
     h.server.requests.length = 0;
-    const again = await runCli(args);
+    const again = await runMain(args);
     expect(again.code).toBe(1);
     expect(chatCount(h)).toBe(0);
   });
@@ -243,11 +244,11 @@ describe("conductor-studio eval", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
       "--strategies",
       "conductor",
     );
-    const refused = await runCli(base);
+    const refused = await runMain(base);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('line 3: The question column "prompt" is empty or missing.');
     const train = `${h.dir}/train.jsonl`;
-    const r = await runCli([
+    const r = await runMain([
       ...base,
       "--skip-bad-rows",
       "--training-data",
@@ -288,7 +289,7 @@ describe("conductor-studio eval", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
     const csv = "Problem,Solution,other\nWhat is 5 plus one?,6,7\nWhat is 9 plus one?,10,0\n";
     const dataset = await h.file("q.csv", csv);
     const out = `${h.dir}/r.jsonl`;
-    const r = await runCli(
+    const r = await runMain(
       evalArgs({ config, dataset, out }, "--strategies", "single:Solver A", "--scorer", "math"),
     );
     expect(r.code).toBe(0);
@@ -296,7 +297,7 @@ describe("conductor-studio eval", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
     expect((await lines(out)).map((x) => x.correct)).toEqual([true, true]);
     // The same file with the answer taken from another column: every answer is now wrong.
     const out2 = `${h.dir}/r2.jsonl`;
-    const wrong = await runCli(
+    const wrong = await runMain(
       evalArgs(
         { config, dataset, out: out2 },
         "--strategies",
@@ -336,7 +337,7 @@ describe("conductor-studio eval", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
       const cand = /<candidate>\\n([\s\S]*?)\\n<\/candidate>/.exec(text)?.[1] ?? "";
       return `Comparing.\nVERDICT: ${ref && cand.includes(`Answer: ${ref}`) ? "CORRECT" : "INCORRECT"}`;
     });
-    const r = await runCli(
+    const r = await runMain(
       evalArgs(
         files,
         "--strategies",
@@ -377,7 +378,7 @@ describe("conductor-studio eval", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
       "workflow.json",
       workflowFile([{ id: "studio-x", name: "Solver X" }], "studio-x"),
     );
-    const r = await runCli(evalArgs(files, "--strategies", "workflow", "--workflow", workflow));
+    const r = await runMain(evalArgs(files, "--strategies", "workflow", "--workflow", workflow));
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('uses a worker named "Solver X", which the config\'s workers lack');
     expect(chatRequests(h.server, "solver-a")).toHaveLength(0);

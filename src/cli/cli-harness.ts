@@ -1,5 +1,6 @@
 // Test support for the CLI integration tests: runs the real `bin/conductor-studio.mjs` as a child
-// process against the local OpenAI-compatible test server. Not a test file itself.
+// process (runCli), or its `main` in this process (runMain), against the local OpenAI-compatible test
+// server. Not a test file itself.
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -13,6 +14,7 @@ import type { EvalResult } from "../engine/eval/schema.ts";
 import { EvalResultSchema } from "../engine/eval/schema.ts";
 import type { ExportEnvelope } from "../engine/run/export.ts";
 import { ExportEnvelopeSchema } from "../engine/run/export.ts";
+import type { Io } from "./command.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BIN = join(ROOT, "bin", "conductor-studio.mjs");
@@ -57,6 +59,32 @@ export function runCli(
     child.stdin.end(options.stdin ?? "");
     options.onSpawn?.(child);
   });
+}
+
+/**
+ * `main(args)` in this process, seeing what `runCli` gives the child: PATH plus `env`, `stdin`,
+ * stdout and stderr that are not a terminal. The same commands run on the same arguments, without
+ * the second or more that starting tsx and loading every command costs a child; for tests about
+ * what a command does, not about the process (its exit, signals, pipes) or its environment (a
+ * library such as the openai package reads process.env, here the test runner's), which use `runCli`.
+ */
+export async function runMain(
+  args: string[],
+  options: { env?: Record<string, string>; stdin?: string } = {},
+): Promise<CliResult> {
+  let stdout = "";
+  let stderr = "";
+  const io: Io = {
+    stdout: (s) => void (stdout += s),
+    stderr: (s) => void (stderr += s),
+    readStdin: () => Promise.resolve(options.stdin ?? ""),
+    env: { PATH: process.env.PATH ?? "", ...options.env },
+    stderrIsTTY: false,
+  };
+  // Imported here, so a test file that only spawns the CLI does not load every command.
+  const { main } = await import("./main.ts");
+  const code = await main(args, io);
+  return { code, stdout, stderr };
 }
 
 export interface Harness {

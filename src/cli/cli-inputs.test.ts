@@ -1,5 +1,7 @@
 // What the command line reads and how it ends: stdin for `parse -` and `run --question -`, config
 // keys it does not know, a byte-order mark, caps on grammar, exit codes, EPIPE, no stack traces.
+// Reading a real stdin pipe and EPIPE are checked on a child process (runCli); the rest runs main
+// in this process (runMain).
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, it } from "vitest";
@@ -14,6 +16,7 @@ import {
   promptText,
   readExport,
   runCli,
+  runMain,
   scriptAttemptsThenCheck,
   threeWorkerConfig,
 } from "./cli-harness.ts";
@@ -23,7 +26,7 @@ const PLAN = 'model_id = [1]\nsubtasks = ["Solve it."]\naccess_list = [[]]';
 
 async function runWith(h: Harness, config: unknown, extra: string[] = [], stdin?: string) {
   const path = await h.file("pool.json", config);
-  return runCli(["run", "--config", path, "--question", QUESTION, ...extra], { stdin });
+  return runMain(["run", "--config", path, "--question", QUESTION, ...extra], { stdin });
 }
 
 describe("stdin", { timeout: CLI_TIMEOUT_MS }, () => {
@@ -40,7 +43,7 @@ describe("stdin", { timeout: CLI_TIMEOUT_MS }, () => {
     const h = await harness(onTestFinished);
     scriptAttemptsThenCheck(h.server);
     const path = await h.file("pool.json", threeWorkerConfig(h.server));
-    const r = await runCli(["run", "--config", path, "--question", "-"], {
+    const r = await runMain(["run", "--config", path, "--question", "-"], {
       stdin: `${QUESTION}\n`,
     });
     expect(r.code).toBe(0);
@@ -57,7 +60,7 @@ describe("stdin", { timeout: CLI_TIMEOUT_MS }, () => {
   }) => {
     const h = await harness(onTestFinished);
     const path = await h.file("pool.json", threeWorkerConfig(h.server));
-    const r = await runCli(["run", "--config", path, "--question", "-"], { stdin: " \n" });
+    const r = await runMain(["run", "--config", path, "--question", "-"], { stdin: " \n" });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("stdin held no question.");
     expect(h.server.requests).toHaveLength(0);
@@ -109,7 +112,7 @@ describe("run's output path", { timeout: CLI_TIMEOUT_MS }, () => {
     const h = await harness(onTestFinished);
     const config = JSON.stringify(threeWorkerConfig(h.server));
     const path = await h.file("pool.json", config);
-    const r = await runCli(["run", "--config", path, "--question", QUESTION, "--out", path]);
+    const r = await runMain(["run", "--config", path, "--question", QUESTION, "--out", path]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("--out is the config file; choose another path for the run record.");
     expect(await readFile(path, "utf8")).toBe(config);
@@ -130,7 +133,7 @@ describe("serve reads the config the same way", () => {
 
 describe("grammar and parse limits", { timeout: CLI_TIMEOUT_MS }, () => {
   it("grammar --max-steps past the cap exits 2 at once, naming the cap", async ({ expect }) => {
-    const r = await runCli(["grammar", "--workers", "7", "--max-steps", "100000"]);
+    const r = await runMain(["grammar", "--workers", "7", "--max-steps", "100000"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^--max-steps must be at most 20 \(.*\), got 100000\.$/m);
     expect(r.stdout).toBe("");
@@ -139,7 +142,7 @@ describe("grammar and parse limits", { timeout: CLI_TIMEOUT_MS }, () => {
   it.for([["parse"], ["grammar", "--max-steps", "2"]])(
     "--workers 0 is refused the same way by %s",
     async (args, { expect }) => {
-      const r = await runCli([...args, "--workers", "0"], { stdin: PLAN });
+      const r = await runMain([...args, "--workers", "0"], { stdin: PLAN });
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/^--workers must be an integer from 1 to 1000, got "0"\.$/m);
     },

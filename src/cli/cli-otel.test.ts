@@ -1,5 +1,6 @@
-// OpenTelemetry from the command line, as child processes over real HTTP: `otel` prints OTLP JSON,
-// and `run`, `eval` and `serve` with --otlp-endpoint deliver whole traces to a local receiver.
+// OpenTelemetry from the command line over real HTTP: `otel` prints OTLP JSON, and `run`, `eval` and
+// `serve` with --otlp-endpoint deliver whole traces to a local receiver. `otel`, `run` and `serve`
+// run once as child processes (runCli, startServe); the rest runs main in this process (runMain).
 import { describe, it } from "vitest";
 import { exportRun } from "../engine/run/export.ts";
 import { twoRoundRun, QUESTION as FIXTURE_QUESTION } from "../engine/otel/fixtures.ts";
@@ -12,6 +13,7 @@ import {
   readEvalResults,
   readExport,
   runCli,
+  runMain,
   scriptAttemptsThenCheck,
   threeWorkerConfig,
 } from "./cli-harness.ts";
@@ -38,10 +40,11 @@ describe("conductor-studio otel", { timeout: CLI_TIMEOUT_MS }, () => {
   }) => {
     const h = await harness(onTestFinished);
     const file = await h.file("run.json", exportRun(twoRoundRun()));
+    // One child process and main in this one: the ids do not come from the process.
     const [a, b, c] = await Promise.all([
       runCli(["otel", file]),
-      runCli(["otel", file]),
-      runCli(["otel", file, "--content"]),
+      runMain(["otel", file]),
+      runMain(["otel", file, "--content"]),
     ]);
     expect(a.code).toBe(0);
     expect(a.stdout).toBe(b.stdout);
@@ -55,7 +58,7 @@ describe("conductor-studio otel", { timeout: CLI_TIMEOUT_MS }, () => {
   });
 
   it("prints its help, with an example", async ({ expect }) => {
-    const r = await runCli(["otel", "--help"]);
+    const r = await runMain(["otel", "--help"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/conductor-studio otel RUN\.json/);
     expect(r.stdout).toMatch(/^Examples:\n {2}conductor-studio otel run\.json --content/m);
@@ -67,7 +70,7 @@ describe("conductor-studio otel", { timeout: CLI_TIMEOUT_MS }, () => {
   }) => {
     const h = await harness(onTestFinished);
     const file = await h.file("notes.json", { hello: "world" });
-    const r = await runCli(["otel", file]);
+    const r = await runMain(["otel", file]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/notes\.json: .*format/i);
     expect(r.stdout).toBe("");
@@ -124,7 +127,7 @@ describe("--otlp-endpoint", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
     const rx = await receiver(onTestFinished, 401);
     scriptAttemptsThenCheck(h.server);
     const config = await h.file("config.json", threeWorkerConfig(h.server));
-    const r = await runCli(
+    const r = await runMain(
       [
         "run",
         "--config",
@@ -153,8 +156,8 @@ describe("--otlp-endpoint", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
     const config = await h.file("config.json", threeWorkerConfig(h.server));
     const base = ["run", "--config", config, "--question", QUESTION];
     const [bad, missing] = await Promise.all([
-      runCli([...base, "--otlp-endpoint", "localhost:4318"]),
-      runCli([...base, "--otlp-endpoint", "http://127.0.0.1:4318", "--otlp-headers-env", "NOPE"]),
+      runMain([...base, "--otlp-endpoint", "localhost:4318"]),
+      runMain([...base, "--otlp-endpoint", "http://127.0.0.1:4318", "--otlp-headers-env", "NOPE"]),
     ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--otlp-endpoint: .*http:\/\/ or https:\/\//);
@@ -179,7 +182,9 @@ describe("--otlp-endpoint", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
     );
     const dataset = await h.file("questions.jsonl", items.join("\n"));
     const files = { config, dataset, out: `${h.dir}/results.jsonl` };
-    const r = await runCli(evalArgs(files, "--strategies", "conductor", "--otlp-endpoint", rx.url));
+    const r = await runMain(
+      evalArgs(files, "--strategies", "conductor", "--otlp-endpoint", rx.url),
+    );
     expect(r.code).toBe(0);
     const results = await readEvalResults(files.out);
     const traces = wholeTraces(rx.spans());

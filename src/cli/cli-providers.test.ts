@@ -1,5 +1,6 @@
 // `conductor-studio run` against providers as they really answer: each worker replays a fixture
 // from e2e/server/fixtures/ (raw SSE written from that provider's documentation), over real HTTP.
+// Ctrl-C is sent to a child process (runCli); the rest run main in this process (runMain).
 import type { ChildProcess } from "node:child_process";
 import { describe, it } from "vitest";
 import type { ReplySpec, TestServer } from "../../e2e/server/server.ts";
@@ -11,6 +12,7 @@ import {
   promptText,
   readExport,
   runCli,
+  runMain,
 } from "./cli-harness.ts";
 import type { Harness } from "./cli-harness.ts";
 
@@ -53,7 +55,9 @@ async function runWith(
     ...extra,
   };
   const path = await h.file("config.json", config);
-  return runCli(["run", "--config", path, "--question", QUESTION], { onSpawn });
+  const args = ["run", "--config", path, "--question", QUESTION];
+  // A test that signals the process gets a child process; the rest run main in this one.
+  return onSpawn ? runCli(args, { onSpawn }) : runMain(args);
 }
 
 describe("conductor-studio run against provider quirks", { timeout: CLI_TIMEOUT_MS }, () => {

@@ -1,5 +1,6 @@
-// `conductor-studio run` as a child process against the local test server over real HTTP: the
-// happy path, keys, HTTP errors and retries, a bad plan, and a refinement round.
+// `conductor-studio run` against the local test server over real HTTP: the happy path and keys as a
+// child process (runCli), HTTP errors and retries, a bad plan, and a refinement round through main
+// in this process (runMain).
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, it } from "vitest";
@@ -15,6 +16,7 @@ import {
   promptText,
   readExport,
   runCli,
+  runMain,
   scriptAttemptsThenCheck,
   threeWorkerConfig,
 } from "./cli-harness.ts";
@@ -25,10 +27,11 @@ async function runPlan(
   config: unknown,
   env: Record<string, string> = {},
   out?: string,
+  run: typeof runCli = runMain,
 ) {
   const path = await h.file("config.json", config);
   const args = ["run", "--config", path, "--question", QUESTION, ...(out ? ["--out", out] : [])];
-  return runCli(args, { env });
+  return run(args, { env });
 }
 
 const COND = "sk-test-conductor-9f2c71d4e8";
@@ -45,7 +48,7 @@ describe("conductor-studio run", { timeout: CLI_TIMEOUT_MS }, () => {
   }) => {
     const h = await harness(onTestFinished);
     scriptAttemptsThenCheck(h.server);
-    const r = await runPlan(h, threeWorkerConfig(h.server));
+    const r = await runPlan(h, threeWorkerConfig(h.server), {}, undefined, runCli);
     // Plain words, not the record's code (no_rounds).
     expect(r.stderr).toMatch(/^\[run\] done: No refinement rounds\.$/m);
     // Not a terminal: no answer block, but one line of totals.
@@ -154,6 +157,7 @@ describe("conductor-studio run", { timeout: CLI_TIMEOUT_MS }, () => {
       threeWorkerConfig(h.server, {}, KEY_ENV),
       { ...ENV, ...decoys },
       out,
+      runCli, // the decoys are in the child's environment, where the openai package would look
     );
     expect(r.code).toBe(0);
 

@@ -1,10 +1,10 @@
-// `conductor-studio score` as a child process: scoring stored answers by scorer and version,
-// the output lines, and bad input named by line.
+// `conductor-studio score`: scoring stored answers by scorer and version, the output lines (first
+// as a child process, runCli), and bad input named by line (main in this process, runMain).
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { CLI_TIMEOUT_MS, runCli } from "./cli-harness.ts";
+import { CLI_TIMEOUT_MS, runCli, runMain } from "./cli-harness.ts";
 
 let dir = "";
 const cases = [
@@ -83,7 +83,7 @@ describe("conductor-studio score", { timeout: CLI_TIMEOUT_MS }, () => {
     expect,
   }) => {
     const out = join(dir, "v1.jsonl");
-    const r = await runCli([
+    const r = await runMain([
       "score",
       "--scorer",
       "math",
@@ -117,7 +117,7 @@ describe("conductor-studio score", { timeout: CLI_TIMEOUT_MS }, () => {
       },
       { id: "b", answer: "Answer: B or C", reference: "C", choices: ["x", "y", "z"] },
     ]);
-    const lenient = await runCli(["score", "--scorer", "mc", "--input", "-"], { stdin });
+    const lenient = await runMain(["score", "--scorer", "mc", "--input", "-"], { stdin });
     expect(lenient.code).toBe(0);
     expect(
       lenient.stdout
@@ -135,11 +135,11 @@ describe("conductor-studio score", { timeout: CLI_TIMEOUT_MS }, () => {
         version: 2,
       },
     ]);
-    const strict = await runCli(["score", "--scorer", "mc", "--mode", "strict", "--input", "-"], {
+    const strict = await runMain(["score", "--scorer", "mc", "--mode", "strict", "--input", "-"], {
       stdin,
     });
     expect(JSON.parse(strict.stdout.split("\n")[0]!)).toMatchObject({ id: "a", correct: false });
-    const v1 = await runCli(["score", "--scorer", "mc", "--version", "1", "--input", "-"], {
+    const v1 = await runMain(["score", "--scorer", "mc", "--version", "1", "--input", "-"], {
       stdin,
     });
     expect(JSON.parse(v1.stdout.split("\n")[1]!)).toMatchObject({
@@ -156,29 +156,29 @@ describe("conductor-studio score", { timeout: CLI_TIMEOUT_MS }, () => {
       bad,
       `${JSON.stringify(cases[0])}\n{"id": "x", "answer": 3, "reference": "3"}\n`,
     );
-    const r = await runCli(["score", "--scorer", "exact", "--input", bad]);
+    const r = await runMain(["score", "--scorer", "exact", "--input", bad]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(/bad\.jsonl line 2: answer: /);
-    const notJson = await runCli(["score", "--scorer", "exact", "--input", "-"], {
+    const notJson = await runMain(["score", "--scorer", "exact", "--input", "-"], {
       stdin: "{}\n{oops\n",
     });
     expect(notJson.code).toBe(2);
     expect(notJson.stderr).toContain("stdin line 1: id:");
-    const dup = await runCli(["score", "--scorer", "contains", "--input", "-"], {
+    const dup = await runMain(["score", "--scorer", "contains", "--input", "-"], {
       stdin: jsonl([cases[0], cases[0]]),
     });
     expect(dup.stderr).toContain('stdin line 2: duplicate id "frac"');
   });
 
   it("exits 2 on bad options, and --help shows the command", async ({ expect }) => {
-    const unknown = await runCli(["score", "--scorer", "judge", "--input", "-"]);
+    const unknown = await runMain(["score", "--scorer", "judge", "--input", "-"]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("--scorer must be one of math, mc, exact, contains, regex");
-    const version = await runCli(["score", "--scorer", "math", "--version", "9", "--input", "-"]);
+    const version = await runMain(["score", "--scorer", "math", "--version", "9", "--input", "-"]);
     expect(version.code).toBe(2);
     expect(version.stderr).toContain('Scorer "math" has no version 9 (known: 1, 2).');
-    const missing = await runCli([
+    const missing = await runMain([
       "score",
       "--scorer",
       "regex",
@@ -187,9 +187,9 @@ describe("conductor-studio score", { timeout: CLI_TIMEOUT_MS }, () => {
     ]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("Cannot read");
-    const help = await runCli(["--help"]);
+    const help = await runMain(["--help"]);
     expect(help.stdout).toMatch(/^ {2}score +score stored answers/m);
-    const own = await runCli(["score", "--help"]);
+    const own = await runMain(["score", "--help"]);
     expect(own.code).toBe(0);
     expect(own.stdout).toMatch(/conductor-studio score --scorer math\|mc\|exact\|contains\|regex/);
     expect(own.stdout).toMatch(/--version N +an older scorer version/);

@@ -1,10 +1,18 @@
-// The real CLI as a child process: usage, `parse`, and config errors of `run`. The runs themselves
-// are in cli-run.test.ts.
+// The real CLI: usage, `parse`, and config errors of `run`, one test of each as a child process
+// (runCli: exit code, pipes, environment) and the rest through main in this process (runMain). The
+// runs themselves are in cli-run.test.ts.
 import { describe, it } from "vitest";
 import { buildPlanGrammar } from "../engine/conductor/grammar.ts";
 import { DEFAULT_OPENING } from "../engine/conductor/prompt.ts";
 import type { Harness } from "./cli-harness.ts";
-import { CLI_TIMEOUT_MS, QUESTION, harness, runCli, threeWorkerConfig } from "./cli-harness.ts";
+import {
+  CLI_TIMEOUT_MS,
+  QUESTION,
+  harness,
+  runCli,
+  runMain,
+  threeWorkerConfig,
+} from "./cli-harness.ts";
 
 const PLAN = `Two drafts, then a merge that reads both.
 model_id = [2, 0, 1]
@@ -27,22 +35,22 @@ describe("conductor-studio usage", { timeout: CLI_TIMEOUT_MS }, () => {
     expect(r.code).toBe(0);
     for (const name of ["eval", "grammar", "parse", "run", "serve"])
       expect(r.stdout).toMatch(new RegExp(`^  ${name} +\\S`, "m"));
-    const parse = await runCli(["parse", "--help"]);
+    const parse = await runMain(["parse", "--help"]);
     expect(parse.code).toBe(0);
     expect(parse.stdout).toMatch(/^Usage: conductor-studio parse --workers N/m);
-    const run = await runCli(["run", "--help"]);
+    const run = await runMain(["run", "--help"]);
     expect(run.stdout).toMatch(/^Usage: conductor-studio run --config FILE --question TEXT/m);
   });
 
   it("an unknown command exits 2 with a message on stderr", async ({ expect }) => {
-    const r = await runCli(["plan"]);
+    const r = await runMain(["plan"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('Unknown command "plan"');
     expect(r.stdout).toBe("");
   });
 
   it("parse without --workers exits 2 with a message on stderr", async ({ expect }) => {
-    const r = await runCli(["parse"], { stdin: PLAN });
+    const r = await runMain(["parse"], { stdin: PLAN });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("--workers is required");
     expect(r.stdout).toBe("");
@@ -59,13 +67,13 @@ describe("conductor-studio parse", { timeout: CLI_TIMEOUT_MS }, () => {
   it("reads FILE the same way", async ({ expect, onTestFinished }) => {
     const h = await harness(onTestFinished);
     const path = await h.file("plan.txt", PLAN);
-    const r = await runCli(["parse", "--workers", "3", path]);
+    const r = await runMain(["parse", "--workers", "3", path]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(PLAN_JSON);
   });
 
   it("an unreadable FILE exits 2 with a message, not a stack trace", async ({ expect }) => {
-    const r = await runCli(["parse", "--workers", "3", "/nonexistent/conductor-plan.txt"]);
+    const r = await runMain(["parse", "--workers", "3", "/nonexistent/conductor-plan.txt"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("Cannot read /nonexistent/conductor-plan.txt");
     expect(r.stderr).not.toMatch(/\n\s+at /);
@@ -75,7 +83,7 @@ describe("conductor-studio parse", { timeout: CLI_TIMEOUT_MS }, () => {
   it("a worker id out of range exits 1 with bad_worker", async ({ expect }) => {
     const text =
       'model_id = [0, 5]\nsubtasks = ["Solve it.", "Check it."]\naccess_list = [[], ["all"]]';
-    const r = await runCli(["parse", "--workers", "2"], { stdin: text });
+    const r = await runMain(["parse", "--workers", "2"], { stdin: text });
     expect(r.code).toBe(1);
     const lines = r.stdout.split("\n");
     expect(lines).toHaveLength(2); // one line, then the final newline
@@ -88,19 +96,19 @@ describe("conductor-studio parse", { timeout: CLI_TIMEOUT_MS }, () => {
   });
 
   it("more steps than --max-steps exits 1 with too_many_steps", async ({ expect }) => {
-    const r = await runCli(["parse", "--workers", "3", "--max-steps", "2"], { stdin: PLAN });
+    const r = await runMain(["parse", "--workers", "3", "--max-steps", "2"], { stdin: PLAN });
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout)).toMatchObject({ ok: false, code: "too_many_steps" });
   });
 
   it("--round 1 accepts three empty lists", async ({ expect }) => {
-    const r = await runCli(["parse", "--workers", "3", "--round", "1"], { stdin: EMPTY_LISTS });
+    const r = await runMain(["parse", "--workers", "3", "--round", "1"], { stdin: EMPTY_LISTS });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('{"ok":true,"steps":[]}\n');
   });
 
   it("round 0 rejects three empty lists with no_steps", async ({ expect }) => {
-    const r = await runCli(["parse", "--workers", "3"], { stdin: EMPTY_LISTS });
+    const r = await runMain(["parse", "--workers", "3"], { stdin: EMPTY_LISTS });
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout)).toMatchObject({ ok: false, code: "no_steps" });
   });
@@ -109,7 +117,7 @@ describe("conductor-studio parse", { timeout: CLI_TIMEOUT_MS }, () => {
 describe("conductor-studio run: invalid config", { timeout: CLI_TIMEOUT_MS }, () => {
   async function runWithConfig(h: Harness, config: unknown) {
     const path = await h.file("config.json", config);
-    return runCli(["run", "--config", path, "--question", QUESTION]);
+    return runMain(["run", "--config", path, "--question", QUESTION]);
   }
 
   it("bad JSON exits 2 and says so", async ({ expect, onTestFinished }) => {
@@ -163,7 +171,7 @@ describe("conductor-studio run: invalid config", { timeout: CLI_TIMEOUT_MS }, ()
 
   it("an unreadable config path exits 2", async ({ expect }) => {
     const args = ["run", "--config", "/nonexistent/conductor.json", "--question", QUESTION];
-    const r = await runCli(args);
+    const r = await runMain(args);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("Cannot read the config file /nonexistent/conductor.json");
     expect(r.stdout).toBe("");
@@ -188,7 +196,7 @@ describe("conductor-studio grammar", { timeout: CLI_TIMEOUT_MS }, () => {
   it("--round 1 allows the empty lists and an empty --opening drops the prefix", async ({
     expect,
   }) => {
-    const r = await runCli([
+    const r = await runMain([
       "grammar",
       "--workers",
       "1",
@@ -205,7 +213,7 @@ describe("conductor-studio grammar", { timeout: CLI_TIMEOUT_MS }, () => {
   });
 
   it("without --max-steps exits 2 with a message", async ({ expect }) => {
-    const r = await runCli(["grammar", "--workers", "3"]);
+    const r = await runMain(["grammar", "--workers", "3"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("--max-steps is required");
   });

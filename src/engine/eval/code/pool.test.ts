@@ -2,7 +2,7 @@
  * The interpreter pool against scripted workers: a pristine interpreter per answer, one cold start
  * shared through its snapshot, kill on time-out, forged replies, aborts.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { HostMessage, RunMessage, WorkerMessage } from "./protocol.ts";
 import type { WorkerPort } from "./pool.ts";
 import { createInterpreterPool } from "./pool.ts";
@@ -193,6 +193,24 @@ describe("interpreter pool", () => {
     });
     expect(broken.status()).toMatchObject({ phase: "failed", message: "404 pyodide.asm.wasm" });
     expect(g.workers).toHaveLength(1); // no restart loop
+  });
+
+  it("dispose leaves no timer behind: the CLI's process exits when its evaluation ends", () => {
+    vi.useFakeTimers();
+    try {
+      const f = fakes(echo, false);
+      const pool = createInterpreterPool({ spawn: f.spawn, size: 2 });
+      void pool.warm();
+      f.workers[0]?.emit({ type: "snapshot", bytes: SNAPSHOT });
+      f.workers[0]?.emit({ type: "ready", loadMs: 1 });
+      expect(f.workers).toHaveLength(2);
+      expect(vi.getTimerCount()).toBe(1); // the second worker's wait to start
+      pool.dispose();
+      expect(f.workers.map((w) => w.terminated)).toEqual([true, true]);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("an abort stops the running program's worker at once", async () => {

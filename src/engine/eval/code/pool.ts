@@ -37,6 +37,8 @@ interface Slot {
   answers: number;
   listener: ((m: WorkerMessage) => void) | null;
   failure: ((message: string) => void) | null;
+  /** The wait for its first "ready": cleared when retired, or it keeps a CLI process alive. */
+  startTimer?: ReturnType<typeof setTimeout>;
 }
 
 const failed = (message: string) => ({
@@ -83,6 +85,7 @@ export function createInterpreterPool(opts: PoolOptions): Sandbox {
   function retire(slot: Slot) {
     if (!slots.delete(slot)) return;
     slot.state = "dead";
+    clearTimeout(slot.startTimer);
     slot.port.terminate();
     syncIdle();
     // Replaced at once, off the critical path; a pool that cannot start one stops trying.
@@ -105,6 +108,7 @@ export function createInterpreterPool(opts: PoolOptions): Sandbox {
       startFailed("The Python interpreter took too long to start.");
       retire(slot);
     }, opts.startTimeoutMs ?? 60_000);
+    slot.startTimer = timer;
     port.onMessage((data) => {
       const parsed = workerMessageSchema.safeParse(data);
       if (!parsed.success) return;
