@@ -54,7 +54,7 @@ function hostHeaders(): Plugin {
 }
 
 /** The engine's tests, which run in one shared module graph (the "engine" project below)... */
-const ENGINE = "src/engine/**/*.test.ts";
+const ENGINE = "src/engine/**/*.test.{ts,tsx}";
 /** ...but for these, which change what other files would see: the Node sandbox tests (processes,
  * globals) and scorers.test.ts (registerScorer adds to the registry for good). */
 const ENGINE_ISOLATED = ["src/engine/**/*.node.test.ts", "src/engine/eval/scorers/scorers.test.ts"];
