@@ -7,9 +7,9 @@ import type { ChatBackend } from "../llm/types.ts";
 import { LlmError } from "../llm/types.ts";
 import type { EvalProgress } from "./runner.ts";
 import { EvalRun } from "./runner.ts";
-import { evaluation, idle, items, until, worker } from "./runner.fixtures.ts";
+import { evaluation, idle, items, storedResult, until, worker } from "./runner.fixtures.ts";
 import type { EvalResult } from "./schema.ts";
-import { EvalResultSchema, resultKey } from "./schema.ts";
+import { resultKey } from "./schema.ts";
 import { mathScorer } from "./scorers/math.ts";
 
 // At $250,000/M output, one output token costs exactly $0.25 (a power of two: sums stay exact).
@@ -82,22 +82,6 @@ function heldCalls() {
   };
 }
 
-const stored = (item: string, cost: number, over: Partial<EvalResult> = {}): EvalResult =>
-  EvalResultSchema.parse({
-    item,
-    strategy: "single:a",
-    repeat: 0,
-    correct: true,
-    score: 1,
-    answer: "Answer: 7",
-    expected: "7",
-    tokens: 1,
-    cost,
-    latencyMs: 1,
-    runId: `old-${item}`,
-    ...over,
-  });
-
 /** An evaluation over held calls, started: `done` is its end, `partials` the keys it cut short. */
 function start(
   calls: ReturnType<typeof heldCalls>,
@@ -134,7 +118,7 @@ describe("the spending cap's scheduling", () => {
       maxCost: 1,
       items: 6,
       width: 4,
-      previous: [stored("q0", 0.25)],
+      previous: [storedResult("q0", 0.25)],
     });
     await until(() => calls.names().length === 3);
     await idle();
@@ -165,7 +149,7 @@ describe("the spending cap's scheduling", () => {
       maxCost: 0.875,
       items: 5,
       width: 4,
-      previous: [stored("q0", 0.25)],
+      previous: [storedResult("q0", 0.25)],
     });
     await until(() => calls.names().length === 2);
     await idle();
@@ -256,7 +240,7 @@ describe("the spending cap's scheduling", () => {
       maxCost: 0.75,
       items: 4,
       width: 4,
-      previous: [stored("q0", 0.25)],
+      previous: [storedResult("q0", 0.25)],
     });
     await until(() => calls.names().length === 2);
     await idle();
@@ -290,7 +274,7 @@ describe("the spending cap's scheduling", () => {
       maxCost: 0.625,
       items: 4,
       width: 1,
-      previous: [stored("q0", 0.25), stored("q1", 0, failed)],
+      previous: [storedResult("q0", 0.25), storedResult("q1", 0, failed)],
     });
     // q1 runs again ($0.50 committed) and fails again, at no cost.
     await until(() => calls.names().length === 1);

@@ -5,31 +5,21 @@ import { createFakeBackend } from "../llm/fake.ts";
 import { LlmError } from "../llm/types.ts";
 import { OriginLimiter } from "./limiter.ts";
 import { EvalRun } from "./runner.ts";
-import { collect, conductorConfig, evaluation, items, worker } from "./runner.fixtures.ts";
+import {
+  collect,
+  conductorConfig,
+  evaluation,
+  items,
+  storedResult,
+  worker,
+} from "./runner.fixtures.ts";
 import type { EvalResult } from "./schema.ts";
-import { EvalResultSchema } from "./schema.ts";
 import { mathScorer } from "./scorers/math.ts";
 import type { Scorer } from "./scorers/types.ts";
 
 // At $250,000/M output, one output token costs exactly $0.25 (a power of two: sums stay exact).
 const PRICED = [worker("a", { input: 0, output: 250_000 })];
 const QUARTER = { promptTokens: 0, completionTokens: 1, estimated: false };
-
-const stored = (item: string, cost: number, over: Partial<EvalResult> = {}): EvalResult =>
-  EvalResultSchema.parse({
-    item,
-    strategy: "single:a",
-    repeat: 0,
-    correct: true,
-    score: 1,
-    answer: "Answer: 7",
-    expected: "7",
-    tokens: 1,
-    cost,
-    latencyMs: 1,
-    runId: `old-${item}`,
-    ...over,
-  });
 
 const quarterly = () => createFakeBackend([{ text: "Answer: 7", usage: QUARTER }]);
 
@@ -41,7 +31,7 @@ describe("evaluation runner: boundaries", () => {
       items: items(5),
       backendFor: quarterly,
       taskConcurrency: 1,
-      previous: [stored("q0", 0.25), stored("q1", 0.25)],
+      previous: [storedResult("q0", 0.25), storedResult("q1", 0.25)],
     });
     expect(c.results.map((r) => r.item)).toEqual(["q2", "q3"]);
     expect(c.outcome).toEqual({
@@ -61,7 +51,7 @@ describe("evaluation runner: boundaries", () => {
       items: items(3),
       backendFor: quarterly,
       taskConcurrency: 1,
-      previous: [stored("q0", 0.25), stored("q1", 0.25)],
+      previous: [storedResult("q0", 0.25), storedResult("q1", 0.25)],
     });
     expect(c.results.map((r) => r.item)).toEqual(["q2"]);
     expect(c.outcome.status).toBe("cost_cap");
@@ -70,9 +60,9 @@ describe("evaluation runner: boundaries", () => {
   it("estimates from the mean measured cost of finished items, errored ones left out", async () => {
     // Stored: two results of $0.25 and an errored attempt that cost nothing. Mean: $0.25.
     const previous = [
-      stored("q0", 0.25),
-      stored("q1", 0.25),
-      stored("q2", 0, {
+      storedResult("q0", 0.25),
+      storedResult("q1", 0.25),
+      storedResult("q2", 0, {
         correct: null,
         error: { stage: "worker", code: "server", message: "500" },
       }),

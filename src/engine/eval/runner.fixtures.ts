@@ -7,6 +7,7 @@ import type { EvalItem } from "./dataset/schema.ts";
 import type { EvalProgress, EvalRunOptions } from "./runner.ts";
 import { EvalRun } from "./runner.ts";
 import type { EvalResult, Evaluation } from "./schema.ts";
+import { EvalResultSchema } from "./schema.ts";
 import { mathScorer } from "./scorers/math.ts";
 
 export const worker = (name: string, price?: { input: number; output: number }): Worker => ({
@@ -100,3 +101,24 @@ export async function idle(): Promise<void> {
 }
 
 export type { ChatBackend };
+
+/** A right single:a result stored by an earlier session, at `cost`. */
+export const storedResult = (
+  item: string,
+  cost: number,
+  over: Partial<EvalResult> = {},
+): EvalResult =>
+  EvalResultSchema.parse({
+    item,
+    strategy: "single:a",
+    repeat: 0,
+    correct: true,
+    score: 1,
+    answer: "Answer: 7",
+    expected: "7",
+    tokens: 1,
+    cost,
+    latencyMs: 1,
+    runId: `old-${item}`,
+    ...over,
+  });
