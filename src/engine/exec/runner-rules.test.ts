@@ -146,6 +146,55 @@ describe("the runner's rules", () => {
     expect(c.finish.at).toBeGreaterThan(0);
   });
 
+  it("ends a refused start at once as a setup error with its reason, asking no one", async () => {
+    const message = "The strategy names a worker the pool does not have.";
+    const { o, seen, conductorBackend } = setup({ start: { from: "refused", message } }, [ONE]);
+    const events: RunEvent[] = [];
+    const gen = runRun(o);
+    let next = await gen.next();
+    for (; !next.done; next = await gen.next()) events.push(next.value);
+    expect(events.map((e) => e.type)).toEqual(["run_start", "run_finish"]);
+    const ended = events[1] as EventOf<"run_finish">;
+    const finish = { type: "run_finish", status: "failed", reason: "setup_error" };
+    expect(ended).toEqual({ ...finish, at: ended.at, answer: null, message });
+    expect(ended.at).toBeGreaterThan((events[0] as EventOf<"run_start">).at);
+    // What the caller gets back: the same ending, and no round ran.
+    expect(next.value).toEqual({ finish: events[1], lastRound: null });
+    expect(seen).toHaveLength(0);
+    expect(conductorBackend.calls).toHaveLength(0);
+  });
+
+  it("ends a plan-only run at its plan, with no answer, at the time it ended", async () => {
+    const { o, seen } = setup({ start: { from: "plan", planOnly: true } }, [ONE]);
+    const { events, finish, record } = await run(o);
+    expect(finish).toEqual({
+      type: "run_finish",
+      at: (events.at(-2) as EventOf<"plan_finish">).at + 1,
+      status: "planned",
+      reason: "planned",
+      answer: null,
+    });
+    expect(record.rounds[0]?.plan?.raw).toBe(ONE);
+    expect(seen).toHaveLength(0);
+  });
+
+  it("does not refine a given fallback round: the Conductor that would refine it could not plan", async () => {
+    const steps = [{ worker: "w0", subtask: "Answer it", access: [] as number[] }];
+    const fallback = {
+      worker: "w0",
+      reason: { code: "parse_error", message: "The plan did not parse." },
+    };
+    const { o, conductorBackend } = setup(
+      { maxRounds: 2, start: { from: "round", round: 0, steps, fallback } },
+      [ONE, ACCEPT],
+    );
+    const { record, finish } = await run(o);
+    expect(conductorBackend.calls).toHaveLength(0);
+    expect(record.rounds).toHaveLength(1);
+    expect(record.rounds[0]?.fallback).toMatchObject({ worker: "w0" });
+    expect(finish).toMatchObject({ status: "done", answer: "worker answer 1" });
+  });
+
   it("refuses a start it does not know as the caller's bug, rather than planning", async () => {
     // Only an untyped caller can get here (RunStart names every start): a missing `from` is no plan.
     for (const start of [{}, { from: "replan" }]) {
