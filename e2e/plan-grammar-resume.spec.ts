@@ -1,6 +1,5 @@
 import { expect, test } from "@playwright/test";
 import { HistoryPage } from "./pages/history.ts";
-import { storeSettings, storedWorker } from "./pages/settings.ts";
 import type { ChatBody, TestServer } from "./server/server.ts";
 import { withTestServer } from "./support/server.ts";
 import { withPageObject } from "./support/studio.ts";
@@ -29,24 +28,11 @@ const ACCEPT = "The answer stands.\nmodel_id = []\nsubtasks = []\naccess_list = 
 test("under a plan grammar, a refinement sees the first prompt whole, and Resume after a reload asks it again word for word", async ({
   page,
 }) => {
-  await storeSettings(page, {
-    pool: WORKERS.map((w, i) =>
-      storedWorker(i, {
-        ...w,
-        kind: "openai",
-        baseURL: server.baseURL,
-        price: { input: 1, output: 2 },
-      }),
-    ),
-    conductor: {
-      backend: "remote",
-      baseURL: server.baseURL,
-      model: CONDUCTOR_MODEL,
-      rounds: 1,
-      maxDepth: 1,
-      maxCalls: 0,
-      remoteGrammar: { [server.baseURL]: "vllm" },
-    },
+  await studio.seed(server.baseURL, WORKERS, CONDUCTOR_MODEL, {
+    rounds: 1,
+    maxDepth: 1,
+    maxCalls: 0,
+    remoteGrammar: { [server.baseURL]: "vllm" },
   });
   const refining = server.gate("refining");
   server.script(CONDUCTOR_MODEL, conductorText(ATTEMPTS_THEN_JUDGE));

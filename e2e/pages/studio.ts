@@ -31,17 +31,18 @@ export class StudioPage {
     page.on("pageerror", (e) => this.errors.push(e.message));
   }
 
-  /** Stores a pool of workers and a remote Conductor, all on `baseURL`, before the app boots. */
+  /** Stores a pool of workers and a remote Conductor (with `conductorSettings` over its defaults), all on `baseURL`, before the app boots. */
   async seed(
     baseURL: string,
     pool: readonly PoolWorker[] = WORKERS,
     conductorModel = CONDUCTOR_MODEL,
+    conductorSettings: Record<string, unknown> = {},
   ) {
     const settings = {
       pool: pool.map((w, i) =>
         storedWorker(i, { ...w, kind: "openai", baseURL, price: { input: 1, output: 2 } }),
       ),
-      conductor: { backend: "remote", baseURL, model: conductorModel },
+      conductor: { backend: "remote", baseURL, model: conductorModel, ...conductorSettings },
     };
     await storeSettings(this.page, settings);
   }
