@@ -142,7 +142,7 @@ function span(w: Writer, s: OtlpSpan): void {
 }
 
 /** The request as an encoded `ExportTraceServiceRequest`. */
-export function otlpProtobuf(request: OtlpTraceRequest): Uint8Array {
+export function otlpProtobuf(request: OtlpTraceRequest): Uint8Array<ArrayBuffer> {
   const w = protobuf.Writer.create();
   for (const rs of request.resourceSpans)
     message(w, 1, () => {
@@ -161,5 +161,6 @@ export function otlpProtobuf(request: OtlpTraceRequest): Uint8Array {
           for (const s of ss.spans) message(w, 2, () => span(w, s));
         });
     });
-  return w.finish();
+  // A copy of its own: under Node the Writer's bytes may be a view into a shared pool.
+  return new Uint8Array(w.finish());
 }
