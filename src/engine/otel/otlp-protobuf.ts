@@ -25,11 +25,7 @@ const tag = (w: Writer, field: number, wire: number) => w.uint32(((field << 3) |
 /** A decimal 64-bit integer as the Writer's low/high words, exact where a double would round. */
 function long(decimal: string): protobuf.Long {
   const n = BigInt.asUintN(64, BigInt(decimal));
-  return {
-    low: Number(n & 0xffffffffn) | 0,
-    high: Number(n >> 32n) | 0,
-    unsigned: true,
-  } as protobuf.Long;
+  return { low: Number(n & 0xffffffffn) | 0, high: Number(n >> 32n) | 0, unsigned: true };
 }
 
 function hexBytes(hex: string): Uint8Array {
