@@ -49,11 +49,16 @@ describe("conductor-studio otel", { timeout: CLI_TIMEOUT_MS }, () => {
     const h = await harness(onTestFinished);
     const file = await h.file("run.json", exportRun(twoRoundRun()));
     // One child process and main in this one: the ids do not come from the process.
-    const [a, b, c] = await Promise.all([
+    const [a, b, c, legacy] = await Promise.all([
       runCli(["otel", file]),
       runMain(["otel", file]),
       runMain(["otel", file, "--content"]),
+      runMain(["otel", file, "--otel-conventions", "legacy"]),
     ]);
+    expect(a.stdout).toContain('"key": "gen_ai.agent.name"');
+    expect(a.stdout).not.toContain("gen_ai.workflow.name");
+    expect(legacy.stdout).toContain('"key": "gen_ai.workflow.name"');
+    expect(legacy.stdout).toContain('"stringValue": "semantic-conventions/v1.41.0"');
     expect(a.code).toBe(0);
     expect(a.stdout).toBe(b.stdout);
     const spans = (
