@@ -44,7 +44,8 @@ test("exports the open run as one OTLP trace, without contents by default", asyn
 });
 
 test("sends History's selection to a collector that allows the studio's origin", async () => {
-  const rx = await startReceiver({ cors: origin() });
+  // Like Phoenix: protobuf only, which the studio sends by default.
+  const rx = await startReceiver({ cors: origin(), protobufOnly: true });
   receivers.push(rx);
   await studio.setCollector(rx.url, { content: true, authorization: "Basic cGs6c2s=" });
   await studio.openHistory();
@@ -56,6 +57,7 @@ test("sends History's selection to a collector that allows the studio's origin",
   const traces = wholeTraces(rx.spans());
   expect(traces.size).toBe(1);
   expect(rx.requests[0]!.headers.authorization).toBe("Basic cGs6c2s=");
+  expect(rx.requests[0]!.contentType).toBe("application/x-protobuf");
   const root = rx.spans().find((s) => !s.parentSpanId)!;
   expect(root.attrs["input.value"]).toBe(QUESTION);
   // The same selection also downloads, with the contents now opted in.

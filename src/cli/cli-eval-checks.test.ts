@@ -240,6 +240,35 @@ describe("eval: output for scripts and people", { timeout: CLI_TIMEOUT_MS }, () 
     expect(doc.strategies[0]!.costPerQuestion).toBeCloseTo(0.012, 9);
   });
 
+  it("--json with --repeats 2 carries k, pass@2 and maj@2, as the table does", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const h = await harness(onTestFinished);
+    const files = await setup(h);
+    h.server.setDefault("solver-b", { content: "Answer: 5", usage: USAGE });
+    const args = evalArgs(
+      files,
+      "--strategies",
+      "single:Solver A,single:Solver B",
+      "--repeats",
+      "2",
+    );
+    const r = await runMain([...args, "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as {
+      strategies: { strategy: string; k: number; passAtK: number; majAtK: number }[];
+    };
+    expect(doc.strategies.map((s) => [s.strategy, s.k, s.passAtK, s.majAtK])).toEqual([
+      ["single:Solver A", 2, 1, 1],
+      ["single:Solver B", 2, 0, 0],
+    ]);
+    // The table of the same results (resumed: nothing asked again) shows the same figures.
+    const table = await runMain(args);
+    expect(table.stdout).toMatch(/pass@2/);
+    expect(table.stdout).toMatch(/maj@2/);
+  });
+
   it("not on a terminal: one plain line per item with calls in flight, spent and time left", async ({
     expect,
     onTestFinished,

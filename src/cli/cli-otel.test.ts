@@ -1,5 +1,6 @@
 // OpenTelemetry from the command line over real HTTP: `otel` prints OTLP JSON, and `run`, `eval` and
-// `serve` with --otlp-endpoint deliver whole traces to a local receiver. `otel`, `run` and `serve`
+// `serve` with --otlp-endpoint deliver whole traces to a local receiver that, like Phoenix, takes
+// only protobuf (the default protocol) and answers 415 to JSON. `otel`, `run` and `serve`
 // run once as child processes (runCli, startServe); the rest runs main in this process (runMain).
 import { describe, it } from "vitest";
 import { exportRun } from "../engine/run/export.ts";
@@ -18,7 +19,13 @@ import {
   threeWorkerConfig,
 } from "./cli-harness.ts";
 import { startReceiver, wholeTraces } from "./otel-receiver.ts";
-import type { Receiver } from "./otel-receiver.ts";
+import type { ReceivedSpan, Receiver } from "./otel-receiver.ts";
+import { traceOf } from "../engine/otel/map.ts";
+import { otlpRequest } from "../engine/otel/otlp.ts";
+import type { OtlpSpan } from "../engine/otel/otlp.ts";
+
+const pick = <T extends object>(x: T, keys: string[]) =>
+  Object.fromEntries(keys.map((k) => [k, (x as Record<string, unknown>)[k]]));
 import { startServe } from "./serve/harness.ts";
 
 const AUTH = "Basic cGstbGYtMTIzOnNrLWxmLXNlY3JldC00NTY=";
@@ -27,8 +34,9 @@ const HEADERS_ENV = { CS_OTLP_HEADERS: `Authorization=${encodeURIComponent(AUTH)
 async function receiver(
   onFinished: (fn: () => Promise<void>) => void,
   refuse?: number,
+  protobufOnly = true,
 ): Promise<Receiver> {
-  const r = await startReceiver({ refuse });
+  const r = await startReceiver({ refuse, protobufOnly });
   onFinished(() => r.close());
   return r;
 }
@@ -41,11 +49,16 @@ describe("conductor-studio otel", { timeout: CLI_TIMEOUT_MS }, () => {
     const h = await harness(onTestFinished);
     const file = await h.file("run.json", exportRun(twoRoundRun()));
     // One child process and main in this one: the ids do not come from the process.
-    const [a, b, c] = await Promise.all([
+    const [a, b, c, legacy] = await Promise.all([
       runCli(["otel", file]),
       runMain(["otel", file]),
       runMain(["otel", file, "--content"]),
+      runMain(["otel", file, "--otel-conventions", "legacy"]),
     ]);
+    expect(a.stdout).toContain('"key": "gen_ai.agent.name"');
+    expect(a.stdout).not.toContain("gen_ai.workflow.name");
+    expect(legacy.stdout).toContain('"key": "gen_ai.workflow.name"');
+    expect(legacy.stdout).toContain('"stringValue": "semantic-conventions/v1.41.0"');
     expect(a.code).toBe(0);
     expect(a.stdout).toBe(b.stdout);
     const spans = (
@@ -93,7 +106,10 @@ describe("--otlp-endpoint", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
     expect(r.code).toBe(0);
     const record = readExport(r.stdout).run;
     expect(rx.requests).toHaveLength(1);
-    expect(rx.requests[0]!.contentType).toBe("application/json");
+    expect(rx.requests[0]!.contentType).toBe("application/x-protobuf");
+    expect(rx.requests[0]!.scopes).toEqual([
+      { "conductor.gen_ai.conventions": "semantic-conventions-genai/v0.1.0" },
+    ]);
     expect(rx.requests[0]!.headers.authorization).toBe(AUTH);
     expect(rx.requests[0]!.headers["x-tenant"]).toBe("lab");
     const traces = wholeTraces(rx.spans());
@@ -112,11 +128,61 @@ describe("--otlp-endpoint", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
       "solver-b",
     ]);
     expect(chats.every((s) => s.attrs["gen_ai.provider.name"] === "openai_compatible")).toBe(true);
+    // The protobuf decodes to exactly the spans of the record's JSON export.
+    const json = otlpRequest([traceOf(record)]).resourceSpans[0]!.scopeSpans[0]!.spans;
+    const fields = (x: ReceivedSpan | OtlpSpan) => ({
+      ...pick(x, ["traceId", "spanId", "parentSpanId", "name", "kind", "attributes", "status"]),
+      ...pick(x, ["startTimeUnixNano", "endTimeUnixNano"]),
+    });
+    expect(rx.spans().map(fields)).toEqual(json.map(fields));
     expect(r.stderr).toMatch(
       /^\[otel\] sent 1 trace \(\d+ spans\) to http:\/\/127\.0\.0\.1:\d+\/v1\/traces$/m,
     );
     // Header values are secrets: never echoed.
     expect(r.stderr).not.toContain("cGstbGYt");
+  });
+
+  it("run: --otlp-protocol http/json posts JSON; a protobuf-only collector's 415 says which to use", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const h = await harness(onTestFinished);
+    const [phoenix, any] = [
+      await receiver(onTestFinished),
+      await receiver(onTestFinished, 0, false),
+    ];
+    scriptAttemptsThenCheck(h.server);
+    const config = await h.file("config.json", threeWorkerConfig(h.server));
+    const base = [
+      "run",
+      "--config",
+      config,
+      "--question",
+      QUESTION,
+      "--otlp-protocol",
+      "http/json",
+    ];
+    const sent = await runMain([
+      ...base,
+      "--otlp-endpoint",
+      any.url,
+      "--otel-conventions",
+      "legacy",
+    ]);
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(any.requests.map((r) => r.contentType)).toEqual(["application/json"]);
+    const root = any.spans().find((s) => !s.parentSpanId)!;
+    expect(root.attrs["gen_ai.workflow.name"]).toBe("conductor");
+    expect(any.requests[0]!.scopes[0]).toEqual({
+      "conductor.gen_ai.conventions": "semantic-conventions/v1.41.0",
+    });
+    scriptAttemptsThenCheck(h.server);
+    const refused = await runMain([...base, "--otlp-endpoint", phoenix.url]);
+    expect(refused.code, refused.stderr).toBe(0);
+    expect(refused.stderr).toMatch(
+      /\[otel\] could not send 1 trace .*does not take http\/json \(415.*try the protocol http\/protobuf/,
+    );
+    expect(phoenix.requests).toHaveLength(0);
   });
 
   it("run: a collector that refuses costs a clear message, never the run or its record", async ({

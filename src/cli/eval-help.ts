@@ -96,7 +96,7 @@ export const EVAL_SHAPE = {
     "otlp-endpoint": {
       type: "string",
       arg: "URL",
-      description: "send each item's run as an OpenTelemetry trace (OTLP/HTTP JSON) to a collector",
+      description: "send each item's run as an OpenTelemetry trace (OTLP/HTTP) to a collector",
     },
     "otlp-headers-env": {
       type: "string",
@@ -106,6 +106,16 @@ export const EVAL_SHAPE = {
     "otlp-content": {
       type: "boolean",
       description: "add prompts and answers to the traces (off by default)",
+    },
+    "otlp-protocol": {
+      type: "string",
+      arg: "P",
+      description: "http/protobuf (default, as OpenTelemetry's SDKs) or http/json",
+    },
+    "otel-conventions": {
+      type: "string",
+      arg: "C",
+      description: "GenAI convention names: current (v0.1.0, default) or legacy (v1.41.0)",
     },
     "max-time-limit": {
       type: "string",

@@ -11,7 +11,7 @@ import { oldScorerNote } from "../engine/eval/code/scorer.ts";
 import { analyse } from "../engine/eval/analysis.ts";
 import { errorSummary } from "../engine/eval/errors-text.ts";
 import { JudgeMeter } from "../engine/eval/judge-meter.ts";
-import { codeResultText, summarise } from "../engine/eval/report.ts";
+import { codeResultText } from "../engine/eval/report.ts";
 import { reportText } from "../engine/eval/report-text.ts";
 import { parseRewardOption } from "../engine/eval/training/reward.ts";
 import { EvalRun } from "../engine/eval/runner.ts";
@@ -314,10 +314,12 @@ async function evalWith(
     if (cache) io.stderr(`${cacheLine(cache)}\n`);
     const current = latestResults(all);
     if (outcome.errors > 0) io.stderr(errorSummary(current));
+    // One analysis for both: --json carries the table's rows (k, pass@k, maj@k, seeded intervals).
+    const report = analyse(evaluation, current);
     io.stdout(
       values.json
-        ? summaryJson(summarise(current, [...names]), outcome, { out, seconds: secs })
-        : reportText(analyse(evaluation, current)),
+        ? summaryJson(report.strategies, outcome, { out, seconds: secs })
+        : reportText(report),
     );
     if (values.report) await writeReport(values.report, evaluation, current);
     if (trainingFile) {

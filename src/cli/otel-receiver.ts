@@ -1,8 +1,11 @@
-// Test support: a local OTLP/HTTP receiver on 127.0.0.1 that keeps what it is sent, checks each
-// body against the OTLP JSON shape, and can refuse. Not a test file itself.
+// Test support: a local OTLP/HTTP receiver on 127.0.0.1 that keeps what it is sent, reads
+// protobuf bodies with the official definitions (otlp-proto.ts) and JSON ones as JSON, checks each
+// against the OTLP shape, and can refuse; `protobufOnly` answers 415 to anything but
+// application/x-protobuf, as Phoenix's receiver (routers/v1/traces.py) does. Not a test file itself.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { z } from "zod";
+import { decodeOtlp } from "./otlp-proto.ts";
 
 const AnyValue: z.ZodType<unknown> = z.lazy(() =>
   z.union([
@@ -23,17 +26,21 @@ const SpanSchema = z.object({
   kind: z.number().int(),
   startTimeUnixNano: z.string().regex(/^\d+$/),
   endTimeUnixNano: z.string().regex(/^\d+$/),
-  attributes: z.array(KeyValue),
-  status: z.object({ code: z.number().int(), message: z.string().optional() }),
+  // Decoded protobuf leaves out what holds the proto3 default (no attributes, status code 0).
+  attributes: z.array(KeyValue).default([]),
+  status: z.object({ code: z.number().int().default(0), message: z.string().optional() }),
 });
 export type ReceivedSpan = z.infer<typeof SpanSchema> & { attrs: Record<string, unknown> };
 
 const RequestSchema = z.object({
   resourceSpans: z.array(
     z.object({
-      resource: z.object({ attributes: z.array(KeyValue) }),
+      resource: z.object({ attributes: z.array(KeyValue).default([]) }),
       scopeSpans: z.array(
-        z.object({ scope: z.object({ name: z.string() }), spans: z.array(SpanSchema) }),
+        z.object({
+          scope: z.object({ name: z.string(), attributes: z.array(KeyValue).default([]) }),
+          spans: z.array(SpanSchema).default([]),
+        }),
       ),
     }),
   ),
@@ -43,6 +50,8 @@ export interface Received {
   headers: Record<string, string | string[] | undefined>;
   contentType: string | undefined;
   spans: ReceivedSpan[];
+  /** Each scope's attributes (the GenAI conventions release it records), by attribute key. */
+  scopes: Record<string, unknown>[];
 }
 
 export interface Receiver {
@@ -69,7 +78,7 @@ function plain(v: unknown): unknown {
  * that browser origin (preflight included), as Phoenix's PHOENIX_ALLOWED_ORIGINS does.
  */
 export async function startReceiver(
-  options: { refuse?: number; cors?: string } = {},
+  options: { refuse?: number; cors?: string; protobufOnly?: boolean } = {},
 ): Promise<Receiver> {
   const requests: Received[] = [];
   const waiters: { test: (r: Receiver) => boolean; resolve: () => void }[] = [];
@@ -90,7 +99,21 @@ export async function startReceiver(
         res.writeHead(options.refuse, { "Content-Type": "application/json" }).end("{}");
         return;
       }
-      const parsed = RequestSchema.safeParse(JSON.parse(Buffer.concat(chunks).toString("utf8")));
+      const type = req.headers["content-type"]?.split(";")[0]?.trim().toLowerCase();
+      const protobuf = type === "application/x-protobuf";
+      if (options.protobufOnly && !protobuf) {
+        res.writeHead(415).end(`Unsupported content type: ${type ?? "none"}`);
+        return;
+      }
+      const body = Buffer.concat(chunks);
+      let doc: unknown;
+      try {
+        doc = protobuf ? decodeOtlp(body) : JSON.parse(body.toString("utf8"));
+      } catch (e: unknown) {
+        res.writeHead(400).end(`Cannot read the request: ${String(e)}`);
+        return;
+      }
+      const parsed = RequestSchema.safeParse(doc);
       if (req.url !== "/v1/traces" || !parsed.success) {
         res.writeHead(400).end(parsed.success ? "wrong path" : parsed.error.message);
         return;
@@ -103,7 +126,12 @@ export async function startReceiver(
           })),
         ),
       );
-      requests.push({ headers: req.headers, contentType: req.headers["content-type"], spans });
+      const scopes = parsed.data.resourceSpans.flatMap((r) =>
+        r.scopeSpans.map((s) =>
+          Object.fromEntries(s.scope.attributes.map((a) => [a.key, plain(a.value)])),
+        ),
+      );
+      requests.push({ headers: req.headers, contentType: type, spans, scopes });
       res.writeHead(200, { "Content-Type": "application/json" }).end("{}");
       for (const w of [...waiters]) {
         if (!w.test(receiver)) continue;

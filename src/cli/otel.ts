@@ -1,4 +1,4 @@
-// `conductor-studio otel`: stored runs as OpenTelemetry traces (OTLP/HTTP JSON), printed or sent.
+// `conductor-studio otel`: stored runs as OpenTelemetry traces, printed (OTLP JSON) or sent.
 import { readFile, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { traceOf } from "../engine/otel/map.ts";
@@ -7,11 +7,11 @@ import { importRunChecked } from "../engine/run/validate.ts";
 import type { RunRecord } from "../engine/schema/record.ts";
 import type { CliCommand, Io } from "./command.ts";
 import { UsageError } from "./command.ts";
-import { OTLP_OPTIONS, otlpExporter } from "./otlp-export.ts";
+import { OTLP_OPTIONS, OTLP_PROTOCOL_HELP, otlpExporter, readTraceFormat } from "./otlp-export.ts";
 import { EXIT, exitCodesHelp } from "./exit-codes.ts";
 import { outputProblem } from "./output-paths.ts";
 
-const HELP = `Turn run records into OpenTelemetry traces (OTLP/HTTP JSON), printed or sent to a collector.
+const HELP = `Turn run records into OpenTelemetry traces, printed (OTLP JSON) or sent to a collector.
 
 Usage: conductor-studio otel RUN.json... [--content] [--out FILE] [--otlp-endpoint URL]
 
@@ -20,11 +20,12 @@ Options:
   --out FILE             write the OTLP JSON there instead of stdout
   --otlp-endpoint URL    send it to a collector instead (e.g. http://localhost:6006/v1/traces)
   --otlp-headers-env VAR a variable holding the collector's headers as k=v,k2=v2
+${OTLP_PROTOCOL_HELP} (sending; what is printed is JSON)
 
 Each input is a run export, or JSON lines of them (History's export, serve --runs); "-" reads
-stdin. Each run is one trace in the GenAI semantic conventions: invoke_workflow, a plan span per
-round with the Conductor's chat, invoke_agent per step with a chat span per attempt. The output is
-one ExportTraceServiceRequest. Keys and secret header values never appear; exporting the same run
+stdin. Each run is one trace in the GenAI semantic conventions (v0.1.0 of their own repository by
+default): invoke_workflow, a plan span per round with the Conductor's chat, invoke_agent per step
+with a chat span per attempt. The output is one ExportTraceServiceRequest. Keys and secret header values never appear; exporting the same run
 twice gives the same trace and span ids.
 
 ${exitCodesHelp({
@@ -65,6 +66,8 @@ async function run(args: string[], io: Io): Promise<number> {
   const content = values.content === true;
   const sending = values["otlp-endpoint"] !== undefined;
   const exporter = otlpExporter({ ...values, "otlp-content": sending && content }, io);
+  const format = readTraceFormat(values);
+  if (typeof format === "string") throw new UsageError(format);
   if (values.out) {
     const inputs = positionals.filter((f) => f !== "-");
     const refused = await outputProblem([values.out], inputs, "Nothing was written.");
@@ -86,7 +89,9 @@ async function run(args: string[], io: Io): Promise<number> {
     await exporter.close();
     return exporter.dropped ? 1 : 0;
   }
-  const json = otlpJson(records.map((r) => traceOf(r, { content })));
+  const json = otlpJson(
+    records.map((r) => traceOf(r, { content, conventions: format.conventions })),
+  );
   if (values.out) await writeFile(values.out, json);
   else io.stdout(json);
   return 0;
@@ -94,7 +99,7 @@ async function run(args: string[], io: Io): Promise<number> {
 
 export const otelCommand: CliCommand = {
   name: "otel",
-  summary: "turn run records into OpenTelemetry traces (OTLP JSON), printed or sent to a collector",
+  summary: "turn run records into OpenTelemetry traces, printed (OTLP JSON) or sent to a collector",
   help: HELP,
   run,
 };

@@ -3,13 +3,16 @@
 import { describe, expect, it } from "vitest";
 import { failedRun, twoRoundRun } from "../engine/otel/fixtures.ts";
 import { OTLP_TUNING, OtlpExporter, parseHeaders, readOtlpOptions } from "./otlp-export.ts";
-import type { OtlpTuning } from "./otlp-export.ts";
+import type { OtlpTarget, OtlpTuning } from "./otlp-export.ts";
+import { decodeOtlp } from "./otlp-proto.ts";
 
 const FAST: OtlpTuning = { ...OTLP_TUNING, baseDelayMs: 1, maxDelayMs: 2, batchDelayMs: 0 };
-const TARGET = {
+const TARGET: OtlpTarget = {
   url: "http://127.0.0.1:4318/v1/traces",
   headers: { Authorization: "Basic c2VjcmV0" },
   content: false,
+  protocol: "http/json",
+  conventions: "current",
 };
 
 /** A collector answering each request with the next of `answers` (the last one repeats). */
@@ -32,8 +35,12 @@ function collector(answers: (number | "down" | "hang")[]) {
       return new Promise<Response>((_resolve, reject) =>
         init.signal?.addEventListener("abort", () => reject(new Error("aborted"))),
       );
-    if (answer === 200 && typeof init.body === "string")
-      bodies.push(JSON.parse(init.body) as (typeof bodies)[number]);
+    if (answer === 200)
+      bodies.push(
+        (typeof init.body === "string"
+          ? JSON.parse(init.body)
+          : decodeOtlp(init.body as Uint8Array, true)) as (typeof bodies)[number],
+      );
     return Promise.resolve(
       new Response("{}", { status: answer, statusText: answer === 200 ? "OK" : "Unavailable" }),
     );
@@ -43,10 +50,14 @@ function collector(answers: (number | "down" | "hang")[]) {
   return { post, bodies, headers, traces, calls: () => n };
 }
 
-function exporter(answers: (number | "down" | "hang")[], tuning: OtlpTuning = FAST) {
+function exporter(
+  answers: (number | "down" | "hang")[],
+  tuning: OtlpTuning = FAST,
+  target: OtlpTarget = TARGET,
+) {
   const c = collector(answers);
   const lines: string[] = [];
-  return { c, lines, x: new OtlpExporter(TARGET, (l) => lines.push(l), tuning, c.post) };
+  return { c, lines, x: new OtlpExporter(target, (l) => lines.push(l), tuning, c.post) };
 }
 
 describe("OtlpExporter", () => {
@@ -64,6 +75,27 @@ describe("OtlpExporter", () => {
     });
     expect(lines).toEqual([`sent 2 traces (21 spans) to ${TARGET.url}`]);
     expect(x.dropped).toBe(0);
+  });
+
+  it("sends protobuf as application/x-protobuf, the same spans as the JSON", async () => {
+    const json = exporter([200]);
+    const proto = exporter([200], FAST, { ...TARGET, protocol: "http/protobuf" });
+    for (const { x } of [json, proto]) {
+      x.add(twoRoundRun("a"));
+      x.add(failedRun("b"));
+      await x.close();
+    }
+    expect(proto.c.headers[0]!["Content-Type"]).toBe("application/x-protobuf");
+    expect(proto.lines).toEqual([`sent 2 traces (21 spans) to ${TARGET.url}`]);
+    // Decoded with proto3 defaults filled in: every field of the JSON is there, with its value.
+    expect(proto.c.bodies).toMatchObject(json.c.bodies);
+  });
+
+  it("says which protocol a collector refused with 415, and the one to try", async () => {
+    const { lines, x } = exporter([415], FAST, { ...TARGET, protocol: "http/protobuf" });
+    x.add(twoRoundRun());
+    await x.close();
+    expect(lines[0]).toMatch(/does not take http\/protobuf \(415.*try the protocol http\/json/);
   });
 
   it("splits a batch past maxSpans into several requests", async () => {
@@ -128,6 +160,8 @@ describe("readOtlpOptions", () => {
         url: "http://localhost:4318/v1/traces",
         headers: { Authorization: "Basic abc==", "x-tenant": "lab" },
         content: true,
+        protocol: "http/protobuf",
+        conventions: "current",
       },
     });
     const langfuse = "https://cloud.langfuse.com/api/public/otel/v1/traces";
@@ -136,6 +170,10 @@ describe("readOtlpOptions", () => {
       target: { url: langfuse },
     });
     expect(readOtlpOptions({}, {})).toEqual({ ok: true, target: null });
+    const chosen = { "otlp-protocol": "http/json", "otel-conventions": "legacy" };
+    expect(readOtlpOptions({ "otlp-endpoint": "http://x", ...chosen }, {})).toMatchObject({
+      target: { protocol: "http/json", conventions: "legacy" },
+    });
   });
 
   it("says what is wrong with a bad URL, credentials in the URL, a bad header list or a flag alone", () => {
@@ -151,6 +189,11 @@ describe("readOtlpOptions", () => {
       msg({ "otlp-endpoint": "http://x", "otlp-headers-env": "H" }, { H: "no equals sign" }),
     ).toMatch(/name=value/);
     expect(msg({ "otlp-content": true })).toMatch(/need --otlp-endpoint/);
+    expect(msg({ "otlp-protocol": "http/json" })).toMatch(/need --otlp-endpoint/);
+    expect(msg({ "otlp-endpoint": "http://x", "otlp-protocol": "grpc" })).toMatch(
+      /--otlp-protocol must be http\/protobuf or http\/json, got "grpc"/,
+    );
+    expect(msg({ "otel-conventions": "old" })).toMatch(/current or legacy, got "old"/);
     expect(parseHeaders("a=1,,b=x%zz")).toEqual({ a: "1", b: "x%zz" });
   });
 });

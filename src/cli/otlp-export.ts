@@ -1,15 +1,26 @@
 /**
- * Sends run records as OpenTelemetry traces to a collector (OTLP/HTTP JSON), for every command
- * that runs something: `run`, `eval`, `serve` (and any later one, with the same three options).
+ * Sends run records as OpenTelemetry traces to a collector (OTLP/HTTP, protobuf by default or
+ * JSON), for every command that runs something: `run`, `eval`, `serve`, `reward`, `otel` (and any
+ * later one, with the same options).
  * It never slows or fails a run: `add` maps the record and queues it at once; batches are posted
  * in the background, retried with back-off on 429/502/503/504 and dropped connections; a
  * collector that stays away costs a message on stderr, never the run or its record. `close`
  * waits a bounded time for what is still queued. Header values are secrets: never logged.
  */
-import { tracesUrl, refusalMessage, retryableStatus } from "../engine/otel/endpoint.ts";
+import type { OtlpProtocol } from "../engine/otel/endpoint.ts";
+import {
+  DEFAULT_OTLP_PROTOCOL,
+  OTLP_PROTOCOLS,
+  contentTypeOf,
+  refusalMessage,
+  retryableStatus,
+  tracesUrl,
+} from "../engine/otel/endpoint.ts";
 import { traceOf } from "../engine/otel/map.ts";
-import { otlpJson } from "../engine/otel/otlp.ts";
-import type { Attributes, OtelTrace } from "../engine/otel/span.ts";
+import { otlpJson, otlpRequest } from "../engine/otel/otlp.ts";
+import { otlpProtobuf } from "../engine/otel/otlp-protobuf.ts";
+import type { Attributes, GenAiConventions, OtelTrace } from "../engine/otel/span.ts";
+import { GEN_AI_CONVENTIONS } from "../engine/otel/span.ts";
 import type { RunRecord } from "../engine/schema/record.ts";
 import { UsageError } from "./command.ts";
 
@@ -18,12 +29,20 @@ export const OTLP_OPTIONS = {
   "otlp-endpoint": { type: "string" },
   "otlp-headers-env": { type: "string" },
   "otlp-content": { type: "boolean" },
+  "otlp-protocol": { type: "string" },
+  "otel-conventions": { type: "string" },
 } as const;
+
+/** The help lines for the options beyond --otlp-endpoint, the same for every command. */
+export const OTLP_PROTOCOL_HELP = `  --otlp-protocol P      http/protobuf (default, as OpenTelemetry's SDKs) or http/json
+  --otel-conventions C   GenAI convention names: current (v0.1.0, default) or legacy (v1.41.0)`;
 
 export interface OtlpTarget {
   url: string;
   headers: Record<string, string>;
   content: boolean;
+  protocol: OtlpProtocol;
+  conventions: GenAiConventions;
 }
 
 export interface OtlpTuning {
@@ -74,20 +93,40 @@ export type OtlpOptionValues = {
   "otlp-endpoint"?: string;
   "otlp-headers-env"?: string;
   "otlp-content"?: boolean;
+  "otlp-protocol"?: string;
+  "otel-conventions"?: string;
 };
 
-/** Reads the three options: no target without --otlp-endpoint, or a message for the user. */
+/** --otlp-protocol and --otel-conventions, checked; a message for the user when one is wrong. */
+export function readTraceFormat(
+  values: OtlpOptionValues,
+): { protocol: OtlpProtocol; conventions: GenAiConventions } | string {
+  const protocol = values["otlp-protocol"] ?? DEFAULT_OTLP_PROTOCOL;
+  if (!(OTLP_PROTOCOLS as readonly string[]).includes(protocol))
+    return `--otlp-protocol must be ${OTLP_PROTOCOLS.join(" or ")}, got "${protocol}".`;
+  const conventions = values["otel-conventions"] ?? "current";
+  if (!(GEN_AI_CONVENTIONS as readonly string[]).includes(conventions))
+    return `--otel-conventions must be ${GEN_AI_CONVENTIONS.join(" or ")}, got "${conventions}".`;
+  return {
+    protocol: protocol as OtlpProtocol,
+    conventions: conventions as GenAiConventions,
+  };
+}
+
+/** Reads the options: no target without --otlp-endpoint, or a message for the user. */
 export function readOtlpOptions(
   values: OtlpOptionValues,
   env: NodeJS.ProcessEnv,
 ): { ok: true; target: OtlpTarget | null } | { ok: false; message: string } {
   const endpoint = values["otlp-endpoint"];
   const headersEnv = values["otlp-headers-env"];
+  const format = readTraceFormat(values);
+  if (typeof format === "string") return { ok: false, message: format };
   if (endpoint === undefined) {
-    if (headersEnv || values["otlp-content"])
+    if (headersEnv || values["otlp-content"] || values["otlp-protocol"])
       return {
         ok: false,
-        message: "--otlp-headers-env and --otlp-content need --otlp-endpoint URL.",
+        message: "--otlp-headers-env, --otlp-content and --otlp-protocol need --otlp-endpoint URL.",
       };
     return { ok: true, target: null };
   }
@@ -105,7 +144,10 @@ export function readOtlpOptions(
     if (typeof parsed === "string") return { ok: false, message: `$${headersEnv}: ${parsed}` };
     headers = parsed;
   }
-  return { ok: true, target: { url: url.url, headers, content: values["otlp-content"] === true } };
+  return {
+    ok: true,
+    target: { url: url.url, headers, content: values["otlp-content"] === true, ...format },
+  };
 }
 
 /**
@@ -148,7 +190,8 @@ export class OtlpExporter {
   add(record: RunRecord, rootAttributes?: Attributes): void {
     if (this.closed) return;
     try {
-      this.queue.push(traceOf(record, { content: this.target.content, rootAttributes }));
+      const { content, conventions } = this.target;
+      this.queue.push(traceOf(record, { content, conventions, rootAttributes }));
     } catch (e: unknown) {
       // A bug in the mapping must not cost the run: say so and go on without this trace.
       this.dropped += 1;
@@ -205,7 +248,8 @@ export class OtlpExporter {
   }
 
   private async send(batch: OtelTrace[], spans: number): Promise<void> {
-    const body = otlpJson(batch);
+    const { protocol } = this.target;
+    const body = protocol === "http/json" ? otlpJson(batch) : otlpProtobuf(otlpRequest(batch));
     const what = `${batch.length} trace${batch.length === 1 ? "" : "s"} (${spans} spans)`;
     let problem = "";
     for (let attempt = 1; attempt <= this.tuning.maxAttempts && !this.gaveUp; attempt++) {
@@ -213,7 +257,7 @@ export class OtlpExporter {
       try {
         const res = await this.post(this.target.url, {
           method: "POST",
-          headers: { ...this.target.headers, "Content-Type": "application/json" },
+          headers: { ...this.target.headers, "Content-Type": contentTypeOf(protocol) },
           body,
           signal: AbortSignal.any([
             AbortSignal.timeout(this.tuning.timeoutMs),
@@ -225,7 +269,7 @@ export class OtlpExporter {
           this.log(`sent ${what} to ${this.target.url}${rejected(text)}`);
           return;
         }
-        problem = refusalMessage(res.status, res.statusText);
+        problem = refusalMessage(res.status, res.statusText, protocol);
         if (!retryableStatus(res.status)) break;
         const after = Number(res.headers.get("retry-after"));
         if (Number.isFinite(after) && after > 0) retryAfterMs = after * 1000;
@@ -248,7 +292,7 @@ export class OtlpExporter {
   }
 }
 
-/** A partial success, as OTLP reports it in a 200 answer. */
+/** A partial success, as OTLP reports it in a 200 answer (read from JSON answers only). */
 function rejected(text: string): string {
   const m = /"rejectedSpans"\s*:\s*"?(\d+)/.exec(text);
   return m && m[1] !== "0" ? `; the collector rejected ${m[1]} of them` : "";

@@ -38,7 +38,7 @@ const SHAPE = {
     "otlp-endpoint": {
       type: "string",
       arg: "URL",
-      description: "send the run as an OpenTelemetry trace (OTLP/HTTP JSON) to a collector",
+      description: "send the run as an OpenTelemetry trace (OTLP/HTTP) to a collector",
     },
     "otlp-headers-env": {
       type: "string",
@@ -48,6 +48,16 @@ const SHAPE = {
     "otlp-content": {
       type: "boolean",
       description: "add prompts and answers to the trace (off by default)",
+    },
+    "otlp-protocol": {
+      type: "string",
+      arg: "P",
+      description: "http/protobuf (default, as OpenTelemetry's SDKs) or http/json",
+    },
+    "otel-conventions": {
+      type: "string",
+      arg: "C",
+      description: "GenAI convention names: current (v0.1.0, default) or legacy (v1.41.0)",
     },
   },
 } as const;

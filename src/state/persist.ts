@@ -91,6 +91,11 @@ export function settingsToStore(s: StudioState): string {
     conductor: s.conductor,
     maxSteps: s.maxSteps,
     // The collector's Authorization value is a secret: never stored.
-    telemetry: { collectorURL: s.telemetry.collectorURL, content: s.telemetry.content },
+    telemetry: {
+      collectorURL: s.telemetry.collectorURL,
+      content: s.telemetry.content,
+      protocol: s.telemetry.protocol,
+      conventions: s.telemetry.conventions,
+    },
   });
 }

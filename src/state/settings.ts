@@ -4,6 +4,8 @@ import type { PlanGrammarMode } from "../engine/conductor/constrain.ts";
 import { namedWorkersAdvice } from "../engine/conductor/named-workers.ts";
 import { DEFAULT_TEMPLATE } from "../engine/conductor/prompt.ts";
 import type { FallbackPolicy } from "../engine/exec/fallback.ts";
+import type { OtlpProtocol } from "../engine/otel/endpoint.ts";
+import type { GenAiConventions } from "../engine/otel/span.ts";
 import type { Price, Worker } from "../engine/schema/worker.ts";
 import { currentOrigin } from "./keybinding.ts";
 import type { PoolEntry } from "./poolHistory.ts";
@@ -93,12 +95,18 @@ export interface TelemetrySettings {
   /** Record prompts, answers and reasoning in traces (the conventions' opt-in). */
   content: boolean;
   authorization: string;
+  /** How traces are encoded on the wire (protobuf, as OpenTelemetry's SDKs and Phoenix). */
+  protocol: OtlpProtocol;
+  /** The GenAI convention names traces use. */
+  conventions: GenAiConventions;
 }
 
 export const DEFAULT_TELEMETRY: TelemetrySettings = {
   collectorURL: "",
   content: false,
   authorization: "",
+  protocol: "http/protobuf",
+  conventions: "current",
 };
 
 export interface SettingsSlice {

@@ -3,7 +3,8 @@ import { twoRoundRun } from "../engine/otel/fixtures.ts";
 import { loadSettings, SETTINGS_KEY, settingsToStore } from "./persist.ts";
 import { DEFAULT_TELEMETRY } from "./settings.ts";
 import { useStudio } from "./store.ts";
-import { sendTraces } from "./telemetry.ts";
+import { decodeOtlp } from "../cli/otlp-proto.ts";
+import { sendTraces, traceText } from "./telemetry.ts";
 
 const settings = { ...DEFAULT_TELEMETRY, collectorURL: "http://127.0.0.1:6006" };
 
@@ -12,7 +13,22 @@ function storage(text: string | null): Pick<Storage, "getItem"> {
 }
 
 describe("sendTraces", () => {
-  it("posts OTLP JSON to the traces path with the Authorization header, and says what it sent", async () => {
+  it("posts OTLP protobuf by default, the same spans as the JSON export, as Phoenix takes it", async () => {
+    const bodies: unknown[] = [];
+    const types: unknown[] = [];
+    const post = ((_url: string, init: RequestInit) => {
+      types.push((init.headers as Record<string, string>)["Content-Type"]);
+      bodies.push(init.body);
+      return Promise.resolve(new Response("{}", { status: 200 }));
+    }) as typeof fetch;
+    expect((await sendTraces([twoRoundRun()], settings, post)).ok).toBe(true);
+    expect(types).toEqual(["application/x-protobuf"]);
+    expect(bodies[0]).toBeInstanceOf(Uint8Array);
+    const json: unknown = JSON.parse(traceText([twoRoundRun()], settings));
+    expect(decodeOtlp(bodies[0] as Uint8Array, true)).toMatchObject(json as object);
+  });
+
+  it("posts OTLP JSON when chosen, to the traces path with the Authorization header", async () => {
     const seen: { url: string; init: RequestInit }[] = [];
     const post = ((url: string, init: RequestInit) => {
       seen.push({ url, init });
@@ -20,7 +36,7 @@ describe("sendTraces", () => {
     }) as typeof fetch;
     const r = await sendTraces(
       [twoRoundRun()],
-      { ...settings, authorization: " Basic abc " },
+      { ...settings, protocol: "http/json", authorization: " Basic abc " },
       post,
     );
     expect(r).toEqual({
@@ -66,6 +82,8 @@ describe("stored tracing settings", () => {
       collectorURL: "http://x/v1/traces",
       content: true,
       authorization: "Basic s3cr3t",
+      protocol: "http/json",
+      conventions: "legacy",
     });
     const text = settingsToStore(useStudio.getState());
     expect(text).not.toContain("s3cr3t");
@@ -73,6 +91,14 @@ describe("stored tracing settings", () => {
       collectorURL: "http://x/v1/traces",
       content: true,
       authorization: "",
+      protocol: "http/json",
+      conventions: "legacy",
+    });
+    // Stored before the protocol and conventions existed: read as the defaults, nothing dropped.
+    const before = JSON.stringify({ telemetry: { collectorURL: "http://x", content: false } });
+    expect(loadSettings(storage(before)).telemetry).toMatchObject({
+      protocol: "http/protobuf",
+      conventions: "current",
     });
     const broken = JSON.stringify({ pool: [], conductor: {}, telemetry: { collectorURL: 7 } });
     expect(loadSettings(storage(broken)).pool).toEqual([]);

@@ -20,7 +20,8 @@ describe("conductor-studio reward --otlp-endpoint", { timeout: CLI_TIMEOUT_MS },
   }) => {
     const server = await startTestServer();
     onTestFinished(() => server.close());
-    const rx = await startReceiver({});
+    // Like Phoenix: protobuf only (415 to JSON).
+    const rx = await startReceiver({ protobufOnly: true });
     onTestFinished(() => rx.close());
     const dir = await mkdtemp(join(tmpdir(), "conductor-reward-otel-"));
     onTestFinished(() => rm(dir, { recursive: true, force: true }));
@@ -47,6 +48,7 @@ describe("conductor-studio reward --otlp-endpoint", { timeout: CLI_TIMEOUT_MS },
       ["wrong", 0.5],
     ]);
     expect(traces.every((t) => t.some((s) => s.name.startsWith("invoke_agent")))).toBe(true);
+    expect(rx.requests.every((q) => q.contentType === "application/x-protobuf")).toBe(true);
   });
 
   it("refuses a bad --otlp-endpoint before it listens", async ({ expect }) => {

@@ -18,7 +18,7 @@ import type { RewardResult } from "./request.ts";
 import type { RunLog } from "../serve/log.ts";
 import { openRunLog } from "../serve/log.ts";
 import { RunQueue } from "../serve/queue.ts";
-import { OtlpExporter } from "../otlp-export.ts";
+import { OTLP_PROTOCOL_HELP, OtlpExporter } from "../otlp-export.ts";
 import { EXIT, exitCodesHelp } from "../exit-codes.ts";
 
 export type RunningReward = RunningService;
@@ -164,6 +164,7 @@ Options:
   --otlp-endpoint URL    send each item's run as an OpenTelemetry trace (see conductor-studio otel)
   --otlp-headers-env VAR a variable holding the collector's headers as k=v,k2=v2
   --otlp-content         add prompts and answers to the traces (off by default)
+${OTLP_PROTOCOL_HELP}
 
 Endpoints:
   POST /v1/rewards  {"items":[{"id","question","completion","reference","scorer"?,"pool"?}]}

@@ -6,7 +6,7 @@ import { explainParseArgsError, optionsIn } from "../suggest.ts";
 import type { CacheMode } from "../../engine/llm/cache.ts";
 import { UsageError } from "../command.ts";
 import type { OtlpTarget } from "../otlp-export.ts";
-import { readOtlpOptions } from "../otlp-export.ts";
+import { OTLP_PROTOCOL_HELP, readOtlpOptions } from "../otlp-export.ts";
 import {
   SERVICE_OPTIONS,
   cacheOption,
@@ -158,9 +158,10 @@ Options:
   --strict               refuse a config with unknown keys instead of warning
   --cache DIR            answer repeated model requests from DIR at no cost (README: the response cache)
   --cache-mode MODE      read-write (default), read-only or refresh, for --cache
-  --otlp-endpoint URL    send each run as an OpenTelemetry trace (OTLP/HTTP JSON) to a collector
+  --otlp-endpoint URL    send each run as an OpenTelemetry trace (OTLP/HTTP) to a collector
   --otlp-headers-env VAR a variable holding the collector's headers as k=v,k2=v2
   --otlp-content         add prompts and answers to the traces (off by default)
+${OTLP_PROTOCOL_HELP}
   --keepalive-ms N       a stream sends an SSE comment after this long with nothing else sent (10000)
   --runs-max-bytes N     a new --runs file past this size (default 268435456, 256 MiB)
   --fallback worker:NAME when the Conductor cannot plan (asked twice), that worker answers alone

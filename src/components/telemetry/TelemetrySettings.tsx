@@ -1,9 +1,12 @@
+import type { OtlpProtocol } from "../../engine/otel/endpoint.ts";
 import { tracesUrl } from "../../engine/otel/endpoint.ts";
+import type { GenAiConventions } from "../../engine/otel/span.ts";
 import { useStudio } from "../../state/store.ts";
 
 /**
  * Settings → Tracing: an optional OpenTelemetry collector that runs are sent to from this page, an
- * optional Authorization header for it (memory only), and whether traces carry message contents.
+ * optional Authorization header for it (memory only), whether traces carry message contents, the
+ * wire protocol (protobuf by default: Phoenix takes nothing else) and the GenAI convention names.
  */
 export function TelemetrySettings() {
   const t = useStudio((s) => s.telemetry);
@@ -50,6 +53,28 @@ export function TelemetrySettings() {
           />
           Include prompts, answers, reasoning and subtasks in traces (off: only structure, models,
           tokens, cost and times)
+        </label>
+        <label className="field">
+          Protocol
+          <select
+            data-testid="otel-protocol"
+            value={t.protocol}
+            onChange={(e) => setTelemetry({ protocol: e.target.value as OtlpProtocol })}
+          >
+            <option value="http/protobuf">OTLP/HTTP protobuf (default; Phoenix needs it)</option>
+            <option value="http/json">OTLP/HTTP JSON</option>
+          </select>
+        </label>
+        <label className="field">
+          GenAI convention names
+          <select
+            data-testid="otel-conventions"
+            value={t.conventions}
+            onChange={(e) => setTelemetry({ conventions: e.target.value as GenAiConventions })}
+          >
+            <option value="current">Current (GenAI conventions v0.1.0)</option>
+            <option value="legacy">Legacy (semantic-conventions v1.41.0; for one version)</option>
+          </select>
         </label>
         <p className="muted small span2" data-testid="otel-cors-note">
           Traces are sent from this page, so the collector must allow its origin ({origin}) by CORS.

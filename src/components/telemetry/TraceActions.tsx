@@ -29,12 +29,12 @@ export function TraceActions({
   const exportFile = async () => {
     const records = await load();
     if (!records.length) return setStatus({ ok: false, message: "No run to export." });
-    const { content } = useStudio.getState().telemetry;
+    const { telemetry } = useStudio.getState();
     const name =
       records.length === 1
         ? `${records[0]!.id}.otlp.json`
         : `conductor-traces-${records.length}.otlp.json`;
-    download(traceText(records, content), name);
+    download(traceText(records, telemetry), name);
     setStatus(null);
   };
   const send = async () => {

@@ -5,6 +5,22 @@
  */
 export type TracesUrl = { ok: true; url: string } | { ok: false; message: string };
 
+/**
+ * OTLP/HTTP's two encodings, named as `OTEL_EXPORTER_OTLP_PROTOCOL` names them. Protobuf is the
+ * default, as in OpenTelemetry's SDKs, and the only one some collectors (Phoenix) take.
+ */
+export type OtlpProtocol = "http/protobuf" | "http/json";
+export const OTLP_PROTOCOLS = [
+  "http/protobuf",
+  "http/json",
+] as const satisfies readonly OtlpProtocol[];
+export const DEFAULT_OTLP_PROTOCOL: OtlpProtocol = "http/protobuf";
+
+/** The Content-Type a request body of `protocol` is sent with. */
+export function contentTypeOf(protocol: OtlpProtocol): string {
+  return protocol === "http/json" ? "application/json" : "application/x-protobuf";
+}
+
 export function tracesUrl(input: string): TracesUrl {
   const text = input.trim();
   let url: URL;
@@ -38,15 +54,22 @@ export function retryableStatus(status: number): boolean {
   return status === 429 || status === 502 || status === 503 || status === 504;
 }
 
-/** A sentence for a refused export, saying what to check. */
-export function refusalMessage(status: number, statusText: string): string {
+/** A sentence for a refused export, saying what to check (415: the other encoding may do). */
+export function refusalMessage(
+  status: number,
+  statusText: string,
+  protocol: OtlpProtocol = DEFAULT_OTLP_PROTOCOL,
+): string {
   const what = `${status}${statusText ? ` ${statusText}` : ""}`;
   if (status === 401 || status === 403)
     return `The collector refused the credentials (${what}): check the Authorization header.`;
   if (status === 404)
     return `The collector has no traces endpoint there (${what}): check the URL (it usually ends in /v1/traces).`;
   if (status === 413) return `The collector found the batch too large (${what}).`;
-  if (status === 415 || status === 400)
-    return `The collector did not take OTLP JSON (${what}): it must accept OTLP/HTTP with JSON bodies.`;
+  if (status === 415) {
+    const other = protocol === "http/json" ? "http/protobuf" : "http/json";
+    return `The collector does not take ${protocol} (${what}): try the protocol ${other}.`;
+  }
+  if (status === 400) return `The collector could not read the ${protocol} request (${what}).`;
   return `The collector answered ${what}.`;
 }

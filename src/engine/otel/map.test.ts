@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { importRun } from "../run/export.ts";
 import { badPlanRun, failedRun, QUESTION, RAW0, SECRETS, twoRoundRun } from "./fixtures.ts";
 import { traceOf } from "./map.ts";
-import { otlpJson } from "./otlp.ts";
+import { otlpJson, otlpRequest } from "./otlp.ts";
 import type { OtelSpan, OtelTrace } from "./span.ts";
 
 /** The span tree as indented names, children in order: what a tracing tool draws. */
@@ -53,8 +53,12 @@ describe("traceOf: rounds and retries", () => {
   it("names operations, providers from the base URL, models and usage as the conventions do", () => {
     const root = trace.spans[0]!;
     expect(root.parentSpanId).toBeNull();
+    expect(root.kind).toBe("internal");
     expect(root.attributes).toMatchObject({
+      // GenAI conventions v0.1.0: the workflow is an internal invoke_agent span that keeps the
+      // invoke_workflow operation and is named by gen_ai.agent.name.
       "gen_ai.operation.name": "invoke_workflow",
+      "gen_ai.agent.name": "conductor",
       "openinference.span.kind": "CHAIN",
       "conductor.run.id": "run-two-rounds",
       "conductor.run.status": "done",
@@ -67,12 +71,15 @@ describe("traceOf: rounds and retries", () => {
     expect(agent.attributes).toMatchObject({
       "gen_ai.operation.name": "invoke_agent",
       "gen_ai.agent.name": "GPT-5",
-      "gen_ai.agent.id": "gpt",
+      "conductor.step.worker": "gpt",
       "gen_ai.provider.name": "openai",
       "openinference.span.kind": "AGENT",
       "conductor.step.attempts": 2,
       "conductor.step.access": "[]",
     });
+    // v0.1.0 drops gen_ai.agent.id on internal agent spans, and gen_ai.workflow.name altogether.
+    expect(agent.attributes).not.toHaveProperty("gen_ai.agent.id");
+    expect(root.attributes).not.toHaveProperty("gen_ai.workflow.name");
     const claude = one(trace, "chat claude-sonnet-4");
     expect(claude.kind).toBe("client");
     expect(claude.attributes).toMatchObject({
@@ -100,6 +107,27 @@ describe("traceOf: rounds and retries", () => {
       "server.port": 8000,
     });
     expect(one(trace, "plan round 2").attributes["conductor.round.accepted"]).toBe(true);
+  });
+
+  it("keeps the legacy names (semantic-conventions v1.41.0) when asked, and says which it used", () => {
+    const legacy = traceOf(twoRoundRun(), { conventions: "legacy" });
+    const root = legacy.spans[0]!;
+    expect(root.attributes["gen_ai.workflow.name"]).toBe("conductor");
+    expect(root.attributes).not.toHaveProperty("gen_ai.agent.name");
+    expect(one(legacy, "invoke_agent GPT-5").attributes["gen_ai.agent.id"]).toBe("gpt");
+    const scope = (t: typeof trace) => otlpRequest([t]).resourceSpans[0]!.scopeSpans[0]!.scope;
+    expect(scope(legacy).attributes).toEqual([
+      {
+        key: "conductor.gen_ai.conventions",
+        value: { stringValue: "semantic-conventions/v1.41.0" },
+      },
+    ]);
+    expect(scope(trace).attributes).toEqual([
+      {
+        key: "conductor.gen_ai.conventions",
+        value: { stringValue: "semantic-conventions-genai/v0.1.0" },
+      },
+    ]);
   });
 
   it("takes every time from the record, the failed attempt ending where its retry began", () => {

@@ -1,5 +1,6 @@
 /**
- * A run record as one OpenTelemetry trace, in the GenAI semantic conventions:
+ * A run record as one OpenTelemetry trace, in the GenAI semantic conventions (v0.1.0 of their own
+ * repository by default; span.ts GenAiConventions):
  *
  *   invoke_workflow conductor                     the run (root)
  *   ├─ round 1                                    one per round
@@ -20,7 +21,14 @@ import type { RoundRecord, RunRecord, StepRecord } from "../schema/record.ts";
 import { keptKey } from "../run/totals.ts";
 import { spanIdOf, traceIdOf } from "./ids.ts";
 import { planSpans, stepSpans } from "./parts.ts";
-import type { Attributes, OtelSpan, OtelTrace, SpanStatus, TraceOptions } from "./span.ts";
+import type {
+  Attributes,
+  GenAiConventions,
+  OtelSpan,
+  OtelTrace,
+  SpanStatus,
+  TraceOptions,
+} from "./span.ts";
 import { double } from "./span.ts";
 
 /** What every part of the mapping reads. */
@@ -32,6 +40,7 @@ export interface MapContext {
   kept: ReadonlySet<string>;
   /** Where a kept part is drawn: it ran in the parent run, not in this one. */
   runStart: number;
+  conventions: GenAiConventions;
 }
 
 /** Builds a span; its times default to its children's extent (a part with no time of its own). */
@@ -157,11 +166,14 @@ export function traceOf(record: RunRecord, options: TraceOptions = {}): OtelTrac
     content: options.content === true,
     kept: new Set(record.kept.map((k) => keptKey(k.parent, k.round, k.step))),
     runStart,
+    conventions: options.conventions ?? "current",
   };
   const t = record.totals;
   const attributes: Attributes = {
+    // Conventions v0.1.0 merge the workflow span into invoke_agent (internal), named by
+    // gen_ai.agent.name; the operation stays invoke_workflow. Legacy names it gen_ai.workflow.name.
     "gen_ai.operation.name": "invoke_workflow",
-    "gen_ai.workflow.name": "conductor",
+    [ctx.conventions === "legacy" ? "gen_ai.workflow.name" : "gen_ai.agent.name"]: "conductor",
     "openinference.span.kind": "CHAIN",
     "conductor.run.id": record.id,
     "conductor.run.kind": record.kind,
@@ -212,5 +224,5 @@ export function traceOf(record: RunRecord, options: TraceOptions = {}): OtelTrac
     },
     (id) => roundSpans(ctx, record.rounds, [], "", id),
   );
-  return { traceId, runId: record.id, spans };
+  return { traceId, runId: record.id, conventions: ctx.conventions, spans };
 }

@@ -1,56 +1,22 @@
 // The OTLP JSON checked against the real format: the official protobuf definitions
 // (opentelemetry-proto v1.11.0, proto/ beside this file, Apache-2.0) read through protobufjs, and
 // OpenTelemetry JS's own protobuf encoder (@opentelemetry/otlp-transformer) for the same spans.
-import { fileURLToPath } from "node:url";
-import { join } from "node:path";
 import { ProtobufTraceSerializer } from "@opentelemetry/otlp-transformer";
-import protobuf from "protobufjs";
 import { describe, expect, it } from "vitest";
+import { decodeOtlp, encodeOtlpJson } from "../../cli/otlp-proto.ts";
 import { failedRun, twoRoundRun } from "./fixtures.ts";
 import { traceOf } from "./map.ts";
-import { otlpJson, otlpRequest } from "./otlp.ts";
+import { otlpProtobuf } from "./otlp-protobuf.ts";
+import { CONVENTIONS_KEY, otlpJson, otlpRequest } from "./otlp.ts";
 import type { AttrValue, OtelTrace } from "./span.ts";
+import { CONVENTIONS_VERSION } from "./span.ts";
 
 /** The SDK's span type, as the official serializer takes it (no import of the SDK itself). */
 type ReadableSpan = Parameters<typeof ProtobufTraceSerializer.serializeRequest>[0][number];
 
-const PROTO_DIR = fileURLToPath(new URL("./proto", import.meta.url));
-const root = new protobuf.Root();
-root.resolvePath = (_origin, target) => join(PROTO_DIR, target);
-root.loadSync("opentelemetry/proto/collector/trace/v1/trace_service.proto");
-const Request = root.lookupType("opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest");
-
-const ID_KEYS = new Set(["traceId", "spanId", "parentSpanId"]);
-
-/** Maps every id field of a decoded or to-be-encoded object through `f` (hex <-> bytes). */
-function mapIds(value: unknown, f: (v: unknown) => unknown): unknown {
-  if (Array.isArray(value)) return value.map((v) => mapIds(v, f));
-  if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [k, ID_KEYS.has(k) ? f(v) : mapIds(v, f)]),
-  );
-}
-const toBytes = (v: unknown) => Buffer.from(String(v), "hex");
-const toHex = (v: unknown) => Buffer.from(String(v), "base64").toString("hex");
-
-/** Decodes OTLP protobuf bytes into the JSON shape (ids hex, 64-bit numbers as strings). */
-function decode(bytes: Uint8Array, defaults: boolean): unknown {
-  const object = Request.toObject(Request.decode(bytes), {
-    longs: String,
-    enums: Number,
-    bytes: String,
-    defaults,
-    oneofs: false,
-  });
-  return mapIds(object, toHex);
-}
-
 /** Our JSON read into the protobuf message (unknown field names would be dropped) and encoded. */
-function encodeOurs(json: string): Uint8Array {
-  const message = Request.fromObject(mapIds(JSON.parse(json), toBytes) as Record<string, unknown>);
-  expect(Request.verify(message)).toBeNull();
-  return Request.encode(message).finish();
-}
+const encodeOurs = (json: string) => encodeOtlpJson(json);
+const decode = (bytes: Uint8Array, defaults: boolean) => decodeOtlp(bytes, defaults);
 
 const traces = (): OtelTrace[] => [
   traceOf(twoRoundRun(), { content: true }),
@@ -94,7 +60,11 @@ function sdkSpans(list: OtelTrace[]): ReadableSpan[] {
   const resource = {
     attributes: { "service.name": "conductor-studio", "service.version": "0.1.0" },
   };
-  const instrumentationScope = { name: "conductor-studio", version: "0.1.0" };
+  const instrumentationScope = {
+    name: "conductor-studio",
+    version: "0.1.0",
+    attributes: { [CONVENTIONS_KEY]: CONVENTIONS_VERSION[list[0]!.conventions] },
+  };
   const hr = (ms: number): [number, number] => [Math.floor(ms / 1000), (ms % 1000) * 1_000_000];
   const attrs = (a: Record<string, AttrValue>) =>
     Object.fromEntries(
@@ -143,5 +113,30 @@ describe("OTLP JSON against OpenTelemetry JS's own encoder", () => {
     const official = ProtobufTraceSerializer.serializeRequest(sdkSpans(list));
     if (!official) throw new Error("the official serializer gave nothing");
     expect(decode(official, false)).toEqual(decode(encodeOurs(otlpJson(list)), false));
+  });
+});
+
+describe("OTLP protobuf (the export's own encoder)", () => {
+  it("decodes, with the official definitions, to exactly the JSON export's request", () => {
+    const list = traces();
+    const bytes = otlpProtobuf(otlpRequest(list));
+    const json: unknown = JSON.parse(otlpJson(list));
+    // Nothing missing, renamed or retyped (a $0 cost stays a double, 64-bit times exact) ...
+    expect(decode(bytes, true)).toMatchObject(json as object);
+    // ... nothing extra, and the same bytes as the reflection encoder gives for the JSON.
+    expect(json).toMatchObject(decode(bytes, false) as object);
+    expect(decode(bytes, false)).toEqual(decode(encodeOurs(otlpJson(list)), false));
+    expect(JSON.stringify(decode(bytes, false))).toContain(
+      '"key":"llm.cost.total","value":{"doubleValue":0}',
+    );
+  });
+
+  it("says what OpenTelemetry JS's own serializer says for the same spans, in either conventions", () => {
+    for (const conventions of ["current", "legacy"] as const) {
+      const list = [traceOf(twoRoundRun(), { content: true, conventions })];
+      const official = ProtobufTraceSerializer.serializeRequest(sdkSpans(list));
+      if (!official) throw new Error("the official serializer gave nothing");
+      expect(decode(otlpProtobuf(otlpRequest(list)), false)).toEqual(decode(official, false));
+    }
   });
 });

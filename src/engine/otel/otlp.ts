@@ -1,10 +1,12 @@
 /**
- * Traces as an OTLP/HTTP JSON `ExportTraceServiceRequest`, the body a collector takes at
- * `POST /v1/traces` with `Content-Type: application/json`. The JSON follows the OTLP spec's
+ * Traces as an OTLP `ExportTraceServiceRequest`: the plain request (`otlpRequest`), which
+ * otlp-protobuf.ts encodes for `application/x-protobuf`, and its OTLP/HTTP JSON text
+ * (`otlpJson`, for `application/json` and files). The JSON follows the OTLP spec's
  * deviations from the protobuf JSON mapping: trace and span ids as hex strings, enums as
  * integers, 64-bit times as decimal strings. otlp.test.ts checks it against the official encoder.
  */
 import type { AttrValue, Attributes, OtelSpan, OtelTrace, SpanStatus } from "./span.ts";
+import { CONVENTIONS_VERSION } from "./span.ts";
 
 /** The instrumentation scope and service the spans are reported under. */
 export const SCOPE_NAME = "conductor-studio";
@@ -42,6 +44,7 @@ export interface OtlpSpan {
     spanId: string;
     attributes: OtlpKeyValue[];
     droppedAttributesCount: number;
+    flags: number;
   }[];
   droppedLinksCount: number;
   status: { code: number; message?: string };
@@ -50,7 +53,15 @@ export interface OtlpSpan {
 export interface OtlpTraceRequest {
   resourceSpans: {
     resource: { attributes: OtlpKeyValue[]; droppedAttributesCount: number };
-    scopeSpans: { scope: { name: string; version: string }; spans: OtlpSpan[] }[];
+    scopeSpans: {
+      scope: {
+        name: string;
+        version: string;
+        attributes: OtlpKeyValue[];
+        droppedAttributesCount: number;
+      };
+      spans: OtlpSpan[];
+    }[];
   }[];
 }
 
@@ -121,8 +132,15 @@ function otlpSpan(traceId: string, s: OtelSpan): OtlpSpan {
   };
 }
 
-/** One request carrying every span of `traces` (one resource, one scope). */
+/** The key on the instrumentation scope that says which GenAI conventions release its spans follow. */
+export const CONVENTIONS_KEY = "conductor.gen_ai.conventions";
+
+/**
+ * One request carrying every span of `traces`: one resource, and one scope per conventions
+ * choice present (in practice one), which records that choice's release.
+ */
 export function otlpRequest(traces: readonly OtelTrace[], appVersion = "0.1.0"): OtlpTraceRequest {
+  const choices = [...new Set(traces.map((t) => t.conventions))];
   return {
     resourceSpans: [
       {
@@ -133,12 +151,17 @@ export function otlpRequest(traces: readonly OtelTrace[], appVersion = "0.1.0"):
           }),
           droppedAttributesCount: 0,
         },
-        scopeSpans: [
-          {
-            scope: { name: SCOPE_NAME, version: appVersion },
-            spans: traces.flatMap((t) => t.spans.map((s) => otlpSpan(t.traceId, s))),
+        scopeSpans: choices.map((choice) => ({
+          scope: {
+            name: SCOPE_NAME,
+            version: appVersion,
+            attributes: keyValues({ [CONVENTIONS_KEY]: CONVENTIONS_VERSION[choice] }),
+            droppedAttributesCount: 0,
           },
-        ],
+          spans: traces
+            .filter((t) => t.conventions === choice)
+            .flatMap((t) => t.spans.map((s) => otlpSpan(t.traceId, s))),
+        })),
       },
     ],
   };

@@ -203,7 +203,9 @@ export function stepSpans(
     "gen_ai.operation.name": "invoke_agent",
     ...modelAttributes(endpoint),
     "gen_ai.agent.name": step.workerName,
-    "gen_ai.agent.id": step.worker,
+    // Conventions v0.1.0 drop gen_ai.agent.id on internal agent spans; the worker's id stays ours.
+    ...(ctx.conventions === "legacy" ? { "gen_ai.agent.id": step.worker } : {}),
+    "conductor.step.worker": step.worker,
     "openinference.span.kind": "AGENT",
     "agent.name": step.workerName,
     "graph.node.id": path,

@@ -6,6 +6,8 @@
  */
 import { z } from "zod";
 import { PLAN_GRAMMAR_MODES } from "../conductor/constrain.ts";
+import { OTLP_PROTOCOLS } from "../otel/endpoint.ts";
+import { GEN_AI_CONVENTIONS } from "../otel/span.ts";
 import { MAX_DEPTH, MAX_ROUNDS, MAX_STEPS_CAP } from "../constants.ts";
 import { PriceSchema } from "./worker.ts";
 
@@ -53,4 +55,7 @@ export const STORED_CONDUCTOR_FIELDS = {
 export const STORED_TELEMETRY_FIELDS = {
   collectorURL: z.string(),
   content: z.boolean(),
+  /** Added later: settings stored without them read as the defaults (protobuf, current names). */
+  protocol: z.enum(OTLP_PROTOCOLS),
+  conventions: z.enum(GEN_AI_CONVENTIONS),
 } as const;
