@@ -70,7 +70,7 @@ export async function startServe(
     ctx,
     {
       apiKey: settings.apiKey,
-      cors: settings.cors,
+      guard: { bind: settings.host, allowedHosts: settings.allowedHosts, cors: settings.cors },
       maxBodyBytes: settings.maxBodyBytes,
       draining: life.draining,
     },
