@@ -169,8 +169,9 @@ Endpoints:
   POST /v1/chat/completions  the last user message is the question; earlier messages are shown to the
                              Conductor as context. "stream": true streams the final step's tokens;
                              "conductor_trace": true adds the run's plans, steps, usage and cost.
-                             temperature and max_tokens are ignored: the config sets them per worker;
-                             tools, tool_choice, response_format and n > 1 are refused (400).
+                             sampling fields (temperature, max_tokens, top_k, ...) and unknown ones
+                             are ignored and named in x-conductor-ignored; tools, tool_choice,
+                             response_format, n > 1, logprobs and audio output are refused (400).
   POST /v1/responses         the same run in the Responses shape (input, instructions, stream events)
   GET /v1/models             the served name; GET /health: {"status":"ok","running":N,"queued":M}
                              (503 "draining" while shutting down)
