@@ -43,6 +43,8 @@ export interface ServeSettings {
   keepAliveMs: number;
   /** The --runs file starts a new one past this size. */
   runsMaxBytes: number;
+  /** `--mcp`: also serve the MCP tools (plan, run_plan, solve) at /mcp. */
+  mcp?: boolean;
   /** The worker (by name) that answers alone when the Conductor cannot plan; undefined for none. */
   fallbackWorker: string | undefined;
 }
@@ -73,6 +75,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
         "keepalive-ms": { type: "string" },
         "runs-max-bytes": { type: "string" },
         fallback: { type: "string" },
+        mcp: { type: "boolean" },
       },
     }).values;
   } catch (e: unknown) {
@@ -126,6 +129,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
           1024,
         ),
         fallbackWorker: fallback?.slice("worker:".length),
+        mcp: values.mcp ?? false,
       },
     };
   } catch (e: unknown) {
@@ -164,6 +168,7 @@ Options:
   --keepalive-ms N       a stream sends an SSE comment after this long with nothing else sent (10000)
   --runs-max-bytes N     a new --runs file past this size (default 268435456, 256 MiB)
   --fallback worker:NAME when the Conductor cannot plan (asked twice), that worker answers alone
+  --mcp                  also serve MCP tools (plan, run_plan, solve) at /mcp, streamable HTTP
 
 Endpoints:
   POST /v1/chat/completions  the last user message is the question; earlier messages are shown to the
@@ -173,6 +178,7 @@ Endpoints:
                              are ignored and named in x-conductor-ignored; tools, tool_choice,
                              response_format, n > 1, logprobs and audio output are refused (400).
   POST /v1/responses         the same run in the Responses shape (input, instructions, stream events)
+  POST /mcp                  with --mcp: the MCP tools (2026-07-28 stateless; 2025-11-25 clients too)
   GET /v1/models             the served name; GET /health: {"status":"ok","running":N,"queued":M}
                              (503 "draining" while shutting down)
 

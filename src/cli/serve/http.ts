@@ -4,6 +4,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer } from "node:http";
 import type { Server } from "node:http";
+import type { McpEndpoint } from "../mcp/http.ts";
 import type { ChatContext } from "./chat.ts";
 import { handleChat } from "./chat.ts";
 import type { ApiError } from "./errors.ts";
@@ -20,6 +21,8 @@ export interface HttpOptions {
   /** Host, Origin and body-type rules, checked before anything else (guard.ts). */
   guard: GuardSettings;
   maxBodyBytes: number;
+  /** `--mcp`: the MCP endpoint at /mcp (behind the same guard and key). */
+  mcp?: McpEndpoint;
   /** True once shutdown began: requests on kept-alive connections are turned away. */
   draining: () => boolean;
 }
@@ -121,7 +124,8 @@ async function route(
     path === "/v1/models" ||
     path.startsWith("/v1/models/") ||
     path === "/v1/chat/completions" ||
-    path === "/v1/responses";
+    path === "/v1/responses" ||
+    (o.mcp !== undefined && path === "/mcp");
   if (!known) {
     req.resume();
     return sendError(res, apiError("not_found", `No route for ${req.method ?? "?"} ${path}.`));
@@ -138,6 +142,7 @@ async function route(
       ),
     );
   }
+  if (path === "/mcp" && o.mcp) return o.mcp.handle(req, res);
   if (path.startsWith("/v1/models")) {
     req.resume();
     if (req.method !== "GET") return sendError(res, apiError("method_not_allowed", "Use GET."));
