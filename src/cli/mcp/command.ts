@@ -5,6 +5,7 @@ import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import type { CliCommand, Io } from "../command.ts";
 import { UsageError } from "../command.ts";
 import { loadConfig } from "../config.ts";
+import { EXIT, exitCodesHelp } from "../exit-codes.ts";
 import { createEngine } from "../serve/engine.ts";
 import { MCP_VERSION, createMcpServer } from "./tools.ts";
 
@@ -21,8 +22,13 @@ plan, perhaps edited; solve (question, pool?) plans and runs. Each answers the r
 cost and answer, with progress notifications as steps finish. The config's maxCalls caps a run.
 Over HTTP instead: conductor-studio serve --mcp (README: MCP).
 
+${exitCodesHelp({
+  [EXIT.ok]: "the client closed the connection",
+  [EXIT.usage]: "usage error or an invalid config",
+})}
 Examples:
   conductor-studio mcp --config pool.json
+  conductor-studio mcp --config pool.json --strict
 `;
 
 async function mcpRun(args: string[], io: Io): Promise<number> {
