@@ -131,7 +131,7 @@ describe("the MCP tools", { timeout: CLI_TIMEOUT_MS }, () => {
     expect(structured(r)).toMatchObject({ status: "done", answer: CHECKED });
   });
 
-  it("over HTTP: refuses a page's request, a rebinding Host and a missing key before any work", async ({
+  it("over HTTP: refuses a page's request, a non-JSON body and a missing key before any work", async ({
     expect,
     onTestFinished,
   }) => {
