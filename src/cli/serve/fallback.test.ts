@@ -2,14 +2,7 @@
 // worker answers alone, recorded as a fallback.
 import { APIError } from "openai";
 import { describe, it } from "vitest";
-import {
-  CHECKED,
-  CLI_TIMEOUT_MS,
-  ask,
-  chatRequests,
-  promptText,
-  QUESTION,
-} from "../cli-harness.ts";
+import { CHECKED, CLI_TIMEOUT_MS, ask, chatRequests, promptText, QUESTION } from "../cli-harness.ts";
 import { readRuns } from "./harness.ts";
 import { serveInProcess } from "./testing.ts";
 
