@@ -27,7 +27,11 @@ async function post(
   url: string,
   body: unknown,
 ): Promise<{ rewards: { reward: number | null; calls: number; cached_calls: number }[] }> {
-  const res = await fetch(`${url}/v1/rewards`, { method: "POST", body: JSON.stringify(body) });
+  const res = await fetch(`${url}/v1/rewards`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`reward service answered ${res.status}: ${await res.text()}`);
   return (await res.json()) as {
     rewards: { reward: number | null; calls: number; cached_calls: number }[];

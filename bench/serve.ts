@@ -73,6 +73,7 @@ export async function benchServe(): Promise<void> {
       concurrency: 16,
       queue: 1000,
       apiKey: undefined,
+      allowedHosts: [],
       apiKeyEnv: undefined,
       cors: [],
       runs: undefined,

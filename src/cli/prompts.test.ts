@@ -204,6 +204,7 @@ describe("conductor-studio prompts", () => {
     const completion = 'model_id = [0]\nsubtasks = ["Answer it."]\naccess_list = [[]]';
     const res = await fetch(`${service.url}/v1/rewards`, {
       method: "POST",
+      headers: { "Content-Type": "application/json" },
       body: JSON.stringify({
         items: [
           {

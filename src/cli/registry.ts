@@ -6,6 +6,7 @@ export { grammarCommand } from "./grammar-command.ts";
 export { parseCommand } from "./parse-command.ts";
 export { runCommand } from "./run-command.ts";
 export { serveCommand } from "./serve/command.ts";
+export { mcpCommand } from "./mcp/command.ts";
 export { promptsCommand } from "./prompts.ts";
 export { rewardCommand } from "./reward/server.ts";
 export { otelCommand } from "./otel.ts";

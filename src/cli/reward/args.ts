@@ -25,6 +25,10 @@ export interface RewardSettings {
   reward: RewardScheme;
   apiKey: string | undefined;
   apiKeyEnv: string | undefined;
+  /** Browser origins allowed to call (`--cors`); "*" allows any. */
+  cors: string[];
+  /** `--allowed-host`: names a `Host` header may carry besides loopback (serve/guard.ts). */
+  allowedHosts: string[];
   runs: string | undefined;
   cache: { dir: string; mode: CacheMode } | undefined;
   /** Batches scored at once; more wait in line, and past `queue` waiting a batch gets a 429. */
@@ -80,6 +84,8 @@ export function parseRewardArgs(args: string[], env: NodeJS.ProcessEnv): RewardS
     reward,
     apiKey,
     apiKeyEnv,
+    cors: values.cors ?? [],
+    allowedHosts: values["allowed-host"] ?? [],
     runs: values.runs,
     cache: cacheOption(values.cache, values["cache-mode"]),
     batches: integer(values.batches, "batches", REWARD_DEFAULTS.batches, 1),

@@ -41,6 +41,7 @@ async function serve(over: Partial<RewardHttpContext> = {}) {
   const held = new Promise<void>((r) => (release = r));
   const ctx: RewardHttpContext = {
     apiKey: undefined,
+    guard: { bind: "127.0.0.1", allowedHosts: [], cors: [] },
     maxBodyBytes: 10_000,
     queue: new RunQueue(1, 0),
     draining: () => draining,
@@ -59,7 +60,12 @@ async function serve(over: Partial<RewardHttpContext> = {}) {
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const post = (body: unknown, init: RequestInit = {}) =>
-    fetch(`${url}/v1/rewards`, { method: "POST", body: JSON.stringify(body), ...init });
+    fetch(`${url}/v1/rewards`, {
+      method: "POST",
+      body: JSON.stringify(body),
+      ...init,
+      headers: { "Content-Type": "application/json", ...init.headers },
+    });
   return { url, post, lines, seen, release, drain: () => (draining = true) };
 }
 
@@ -73,13 +79,20 @@ describe("the reward service's HTTP layer", () => {
     const body = (await ok.json()) as { rewards: { id: string }[] };
     expect(body.rewards.map((r) => r.id)).toEqual(["a", "b"]);
     expect((await s.post({ items: [{ id: "a" }] })).status).toBe(400);
-    expect((await fetch(`${s.url}/v1/rewards`, { method: "POST", body: "{not json" })).status).toBe(
-      400,
-    );
+    const notJson = await fetch(`${s.url}/v1/rewards`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: "{not json",
+    });
+    expect(notJson.status).toBe(400);
     const big = await s.post({ items: [{ ...item("a"), completion: "x".repeat(20_000) }] });
     expect(big.status).toBe(413);
     expect((await fetch(`${s.url}/v1/rewards`)).status).toBe(405);
-    expect((await fetch(`${s.url}/v1/chat/completions`, { method: "POST" })).status).toBe(404);
+    const elsewhere = await fetch(`${s.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+    });
+    expect(elsewhere.status).toBe(404);
     expect(s.lines.some((l) => / 413 body over 10000 bytes/.test(l))).toBe(true);
   });
 

@@ -1,17 +1,21 @@
 // The HTTP layer of `reward` on node:http: GET /health and POST /v1/rewards, the server key and the
-// body limit, with serve's body reader, key check, queue and error answers.
+// body limit, with serve's guard, body reader, key check, queue and error answers.
 import type { IncomingMessage, ServerResponse, Server } from "node:http";
 import { createServer } from "node:http";
 import { describeIssues } from "../../engine/schema/guards.ts";
 import type { RewardRequest, RewardResult } from "./request.ts";
 import { RewardRequestSchema } from "./request.ts";
 import { apiError } from "../serve/errors.ts";
+import type { GuardSettings } from "../serve/guard.ts";
+import { corsHeaders, guardRequest } from "../serve/guard.ts";
 import { keyMatches, readBody } from "../serve/http.ts";
 import type { RunQueue } from "../serve/queue.ts";
 import { sendError, sendJson } from "../serve/reply.ts";
 
 export interface RewardHttpContext {
   apiKey: string | undefined;
+  /** Host, Origin and body-type rules (serve/guard.ts), checked before anything else. */
+  guard: GuardSettings;
   maxBodyBytes: number;
   queue: RunQueue;
   draining: () => boolean;
@@ -32,6 +36,19 @@ function requestId(): string {
 
 async function route(c: RewardHttpContext, req: IncomingMessage, res: ServerResponse) {
   const path = (req.url ?? "/").split("?")[0] ?? "/";
+  const refused = guardRequest(req, c.guard);
+  if (refused) {
+    req.resume();
+    c.log(`${refused.status} ${refused.code} ${req.method ?? "?"} ${path}`);
+    return sendError(res, refused);
+  }
+  for (const [name, value] of Object.entries(corsHeaders(req, c.guard.cors)))
+    res.setHeader(name, value);
+  if (req.method === "OPTIONS") {
+    req.resume();
+    res.writeHead(204);
+    return void res.end();
+  }
   if (path === "/health" && req.method === "GET") {
     req.resume();
     const status = c.draining() ? "draining" : "ok";

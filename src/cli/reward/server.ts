@@ -62,6 +62,7 @@ export async function startReward(
   const server = createRewardServer(
     {
       apiKey: settings.apiKey,
+      guard: { bind: settings.host, allowedHosts: settings.allowedHosts, cors: settings.cors },
       maxBodyBytes: settings.maxBodyBytes,
       queue,
       draining: life.draining,
@@ -154,6 +155,9 @@ Options:
   --scorer ID            scorer for items that name none (default math)
   --format-bonus B       reward a parsed plan correctness + B (0 <= B <= 1), not the paper's 0.5 / 1
   --api-key-env NAME     the environment variable holding the key clients must send
+  --cors ORIGIN          allow a browser origin ("*" for any; repeatable); others are refused (403)
+  --allowed-host NAME    also answer a Host of NAME (a proxy); on loopback only localhost,
+                         127.0.0.1 and [::1] are answered (403 otherwise)
   --runs DIR             append each run record, with its reward, as a JSON line
   --cache DIR            answer identical worker requests from DIR at no cost
   --cache-mode MODE      read-write (default), read-only or refresh, for --cache

@@ -28,6 +28,8 @@ export interface ServeSettings {
   apiKeyEnv: string | undefined;
   /** Origins allowed to call from a browser; "*" allows any. */
   cors: string[];
+  /** `--allowed-host`: names a `Host` header may carry besides loopback (guard.ts). */
+  allowedHosts: string[];
   /** Directory for the JSON-lines run log; undefined writes none. */
   runs: string | undefined;
   /** The model name clients use and /v1/models lists. */
@@ -46,6 +48,8 @@ export interface ServeSettings {
   keepAliveMs: number;
   /** The --runs file starts a new one past this size. */
   runsMaxBytes: number;
+  /** `--mcp`: also serve the MCP tools (plan, run_plan, solve) at /mcp. */
+  mcp?: boolean;
   /** The worker (by name) that answers alone when the Conductor cannot plan; undefined for none. */
   fallbackWorker: string | undefined;
 }
@@ -71,12 +75,12 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
       args,
       options: {
         ...SERVICE_OPTIONS,
-        cors: { type: "string", multiple: true },
         model: { type: "string" },
         strict: { type: "boolean" },
         "keepalive-ms": { type: "string" },
         "runs-max-bytes": { type: "string" },
         fallback: { type: "string" },
+        mcp: { type: "boolean" },
       },
     }).values;
   } catch (e: unknown) {
@@ -109,6 +113,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
         apiKey,
         apiKeyEnv,
         cors: values.cors ?? [],
+        allowedHosts: values["allowed-host"] ?? [],
         runs: values.runs,
         model: values.model ?? SERVE_DEFAULTS.model,
         maxBodyBytes: integer(
@@ -129,6 +134,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
           1024,
         ),
         fallbackWorker: fallback?.slice("worker:".length),
+        mcp: values.mcp ?? false,
       },
     };
   } catch (e: unknown) {
@@ -150,7 +156,10 @@ Options:
   --concurrency N        runs at once (default 4)
   --queue N              requests that may wait beyond them (default 16 x concurrency; then 429)
   --api-key-env NAME     the environment variable holding the key clients must send as a Bearer token
-  --cors ORIGIN          allow a browser origin ("*" for any); repeat for several
+  --cors ORIGIN          allow a browser origin ("*" for any); repeat for several. Without it
+                         a request with an Origin is refused (403): no web page can spend your keys
+  --allowed-host NAME    also answer requests whose Host is NAME (a proxy, a LAN name); on loopback
+                         only localhost, 127.0.0.1 and [::1] are answered (403 otherwise)
   --runs DIR             append each run record as a JSON line to DIR/runs-<start>-<pid>.jsonl
   --model NAME           the served model name (default "conductor")
   --max-body-bytes N     largest request body (default 1048576, 1 MiB; then 413)
@@ -165,14 +174,17 @@ ${OTLP_PROTOCOL_HELP}
   --keepalive-ms N       a stream sends an SSE comment after this long with nothing else sent (10000)
   --runs-max-bytes N     a new --runs file past this size (default 268435456, 256 MiB)
   --fallback worker:NAME when the Conductor cannot plan (asked twice), that worker answers alone
+  --mcp                  also serve MCP tools (plan, run_plan, solve) at /mcp, streamable HTTP
 
 Endpoints:
   POST /v1/chat/completions  the last user message is the question; earlier messages are shown to the
                              Conductor as context. "stream": true streams the final step's tokens;
                              "conductor_trace": true adds the run's plans, steps, usage and cost.
-                             temperature and max_tokens are ignored: the config sets them per worker;
-                             tools, tool_choice, response_format and n > 1 are refused (400).
+                             sampling fields (temperature, max_tokens, top_k, ...) and unknown ones
+                             are ignored and named in x-conductor-ignored; tools, tool_choice,
+                             response_format, n > 1, logprobs and audio output are refused (400).
   POST /v1/responses         the same run in the Responses shape (input, instructions, stream events)
+  POST /mcp                  with --mcp: the MCP tools (2026-07-28 stateless; 2025-11-25 clients too)
   GET /v1/models             the served name; GET /health: {"status":"ok","running":N,"queued":M}
                              (503 "draining" while shutting down)
 
@@ -180,6 +192,8 @@ HTTP statuses (OpenAI error objects {"error":{"message","type","code","param"}})
   200  the workflow's answer; usage is the sum of every call of the run, the Conductor's included
   400  no user message, unsupported_parameter, invalid_path, context_length_exceeded
   401  a missing or wrong server key (Authorization: Bearer KEY only)
+  403  host_not_allowed (see --allowed-host), origin_not_allowed (see --cors)
+  415  unsupported_media_type: a POST body not sent as Content-Type: application/json
   404  model_not_found: another model name     413  a body over --max-body-bytes
   429  queue_full (every slot busy, the queue full) or upstream_rate_limited, with Retry-After
   502  upstream_auth, upstream_bad_request, upstream_not_found, plan_error, call_budget (no retry
@@ -200,7 +214,7 @@ ${exitCodesHelp({
 Examples:
   conductor-studio serve --config pool.json --port 8080
   CONDUCTOR_SERVE_KEY=$(openssl rand -hex 16) conductor-studio serve --config pool.json --host 0.0.0.0 --api-key-env CONDUCTOR_SERVE_KEY --runs runs/
-  curl -s localhost:8080/v1/chat/completions -d '{"model":"conductor","messages":[{"role":"user","content":"What is 17 * 23?"}]}'
+  curl -s localhost:8080/v1/chat/completions -H 'Content-Type: application/json' -d '{"model":"conductor","messages":[{"role":"user","content":"What is 17 * 23?"}]}'
 `;
 
 /** The options serve documents, for "did you mean". */

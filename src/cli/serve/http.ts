@@ -1,12 +1,16 @@
-// The HTTP layer of `serve` on node:http: routes, CORS, the server key, and the body size limit.
+// The HTTP layer of `serve` on node:http: the guard (guard.ts), routes, CORS, the server key, and
+// the body size limit.
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer } from "node:http";
 import type { Server } from "node:http";
+import type { McpEndpoint } from "../mcp/http.ts";
 import type { ChatContext } from "./chat.ts";
 import { handleChat } from "./chat.ts";
 import type { ApiError } from "./errors.ts";
 import { apiError } from "./errors.ts";
+import type { GuardSettings } from "./guard.ts";
+import { corsHeaders, guardRequest } from "./guard.ts";
 import { sendError, sendJson } from "./reply.ts";
 import { parseChatRequest } from "./request.ts";
 import { parseResponsesRequest, responsesWire } from "./responses.ts";
@@ -14,8 +18,11 @@ import { chatWire } from "./sse.ts";
 
 export interface HttpOptions {
   apiKey: string | undefined;
-  cors: string[];
+  /** Host, Origin and body-type rules, checked before anything else (guard.ts). */
+  guard: GuardSettings;
   maxBodyBytes: number;
+  /** `--mcp`: the MCP endpoint at /mcp (behind the same guard and key). */
+  mcp?: McpEndpoint;
   /** True once shutdown began: requests on kept-alive connections are turned away. */
   draining: () => boolean;
 }
@@ -60,22 +67,6 @@ export function keyMatches(header: string | undefined, key: string): boolean {
   return sent.length === want.length && timingSafeEqual(sent, want);
 }
 
-/** CORS headers for an allowed Origin, else none (the browser then blocks the call). */
-function corsHeaders(req: IncomingMessage, allowed: string[]): Record<string, string> {
-  const origin = req.headers.origin;
-  if (!origin || allowed.length === 0) return {};
-  const any = allowed.includes("*");
-  if (!any && !allowed.includes(origin)) return {};
-  return {
-    "Access-Control-Allow-Origin": any ? "*" : origin,
-    "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
-    "Access-Control-Allow-Headers":
-      req.headers["access-control-request-headers"] ?? "Authorization, Content-Type",
-    "Access-Control-Max-Age": "600",
-    Vary: "Origin",
-  };
-}
-
 /** A decoded path segment, or undefined for a malformed percent-escape (`%E0%A4%A`). */
 function decodePath(segment: string): string | undefined {
   try {
@@ -100,7 +91,14 @@ async function route(
   res: ServerResponse,
 ): Promise<void> {
   const path = (req.url ?? "/").split("?")[0] ?? "/";
-  for (const [name, value] of Object.entries(corsHeaders(req, o.cors))) res.setHeader(name, value);
+  const refused = guardRequest(req, o.guard);
+  if (refused) {
+    req.resume();
+    ctx.log(`${refused.status} ${refused.code} ${req.method ?? "?"} ${path}`);
+    return sendError(res, refused);
+  }
+  for (const [name, value] of Object.entries(corsHeaders(req, o.guard.cors)))
+    res.setHeader(name, value);
   if (path === "/health" && req.method === "GET") {
     req.resume();
     // A load balancer polling /health during the drain sees 503 and sends new work elsewhere.
@@ -126,7 +124,8 @@ async function route(
     path === "/v1/models" ||
     path.startsWith("/v1/models/") ||
     path === "/v1/chat/completions" ||
-    path === "/v1/responses";
+    path === "/v1/responses" ||
+    (o.mcp !== undefined && path === "/mcp");
   if (!known) {
     req.resume();
     return sendError(res, apiError("not_found", `No route for ${req.method ?? "?"} ${path}.`));
@@ -143,6 +142,7 @@ async function route(
       ),
     );
   }
+  if (path === "/mcp" && o.mcp) return o.mcp.handle(req, res);
   if (path.startsWith("/v1/models")) {
     req.resume();
     if (req.method !== "GET") return sendError(res, apiError("method_not_allowed", "Use GET."));

@@ -15,6 +15,8 @@ export const SERVICE_OPTIONS = {
   concurrency: { type: "string" },
   queue: { type: "string" },
   "api-key-env": { type: "string" },
+  cors: { type: "string", multiple: true },
+  "allowed-host": { type: "string", multiple: true },
   runs: { type: "string" },
   cache: { type: "string" },
   "cache-mode": { type: "string" },

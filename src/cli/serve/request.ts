@@ -3,6 +3,7 @@ import { z } from "zod";
 import { describeIssues } from "../../engine/schema/guards.ts";
 import type { ApiError } from "./errors.ts";
 import { apiError } from "./errors.ts";
+import { CHAT_FIELDS, checkFields } from "./fields.ts";
 
 const TextPartSchema = z.looseObject({ type: z.literal("text"), text: z.string() });
 const ContentSchema = z.union([z.string(), z.array(z.looseObject({ type: z.string() })), z.null()]);
@@ -30,29 +31,6 @@ export interface ContextMessage {
   content: string;
 }
 
-/**
- * Sampling and bookkeeping fields a chat request may carry that `serve` accepts and ignores: the
- * pool config sets sampling per worker (the README lists them too).
- */
-export const IGNORED_FIELDS = [
-  "temperature",
-  "top_p",
-  "max_tokens",
-  "max_completion_tokens",
-  "stop",
-  "seed",
-  "presence_penalty",
-  "frequency_penalty",
-  "logit_bias",
-  "top_logprobs",
-  "reasoning_effort",
-  "parallel_tool_calls",
-  "user",
-  "metadata",
-  "store",
-  "service_tier",
-] as const;
-
 export interface ServeRequest {
   /** The model the client asked for, when it named one. */
   model: string | undefined;
@@ -61,7 +39,7 @@ export interface ServeRequest {
   stream: boolean;
   includeUsage: boolean;
   trace: boolean;
-  /** Fields of IGNORED_FIELDS the request set (sent back as `x-conductor-ignored`). */
+  /** Fields the request set that fields.ts ignores (sent back as `x-conductor-ignored`). */
   ignored: string[];
 }
 
@@ -100,8 +78,8 @@ export function parseChatRequest(raw: unknown): ParsedRequest {
     };
   }
   const body = parsed.data;
-  const unsupported = unsupportedParameter(body);
-  if (unsupported) return { ok: false, error: unsupported };
+  const fields = checkFields(body);
+  if (!fields.ok) return { ok: false, error: unsupported(fields.param, fields.why) };
   const texts: ContextMessage[] = [];
   for (const [i, m] of body.messages.entries()) {
     const text = textOf(m.content, i);
@@ -128,41 +106,17 @@ export function parseChatRequest(raw: unknown): ParsedRequest {
       stream: body.stream === true,
       includeUsage: body.stream_options?.include_usage === true,
       trace: body.conductor_trace === true,
-      ignored: ignoredIn(body),
+      ignored: fields.ignored,
     },
   };
 }
 
-/** The ignored fields a body sets (null counts as unset). */
+/** The chat fields a body sets that fields.ts ignores (null counts as unset). */
 export function ignoredIn(body: Record<string, unknown>): string[] {
-  return IGNORED_FIELDS.filter((f) => body[f] !== undefined && body[f] !== null);
+  return Object.keys(CHAT_FIELDS).filter(
+    (f) => CHAT_FIELDS[f]?.rule === "ignored" && body[f] !== undefined && body[f] !== null,
+  );
 }
 
 const unsupported = (param: string, why: string) =>
   apiError("unsupported_parameter", `"${param}" is not supported: ${why}`, param);
-
-/**
- * A field the Conductor cannot honour, refused rather than silently dropped: a harness that asks
- * for tool calls, a JSON schema, log probabilities or several choices would otherwise score an
- * answer it did not ask for. Values that ask for nothing (no tools, `"none"`, text) pass.
- */
-function unsupportedParameter(body: z.infer<typeof BodySchema>): ApiError | undefined {
-  if (body.n !== undefined && body.n !== null && body.n !== 1)
-    return unsupported("n", "one run per request gives one choice; send n = 1.");
-  if (body.tools?.length || body.functions?.length) {
-    const param = body.tools?.length ? "tools" : "functions";
-    return unsupported(param, "the workflow answers in text and makes no tool calls.");
-  }
-  const choice = body.tool_choice;
-  if (choice !== undefined && choice !== null && choice !== "none" && choice !== "auto")
-    return unsupported("tool_choice", "the workflow makes no tool calls.");
-  const format = body.response_format?.type;
-  if (format !== undefined && format !== "text")
-    return unsupported(
-      "response_format",
-      "workers' answers are free text; put format instructions in a system message instead.",
-    );
-  if (body.logprobs === true)
-    return unsupported("logprobs", "a workflow's answer has no single model's log probabilities.");
-  return undefined;
-}

@@ -14,6 +14,8 @@ import type { RunLog } from "./log.ts";
 import { openRunLog } from "./log.ts";
 import { RunQueue } from "./queue.ts";
 import { OtlpExporter } from "../otlp-export.ts";
+import { createMcpEndpoint } from "../mcp/http.ts";
+import { MCP_VERSION } from "../mcp/tools.ts";
 
 export interface ServeIo {
   stderr: (s: string) => void;
@@ -66,11 +68,18 @@ export async function startServe(
         return () => clearInterval(timer);
       }),
   };
+  const mcp = settings.mcp
+    ? createMcpEndpoint(
+        { engine: ctx.engine, queue, version: MCP_VERSION, log },
+        settings.maxBodyBytes,
+      )
+    : undefined;
   const server = createServeServer(
     ctx,
     {
+      ...(mcp ? { mcp } : {}),
       apiKey: settings.apiKey,
-      cors: settings.cors,
+      guard: { bind: settings.host, allowedHosts: settings.allowedHosts, cors: settings.cors },
       maxBodyBytes: settings.maxBodyBytes,
       draining: life.draining,
     },
@@ -81,6 +90,7 @@ export async function startServe(
     abortReason: SHUTDOWN,
     graceMs: settings.graceMs,
     release: async () => {
+      await mcp?.close();
       await runLog?.close();
       await otlp?.close();
     },
@@ -123,7 +133,8 @@ export async function serveCommand(args: string[], io: ServeIo): Promise<number>
   log(
     `listening on ${running.url}/v1 as "${settings.model}" (concurrency ${settings.concurrency}, ` +
       `queue ${settings.queue}, ${keyNote}${fallbackNote}${settings.runs ? `, runs to ${settings.runs}` : ""}` +
-      `${settings.otlp ? `, traces to ${settings.otlp.url}` : ""})`,
+      `${settings.otlp ? `, traces to ${settings.otlp.url}` : ""}` +
+      `${settings.mcp ? `, MCP at ${running.url}/mcp` : ""})`,
   );
   await untilStopped(
     running,
