@@ -41,6 +41,8 @@ import { EvalProgressDisplay, countingCalls } from "./eval-progress.ts";
 import type { StoredDefinition } from "./eval-resume.ts";
 import { definitionChanges, mismatchMessage, moveAside, storedDefinition } from "./eval-resume.ts";
 import { chooseStrategies } from "./eval-strategies.ts";
+import { definitionHash, shardOption } from "./eval-shard.ts";
+import { inShard, shardText } from "../engine/eval/shard.ts";
 import { capSummary, forSummary, summaryJson } from "./eval-summary.ts";
 import { EXIT } from "./exit-codes.ts";
 import { intOption, parseOptions } from "./options.ts";
@@ -87,6 +89,7 @@ async function evalWith(
   if (!values.config || !values.dataset || !values.out)
     throw new UsageError("--config, --dataset and --out are required.");
   const out = values.out;
+  const shard = shardOption(values.shard, io.env);
   const repeats = intOption(values.repeats, "repeats", { min: 1, fallback: 1 });
   const concurrency = intOption(values.concurrency, "concurrency", { min: 1, fallback: 4 });
   const seed = intOption(values.seed, "seed", { min: 0, fallback: 0 });
@@ -191,7 +194,7 @@ async function evalWith(
     );
     if (!made.ok) return usage(made.message);
 
-    const evaluation: StoredDefinition = {
+    const defined: StoredDefinition = {
       ...EvaluationSchema.parse({
         format: "conductor-studio-eval",
         version: 1,
@@ -218,6 +221,12 @@ async function evalWith(
         maxCost,
       }),
       runSettings: { namedWorkers: config.namedWorkers, maxCalls: config.maxCalls ?? null },
+    };
+    // A shard's file records which shard it is and the dataset's ids, for eval-merge.
+    const evaluation: StoredDefinition = {
+      ...defined,
+      definitionHash: definitionHash(defined),
+      ...(shard ? { shard: { ...shard, items: data.value.items.map((i) => i.id) } } : {}),
     };
     // The definition sits beside --out; a resumed run must be the same evaluation.
     const sidecar = `${out}.eval.json`;
@@ -251,8 +260,9 @@ async function evalWith(
     const names = new Set(chosen.map(strategyName));
     const ids = new Set(data.value.items.map((i) => i.id));
     const previous = (await readResults(out, io.stderr)).filter(
-      (r) => names.has(r.strategy) && ids.has(r.item) && r.repeat < repeats,
+      (r) => names.has(r.strategy) && ids.has(r.item) && r.repeat < repeats && inShard(r, shard),
     );
+    if (shard) io.stderr(`Shard ${shardText(shard)}: this run's share of the cells only.\n`);
     if (previous.length) io.stderr(`Resuming: ${previous.length} result(s) already in ${out}.\n`);
     const writeResult = lineWriter(out);
     const writeSample = trainingFile ? lineWriter(trainingFile) : null;
@@ -274,6 +284,7 @@ async function evalWith(
         price: conductor.price,
       }),
       previous,
+      ...(shard ? { shard } : {}),
       limiter,
       judgeMeter,
       retry: { ...config.retry, ...(config.timeoutMs ? { timeoutMs: config.timeoutMs } : {}) },
