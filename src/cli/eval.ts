@@ -106,8 +106,6 @@ async function evalWith(
     throw new UsageError(
       `--max-cost must be a number of dollars above 0, got "${values["max-cost"]}".`,
     );
-  // Repeats stay independent samples; a re-run of the same evaluation is answered from the cache.
-  const cache = await openResponseCache(values.cache, values["cache-mode"], "distinct");
   const loaded = await loadConfig(values.config, io.env, {
     strict: values.strict ?? false,
     warn: (line) => io.stderr(`${line}\n`),
@@ -150,6 +148,11 @@ async function evalWith(
     tty: io.stderrIsTTY ?? false,
     columns: io.columns ?? 80,
   });
+  // Opened here, where the finally below closes it (a Redis connection). Repeats stay independent
+  // samples; a re-run of the same evaluation is answered from the cache.
+  const cache = await openResponseCache(values.cache, values["cache-mode"], "distinct", (line) =>
+    io.stderr(`${line}\n`),
+  );
   try {
     const backendFor = (w: Pick<Worker, "id" | "baseURL" | "model" | "headers" | "price">) => {
       const backend = createOpenAIBackend({
@@ -345,6 +348,7 @@ async function evalWith(
   } finally {
     display.stop();
     await otlp?.close();
+    await cache?.store.close?.();
   }
 }
 

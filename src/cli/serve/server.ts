@@ -83,6 +83,7 @@ export async function startServe(
     release: async () => {
       await runLog?.close();
       await otlp?.close();
+      await cache?.store.close?.();
     },
   });
 }
