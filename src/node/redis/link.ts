@@ -16,6 +16,8 @@ type Client = ReturnType<typeof makeClient>;
 
 export class RedisLink {
   private failed = false;
+  /** The openRedis calls this link answered that have not closed it yet. */
+  users = 1;
   constructor(
     private readonly client: Client,
     readonly where: string,
@@ -47,18 +49,35 @@ export class RedisLink {
     this.client.destroy();
   }
 
+  /** Closes the connection once every user of it has. */
   async close(): Promise<void> {
-    if (this.failed) return;
+    if (--this.users > 0 || this.failed) return;
     this.failed = true;
     await this.client.close().catch(() => this.client.destroy());
   }
 }
 
+/** Links by URL: the cache and the rate limit of one process share one, and say things once. */
+const links = new Map<string, Promise<RedisLink>>();
+
 /**
- * Connects to `url`; rejects with a message when Redis cannot be reached at the start (a wrong
- * address is a mistake to report, not a reason to run uncached).
+ * Connects to `url`, or shares this process's open link to it; rejects with a message when Redis
+ * cannot be reached at the start (a wrong address is a mistake to report, not a reason to run
+ * uncached).
  */
 export async function openRedis(url: string, warn: (line: string) => void): Promise<RedisLink> {
+  const open = links.get(url);
+  const live = open && (await open.catch(() => null));
+  if (live && !live.down) {
+    live.users++;
+    return live;
+  }
+  const made = connect(url, warn);
+  links.set(url, made);
+  return made;
+}
+
+async function connect(url: string, warn: (line: string) => void): Promise<RedisLink> {
   const where = redisWhere(url);
   const client = makeClient(url);
   let lost: unknown = null;

@@ -39,7 +39,7 @@ export function memoryBuckets(spec: RateSpec, now: () => number = Date.now): Rat
 
 /**
  * One bucket per origin in a Redis hash, refilled and taken from atomically by a script on Redis's
- * own clock (replicas' clocks need not agree). It expires once it would be full again.
+ * own clock (replicas' clocks need not agree). It expires a minute after it would be full again.
  */
 const TAKE = `
 local t = redis.call('TIME')
@@ -53,7 +53,7 @@ tokens = math.min(burst, tokens + math.max(0, now - at) * rate / 1000)
 local wait = 0
 if tokens >= 1 then tokens = tokens - 1 else wait = math.ceil((1 - tokens) * 1000 / rate) end
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
-redis.call('PEXPIRE', KEYS[1], math.ceil(burst * 1000 / rate) + 1000)
+redis.call('PEXPIRE', KEYS[1], math.ceil(burst * 1000 / rate) + 60000)
 return wait`;
 
 /** The Redis key of an origin's bucket (an origin is scheme, host and port: never a key). */

@@ -28,7 +28,11 @@ function entry(key = KEY, text = "42"): CachedResponse {
       scope: null,
       occurrence: 0,
     },
-    response: { text, reasoning: "", usage: { promptTokens: 1, completionTokens: 1, estimated: false } },
+    response: {
+      text,
+      reasoning: "",
+      usage: { promptTokens: 1, completionTokens: 1, estimated: false },
+    },
   };
 }
 
