@@ -50,6 +50,7 @@ import { outputProblem } from "./output-paths.ts";
 import { otlpExporter } from "./otlp-export.ts";
 import { runExitCode } from "./run-command.ts";
 import { CLI_TIMEOUTS, fallbackWorkerId } from "./serve/engine.ts";
+import { cacheOption } from "./serve/options.ts";
 import { didYouMean } from "./suggest.ts";
 
 /** The code scorer's Node sandbox, started on the first answer scored; disposed when the command ends. */
@@ -106,6 +107,8 @@ async function evalWith(
     throw new UsageError(
       `--max-cost must be a number of dollars above 0, got "${values["max-cost"]}".`,
     );
+  // A bad --cache-mode is refused before anything is read; the cache opens below.
+  cacheOption(values.cache, values["cache-mode"]);
   const loaded = await loadConfig(values.config, io.env, {
     strict: values.strict ?? false,
     warn: (line) => io.stderr(`${line}\n`),
