@@ -10,6 +10,7 @@ import { benchParser } from "./parser.ts";
 import { benchRoutes } from "./routes.ts";
 import { benchScheduling } from "./scheduling.ts";
 import { benchReward } from "./reward.ts";
+import { benchRewardReplicas } from "./reward-replicas.ts";
 import { benchServe } from "./serve.ts";
 import { benchUi } from "./ui.ts";
 
@@ -17,6 +18,7 @@ import { benchUi } from "./ui.ts";
 await benchScheduling();
 await benchServe();
 await benchReward();
+await benchRewardReplicas();
 await benchCode();
 await benchEval();
 await benchEvalMemory();

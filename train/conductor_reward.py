@@ -13,6 +13,12 @@ train/ on PYTHONPATH). Two entry points:
   ground_truth, scorer, pool, tests, id) as keyword lists; one request per call; ``None`` for an
   item the service could not score (TRL leaves such a completion out of the advantage baseline).
 
+Async, for trainers that await their reward (verl's Reward Loop, ``reward_model.use_reward_loop=True``,
+awaits an ``async def``; TRL awaits async reward functions): ``compute_score_async`` and
+``reward_func_async``, on asyncio streams (one HTTP/1.1 connection per request). With
+CONDUCTOR_REWARD_URLS (comma-separated), each item goes to the replica its question's hash picks,
+so every rollout of one question reaches the same replica (and its cache).
+
 Settings come from the environment: CONDUCTOR_REWARD_URL (default http://127.0.0.1:8090),
 CONDUCTOR_REWARD_KEY (the service's key, sent as a Bearer token), CONDUCTOR_REWARD_TIMEOUT
 (seconds for one request, default 1800: a batch runs every plan's workflow) and
@@ -22,17 +28,25 @@ A failed worker call is never a silent 0: verl's entry points raise ConductorRew
 returns None for that completion. An unreachable service or a time-out raises ConductorRewardError.
 """
 
+import asyncio
+import hashlib
 import json
 import os
 import socket
+import ssl
 import threading
 import urllib.error
+import urllib.parse
 import urllib.request
 
 __all__ = [
     "ConductorRewardError",
     "compute_score",
+    "compute_score_async",
     "compute_score_batch",
+    "replica_for",
+    "reward_func_async",
+    "score_items_async",
     "reward_func",
     "score_items",
 ]
@@ -281,4 +295,145 @@ def reward_func(completions, prompts=None, **kwargs):
         log_metric("conductor/cached_calls", sum(int(r.get("cached_calls") or 0) for r in rewards))
         log_metric("conductor/errors", sum(1 for r in rewards if r.get("reward") is None))
         log_metric("conductor/format_ok", sum(1.0 for r in rewards if r.get("format_ok")) / max(1, n))
+    return [None if r.get("reward") is None else float(r["reward"]) for r in rewards]
+
+
+# --- async: verl's Reward Loop and TRL's async reward functions ---------------------------------
+
+
+def _replicas():
+    urls = [u.strip() for u in os.environ.get("CONDUCTOR_REWARD_URLS", "").split(",") if u.strip()]
+    return urls or [_settings()[0]]
+
+
+def replica_for(question, urls=None):
+    """The reward URL a question goes to: SHA-256 of the question, mod the number of replicas.
+
+    Every rollout of one question reaches the same replica, whose cache and in-flight dedup
+    answer the subtasks they share; the same rule as a load balancer hashing on the question.
+    """
+    urls = list(urls) if urls is not None else _replicas()
+    digest = hashlib.sha256((question or "").encode("utf-8")).digest()
+    return urls[int.from_bytes(digest[:8], "big") % len(urls)]
+
+
+async def _read_body(reader, headers):
+    if headers.get("transfer-encoding", "").lower() == "chunked":
+        chunks = []
+        while True:
+            size = int((await reader.readline()).split(b";")[0].strip() or b"0", 16)
+            if size == 0:
+                await reader.readline()
+                return b"".join(chunks)
+            chunks.append(await reader.readexactly(size))
+            await reader.readexactly(2)
+    if "content-length" in headers:
+        return await reader.readexactly(int(headers["content-length"]))
+    return await reader.read()
+
+
+async def _post(url, payload, api_key):
+    """POST JSON to `url` over one HTTP/1.1 connection; returns (status, body bytes)."""
+    parts = urllib.parse.urlsplit(url)
+    secure = parts.scheme == "https"
+    port = parts.port or (443 if secure else 80)
+    reader, writer = await asyncio.open_connection(
+        parts.hostname, port, ssl=ssl.create_default_context() if secure else None
+    )
+    try:
+        body = json.dumps(payload).encode("utf-8")
+        head = [
+            "POST %s HTTP/1.1" % (parts.path or "/"),
+            "Host: %s" % parts.netloc,
+            "Content-Type: application/json",
+            "Content-Length: %d" % len(body),
+            "Connection: close",
+        ]
+        if api_key:
+            head.append("Authorization: Bearer " + api_key)
+        writer.write(("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body)
+        await writer.drain()
+        status_line = await reader.readline()
+        if not status_line:
+            raise ConnectionError("the connection closed before an answer")
+        status = int(status_line.split()[1])
+        headers = {}
+        while True:
+            line = await reader.readline()
+            if line in (b"\r\n", b"\n", b""):
+                break
+            name, _, value = line.decode("latin-1").partition(":")
+            headers[name.strip().lower()] = value.strip()
+        return status, await _read_body(reader, headers)
+    finally:
+        writer.close()
+
+
+async def score_items_async(items, url=None, timeout=None, api_key=None, format_bonus=None):
+    """``score_items`` awaited: POSTs ``items`` to one service as one request; rewards in order."""
+    url, timeout, api_key = _settings(url, timeout, api_key)
+    payload = {"items": items}
+    if format_bonus is not None:
+        payload["format_bonus"] = format_bonus
+    try:
+        status, raw = await asyncio.wait_for(_post(url + "/v1/rewards", payload, api_key), timeout)
+    except asyncio.TimeoutError:
+        raise ConductorRewardError(
+            "The Conductor reward service at %s did not answer within %.0f s; raise "
+            "CONDUCTOR_REWARD_TIMEOUT or send smaller batches." % (url, timeout)
+        ) from None
+    except (ConnectionError, OSError, ValueError, IndexError, asyncio.IncompleteReadError) as e:
+        raise ConductorRewardError(
+            "Cannot reach the Conductor reward service at %s (%s). Start it with "
+            "`npx conductor-studio reward --config pool.json` and set CONDUCTOR_REWARD_URL(S)." % (url, e)
+        ) from None
+    text = raw.decode("utf-8", "replace")
+    if status != 200:
+        raise ConductorRewardError(
+            "The Conductor reward service at %s answered %d (%s)." % (url, status, _error_text(text))
+        )
+    try:
+        body = json.loads(text)
+    except ValueError:
+        body = None
+    rewards = body.get("rewards") if isinstance(body, dict) else None
+    if not isinstance(rewards, list) or len(rewards) != len(items):
+        raise ConductorRewardError("The reward service at %s sent an unexpected answer." % url)
+    return rewards
+
+
+async def compute_score_async(data_source, solution_str, ground_truth, extra_info=None, **kwargs):
+    """verl's Reward Loop (``async def``, awaited per sample): one plan's reward and breakdown.
+
+    verl passes extra keywords (reward_router_address, reward_model_tokenizer); they are ignored.
+    """
+    del data_source, kwargs
+    item = _verl_item(0, solution_str, ground_truth, extra_info)
+    rewards = await score_items_async([item], url=replica_for(item["question"]))
+    return _checked(rewards[0])
+
+
+async def reward_func_async(completions, prompts=None, **kwargs):
+    """TRL's reward function, awaited: as ``reward_func``, each question's items to its replica."""
+    n = len(completions)
+    questions = _column(kwargs, "question", n)
+    prompts = list(prompts) if prompts is not None else [None] * n
+    references = kwargs.get("ground_truth", kwargs.get("reference", kwargs.get("answer")))
+    references = list(references) if references is not None else [None] * n
+    scorers, pools, tests, ids = (_column(kwargs, c, n) for c in ("scorer", "pool", "tests", "id"))
+    items = [
+        _item(i, questions[i] or _question_from(prompts[i]), completions[i], references[i], scorers[i], pools[i], tests[i], None)
+        for i in range(n)
+    ]
+    groups = {}
+    for i, item in enumerate(items):
+        item["id"] = "%d:%s" % (i, ids[i] if ids[i] is not None else i)
+        groups.setdefault(replica_for(item["question"]), []).append(i)
+    answers = await asyncio.gather(
+        *(score_items_async([items[i] for i in where], url=url) for url, where in groups.items())
+    )
+    rewards = [None] * n
+    for where, got in zip(groups.values(), answers):
+        for i, r in zip(where, got):
+            rewards[i] = r
     return [None if r.get("reward") is None else float(r["reward"]) for r in rewards]

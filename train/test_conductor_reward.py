@@ -7,6 +7,7 @@ The service runs on the local test server: worker "Solver" answers "What is N pl
 import json
 import os
 import socket
+import asyncio
 import threading
 import time
 import unittest
@@ -185,3 +186,71 @@ class Failures(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def health_of(url):
+    with urllib.request.urlopen(url + "/health", timeout=10) as r:
+        return json.loads(r.read().decode("utf-8"))
+
+
+@unittest.skipUnless(URL, "run through `npm run test:py`, which starts the reward service")
+class AsyncAdapters(unittest.TestCase):
+    def test_compute_score_async_is_a_coroutine_verl_awaits(self):
+        import inspect
+
+        self.assertTrue(inspect.iscoroutinefunction(cr.compute_score_async))
+
+        async def many():
+            return await asyncio.gather(
+                *(
+                    cr.compute_score_async("conductor", plan([i % 2]), str(i + 301), extra(i + 300), reward_router_address=None)
+                    for i in range(6)
+                )
+            )
+
+        self.assertEqual([r["score"] for r in asyncio.run(many())], [1.0, 0.5] * 3)
+        with self.assertRaises(cr.ConductorRewardError) as caught:
+            asyncio.run(cr.compute_score_async("conductor", plan([0, 2], '["all"]'), "5", extra(4)))
+        self.assertIn("worker_failed", str(caught.exception))
+
+    def test_reward_func_async_sends_each_question_to_its_replica(self):
+        replicas = os.environ["CONDUCTOR_REWARD_REPLICAS"].split(",")
+        os.environ["CONDUCTOR_REWARD_URLS"] = ",".join(replicas)
+        try:
+            qs = list(range(500, 512))
+            chosen = [cr.replica_for(question(q)) for q in qs]
+            # Both replicas are used, and the choice is the question's alone.
+            self.assertEqual(set(chosen), set(replicas))
+            self.assertEqual(chosen, [cr.replica_for(question(q)) for q in qs])
+            before = {u: health_of(u)["items_scored"] for u in replicas}
+            # Two rollouts of each question, conversational or not.
+            completions = [plan([0]) for _ in qs] + [[{"role": "assistant", "content": plan([1])}] for _ in qs]
+            columns = {
+                "question": [question(q) for q in qs] * 2,
+                "ground_truth": [str(q + 1) for q in qs] * 2,
+                "pool": [POOL] * (2 * len(qs)),
+            }
+            rewards = asyncio.run(cr.reward_func_async(completions, **columns))
+            self.assertEqual(rewards, [1.0] * len(qs) + [0.5] * len(qs))
+            after = {u: health_of(u)["items_scored"] for u in replicas}
+            for u in replicas:
+                self.assertEqual(after[u] - before[u], 2 * chosen.count(u))
+        finally:
+            del os.environ["CONDUCTOR_REWARD_URLS"]
+
+    def test_async_errors_are_clear(self):
+        with self.assertRaises(cr.ConductorRewardError) as caught:
+            asyncio.run(cr.score_items_async([{"id": "1", "question": "q", "completion": "c"}], url="http://127.0.0.1:9"))
+        self.assertIn("Cannot reach", str(caught.exception))
+        keyed = os.environ["CONDUCTOR_REWARD_KEYED_URL"]
+        with self.assertRaises(cr.ConductorRewardError) as caught:
+            asyncio.run(cr.score_items_async([cr._item(0, question(1), plan([0]), "2")], url=keyed, api_key="wrong"))
+        self.assertIn("answered 401", str(caught.exception))
+        ok = asyncio.run(
+            cr.score_items_async(
+                [cr._item(0, question(1), plan([0]), "2", pool=POOL)],
+                url=keyed,
+                api_key=os.environ["CONDUCTOR_REWARD_TEST_KEY"],
+            )
+        )
+        self.assertEqual(ok[0]["reward"], 1)

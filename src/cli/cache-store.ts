@@ -101,6 +101,7 @@ export async function openResponseCache(
   dir: string | undefined,
   mode: string | undefined,
   repeats: CacheRepeats = "share",
+  warn: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
 ): Promise<ResponseCache | undefined> {
   const parsedMode = parseCacheMode(mode);
   if (dir === undefined) {
@@ -108,12 +109,37 @@ export async function openResponseCache(
     return undefined;
   }
   return {
-    store: await fileCacheStore(dir),
+    store: isRedisUrl(dir) ? await redisStore(dir, parsedMode, warn) : await fileCacheStore(dir),
     mode: parsedMode,
     stats: emptyCacheStats(),
     repeats,
     sha256Hex,
   };
+}
+
+/** Whether a --cache or --rate-limit-store value names a Redis (`redis://` or `rediss://`). */
+export function isRedisUrl(value: string): boolean {
+  return /^rediss?:\/\//i.test(value);
+}
+
+/**
+ * `--cache redis://HOST:PORT/DB`: a Redis that cannot be reached at the start is a usage error
+ * (loaded only then, so other commands never load the client). Misses claim their key in
+ * read-write mode only (see node/redis/cache.ts).
+ */
+async function redisStore(
+  url: string,
+  mode: CacheMode,
+  warn: (line: string) => void,
+): Promise<CacheStore> {
+  const [{ openRedis }, { redisCacheStore }] = await Promise.all([
+    import("../node/redis/link.ts"),
+    import("../node/redis/cache.ts"),
+  ]);
+  const link = await openRedis(url, warn).catch((e: unknown) => {
+    throw new UsageError(`--cache: ${e instanceof Error ? e.message : String(e)}`);
+  });
+  return redisCacheStore(link, { claims: mode === "read-write" });
 }
 
 /** SHA-256 in hex, as `cacheKey` computes it (UTF-8 of the text). */

@@ -72,6 +72,12 @@ export const EVAL_SHAPE = {
       type: "boolean",
       description: "skip rows that cannot be read instead of stopping (they are listed)",
     },
+    shard: {
+      type: "string",
+      arg: "I/N",
+      description:
+        "run only shard I (0 to N-1) of N; default $CONDUCTOR_SHARD/$CONDUCTOR_SHARDS (see below)",
+    },
     "training-data": {
       type: "string",
       arg: "FILE",
@@ -237,6 +243,12 @@ records the scorer and version that scored it; the report says when they are mix
 Training rewards (--training-data): the paper's by default (0 unparseable plan, 0.5 parsed and
 wrong, 1 parsed and right); --reward format_bonus[:B] gives correctness plus B (0.1) for a parsed
 plan, the rule of reward --format-bonus B. Errored and unscored samples are left out.
+
+Shards (--shard I/N): an evaluation split over N machines, each running the same command with its
+own I (0 to N-1; CONDUCTOR_SHARD=I and CONDUCTOR_SHARDS=N do the same, for array jobs). Each
+(item, strategy, repeat) belongs to one shard by a hash of its identity, the same on every machine
+whatever the question file's order; OUT.eval.json records the shard and the definition's hash.
+conductor-studio eval-merge SHARD... --out FILE then writes what one unsharded run would have.
 
 Fallback: a plan that does not parse is asked for once more; --fallback worker:NAME then lets that
 worker answer alone, recorded on the round and counted per strategy in the summary.

@@ -5,6 +5,8 @@ import { z } from "zod";
 import type { Evaluation } from "../engine/eval/schema.ts";
 import { EvaluationSchema, upgradeEvaluation } from "../engine/eval/schema.ts";
 import { strategyName } from "../engine/eval/strategy.ts";
+import type { ShardRecord } from "./eval-shard.ts";
+import { ShardRecordSchema } from "./eval-shard.ts";
 
 /** Settings of the CLI run that change answers but live outside the Evaluation record. */
 const RunSettingsSchema = z.object({
@@ -13,8 +15,15 @@ const RunSettingsSchema = z.object({
 });
 export type RunSettings = z.infer<typeof RunSettingsSchema>;
 
-/** The definition as stored beside --out (`<out>.eval.json`). */
-export type StoredDefinition = Evaluation & { runSettings?: RunSettings };
+/**
+ * The definition as stored beside --out (`<out>.eval.json`): with the hash of what makes it this
+ * evaluation (eval-shard.ts) and, for a shard's file, which shard it holds.
+ */
+export type StoredDefinition = Evaluation & {
+  runSettings?: RunSettings;
+  definitionHash?: string;
+  shard?: ShardRecord;
+};
 
 export interface DefinitionChange {
   /** "scorer" changes could be applied to the stored answers; "run" changes need new runs. */
@@ -81,6 +90,8 @@ export function definitionChanges(
     e.runSettings ?? { namedWorkers: false, maxCalls: null };
   const settingsChanged = fieldChanges(settings(before), settings(after));
   if (settingsChanged.length) run(`config: ${settingsChanged.join(", ")}`);
+  const shard = (e: StoredDefinition) => (e.shard ? `${e.shard.index}/${e.shard.count}` : "none");
+  if (shard(before) !== shard(after)) run(`--shard ${shard(before)} → ${shard(after)}`);
   const scorerChanged = fieldChanges(before.scorer, after.scorer);
   if (scorerChanged.length)
     out.push({ kind: "scorer", text: `scorer: ${scorerChanged.join(", ")}` });
@@ -124,7 +135,13 @@ export async function storedDefinition(sidecar: string): Promise<StoredDefinitio
     const parsed = EvaluationSchema.safeParse(upgradeEvaluation(raw));
     if (!parsed.success) return "bad";
     // Written by this version and later; absent in older definitions (compared as the defaults).
-    const settings = z.object({ runSettings: RunSettingsSchema.optional() }).safeParse(raw);
+    const settings = z
+      .object({
+        runSettings: RunSettingsSchema.optional(),
+        definitionHash: z.string().optional(),
+        shard: ShardRecordSchema.optional(),
+      })
+      .safeParse(raw);
     if (!settings.success) return "bad";
     return { ...parsed.data, ...settings.data };
   } catch {

@@ -41,6 +41,8 @@ import { EvalProgressDisplay, countingCalls } from "./eval-progress.ts";
 import type { StoredDefinition } from "./eval-resume.ts";
 import { definitionChanges, mismatchMessage, moveAside, storedDefinition } from "./eval-resume.ts";
 import { chooseStrategies } from "./eval-strategies.ts";
+import { definitionHash, shardOption } from "./eval-shard.ts";
+import { inShard, shardText } from "../engine/eval/shard.ts";
 import { capSummary, forSummary, summaryJson } from "./eval-summary.ts";
 import { EXIT } from "./exit-codes.ts";
 import { intOption, parseOptions } from "./options.ts";
@@ -48,6 +50,7 @@ import { outputProblem } from "./output-paths.ts";
 import { otlpExporter } from "./otlp-export.ts";
 import { runExitCode } from "./run-command.ts";
 import { CLI_TIMEOUTS, fallbackWorkerId } from "./serve/engine.ts";
+import { cacheOption } from "./serve/options.ts";
 import { didYouMean } from "./suggest.ts";
 
 /** The code scorer's Node sandbox, started on the first answer scored; disposed when the command ends. */
@@ -87,6 +90,7 @@ async function evalWith(
   if (!values.config || !values.dataset || !values.out)
     throw new UsageError("--config, --dataset and --out are required.");
   const out = values.out;
+  const shard = shardOption(values.shard, io.env);
   const repeats = intOption(values.repeats, "repeats", { min: 1, fallback: 1 });
   const concurrency = intOption(values.concurrency, "concurrency", { min: 1, fallback: 4 });
   const seed = intOption(values.seed, "seed", { min: 0, fallback: 0 });
@@ -103,8 +107,8 @@ async function evalWith(
     throw new UsageError(
       `--max-cost must be a number of dollars above 0, got "${values["max-cost"]}".`,
     );
-  // Repeats stay independent samples; a re-run of the same evaluation is answered from the cache.
-  const cache = await openResponseCache(values.cache, values["cache-mode"], "distinct");
+  // A bad --cache-mode is refused before anything is read; the cache opens below.
+  cacheOption(values.cache, values["cache-mode"]);
   const loaded = await loadConfig(values.config, io.env, {
     strict: values.strict ?? false,
     warn: (line) => io.stderr(`${line}\n`),
@@ -147,6 +151,11 @@ async function evalWith(
     tty: io.stderrIsTTY ?? false,
     columns: io.columns ?? 80,
   });
+  // Opened here, where the finally below closes it (a Redis connection). Repeats stay independent
+  // samples; a re-run of the same evaluation is answered from the cache.
+  const cache = await openResponseCache(values.cache, values["cache-mode"], "distinct", (line) =>
+    io.stderr(`${line}\n`),
+  );
   try {
     const backendFor = (w: Pick<Worker, "id" | "baseURL" | "model" | "headers" | "price">) => {
       const backend = createOpenAIBackend({
@@ -191,7 +200,7 @@ async function evalWith(
     );
     if (!made.ok) return usage(made.message);
 
-    const evaluation: StoredDefinition = {
+    const defined: StoredDefinition = {
       ...EvaluationSchema.parse({
         format: "conductor-studio-eval",
         version: 1,
@@ -218,6 +227,12 @@ async function evalWith(
         maxCost,
       }),
       runSettings: { namedWorkers: config.namedWorkers, maxCalls: config.maxCalls ?? null },
+    };
+    // A shard's file records which shard it is and the dataset's ids, for eval-merge.
+    const evaluation: StoredDefinition = {
+      ...defined,
+      definitionHash: definitionHash(defined),
+      ...(shard ? { shard: { ...shard, items: data.value.items.map((i) => i.id) } } : {}),
     };
     // The definition sits beside --out; a resumed run must be the same evaluation.
     const sidecar = `${out}.eval.json`;
@@ -251,8 +266,9 @@ async function evalWith(
     const names = new Set(chosen.map(strategyName));
     const ids = new Set(data.value.items.map((i) => i.id));
     const previous = (await readResults(out, io.stderr)).filter(
-      (r) => names.has(r.strategy) && ids.has(r.item) && r.repeat < repeats,
+      (r) => names.has(r.strategy) && ids.has(r.item) && r.repeat < repeats && inShard(r, shard),
     );
+    if (shard) io.stderr(`Shard ${shardText(shard)}: this run's share of the cells only.\n`);
     if (previous.length) io.stderr(`Resuming: ${previous.length} result(s) already in ${out}.\n`);
     const writeResult = lineWriter(out);
     const writeSample = trainingFile ? lineWriter(trainingFile) : null;
@@ -274,6 +290,7 @@ async function evalWith(
         price: conductor.price,
       }),
       previous,
+      ...(shard ? { shard } : {}),
       limiter,
       judgeMeter,
       retry: { ...config.retry, ...(config.timeoutMs ? { timeoutMs: config.timeoutMs } : {}) },
@@ -336,6 +353,7 @@ async function evalWith(
   } finally {
     display.stop();
     await otlp?.close();
+    await cache?.store.close?.();
   }
 }
 

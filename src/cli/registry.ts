@@ -11,4 +11,5 @@ export { promptsCommand } from "./prompts.ts";
 export { rewardCommand } from "./reward/server.ts";
 export { otelCommand } from "./otel.ts";
 export { evalDiffCommand } from "./eval-diff.ts";
+export { evalMergeCommand } from "./eval-merge.ts";
 export { scoreCommand } from "./score.ts";

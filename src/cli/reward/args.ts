@@ -38,6 +38,8 @@ export interface RewardSettings {
   graceMs: number;
   /** Where each item's run goes as an OpenTelemetry trace (--otlp-endpoint); null for nowhere. */
   otlp: OtlpTarget | null;
+  /** Worker calls started per second per origin (--rate-limit), in Redis when a store is named. */
+  rateLimit: { perSecond: number; store: string | undefined } | undefined;
 }
 
 export const REWARD_DEFAULTS = {
@@ -60,6 +62,8 @@ export function parseRewardArgs(args: string[], env: NodeJS.ProcessEnv): RewardS
       scorer: { type: "string" },
       "format-bonus": { type: "string" },
       batches: { type: "string" },
+      "rate-limit": { type: "string" },
+      "rate-limit-store": { type: "string" },
     },
   });
   if (!values.config) throw new UsageError("--config FILE is required.");
@@ -73,6 +77,7 @@ export function parseRewardArgs(args: string[], env: NodeJS.ProcessEnv): RewardS
     throw new UsageError(
       `--format-bonus must be a number from 0 to 1, got "${values["format-bonus"]}".`,
     );
+  const rateLimit = rateLimitOption(values["rate-limit"], values["rate-limit-store"]);
   const otlp = readOtlpOptions(values, env);
   if (!otlp.ok) throw new UsageError(otlp.message);
   return {
@@ -98,5 +103,25 @@ export function parseRewardArgs(args: string[], env: NodeJS.ProcessEnv): RewardS
     ),
     graceMs: integer(values["grace-ms"], "grace-ms", REWARD_DEFAULTS.graceMs, 0),
     otlp: otlp.target,
+    rateLimit,
   };
+}
+
+/** `--rate-limit RPS [--rate-limit-store redis://HOST:PORT/DB]`; a store alone is an error. */
+function rateLimitOption(
+  rate: string | undefined,
+  store: string | undefined,
+): RewardSettings["rateLimit"] {
+  if (store !== undefined && !/^rediss?:\/\//i.test(store))
+    throw new UsageError(`--rate-limit-store must be a redis:// URL, got "${store}".`);
+  if (rate === undefined) {
+    if (store !== undefined) throw new UsageError("--rate-limit-store needs --rate-limit RPS.");
+    return undefined;
+  }
+  const perSecond = Number(rate);
+  if (!Number.isFinite(perSecond) || perSecond <= 0)
+    throw new UsageError(
+      `--rate-limit must be a number of calls per second above 0, got "${rate}".`,
+    );
+  return { perSecond, store };
 }

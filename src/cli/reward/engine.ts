@@ -15,6 +15,8 @@ import type { RewardItem, RewardRequest, RewardResult } from "./request.ts";
 import type { RewardEngine } from "./score.ts";
 import { rewardItem } from "./score.ts";
 import { createEngine } from "../serve/engine.ts";
+import type { RateBuckets } from "../../node/redis/rate.ts";
+import { withRateLimit } from "../../node/redis/rate.ts";
 
 /** Resolves in the event loop's next turn, after the I/O that is ready. */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -64,13 +66,16 @@ export function createRewardRuntime(
     concurrency: number;
     scorer: string;
     cache?: ResponseCache;
+    /** Each worker call (each attempt) takes a token of its origin first (--rate-limit). */
+    rate?: RateBuckets;
     codeSandbox?: () => Promise<Sandbox>;
   },
 ): RewardRuntime {
   const base = createEngine(resolved);
   const limiter = new OriginLimiter(o.concurrency);
   const front = (b: ChatBackend, target: Pick<Worker, "kind" | "baseURL" | "model" | "price">) => {
-    const gated = limiter.wrap(b, originOf(target));
+    const origin = originOf(target);
+    const gated = limiter.wrap(o.rate ? withRateLimit(b, o.rate, origin) : b, origin);
     return o.cache ? withCache(gated, o.cache, target) : gated;
   };
   const workers = new Map(resolved.pool.map((w) => [w.id, front(base.backendFor(w), w)]));

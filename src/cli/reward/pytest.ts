@@ -55,6 +55,12 @@ const open = await startReward(
   resolved,
   quiet,
 );
+// A second replica beside `open`, for the async adapters' choice among CONDUCTOR_REWARD_URLS.
+const second = await startReward(
+  parseRewardArgs(["--config", config, "--port", "0"], {}),
+  resolved,
+  quiet,
+);
 const keyed = await startReward(
   parseRewardArgs(["--config", config, "--port", "0", "--api-key-env", "KEY"], { KEY }),
   resolved,
@@ -70,6 +76,7 @@ const code = await new Promise<number>((resolve) => {
         PATH: process.env.PATH ?? "",
         CONDUCTOR_REWARD_URL: open.url,
         CONDUCTOR_REWARD_KEYED_URL: keyed.url,
+        CONDUCTOR_REWARD_REPLICAS: `${open.url},${second.url}`,
         CONDUCTOR_REWARD_TEST_KEY: KEY,
       },
     },
@@ -80,7 +87,7 @@ const code = await new Promise<number>((resolve) => {
     resolve(1);
   });
 });
-await Promise.all([open.shutdown(0), keyed.shutdown(0)]);
+await Promise.all([open.shutdown(0), second.shutdown(0), keyed.shutdown(0)]);
 await server.close();
 await rm(dir, { recursive: true, force: true });
 process.exit(code);

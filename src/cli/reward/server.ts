@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import type { Sandbox } from "../../engine/eval/code/pool.ts";
 import { formatCost } from "../../engine/cost.ts";
 import { describeReward, formatBonusReward } from "../../engine/eval/training/reward.ts";
-import { cacheLine, openResponseCache } from "../cache-store.ts";
+import { cacheLine, isRedisUrl, openResponseCache } from "../cache-store.ts";
 import type { CliCommand, Io } from "../command.ts";
 import type { ResolvedConfig } from "../config.ts";
 import { resolveConfig } from "../config.ts";
@@ -20,6 +20,8 @@ import { openRunLog } from "../serve/log.ts";
 import { RunQueue } from "../serve/queue.ts";
 import { OTLP_PROTOCOL_HELP, OtlpExporter } from "../otlp-export.ts";
 import { EXIT, exitCodesHelp } from "../exit-codes.ts";
+import { openRateBuckets } from "../../node/redis/rate.ts";
+import { redisWhere } from "../../node/redis/where.ts";
 
 export type RunningReward = RunningService;
 
@@ -49,11 +51,22 @@ export async function startReward(
   const otlp = settings.otlp
     ? new OtlpExporter(settings.otlp, (line) => log(`otel: ${line}`))
     : undefined;
-  const cache = await openResponseCache(settings.cache?.dir, settings.cache?.mode);
+  const cache = await openResponseCache(settings.cache?.dir, settings.cache?.mode, "share", log);
+  const rate = settings.rateLimit
+    ? await openRateBuckets(
+        {
+          perSecond: settings.rateLimit.perSecond,
+          burst: Math.max(1, settings.rateLimit.perSecond),
+        },
+        settings.rateLimit.store,
+        log,
+      )
+    : undefined;
   const runtime = createRewardRuntime(resolved, {
     concurrency: settings.concurrency,
     scorer: settings.scorer,
     cache,
+    ...(rate ? { rate: rate.buckets } : {}),
     codeSandbox: nodeSandbox,
   });
   await runtime.warm();
@@ -139,6 +152,8 @@ export async function startReward(
       await runLog?.close();
       await otlp?.close();
       await runtime.dispose();
+      await cache?.store.close?.();
+      await rate?.close();
     },
   });
 }
@@ -159,8 +174,12 @@ Options:
   --allowed-host NAME    also answer a Host of NAME (a proxy); on loopback only localhost,
                          127.0.0.1 and [::1] are answered (403 otherwise)
   --runs DIR             append each run record, with its reward, as a JSON line
-  --cache DIR            answer identical worker requests from DIR at no cost
+  --cache DIR            answer identical worker requests from DIR at no cost; DIR may be
+                         redis://HOST:PORT/DB, shared by every replica (identical calls in
+                         flight on several replicas are made once)
   --cache-mode MODE      read-write (default), read-only or refresh, for --cache
+  --rate-limit RPS       worker calls started per second per endpoint origin (a token bucket)
+  --rate-limit-store URL redis://HOST:PORT/DB: one bucket per origin for every replica
   --batches N            batches scored at once (default 8)
   --queue N              batches that may wait beyond them (default 64; then 429)
   --max-body-bytes N     largest request body (default 64 MiB; then 413)
@@ -216,11 +235,17 @@ async function rewardRun(args: string[], io: Io): Promise<number> {
     return 1;
   }
   const keyNote = settings.apiKeyEnv ? `server key from $${settings.apiKeyEnv}` : "no server key";
-  const cacheNote = settings.cache ? `, cache ${settings.cache.dir} (${settings.cache.mode})` : "";
+  const dir = settings.cache?.dir ?? "";
+  const cacheNote = settings.cache
+    ? `, cache ${isRedisUrl(dir) ? redisWhere(dir) : dir} (${settings.cache.mode})`
+    : "";
+  const rateNote = settings.rateLimit
+    ? `, ${settings.rateLimit.perSecond} calls/s per origin${settings.rateLimit.store ? ` shared in ${redisWhere(settings.rateLimit.store)}` : ""}`
+    : "";
   log(
     `listening on ${running.url}/v1/rewards (${resolved.pool.length} workers, concurrency ` +
       `${settings.concurrency} per origin, scorer ${settings.scorer}, reward ` +
-      `${describeReward(settings.reward)}, ${keyNote}${cacheNote}${settings.runs ? `, runs to ${settings.runs}` : ""})`,
+      `${describeReward(settings.reward)}, ${keyNote}${cacheNote}${rateNote}${settings.runs ? `, runs to ${settings.runs}` : ""})`,
   );
   await untilStopped(
     running,

@@ -93,6 +93,7 @@ export async function startServe(
       await mcp?.close();
       await runLog?.close();
       await otlp?.close();
+      await cache?.store.close?.();
     },
   });
 }

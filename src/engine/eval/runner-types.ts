@@ -10,6 +10,7 @@ import type { JudgeMeter } from "./judge-meter.ts";
 import type { OriginLimiter } from "./limiter.ts";
 import type { EvalResult, Evaluation } from "./schema.ts";
 import type { Scorer } from "./scorers/types.ts";
+import type { Shard } from "./shard.ts";
 import type { Strategy } from "./strategy.ts";
 
 // What an evaluation run takes, reports as it goes and returns (the runner is in runner.ts).
@@ -99,6 +100,11 @@ export interface EvalRunOptions {
   fallback?: FallbackPolicy;
   /** The LLM judge's meter: its calls on an item count in the item's cost and the cap. */
   judgeMeter?: JudgeMeter;
+  /**
+   * Only this shard's cells run and count (eval --shard); `previous` should hold only its cells.
+   * Every cell when absent.
+   */
+  shard?: Shard;
   /** Runs in flight at once; calls are limited per origin beneath it. Default: 4 x concurrency. */
   taskConcurrency?: number;
   now?: () => number;

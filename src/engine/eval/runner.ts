@@ -13,6 +13,7 @@ import { poseItem } from "./pose.ts";
 import { runError } from "./outcome.ts";
 import { addJudgeSpend, applyScore, noAnswer } from "./rescore.ts";
 import { latestResults, resultKey } from "./schema.ts";
+import { inShard } from "./shard.ts";
 import { strategyName } from "./strategy.ts";
 import type { ItemRunContext } from "./item-run.ts";
 import { continueItemRun, itemRunEvents } from "./item-run.ts";
@@ -171,7 +172,8 @@ export class EvalRun {
       for (const strategy of e.strategies)
         for (let repeat = 0; repeat < e.repeats; repeat++) {
           const name = strategyName(strategy);
-          if (!skip.has(resultKey({ item: item.id, strategy: name, repeat })))
+          const cell = { item: item.id, strategy: name, repeat };
+          if (inShard(cell, this.o.shard) && !skip.has(resultKey(cell)))
             yield { item, strategy, name, repeat };
         }
   }

@@ -69,6 +69,14 @@ export type CachedResponse = z.infer<typeof CachedResponseSchema>;
 export interface CacheStore {
   get(key: string): Promise<CachedResponse | undefined>;
   put(entry: CachedResponse): Promise<void>;
+  /**
+   * A miss that `get` answered will not be stored (the call failed or was aborted). A store shared
+   * by several processes may have claimed the key on that miss, so identical calls elsewhere wait
+   * for this one: this lets them go on. Optional; never throws.
+   */
+  release?(key: string): void;
+  /** Ends what the store holds open (a connection), so the process can exit. */
+  close?(): Promise<void>;
 }
 
 /** Counters shared by every backend one cache wraps (the service's /health reads them). */
@@ -285,7 +293,10 @@ export function withCache(
         await cache.store.put(entry).catch(() => cache.stats.writeErrors++);
       }
     } finally {
-      if (!answer) giveBack();
+      if (!answer) {
+        giveBack();
+        if (cache.mode !== "refresh") cache.store.release?.(key);
+      }
       // Failed, aborted or abandoned: waiters make their own call.
       settle?.(undefined);
       if (settle) pending.delete(key);
