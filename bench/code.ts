@@ -99,6 +99,15 @@ export async function benchCode(): Promise<void> {
     );
 
     await settled(sandbox, 2);
+    t0 = performance.now();
+    await sandbox.run(
+      { mode: "stdio", code: "while True: pass", stdin: "" },
+      { ...DEFAULT_LIMITS, timeMs: 1000 },
+    );
+    console.log(
+      `  a hanging program under a 1000 ms limit stopped after ${(performance.now() - t0).toFixed(0)} ms (target < 1500)`,
+    );
+    await settled(sandbox, 2);
     await sandbox.run(
       { mode: "stdio", code: "while True: pass", stdin: "" },
       { ...DEFAULT_LIMITS, timeMs: 200 },

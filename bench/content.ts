@@ -84,6 +84,19 @@ async function openAndMeasure(
   return `${opened}\n${clicked}`;
 }
 
+/** "Show all" on the truncated answer on screen: how long drawing the rest blocks the page. */
+async function showAllMeasure(page: Page): Promise<string> {
+  await takeTasks(page);
+  const t0 = Date.now();
+  await page.getByTestId("final-answer").getByTestId("show-all").click();
+  await page
+    .getByTestId("final-answer")
+    .locator('[data-testid="long-text"][data-complete="true"]')
+    .waitFor();
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50))));
+  return fmt(`  then "Show all" of the answer`, Date.now() - t0, await takeTasks(page));
+}
+
 /** Large outputs in the built app: how long opening them and inspecting their step blocks the page. */
 export async function benchContent(dist: string): Promise<void> {
   const executablePath = existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined;
@@ -107,10 +120,14 @@ export async function benchContent(dist: string): Promise<void> {
     const cases: [string, string][] = [
       ["100,000-character unbroken line", line],
       ["1 MB answer", prose(1)],
+      ["2 MB answer", prose(2)],
+      ["3 MB answer", prose(3)],
       ["10 MB answer", prose(10)],
     ];
-    for (const [name, text] of cases)
+    for (const [name, text] of cases) {
       console.log(await openAndMeasure(page, name, text, runFileWith(text)));
+      if (name === "2 MB answer") console.log(await showAllMeasure(page));
+    }
   } catch (e: unknown) {
     console.log(`\nContent benchmark failed: ${e instanceof Error ? e.message : String(e)}`);
     process.exitCode = 1;

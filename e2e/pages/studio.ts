@@ -239,22 +239,6 @@ export class StudioPage {
     await expect(edge).toHaveClass(/selected/);
   }
 
-  /** Starts recording the page's long tasks (see longestTask). */
-  async watchLongTasks() {
-    await this.page.evaluate(() => {
-      const w = window as unknown as LongTasks;
-      w.__tasks = [];
-      new PerformanceObserver((l) => {
-        for (const e of l.getEntries()) w.__tasks.push(e.duration);
-      }).observe({ type: "longtask" });
-    });
-  }
-
-  /** The longest task since watchLongTasks, in ms; 0 without one. */
-  longestTask(): Promise<number> {
-    return this.page.evaluate(() => Math.max(0, ...(window as unknown as LongTasks).__tasks));
-  }
-
   /** Records a sample of the page after every DOM change from now on (see `samples`). */
   startSampling(): Promise<void> {
     return startSampling(this.page);
@@ -354,8 +338,4 @@ export class StudioPage {
   async importFile(file: FileInput) {
     await this.byTestId("import-input").setInputFiles(file);
   }
-}
-
-interface LongTasks {
-  __tasks: number[];
 }

@@ -3,6 +3,7 @@ import type { ClipStep } from "../engine/graph/clipboard.ts";
 import { copySteps } from "../engine/graph/clipboard.ts";
 import { runNow } from "../state/controller.ts";
 import { useStudio } from "../state/store.ts";
+import { modalOpen } from "./ui/modalLayer.ts";
 
 /** Copied steps live in the page: a document's steps are meaningless outside the studio. */
 let clipboard: ClipStep[] = [];
@@ -15,12 +16,13 @@ function typingIn(target: EventTarget | null): boolean {
 /**
  * Studio shortcuts: Ctrl/Cmd+Enter runs (also from a field); undo, redo, copy and paste of steps
  * are ignored while typing in a field, where the browser's own text undo and clipboard apply.
+ * They act only on what is visible: while a full-screen view or dialog covers the studio, none do.
  */
 export function useShortcuts(): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const mod = e.ctrlKey || e.metaKey;
-      if (!mod) return;
+      if (!mod || modalOpen()) return;
       const key = e.key.toLowerCase();
       if (key === "enter") {
         e.preventDefault();

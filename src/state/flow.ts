@@ -21,6 +21,8 @@ export interface StepNodeData extends Record<string, unknown> {
   /** Answered from Evaluate's response cache (no cost); absent otherwise. */
   cached?: boolean;
   cost: number | null;
+  /** No price was known for the call: its cost is unknown, not $0. */
+  unpriced?: boolean;
   latencyMs: number | null;
   output: string;
   error: string | null;
@@ -77,6 +79,7 @@ export function resultFields(result: StepResult | undefined) {
     estimated: usage?.estimated ?? false,
     ...(usage?.cached ? { cached: true } : {}),
     cost: result?.cost ?? null,
+    ...(usage?.unpriced ? { unpriced: true } : {}),
     latencyMs:
       result?.startedAt != null && result.finishedAt != null
         ? result.finishedAt - result.startedAt

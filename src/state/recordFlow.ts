@@ -17,6 +17,8 @@ export interface GroupNodeData extends Record<string, unknown> {
   label: string;
   tokens: number;
   cost: number;
+  calls: number;
+  unpricedCalls: number;
   estimated: boolean;
   kind: "round" | "nested";
   /** The workflow this group shows, for "Edit" (absent on the editable round's backdrop). */

@@ -27,6 +27,7 @@ import {
 } from "../../state/selectors.ts";
 import { edgesOf } from "../../engine/graph/edges.ts";
 import { useFormerWorkers } from "../useFormerWorkers.ts";
+import { modalOpen } from "../ui/modalLayer.ts";
 import { EdgeLegend } from "./EdgeLegend.tsx";
 import { GroupNode } from "./GroupNode.tsx";
 import { RoutedEdge } from "./RoutedEdge.tsx";
@@ -40,6 +41,8 @@ import { useStickyLayout } from "./useStickyLayout.ts";
 const nodeTypes: NodeTypes = { step: StepNode, "group-box": GroupNode };
 const edgeTypes: EdgeTypes = { routed: RoutedEdge };
 const DELETE_KEYS = ["Delete", "Backspace"];
+/** React Flow's delete key listens on the whole document: under a full-screen view it deletes nothing. */
+const deleteAllowed = () => Promise.resolve(!modalOpen());
 /** The first fit, as every later one: never past the natural size (a one-step workflow at 2x). */
 const FIT_VIEW = { padding: 0.2, maxZoom: 1 };
 
@@ -193,6 +196,7 @@ export function Canvas() {
         onNodesChange={onNodesChange}
         onEdgesChange={onEdgesChange}
         onConnect={onConnect}
+        onBeforeDelete={deleteAllowed}
         onDelete={onDelete}
         deleteKeyCode={DELETE_KEYS}
         fitView

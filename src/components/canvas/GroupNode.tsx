@@ -1,7 +1,7 @@
 import { Handle, Position } from "@xyflow/react";
 import type { NodeProps } from "@xyflow/react";
 import { memo } from "react";
-import { formatCost } from "../../engine/cost.ts";
+import { formatTotalCost } from "../../engine/cost.ts";
 import type { GroupFlowNode } from "../../state/recordFlow.ts";
 import { focusOn } from "../../state/focus.ts";
 
@@ -17,7 +17,7 @@ export const GroupNode = memo(function GroupNode({ data }: NodeProps<GroupFlowNo
       <div className="group-label">
         <strong>{data.label}</strong>
         <span className="muted small">
-          {data.tokens.toLocaleString()} tok{data.estimated ? "*" : ""} · {formatCost(data.cost)}
+          {data.tokens.toLocaleString()} tok{data.estimated ? "*" : ""} · {formatTotalCost(data)}
         </span>
         {data.focus && (
           <button

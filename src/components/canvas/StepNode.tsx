@@ -72,7 +72,9 @@ export const StepNode = memo(function StepNode({ data, selected }: NodeProps<Ste
           <span title={data.estimated ? "estimated: the server sent no usage" : "tokens in + out"}>
             {data.tokens.toLocaleString()} tok{data.estimated ? "*" : ""}
           </span>
-          <span>{formatCost(data.cost ?? 0)}</span>
+          <span data-testid="step-cost">
+            {data.unpriced ? "cost unknown" : formatCost(data.cost ?? 0)}
+          </span>
           {data.cached && (
             <span
               className="step-cached"

@@ -69,7 +69,9 @@ export function useRecordLayer(doc: WorkflowDoc, positions: Record<string, Posit
         data: {
           label: "Round 1 (editable)",
           kind: "round",
-          ...(first ? roundSums(first) : { tokens: 0, cost: 0, estimated: false }),
+          ...(first
+            ? roundSums(first)
+            : { tokens: 0, cost: 0, calls: 0, unpricedCalls: 0, estimated: false }),
         },
         style: { width: right - left + 24, height: bottom - top + 24 },
         draggable: false,

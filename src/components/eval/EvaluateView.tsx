@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from "react";
+import { useCallback, useEffect, useMemo, useRef } from "react";
 import { oldScorerNote } from "../../engine/eval/code/scorer.ts";
 import { analyse, evaluationJson } from "../../engine/eval/analysis.ts";
 import { resultsCsv } from "../../engine/eval/report.ts";
@@ -23,6 +23,7 @@ import { ReportTable } from "./ReportTable.tsx";
 import { RescoreControl } from "./RescoreControl.tsx";
 import { SourcePicker } from "./SourcePicker.tsx";
 import { StrategyPicker } from "./StrategyPicker.tsx";
+import { useDialogFocus } from "../ui/useDialogFocus.ts";
 import "./eval.css";
 import "./eval-views.css";
 
@@ -134,15 +135,28 @@ export default function EvaluateView() {
   useEffect(() => {
     void findResumable();
   }, []);
+  // A full-screen view owns the keyboard: the studio under it is inert, focus comes in on open
+  // and goes back to the Evaluate button on close, Escape closes.
+  const ref = useRef<HTMLDivElement>(null);
+  const close = useCallback(() => setOpen(false), [setOpen]);
+  useDialogFocus(ref, close, "[data-testid=open-evaluate]");
   const busy = phase === "running" || phase === "paused";
   return (
-    <div className="evaluate" role="dialog" aria-label="Evaluate" data-testid="evaluate-view">
+    <div
+      ref={ref}
+      className="evaluate"
+      role="dialog"
+      aria-modal="true"
+      aria-label="Evaluate"
+      tabIndex={-1}
+      data-testid="evaluate-view"
+    >
       <header className="row">
         <h2>Evaluate</h2>
         <span className="muted">
           A question set through the Conductor, each worker alone and fixed teams, scored.
         </span>
-        <button type="button" data-testid="evaluate-close" onClick={() => setOpen(false)}>
+        <button type="button" data-testid="evaluate-close" onClick={close}>
           Back to the studio
         </button>
       </header>

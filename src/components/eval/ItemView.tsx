@@ -73,6 +73,7 @@ export function ItemView({ item, strategy }: { item: string; strategy: string })
       className="eval-card eval-item"
       aria-label={`Question ${item} with ${choiceLabel(strategy)}`}
       data-testid="eval-item"
+      data-own-escape
       onKeyDown={(e) => {
         if (e.key !== "Escape") return;
         e.stopPropagation();

@@ -66,6 +66,8 @@ export function ParetoPlot({ rows }: { rows: StrategySummary[] }) {
   const tableId = useId();
   const [hover, setHover] = useState<string | null>(null);
   const points = rows.filter((r) => r.accuracy !== null);
+  // A strategy whose calls had no price has no known cost: no front is drawn on such points.
+  const unknown = points.filter((r) => r.unpricedCalls > 0);
   const sorted = [...points].sort((a, b) => a.costPerQuestion - b.costPerQuestion);
   const key = JSON.stringify(
     sorted.map((r) => [r.strategy, r.accuracy, r.costPerQuestion, r.pareto]),
@@ -190,6 +192,16 @@ export function ParetoPlot({ rows }: { rows: StrategySummary[] }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key, theme]);
   if (sorted.length === 0) return null;
+  if (unknown.length)
+    return (
+      <figure className="pareto" data-testid="pareto">
+        <p className="muted" data-testid="pareto-unknown">
+          No Pareto front: the cost of {unknown.map((r) => r.strategy).join(", ")} is unknown (a
+          worker has no price; set one in Settings → Workers). A front drawn on unknown costs would
+          be drawn on zeros.
+        </p>
+      </figure>
+    );
   const summary = sorted
     .map((r) => pointText(r.strategy, r.accuracy!, r.costPerQuestion, r.pareto))
     .join("; ");

@@ -2,6 +2,15 @@ import type { StrategySummary } from "../../engine/eval/report.ts";
 import type { Interval } from "../../engine/eval/stats/bootstrap.ts";
 import { formatCost } from "../../engine/cost.ts";
 
+/** A strategy's cost per question where some calls had no price: unknown, or at least the priced part. */
+function unpricedText(r: StrategySummary): string {
+  const n = r.unpricedCalls;
+  const calls = `${n} call${n === 1 ? "" : "s"} unpriced`;
+  return r.costPerQuestion > 0
+    ? `≥ ${formatCost(r.costPerQuestion)}, ${calls}`
+    : `unknown (${calls})`;
+}
+
 const pct = (x: number | null) => (x === null ? "—" : `${(x * 100).toFixed(1)}%`);
 const ms = (x: number | null) =>
   x === null ? "—" : x < 1000 ? `${x.toFixed(0)} ms` : `${(x / 1000).toFixed(1)} s`;
@@ -64,7 +73,9 @@ export function ReportTable({
           >
             <th scope="row">
               {r.strategy}
-              {r.pareto && <span title="On the Pareto front of accuracy and cost"> ★</span>}
+              {r.pareto && !r.unpricedCalls && (
+                <span title="On the Pareto front of accuracy and cost"> ★</span>
+              )}
             </th>
             <td data-testid="accuracy">{pct(r.accuracy)}</td>
             <td data-testid="accuracy-ci">{range(r.accuracyCi, points)}</td>
@@ -82,8 +93,12 @@ export function ReportTable({
             <td>{r.strategy === "conductor" ? r.planFailures : "—"}</td>
             {fallbacks && <td data-testid="fallbacks">{r.fallbacks}</td>}
             <td>{r.tokensPerQuestion.toFixed(0)}</td>
-            <td>{formatCost(r.costPerQuestion)}</td>
-            <td data-testid="cost-ci">{range(r.costCi, formatCost)}</td>
+            <td data-testid="cost-per-question">
+              {r.unpricedCalls ? unpricedText(r) : formatCost(r.costPerQuestion)}
+            </td>
+            <td data-testid="cost-ci">
+              {r.unpricedCalls ? "unknown" : range(r.costCi, formatCost)}
+            </td>
             <td>{r.callsPerQuestion.toFixed(1)}</td>
             <td>{ms(r.latencyP50)}</td>
             <td>{ms(r.latencyP95)}</td>

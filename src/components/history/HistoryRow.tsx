@@ -1,7 +1,8 @@
 import { memo, useState } from "react";
 import type { RunMeta } from "../../engine/store/schema.ts";
 import { deleteRuns, renameRun, starRun } from "../../state/historyController.ts";
-import { KIND_LABELS, formatCost, formatDate, formatDuration } from "./format.ts";
+import { formatTotalCost } from "../../engine/cost.ts";
+import { KIND_LABELS, formatDate, formatDuration } from "./format.ts";
 
 interface Props {
   row: RunMeta;
@@ -74,7 +75,13 @@ export const HistoryRow = memo(function HistoryRow(p: Props) {
           <span className={`badge badge-run-${row.status}`} data-testid="history-status">
             {p.isLive ? "running…" : row.status}
           </span>
-          <span data-testid="history-cost">{formatCost(row.cost)}</span>
+          <span data-testid="history-cost">
+            {formatTotalCost({
+              cost: row.cost,
+              calls: row.calls ?? 0,
+              unpricedCalls: row.unpricedCalls,
+            })}
+          </span>
           <span data-testid="history-tokens">{row.tokens.toLocaleString()} tok</span>
           <span>{formatDuration(row.durationMs)}</span>
           {row.evaluation ? (

@@ -1,5 +1,5 @@
 import { useShallow } from "zustand/react/shallow";
-import { formatCost } from "../../engine/cost.ts";
+import { formatCost, formatTotalCost } from "../../engine/cost.ts";
 import { planningCostOf } from "../../engine/run/totals.ts";
 import type { RunKind } from "../../engine/schema/record.ts";
 import { capWarning } from "../../engine/graph/edit.ts";
@@ -141,7 +141,7 @@ export function RunBar() {
                   (of which {t.reasoningTokens.toLocaleString()} reasoning)
                 </span>
               ) : null}{" "}
-              · {formatCost(t.cost)}
+              · <span data-testid="totals-cost">{formatTotalCost(t)}</span>
               {planning > 0 && planning < t.cost && (
                 <span
                   data-testid="totals-planning-cost"

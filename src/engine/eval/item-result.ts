@@ -31,6 +31,7 @@ export function measuredResult(
     runId: record.id,
     calls: t.calls,
     ...(t.cachedCalls ? { cachedCalls: t.cachedCalls } : {}),
+    ...(t.unpricedCalls ? { unpricedCalls: t.unpricedCalls } : {}),
     ...(t.savedCost ? { savedCost: t.savedCost } : {}),
     extracted: null,
     status: record.status,

@@ -35,6 +35,8 @@ export interface StrategySummary {
   /** Calls answered from the response cache (at no cost), and what they would have cost. */
   cachedCalls: number;
   savedCost: number;
+  /** Calls (of samples that did not error) with no known price: the cost figures are then not known. */
+  unpricedCalls: number;
   /** Per sample that did not error (errored samples say nothing about a strategy's cost). */
   tokensPerQuestion: number;
   costPerQuestion: number;
@@ -167,6 +169,7 @@ function summariseOne(
     failedRuns: ok.filter((r) => r.status !== "done").length,
     cachedCalls: rs.reduce((n, r) => n + (r.cachedCalls ?? 0), 0),
     savedCost: rs.reduce((n, r) => n + (r.savedCost ?? 0), 0),
+    unpricedCalls: ok.reduce((n, r) => n + (r.unpricedCalls ?? 0), 0),
     tokensPerQuestion: avg(ok.map((r) => r.tokens)),
     costPerQuestion: avg(ok.map((r) => r.cost)),
     costCi: bootstrapMeanInterval(costs, settings),

@@ -48,6 +48,8 @@ export const EvalResultSchema = z.object({
   runId: z.string(),
   // Beyond the issue's fields: what the report needs.
   calls: z.number().int().nonnegative().default(0),
+  /** Of the calls, those with no known price: `cost` is then a lower bound. Absent when none. */
+  unpricedCalls: z.number().int().nonnegative().optional(),
   extracted: z.string().nullable().default(null),
   status: z.string().default("done"),
   endReason: z.string().nullable().default(null),

@@ -1,4 +1,4 @@
-import { callCost } from "../cost.ts";
+import { callCost, pricedUsage } from "../cost.ts";
 import type { ErrorCode } from "../errors.ts";
 import { failure } from "../errors.ts";
 import type { ChatBackend } from "../llm/types.ts";
@@ -170,10 +170,8 @@ export async function* executeWorkflow(
         },
       );
       outputs[index] = result.text;
-      const cost = callCost(
-        result.usage,
-        worker.kind === "conductor" ? (o.selfPrice ?? worker.price) : worker.price,
-      );
+      const price = worker.kind === "conductor" ? (o.selfPrice ?? worker.price) : worker.price;
+      const cost = callCost(result.usage, price);
       emit({
         type: "step_finish",
         at: now(),
@@ -181,7 +179,7 @@ export async function* executeWorkflow(
         step: index,
         output: result.text,
         ...(result.reasoning ? { reasoning: result.reasoning } : {}),
-        usage: result.usage,
+        usage: pricedUsage(result.usage, price, worker.kind === "openai"),
         cost,
       });
       return { status: "done", output: result.text };

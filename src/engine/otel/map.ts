@@ -183,7 +183,8 @@ export function traceOf(record: RunRecord, options: TraceOptions = {}): OtelTrac
     "conductor.run.rounds": record.rounds.length,
     "conductor.totals.input_tokens": t.promptTokens,
     "conductor.totals.output_tokens": t.completionTokens,
-    "conductor.totals.cost_usd": double(t.cost),
+    // Left out where some call's price is unknown: the sum would read as a cost it is not.
+    ...(t.unpricedCalls ? {} : { "conductor.totals.cost_usd": double(t.cost) }),
     "conductor.totals.calls": t.calls,
     "conductor.totals.estimated": t.estimated,
     ...(t.reasoningTokens !== undefined

@@ -215,7 +215,9 @@ export function stepSpans(
     "conductor.step.attempts": step.attempts,
     "conductor.step.access": JSON.stringify(step.access),
   };
-  if (step.cost !== null) attributes["conductor.step.cost_usd"] = double(step.cost);
+  // An unknown cost is left out, never written as 0.
+  if (step.cost !== null && !step.usage?.unpriced)
+    attributes["conductor.step.cost_usd"] = double(step.cost);
   if (ctx.content) {
     attributes["conductor.step.subtask"] = step.subtask;
     attributes["input.value"] = step.subtask;

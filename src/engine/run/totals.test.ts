@@ -13,6 +13,7 @@ import {
   totalsOf,
   usageOf,
 } from "./totals.ts";
+import { formatTotalCost, pricedUsage } from "../cost.ts";
 
 const call = { promptTokens: 100, completionTokens: 40, estimated: false };
 
@@ -87,7 +88,11 @@ describe("roundSums: what a round's group shows", () => {
       { status: "failed", usage: u(200, 20), cost: 2 },
       { status: "cancelled", usage: null, cost: null },
     ]);
-    expect(roundSums(r)).toEqual({ tokens: 11 + 22 + 110 + 220, cost: 3.75, estimated: true });
+    expect(roundSums(r)).toMatchObject({
+      tokens: 11 + 22 + 110 + 220,
+      cost: 3.75,
+      estimated: true,
+    });
     // The run's totals count only the step that stands.
     expect(totalsOf({ rounds: [r], kept: [] })).toMatchObject({ calls: 3, cost: 1.75 });
   });
@@ -111,13 +116,23 @@ describe("roundSums: what a round's group shows", () => {
         nested: { depth: 1, question: "q", rounds: [inner], answer: "42" },
       },
     ]);
-    expect(roundSums(r)).toEqual({ tokens: 33 + 33 + 7, cost: 0.75 + 0.75 + 4, estimated: true });
+    expect(roundSums(r)).toMatchObject({
+      tokens: 33 + 33 + 7,
+      cost: 0.75 + 0.75 + 4,
+      estimated: true,
+    });
     expect(totalsOf({ rounds: [r], kept: [] }).calls).toBe(5);
   });
 
   it("is zero for a round with nothing run", () => {
     const empty: RoundRecord = { ...round([]), plan: null };
-    expect(roundSums(empty)).toEqual({ tokens: 0, cost: 0, estimated: false });
+    expect(roundSums(empty)).toEqual({
+      tokens: 0,
+      cost: 0,
+      calls: 0,
+      unpricedCalls: 0,
+      estimated: false,
+    });
   });
 });
 
@@ -204,5 +219,20 @@ describe("the walk's edges", () => {
       reasoningTokens: 5,
     });
     expect(usageOf(addCall(ZERO_TOTALS, call, 0))).not.toHaveProperty("reasoningTokens");
+  });
+});
+
+describe("unknown prices", () => {
+  it("counts the calls whose price was unknown, and says so instead of $0", () => {
+    const priced = { promptTokens: 10, completionTokens: 5, estimated: false };
+    const t = addCall(addCall(ZERO_TOTALS, priced, 0.5), { ...priced, unpriced: true }, 0);
+    expect(t).toMatchObject({ calls: 2, cost: 0.5, unpricedCalls: 1 });
+    expect(formatTotalCost(t)).toBe("≥ $0.50, 1 call unpriced");
+    const none = addCall(ZERO_TOTALS, { ...priced, unpriced: true }, 0);
+    expect(formatTotalCost(none)).toBe("cost unknown");
+    expect(formatTotalCost(addCall(ZERO_TOTALS, priced, 0))).toBe("$0");
+    expect(pricedUsage(priced, undefined, true)).toEqual({ ...priced, unpriced: true });
+    expect(pricedUsage(priced, undefined, false)).toEqual(priced);
+    expect(pricedUsage({ ...priced, providerCost: 0.1 }, undefined, true).unpriced).toBeUndefined();
   });
 });

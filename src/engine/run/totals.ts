@@ -21,6 +21,7 @@ export function addCall(t: Totals, usage: Usage, cost: number): Totals {
   const reasoning = (t.reasoningTokens ?? 0) + (usage.reasoningTokens ?? 0);
   const cached = (t.cachedCalls ?? 0) + (usage.cached ? 1 : 0);
   const saved = (t.savedCost ?? 0) + (usage.cached ? (usage.savedCost ?? 0) : 0);
+  const unpriced = (t.unpricedCalls ?? 0) + (usage.unpriced ? 1 : 0);
   return {
     promptTokens: t.promptTokens + usage.promptTokens,
     completionTokens: t.completionTokens + usage.completionTokens,
@@ -30,6 +31,7 @@ export function addCall(t: Totals, usage: Usage, cost: number): Totals {
     ...(reasoning > 0 ? { reasoningTokens: reasoning } : {}),
     ...(cached > 0 ? { cachedCalls: cached } : {}),
     ...(saved > 0 ? { savedCost: saved } : {}),
+    ...(unpriced > 0 ? { unpricedCalls: unpriced } : {}),
   };
 }
 
@@ -139,10 +141,18 @@ export function totalsOf(record: Pick<RunRecord, "rounds" | "kept">): Totals {
 export function roundSums(round: RoundRecord): {
   tokens: number;
   cost: number;
+  calls: number;
+  unpricedCalls: number;
   estimated: boolean;
 } {
   const t = tally(callsOf([round]));
-  return { tokens: t.promptTokens + t.completionTokens, cost: t.cost, estimated: t.estimated };
+  return {
+    tokens: t.promptTokens + t.completionTokens,
+    cost: t.cost,
+    calls: t.calls,
+    unpricedCalls: t.unpricedCalls ?? 0,
+    estimated: t.estimated,
+  };
 }
 
 /**

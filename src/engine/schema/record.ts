@@ -215,6 +215,8 @@ export const TotalsSchema = z.object({
   cachedCalls: z.number().int().nonnegative().optional(),
   /** What the cached calls would have cost at their prices; absent when none saved anything. */
   savedCost: z.number().nonnegative().optional(),
+  /** Of the calls, those whose price was unknown (`cost` then is a lower bound); absent when none. */
+  unpricedCalls: z.number().int().nonnegative().optional(),
 });
 export type Totals = z.infer<typeof TotalsSchema>;
 

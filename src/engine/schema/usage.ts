@@ -13,6 +13,11 @@ export const UsageSchema = z.object({
   cached: z.boolean().optional(),
   /** With `cached`: what the call would have cost at the worker's price (the money the hit saved). */
   savedCost: z.number().nonnegative().optional(),
+  /**
+   * No price was known for the call (none set, none reported by the provider): its cost is
+   * unknown, not $0. Totals count such calls (`unpricedCalls`) and show a lower bound or "unknown".
+   */
+  unpriced: z.literal(true).optional(),
 });
 export type Usage = z.infer<typeof UsageSchema>;
 

@@ -91,15 +91,13 @@ describe("historyView", () => {
     expect(historyView(old, F).entries.map((e) => e.key)).toEqual(["eval:", "mine"]);
   });
 
-  it("lists 100,000 rows in well under the time a search may take", () => {
+  it("finds one run among 100,000 rows (its time: `npm run bench`)", () => {
     const many = newestFirst(
       Array.from({ length: 100_000 }, (_, i) =>
         i % 10 ? item(`i${i}`, i, tag(`e${i % 50}`, "moa", "correct")) : row(`r${i}`, i),
       ),
     );
-    const t0 = performance.now();
     const view = historyView(many, { ...F, text: "question r99990" });
     expect(view.entries.map((e) => e.key)).toEqual(["r99990"]);
-    expect(performance.now() - t0).toBeLessThan(500);
   });
 });

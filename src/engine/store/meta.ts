@@ -44,6 +44,8 @@ export function metaOf(
       stepCount(record) || (roundAt(record, { parent: [], round: 0 })?.lists?.model_id.length ?? 0),
     tokens: t.promptTokens + t.completionTokens,
     cost: t.cost,
+    calls: t.calls,
+    ...(t.unpricedCalls ? { unpricedCalls: t.unpricedCalls } : {}),
     durationMs: durations.length ? durations.reduce((a, b) => a + b, 0) : null,
     starred: extra.starred ?? false,
     bytes,

@@ -45,6 +45,9 @@ export const RunMetaSchema = z.object({
   steps: z.number().int().nonnegative(),
   tokens: z.number().int().nonnegative(),
   cost: z.number().nonnegative(),
+  /** Calls made, and of them those with no known price (`cost` is then a lower bound); absent before. */
+  calls: z.number().int().nonnegative().optional(),
+  unpricedCalls: z.number().int().nonnegative().optional(),
   /** Planning plus execution time (editing time excluded). */
   durationMs: z.number().nonnegative().nullable(),
   starred: z.boolean(),

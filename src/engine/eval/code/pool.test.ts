@@ -139,9 +139,10 @@ describe("interpreter pool", () => {
     });
     expect(f.workers[0]?.terminated).toBe(true);
     hang = false;
-    const t0 = performance.now();
     expect(await pool.run(REQ, SHORT)).toMatchObject({ ok: true, outcome: { status: "ok" } });
-    expect(performance.now() - t0).toBeLessThan(25);
+    // The spare that was ready took it, not the replacement still starting.
+    expect(f.workers[1]?.sent.some((m) => m.type === "run")).toBe(true);
+    expect(f.workers[2]?.sent.some((m) => m.type === "run")).toBe(false);
     expect(f.workers).toHaveLength(3); // the killed one was replaced
     expect(f.workers[2]?.sent[0]).toEqual({ type: "init", snapshot: SNAPSHOT });
   });

@@ -125,13 +125,11 @@ describe("code scorer in Pyodide (Node)", { timeout: 60_000 }, () => {
     const starts = sandbox.status().starts;
     const loads = sandbox.status().lastLoadMs;
     const hang = createCodeScorer({ sandbox, limits: { timeMs: 1000 } });
-    const t0 = performance.now();
     const r = await hang.score(
       fence("while True:\n    pass"),
       { question: "q", tests: ADD_STDIO },
       signal,
     );
-    expect(performance.now() - t0).toBeLessThan(2500);
     expect(r.correct).toBe(false);
     expect(details(r)).toMatchObject({ passed: 0, skipped: 1, timeMs: 1000 });
     expect(r.reason).toBe("time limit exceeded on test 1 of 2");
