@@ -3,6 +3,7 @@
  * `\approx` tails, thousands separators and percentages out, ASCII math into LaTeX. Only form is
  * changed here; what the answer means is decided by the parser and the comparison.
  */
+import { braceGroup } from "./latex-braces.ts";
 
 /** The argument of each `\command{...}` (braces balanced) replaced by `f(argument)`. */
 export function replaceCommand(text: string, command: string, f: (arg: string) => string): string {
@@ -17,14 +18,9 @@ export function replaceCommand(text: string, command: string, f: (arg: string) =
       from = at + command.length;
       continue;
     }
-    let depth = 1;
-    const start = ++i;
-    for (; i < out.length && depth > 0; i++) {
-      if (out[i] === "{") depth++;
-      else if (out[i] === "}") depth--;
-    }
-    const replaced = f(out.slice(start, depth === 0 ? i - 1 : i));
-    out = out.slice(0, at) + replaced + out.slice(i);
+    const g = braceGroup(out, i + 1);
+    const replaced = f(g.inner);
+    out = out.slice(0, at) + replaced + out.slice(g.end);
     from = at + replaced.length;
   }
   return out;
@@ -49,14 +45,8 @@ export interface CleanAnswer {
 function rewriteCalls(s: string, opening: RegExp, wrap: (inner: string) => string): string {
   let out = s;
   for (let m = opening.exec(out); m; m = opening.exec(out)) {
-    let depth = 1;
-    let i = m.index + m[0].length;
-    for (; i < out.length && depth > 0; i++) {
-      if (out[i] === "(") depth++;
-      else if (out[i] === ")") depth--;
-    }
-    const inner = out.slice(m.index + m[0].length, depth === 0 ? i - 1 : i);
-    out = out.slice(0, m.index) + wrap(inner) + out.slice(i);
+    const g = braceGroup(out, m.index + m[0].length, "(", ")");
+    out = out.slice(0, m.index) + wrap(g.inner) + out.slice(g.end);
   }
   return out;
 }
