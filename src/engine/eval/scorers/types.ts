@@ -18,6 +18,8 @@ export interface ScoredItem {
 export interface Scorer {
   id: string;
   version: number;
+  /** The grader profile it scores as (math from version 3), recorded with each verdict. */
+  profile?: string;
   score(answer: string, item: ScoredItem, signal: AbortSignal): Promise<ScoreResult>;
 }
 
