@@ -184,14 +184,15 @@ export class Comparer {
       if (isList(b) && head(a) === "Set")
         return this.sameMembers("Set", args(a), "Set", args(b), depth);
     }
-    const vector = (x: Json) => (head(x) === "Tuple" ? ["List", ...args(x)] : asVector(x));
-    const mixedKinds = (isList(a) && !isList(b)) || (isList(b) && !isList(a));
-    if (has("column-vector") && (mixedKinds || has("loose-brackets"))) {
-      const [va, vb] = [vector(a), vector(b)];
-      const changed =
-        JSON.stringify(va) !== JSON.stringify(a) || JSON.stringify(vb) !== JSON.stringify(b);
-      if (changed && isList(va) && isList(vb) && !args(va).some(isList) && !args(vb).some(isList))
-        return this.sameInOrder(args(va), args(vb), depth);
+    // a matrix of one column or one row against a tuple or list of its values, in order
+    const [va, vb] = [asVector(a), asVector(b)];
+    const flat = (x: Json) => (head(x) === "Tuple" ? ["List", ...args(x)] : x);
+    const matrixSide =
+      JSON.stringify(va) !== JSON.stringify(a) || JSON.stringify(vb) !== JSON.stringify(b);
+    if (has("column-vector") && matrixSide) {
+      const [fa, fb] = [flat(va), flat(vb)];
+      if (isList(fa) && isList(fb) && !args(fa).some(isList) && !args(fb).some(isList))
+        return this.sameInOrder(args(fa), args(fb), depth);
     }
     if (has("loose-brackets")) {
       const pair = (x: Json) =>

@@ -47,11 +47,11 @@ export interface RuleEntry {
 export const MATH_RULES: Record<MathRule, RuleEntry> = {
   units: {
     doc: "Units and filler words after a number are dropped (`5 cm`, `5\\text{ cm}^2`, `12 apples`).",
-    example: ["5", "5\\text{ cm}"],
+    example: ["5", "5\\text{ cm}^2"],
   },
   percent: {
-    doc: "A percentage on one side only is also read as its fraction (`33.5\\%` is `0.335`).",
-    example: ["33.5\\%", "0.335"],
+    doc: "A percentage on one side only is also read as its number (`10\\%` is `10`, and `0.1`).",
+    example: ["10\\%", "10"],
   },
   "percent-scale": {
     doc: "Qwen2.5-Math: a number also matches the other side times 100 or divided by 100.",
