@@ -27,6 +27,7 @@ export interface RescoreArgs {
   judge?: string;
   report?: string;
   rubric?: string;
+  profile?: string;
   "skip-bad-rows"?: boolean;
   "only-unscored"?: boolean;
 }
@@ -110,7 +111,9 @@ export async function rescoreFile(
     ...(a.judge ? { judge: a.judge } : {}),
     ...(a.rubric?.trim() ? { rubric: a.rubric.trim() } : {}),
   };
-  const made = createScorer({ id: scorerId, options }, deps);
+  // the newest version, under the profile asked for, else the one the evaluation had
+  const profile = a.profile ?? (scorerId === before.scorer.id ? before.scorer.profile : undefined);
+  const made = createScorer({ id: scorerId, options, profile }, deps);
   if (!made.ok) return usage(made.message);
   const controller = new AbortController();
   const onSignal = () => controller.abort();
@@ -135,7 +138,12 @@ export async function rescoreFile(
   }
   const evaluation: Evaluation = {
     ...before,
-    scorer: { id: scorerId, options, version: made.scorer.version },
+    scorer: {
+      id: scorerId,
+      options,
+      version: made.scorer.version,
+      ...(made.scorer.profile !== undefined ? { profile: made.scorer.profile } : {}),
+    },
   };
   // The old file stays beside the new one; the new one replaces it in one rename.
   await copyFile(a.out, `${a.out}.bak`);

@@ -3,7 +3,6 @@ import type { ChatBackend } from "../../llm/types.ts";
 import type { SandboxSource } from "../code/lazy.ts";
 import { codeLimitsOf, lazyCodeScorer } from "../code/lazy.ts";
 import { judgeScorer } from "./judge.ts";
-import type { MathProfile } from "./math-profiles.ts";
 import { MathProfileSchema } from "./math-profiles.ts";
 import { mathScorerV2 } from "./math-v2.ts";
 import { mathScorer } from "./math.ts";
@@ -121,7 +120,8 @@ export function scorerVersions(id: string): number[] {
 export function createScorer(
   spec: Pick<ScorerSpec, "id" | "options"> & {
     version?: number | undefined;
-    profile?: MathProfile | undefined;
+    /** Validated by the scorer's factory: an unknown name is a message. */
+    profile?: string | undefined;
   },
   deps: ScorerDeps = {},
 ): { ok: true; scorer: Scorer } | { ok: false; message: string } {

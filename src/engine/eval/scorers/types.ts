@@ -1,3 +1,5 @@
+import type { MathProfile } from "./math-profiles.ts";
+
 /** What a scorer says about one answer. `correct: null` means unscored (never counted as wrong). */
 export interface ScoreResult {
   correct: boolean | null;
@@ -19,7 +21,7 @@ export interface Scorer {
   id: string;
   version: number;
   /** The grader profile it scores as (math from version 3), recorded with each verdict. */
-  profile?: string;
+  profile?: MathProfile;
   score(answer: string, item: ScoredItem, signal: AbortSignal): Promise<ScoreResult>;
 }
 
