@@ -8,6 +8,7 @@ import { errorSummary } from "../engine/eval/errors-text.ts";
 import { JudgeMeter } from "../engine/eval/judge-meter.ts";
 import { OriginLimiter, originOf } from "../engine/eval/limiter.ts";
 import { reportText } from "../engine/eval/report-text.ts";
+import { scorerLabel } from "../engine/eval/report.ts";
 import { rescoreResults } from "../engine/eval/rescore.ts";
 import type { Evaluation } from "../engine/eval/schema.ts";
 import { EvaluationSchema, upgradeEvaluation } from "../engine/eval/schema.ts";
@@ -152,7 +153,7 @@ export async function rescoreFile(
   await rename(tmp, a.out);
   await writeFile(`${a.out}.eval.json`, `${JSON.stringify(evaluation, null, 2)}\n`);
   io.stderr(
-    `Re-scored ${outcome.results.length - outcome.errors} result(s) with ${scorerId} v${made.scorer.version}: ${outcome.changed} verdict(s) changed. The previous file is ${a.out}.bak.\n`,
+    `Re-scored ${outcome.results.length - outcome.errors} result(s) with ${scorerLabel(made.scorer)}: ${outcome.changed} verdict(s) changed. The previous file is ${a.out}.bak.\n`,
   );
   if (outcome.errors > 0) io.stderr(errorSummary(outcome.results));
   io.stdout(reportText(analyse(evaluation, outcome.results)));
