@@ -184,7 +184,8 @@ async function evalWith(
     const rubric = values.rubric?.trim() ? { rubric: values.rubric.trim() } : {};
     // A resumed evaluation keeps the scorer version (and profile) its stored verdicts came from.
     const stored = values.new ? null : await storedDefinition(`${out}.eval.json`);
-    const pinned = stored && stored !== "bad" && stored.scorer.id === scorerId ? stored.scorer : null;
+    const pinned =
+      stored && stored !== "bad" && stored.scorer.id === scorerId ? stored.scorer : null;
     const profile = values.profile ?? pinned?.profile;
     const made = createScorer(
       {

@@ -212,7 +212,11 @@ const CSV_COLUMNS = [
 ] as const;
 
 /** "math v3 (qwen-math)", "mc v3": a scorer as reports and tables name it. */
-export function scorerLabel(s: { id: string; version: number; profile?: string | undefined }): string {
+export function scorerLabel(s: {
+  id: string;
+  version: number;
+  profile?: string | undefined;
+}): string {
   return `${s.id} v${s.version}${s.profile !== undefined ? ` (${s.profile})` : ""}`;
 }
 

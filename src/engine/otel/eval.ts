@@ -24,7 +24,9 @@ export function evalRootAttributes(
       ? {
           "conductor.eval.scorer": result.scoredBy.id,
           "conductor.eval.scorer_version": result.scoredBy.version,
-          ...(result.scoredBy.profile ? { "conductor.eval.scorer_profile": result.scoredBy.profile } : {}),
+          ...(result.scoredBy.profile
+            ? { "conductor.eval.scorer_profile": result.scoredBy.profile }
+            : {}),
         }
       : {}),
   };

@@ -64,5 +64,5 @@ export function sentenceNumber(s: string): string {
   const words = s.replace(/-?\d+(?:\.\d+)?(?:\/\d+)?/g, " ").match(/[A-Za-z]+/g) ?? [];
   if (numbers.length !== 1 || words.length === 0 || words.some((w) => w.length < 2)) return s;
   if (/[^A-Za-z0-9\s.,'’!?%:;\-/]/.test(s)) return s;
-  return numbers[0]!;
+  return numbers[0];
 }
