@@ -187,8 +187,9 @@ export class Comparer {
     // a matrix of one column or one row against a tuple or list of its values, in order
     const [va, vb] = [asVector(a), asVector(b)];
     const flat = (x: Json) => (head(x) === "Tuple" ? ["List", ...args(x)] : x);
+    // (one side only: a column matrix is not a row matrix)
     const matrixSide =
-      JSON.stringify(va) !== JSON.stringify(a) || JSON.stringify(vb) !== JSON.stringify(b);
+      (JSON.stringify(va) !== JSON.stringify(a)) !== (JSON.stringify(vb) !== JSON.stringify(b));
     if (has("column-vector") && matrixSide) {
       const [fa, fb] = [flat(va), flat(vb)];
       if (isList(fa) && isList(fb) && !args(fa).some(isList) && !args(fb).some(isList))
