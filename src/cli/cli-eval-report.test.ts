@@ -232,7 +232,9 @@ describe("conductor-studio eval: errors and the report", { timeout: CLI_TIMEOUT_
     const r = await runMain(["eval", "--rescore", "--out", files.out, "--scorer", "math"]);
     expect(r.code).toBe(0);
     expect(h.server.requests).toHaveLength(0);
-    expect(r.stderr).toMatch(/Re-scored 4 result\(s\) with math v\d+: 4 verdict\(s\) changed/);
+    expect(r.stderr).toMatch(
+      /Re-scored 4 result\(s\) with math v\d+ \(default\): 4 verdict\(s\) changed/,
+    );
     const after = await readEvalResults(files.out);
     expect(after.map((x) => [x.correct, x.scoredBy?.id])).toEqual(
       Array.from({ length: 4 }, () => [true, "math"]),
@@ -249,7 +251,8 @@ describe("conductor-studio eval: errors and the report", { timeout: CLI_TIMEOUT_
     };
     expect(sidecar.scorer.id).toBe("math");
     expect(r.stdout).toMatch(/^single:Solver A\s+100\.0\s/m);
-    expect(r.stdout).toMatch(/Scored by math v\d+ \(4\)\./);
+    expect(r.stdout).toMatch(/Scored by math v\d+ \(default\) \(4\)\./);
+    expect(after[0]!.scoredBy).toEqual({ id: "math", version: 3, profile: "default" });
 
     // A line scored by another version: the report says so rather than mixing silently.
     const text = await readFile(files.out, "utf8");
@@ -267,7 +270,9 @@ describe("conductor-studio eval: errors and the report", { timeout: CLI_TIMEOUT_
     const shown = await runMain(
       evalArgs({ ...files, dataset }, "--strategies", "single:Solver A", "--scorer", "exact"),
     );
-    expect(shown.stdout).toMatch(/Mixed scorers: math v0 \(1\), math v\d+ \(3\)\. Re-score/);
+    expect(shown.stdout).toMatch(
+      /Mixed scorers: math v0 \(1\), math v\d+ \(default\) \(3\)\. Re-score/,
+    );
     // --rescore needs its file's definition, and a judge needs its questions.
     expect((await runMain(["eval", "--rescore", "--out", `${h.dir}/none.jsonl`])).code).toBe(2);
     const judge = await runMain(["eval", "--rescore", "--out", files.out, "--scorer", "judge"]);

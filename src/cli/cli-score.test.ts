@@ -41,7 +41,8 @@ describe("conductor-studio score", { timeout: CLI_TIMEOUT_MS }, () => {
         extracted: "\\frac{1}{3}",
         reason: "equivalent",
         scorer: "math",
-        version: 2,
+        version: 3,
+        profile: "default",
       },
       {
         id: "wrong",
@@ -49,7 +50,8 @@ describe("conductor-studio score", { timeout: CLI_TIMEOUT_MS }, () => {
         extracted: "4",
         reason: "different",
         scorer: "math",
-        version: 2,
+        version: 3,
+        profile: "default",
       },
       {
         id: "none",
@@ -57,7 +59,8 @@ describe("conductor-studio score", { timeout: CLI_TIMEOUT_MS }, () => {
         extracted: null,
         reason: "no answer found",
         scorer: "math",
-        version: 2,
+        version: 3,
+        profile: "default",
       },
       {
         id: "noref",
@@ -65,7 +68,8 @@ describe("conductor-studio score", { timeout: CLI_TIMEOUT_MS }, () => {
         extracted: null,
         reason: "no reference",
         scorer: "math",
-        version: 2,
+        version: 3,
+        profile: "default",
       },
       {
         id: 5,
@@ -73,10 +77,39 @@ describe("conductor-studio score", { timeout: CLI_TIMEOUT_MS }, () => {
         extracted: "x = 2",
         reason: "equivalent",
         scorer: "math",
-        version: 2,
+        version: 3,
+        profile: "default",
       },
     ]);
-    expect(r.stderr).toBe("math v2: 5 cases, 2 correct, 2 wrong, 1 unscored\n");
+    expect(r.stderr).toBe("math v3 (profile default): 5 cases, 2 correct, 2 wrong, 1 unscored\n");
+  });
+
+  it("scores as a named grader with --profile, and refuses an unknown one", async ({ expect }) => {
+    const stdin = jsonl([
+      { id: "pct", answer: "\\boxed{0.25}", reference: "25" },
+      { id: "set", answer: "\\boxed{\\{3, 1\\}}", reference: "\\{1, 3\\}" },
+    ]);
+    const verdicts = async (profile: string) => {
+      const r = await runMain(["score", "--scorer", "math", "--profile", profile, "--input", "-"], {
+        stdin,
+      });
+      expect(r.code).toBe(0);
+      expect(r.stderr).toContain(`math v3 (profile ${profile}): 2 cases`);
+      return r.stdout
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { correct: boolean; profile: string })
+        .map((l) => `${l.profile}:${l.correct}`);
+    };
+    // qwen-math scales a percentage and compares sets in order; default does neither
+    expect(await verdicts("qwen-math")).toEqual(["qwen-math:true", "qwen-math:false"]);
+    expect(await verdicts("default")).toEqual(["default:false", "default:true"]);
+    for (const p of ["math-verify", "minerva", "strict"]) expect(await verdicts(p)).toHaveLength(2);
+    const bad = await runMain(["score", "--scorer", "math", "--profile", "lax", "--input", "-"], {
+      stdin,
+    });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('Unknown math profile "lax"');
   });
 
   it("scores with an older version on request, and writes --out instead of stdout", async ({
@@ -125,14 +158,14 @@ describe("conductor-studio score", { timeout: CLI_TIMEOUT_MS }, () => {
         .filter(Boolean)
         .map((l) => JSON.parse(l) as unknown),
     ).toEqual([
-      { id: "a", correct: true, extracted: "C", reason: "right letter", scorer: "mc", version: 2 },
+      { id: "a", correct: true, extracted: "C", reason: "right letter", scorer: "mc", version: 3 },
       {
         id: "b",
         correct: false,
         extracted: null,
         reason: "several letters",
         scorer: "mc",
-        version: 2,
+        version: 3,
       },
     ]);
     const strict = await runMain(["score", "--scorer", "mc", "--mode", "strict", "--input", "-"], {
@@ -177,7 +210,7 @@ describe("conductor-studio score", { timeout: CLI_TIMEOUT_MS }, () => {
     expect(unknown.stderr).toContain("--scorer must be one of math, mc, exact, contains, regex");
     const version = await runMain(["score", "--scorer", "math", "--version", "9", "--input", "-"]);
     expect(version.code).toBe(2);
-    expect(version.stderr).toContain('Scorer "math" has no version 9 (known: 1, 2).');
+    expect(version.stderr).toContain('Scorer "math" has no version 9 (known: 1, 2, 3).');
     const missing = await runMain([
       "score",
       "--scorer",

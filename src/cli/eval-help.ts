@@ -58,6 +58,12 @@ export const EVAL_SHAPE = {
       arg: "ID",
       description: `${scorerIds().join("|")} (default: chosen from the items)`,
     },
+    profile: {
+      type: "string",
+      arg: "NAME",
+      description:
+        "the math scorer's grader profile: default, math-verify, qwen-math, minerva or strict",
+    },
     judge: {
       type: "string",
       arg: "NAME",
@@ -238,7 +244,10 @@ and eval exits 1.
 Re-scoring: eval --rescore --out FILE [--scorer ID] [--dataset FILE] [--only-unscored] scores the
 stored answers again (another scorer, or the current version) without calling a model (a judge
 calls only the judge: --config and --judge NAME); the old file is kept as FILE.bak. Each result
-records the scorer and version that scored it; the report says when they are mixed.
+records the scorer, version and profile that scored it; the report says when they are mixed. A
+resumed evaluation keeps the scorer version it started with; --rescore (with --profile to change
+the grader) moves every stored verdict to the newest version, and eval-diff of the old and new
+files lists the items the new version flips.
 
 Training rewards (--training-data): the paper's by default (0 unparseable plan, 0.5 parsed and
 wrong, 1 parsed and right); --reward format_bonus[:B] gives correctness plus B (0.1) for a parsed

@@ -8,6 +8,7 @@ import { errorSummary } from "../engine/eval/errors-text.ts";
 import { JudgeMeter } from "../engine/eval/judge-meter.ts";
 import { OriginLimiter, originOf } from "../engine/eval/limiter.ts";
 import { reportText } from "../engine/eval/report-text.ts";
+import { scorerLabel } from "../engine/eval/report.ts";
 import { rescoreResults } from "../engine/eval/rescore.ts";
 import type { Evaluation } from "../engine/eval/schema.ts";
 import { EvaluationSchema, upgradeEvaluation } from "../engine/eval/schema.ts";
@@ -27,6 +28,7 @@ export interface RescoreArgs {
   judge?: string;
   report?: string;
   rubric?: string;
+  profile?: string;
   "skip-bad-rows"?: boolean;
   "only-unscored"?: boolean;
 }
@@ -110,7 +112,9 @@ export async function rescoreFile(
     ...(a.judge ? { judge: a.judge } : {}),
     ...(a.rubric?.trim() ? { rubric: a.rubric.trim() } : {}),
   };
-  const made = createScorer({ id: scorerId, options }, deps);
+  // the newest version, under the profile asked for, else the one the evaluation had
+  const profile = a.profile ?? (scorerId === before.scorer.id ? before.scorer.profile : undefined);
+  const made = createScorer({ id: scorerId, options, profile }, deps);
   if (!made.ok) return usage(made.message);
   const controller = new AbortController();
   const onSignal = () => controller.abort();
@@ -135,7 +139,12 @@ export async function rescoreFile(
   }
   const evaluation: Evaluation = {
     ...before,
-    scorer: { id: scorerId, options, version: made.scorer.version },
+    scorer: {
+      id: scorerId,
+      options,
+      version: made.scorer.version,
+      ...(made.scorer.profile !== undefined ? { profile: made.scorer.profile } : {}),
+    },
   };
   // The old file stays beside the new one; the new one replaces it in one rename.
   await copyFile(a.out, `${a.out}.bak`);
@@ -144,7 +153,7 @@ export async function rescoreFile(
   await rename(tmp, a.out);
   await writeFile(`${a.out}.eval.json`, `${JSON.stringify(evaluation, null, 2)}\n`);
   io.stderr(
-    `Re-scored ${outcome.results.length - outcome.errors} result(s) with ${scorerId} v${made.scorer.version}: ${outcome.changed} verdict(s) changed. The previous file is ${a.out}.bak.\n`,
+    `Re-scored ${outcome.results.length - outcome.errors} result(s) with ${scorerLabel(made.scorer)}: ${outcome.changed} verdict(s) changed. The previous file is ${a.out}.bak.\n`,
   );
   if (outcome.errors > 0) io.stderr(errorSummary(outcome.results));
   io.stdout(reportText(analyse(evaluation, outcome.results)));

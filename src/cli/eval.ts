@@ -191,10 +191,17 @@ async function evalWith(
         })
       : undefined;
     const rubric = values.rubric?.trim() ? { rubric: values.rubric.trim() } : {};
+    // A resumed evaluation keeps the scorer version (and profile) its stored verdicts came from.
+    const stored = values.new ? null : await storedDefinition(`${out}.eval.json`);
+    const pinned =
+      stored && stored !== "bad" && stored.scorer.id === scorerId ? stored.scorer : null;
+    const profile = values.profile ?? pinned?.profile;
     const made = createScorer(
       {
         id: scorerId,
         options: { ...(judge ? { workerId: judge.id, ...rubric } : {}), ...codeCap },
+        ...(pinned ? { version: pinned.version } : {}),
+        ...(profile !== undefined ? { profile } : {}),
       },
       { judgeBackend: judgeMeter?.backend, codeSandbox },
     );
@@ -220,6 +227,7 @@ async function evalWith(
           id: scorerId,
           options: { ...(judge ? { judge: judge.name, ...rubric } : {}), ...codeCap },
           version: made.scorer.version,
+          ...(made.scorer.profile !== undefined ? { profile: made.scorer.profile } : {}),
         },
         pool: pool.map((w) => ({ ...w, headers: undefined })),
         conductor: { ...conductor, headers: undefined },

@@ -18,14 +18,16 @@ Options:
   --scorer ID        math, mc, exact, contains or regex (required)
   --input FILE       the cases, JSON lines; "-" reads stdin (required)
   --out FILE         write the results there instead of stdout
-  --version N        an older scorer version (math: 1 or 2, mc: 1 or 2; default the newest)
+  --version N        an older scorer version (math: 1 to 3, mc: 1 to 3; default the newest)
   --mode MODE        mc's cascade: lenient (default) or strict
+  --profile NAME     math's grader profile: default, math-verify, qwen-math, minerva or strict
+                     (see the README's "Graders"; math version 3 and later)
   --pattern RE       the regex scorer's pattern (default: the reference is the pattern)
   --flags F          the regex scorer's flags
 
 Each input line is {"id", "answer", "reference", "question"?, "choices"?} (choices are lettered A,
 B, ... for mc); each output line is {"id", "correct": true|false|null, "extracted", "reason",
-"scorer", "version"}. A summary goes to stderr. The README's "Graders" section says how the math
+"scorer", "version", "profile"?}. A summary goes to stderr. The README's "Graders" section says how the math
 and multiple-choice scorers agree with the field's reference graders.
 
 ${exitCodesHelp({
@@ -35,6 +37,7 @@ ${exitCodesHelp({
 Examples:
   conductor-studio score --scorer math --input cases.jsonl --out results.jsonl
   conductor-studio score --scorer mc --version 1 --mode strict --input cases.jsonl
+  conductor-studio score --scorer math --profile qwen-math --input cases.jsonl
 `;
 
 function options(args: string[]) {
@@ -46,6 +49,7 @@ function options(args: string[]) {
       input: { type: "string" },
       out: { type: "string" },
       mode: { type: "string" },
+      profile: { type: "string" },
       pattern: { type: "string" },
       flags: { type: "string" },
       help: { type: "boolean", short: "h" },
@@ -80,7 +84,7 @@ async function run(args: string[], io: Io): Promise<number> {
   if (o.mode) scorerOptions.mode = o.mode;
   if (o.pattern !== undefined) scorerOptions.pattern = o.pattern;
   if (o.flags !== undefined) scorerOptions.flags = o.flags;
-  const made = createScorer({ id, options: scorerOptions, version });
+  const made = createScorer({ id, options: scorerOptions, version, profile: o.profile });
   if (!made.ok) throw new UsageError(made.message);
 
   if (o.out) {
@@ -118,7 +122,7 @@ async function run(args: string[], io: Io): Promise<number> {
 
   const count = (v: boolean | null) => results.filter((r) => r.correct === v).length;
   io.stderr(
-    `${made.scorer.id} v${made.scorer.version}: ${results.length} cases, ${count(true)} correct, ` +
+    `${made.scorer.id} v${made.scorer.version}${made.scorer.profile ? ` (profile ${made.scorer.profile})` : ""}: ${results.length} cases, ${count(true)} correct, ` +
       `${count(false)} wrong, ${count(null)} unscored${o.out ? ` (written to ${o.out})` : ""}\n`,
   );
   return 0;

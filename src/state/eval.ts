@@ -19,6 +19,8 @@ export interface EvalSetup {
   strategies: string[];
   repeats: number;
   scorer: string;
+  /** The math scorer's grader profile; empty for the default. */
+  profile: string;
   judge: string;
   /** The LLM judge's rubric; empty for the default. */
   rubric: string;
@@ -69,6 +71,7 @@ export const INITIAL_SETUP: EvalSetup = {
   strategies: [],
   repeats: 1,
   scorer: "",
+  profile: "",
   judge: "",
   rubric: "",
   maxCost: "",

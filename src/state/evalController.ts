@@ -150,6 +150,7 @@ export async function startEvaluation(): Promise<void> {
       id: scorerId,
       options: scorerId === "judge" ? judgeOptions(s.evalSetup.judge, s.evalSetup.rubric) : {},
       version: 0,
+      ...(scorerId === "math" && s.evalSetup.profile ? { profile: s.evalSetup.profile } : {}),
     },
     pool: s.pool.map((w) => ({ ...w, headers: undefined })),
     conductor: conductorConfigOf(s),
@@ -179,7 +180,14 @@ async function runStored(
   const limiter = new OriginLimiter(evaluation.concurrency);
   const made = studioScorer(evaluation.scorer, limiter);
   if (!made.ok) return s.patchEval({ evalMessage: made.message });
-  const ev = { ...evaluation, scorer: { ...evaluation.scorer, version: made.scorer.version } };
+  const ev = {
+    ...evaluation,
+    scorer: {
+      ...evaluation.scorer,
+      version: made.scorer.version,
+      ...(made.scorer.profile ? { profile: made.scorer.profile } : {}),
+    },
+  };
   // The stored definition names the version that scores from now on (it once kept a placeholder
   // 0 until the end); each result also records the version that scored it.
   await evalStore().saveEvaluation(ev, items);

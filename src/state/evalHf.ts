@@ -37,6 +37,7 @@ export async function loadHfQuestions(
       ? {
           mapping: { ...DEFAULT_COLUMNS, ...preset.mapping },
           scorer: preset.scorer,
+          profile: preset.profile ?? "",
           instruction: preset.instruction,
         }
       : {}),

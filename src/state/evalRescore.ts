@@ -1,3 +1,4 @@
+import { scorerLabel } from "../engine/eval/report.ts";
 import { OriginLimiter } from "../engine/eval/limiter.ts";
 import { rescoreResults } from "../engine/eval/rescore.ts";
 import type { Evaluation } from "../engine/eval/schema.ts";
@@ -22,10 +23,13 @@ export async function rescoreEvaluation(scorerId: string, onlyUnscored = false):
     : scorerId === "judge"
       ? judgeOptions(ui.evalSetup.judge, ui.evalSetup.rubric)
       : {};
-  const made = studioScorer({ id: scorerId, options }, new OriginLimiter(ev.concurrency));
+  // the newest version; a math evaluation keeps its grader profile
+  const profile = same ? ev.scorer.profile : undefined;
+  const spec = { id: scorerId, options, ...(profile ? { profile } : {}) };
+  const made = studioScorer(spec, new OriginLimiter(ev.concurrency));
   if (!made.ok) return ui.patchEval({ evalMessage: made.message });
   rescoring = new AbortController();
-  ui.patchEval({ evalMessage: `Re-scoring with ${scorerId} v${made.scorer.version}…` });
+  ui.patchEval({ evalMessage: `Re-scoring with ${scorerLabel(made.scorer)}…` });
   try {
     const items = await evalStore().loadQuestions(ev.id);
     const outcome = await rescoreResults({
@@ -41,7 +45,11 @@ export async function rescoreEvaluation(scorerId: string, onlyUnscored = false):
       return useStudio.getState().patchEval({ evalMessage: "Re-scoring cancelled." });
     const next: Evaluation = {
       ...ev,
-      scorer: { id: scorerId, options, version: made.scorer.version },
+      scorer: {
+        ...spec,
+        version: made.scorer.version,
+        ...(made.scorer.profile ? { profile: made.scorer.profile } : {}),
+      },
     };
     await evalStore().saveResults(ev.id, outcome.results);
     await evalStore().saveEvaluation(next, items);

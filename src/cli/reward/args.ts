@@ -1,4 +1,5 @@
 // `conductor-studio reward` options: parsed, checked, and turned into settings (or a UsageError).
+import { MathProfileSchema } from "../../engine/eval/scorers/math-profiles.ts";
 import { parseArgs } from "node:util";
 import type { CacheMode } from "../../engine/llm/cache.ts";
 import type { RewardScheme } from "../../engine/eval/training/reward.ts";
@@ -21,6 +22,8 @@ export interface RewardSettings {
   concurrency: number;
   /** Scorer for items that name none (default: math). */
   scorer: string;
+  /** The math scorer's grader profile (see the README's "Graders"); absent: default. */
+  profile?: string;
   /** The reward rule: the paper's, or `format_bonus` with B from `--format-bonus B`. */
   reward: RewardScheme;
   apiKey: string | undefined;
@@ -60,6 +63,7 @@ export function parseRewardArgs(args: string[], env: NodeJS.ProcessEnv): RewardS
     options: {
       ...SERVICE_OPTIONS,
       scorer: { type: "string" },
+      profile: { type: "string" },
       "format-bonus": { type: "string" },
       batches: { type: "string" },
       "rate-limit": { type: "string" },
@@ -67,6 +71,10 @@ export function parseRewardArgs(args: string[], env: NodeJS.ProcessEnv): RewardS
     },
   });
   if (!values.config) throw new UsageError("--config FILE is required.");
+  if (values.profile !== undefined && !MathProfileSchema.safeParse(values.profile).success)
+    throw new UsageError(
+      `--profile must be one of ${MathProfileSchema.options.join(", ")}, got "${values.profile}".`,
+    );
   const host = values.host ?? REWARD_DEFAULTS.host;
   const { apiKey, apiKeyEnv } = serverKey(values["api-key-env"], env, host, "serve rewards");
   const reward =
@@ -86,6 +94,7 @@ export function parseRewardArgs(args: string[], env: NodeJS.ProcessEnv): RewardS
     port: integer(values.port, "port", REWARD_DEFAULTS.port, 0),
     concurrency: integer(values.concurrency, "concurrency", REWARD_DEFAULTS.concurrency, 1),
     scorer: values.scorer ?? REWARD_DEFAULTS.scorer,
+    ...(values.profile !== undefined ? { profile: values.profile } : {}),
     reward,
     apiKey,
     apiKeyEnv,

@@ -65,6 +65,8 @@ export function createRewardRuntime(
   o: {
     concurrency: number;
     scorer: string;
+    /** The math scorer's grader profile (other scorers have none). */
+    profile?: string | undefined;
     cache?: ResponseCache;
     /** Each worker call (each attempt) takes a token of its origin first (--rate-limit). */
     rate?: RateBuckets;
@@ -86,7 +88,7 @@ export function createRewardRuntime(
     let made = scorers.get(id);
     if (made === undefined) {
       const built = createScorer(
-        { id, options: {} },
+        { id, options: {}, ...(id === "math" && o.profile ? { profile: o.profile } : {}) },
         o.codeSandbox ? { codeSandbox: () => (sandbox ??= o.codeSandbox!()) } : {},
       );
       made = built.ok ? built.scorer : built.message;

@@ -65,6 +65,7 @@ export async function startReward(
   const runtime = createRewardRuntime(resolved, {
     concurrency: settings.concurrency,
     scorer: settings.scorer,
+    profile: settings.profile,
     cache,
     ...(rate ? { rate: rate.buckets } : {}),
     codeSandbox: nodeSandbox,
@@ -168,6 +169,7 @@ Options:
   --port N               port (default 8090; 0 picks a free one)
   --concurrency N        worker calls at once per endpoint origin (default 16)
   --scorer ID            scorer for items that name none (default math)
+  --profile NAME         the math scorer's grader profile (default, math-verify, qwen-math, minerva, strict)
   --format-bonus B       reward a parsed plan correctness + B (0 <= B <= 1), not the paper's 0.5 / 1
   --api-key-env NAME     the environment variable holding the key clients must send
   --cors ORIGIN          allow a browser origin ("*" for any; repeatable); others are refused (403)

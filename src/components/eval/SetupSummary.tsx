@@ -40,7 +40,10 @@ export function SetupSummary({ evaluation: e, title }: { evaluation: Evaluation;
           </>
         )}
         <dt>Scorer</dt>
-        <dd>{e.scorer.id}</dd>
+        <dd>
+          {e.scorer.id}
+          {e.scorer.profile ? ` (${e.scorer.profile})` : ""}
+        </dd>
         <dt>Repeats</dt>
         <dd>{e.repeats}</dd>
         <dt>Concurrency</dt>

@@ -1,4 +1,6 @@
 import { DEFAULT_RUBRIC } from "../../engine/eval/scorers/judge.ts";
+import type { MathProfile } from "../../engine/eval/scorers/math-profiles.ts";
+import { MathProfileSchema } from "../../engine/eval/scorers/math-profiles.ts";
 import { scorerIds } from "../../engine/eval/scorers/registry.ts";
 import { startEvaluation } from "../../state/evalController.ts";
 import { useStudio } from "../../state/store.ts";
@@ -6,6 +8,15 @@ import { parseMoney, userLocale } from "../../state/money.ts";
 import { CacheControl } from "./CacheControl.tsx";
 import { runBlocker } from "./runBlocker.ts";
 import { StrategyOptions } from "./StrategyOptions.tsx";
+
+/** The math grader profiles as the Evaluate screen names them. */
+const PROFILE_LABELS: Record<MathProfile, string> = {
+  default: "default (most accurate)",
+  "math-verify": "Math-Verify (open-r1, lighteval)",
+  "qwen-math": "Qwen2.5-Math math_equal",
+  minerva: "Minerva (exact match)",
+  strict: "strict",
+};
 
 /** The judge's rubric, editable; empty means the default rubric (shown as the placeholder). */
 function JudgeRubric() {
@@ -54,6 +65,22 @@ export function StrategyPicker() {
             ))}
           </select>
         </label>
+        {(setup.scorer === "math" || setup.scorer === "") && (
+          <label title="Which reference grader's conventions math answers are scored by (README: Graders)">
+            Grader
+            <select
+              data-testid="eval-profile"
+              value={setup.profile}
+              onChange={(e) => patchSetup({ profile: e.target.value })}
+            >
+              {MathProfileSchema.options.map((p) => (
+                <option key={p} value={p === "default" ? "" : p}>
+                  {PROFILE_LABELS[p]}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         {setup.scorer === "judge" && (
           <label>
             Judge

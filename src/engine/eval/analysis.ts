@@ -1,6 +1,6 @@
 import { verdictOf } from "./outcome.ts";
 import type { StrategySummary, SummaryOptions } from "./report.ts";
-import { bootstrapSettings, groupByQuestion, summarise } from "./report.ts";
+import { bootstrapSettings, groupByQuestion, scorerLabel, summarise } from "./report.ts";
 import type { EvalResult, Evaluation } from "./schema.ts";
 import { latestResults } from "./schema.ts";
 import type { BootstrapSettings } from "./stats/bootstrap.ts";
@@ -35,6 +35,8 @@ export interface CategoryRow {
 export interface ScorerUse {
   id: string;
   version: number;
+  /** The grader profile (math from version 3). */
+  profile?: string;
   results: number;
   /** Lines older than per-result scorer stamps, attributed to the evaluation's recorded scorer. */
   assumed: boolean;
@@ -127,17 +129,18 @@ export function categoryRows(
 /** Which scorer versions gave the verdicts (errored items have none). */
 export function scorerUse(
   results: readonly EvalResult[],
-  recorded: { id: string; version: number },
+  recorded: { id: string; version: number; profile?: string | undefined },
 ): ScorerUse[] {
   const by = new Map<string, ScorerUse>();
   for (const r of latestResults(results)) {
     if (verdictOf(r) === "error") continue;
     const s = r.scoredBy ?? recorded;
-    const key = `${s.id}\n${s.version}\n${r.scoredBy ? "" : "assumed"}`;
+    const key = `${scorerLabel(s)}\n${r.scoredBy ? "" : "assumed"}`;
     const seen = by.get(key);
     by.set(key, {
       id: s.id,
       version: s.version,
+      ...(s.profile !== undefined ? { profile: s.profile } : {}),
       results: (seen?.results ?? 0) + 1,
       assumed: !r.scoredBy,
     });
@@ -145,9 +148,9 @@ export function scorerUse(
   return [...by.values()];
 }
 
-/** True when the verdicts came from more than one scorer or version (the report says so). */
+/** True when the verdicts came from more than one scorer, version or profile (the report says so). */
 export function mixedScorers(uses: readonly ScorerUse[]): boolean {
-  return new Set(uses.map((u) => `${u.id} v${u.version}`)).size > 1;
+  return new Set(uses.map(scorerLabel)).size > 1;
 }
 
 /** The evaluation's report: the bootstrap seed is the evaluation's seed unless one is given. */

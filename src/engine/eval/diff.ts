@@ -1,4 +1,4 @@
-import { groupByQuestion } from "./report.ts";
+import { groupByQuestion, scorerLabel } from "./report.ts";
 import type { EvalResult } from "./schema.ts";
 import { latestResults } from "./schema.ts";
 import type { BootstrapSettings } from "./stats/bootstrap.ts";
@@ -38,6 +38,12 @@ export interface EvalDiff {
   onlyA: string[];
   onlyB: string[];
   flipped: FlippedItem[];
+  /**
+   * The scorers (id, version, profile) that gave each side's verdicts. When they differ on the
+   * same answers (A, then A re-scored by a new version), the flipped items are what it changed.
+   */
+  scorersA: string[];
+  scorersB: string[];
 }
 
 const bit = (r: EvalResult) => (r.error || r.correct === null ? null : r.correct ? 1 : 0);
@@ -110,7 +116,14 @@ export function diffEvaluations(
     onlyA: [...inA].filter((s) => !inB.has(s)),
     onlyB: [...inB].filter((s) => !inA.has(s)),
     flipped,
+    scorersA: scorersOf(ra),
+    scorersB: scorersOf(rb),
   };
+}
+
+/** "math v3 (default)" for each scorer stamped on the verdicts ("as recorded" lines have none). */
+function scorersOf(rs: readonly EvalResult[]): string[] {
+  return [...new Set(rs.flatMap((r) => (r.scoredBy ? [scorerLabel(r.scoredBy)] : [])))];
 }
 
 const points = (x: number) => `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)}`;
@@ -135,7 +148,13 @@ export function diffText(d: EvalDiff, labels: { a: string; b: string }): string 
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
   const line = (cells: string[]) =>
     cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
-  const out = [`A: ${labels.a}`, `B: ${labels.b}`, line(head), ...body.map(line)];
+  const scored = (s: string[]) => (s.length ? ` (scored by ${s.join(", ")})` : "");
+  const out = [
+    `A: ${labels.a}${scored(d.scorersA)}`,
+    `B: ${labels.b}${scored(d.scorersB)}`,
+    line(head),
+    ...body.map(line),
+  ];
   if (d.onlyA.length) out.push(`Only in A (not compared): ${d.onlyA.join(", ")}`);
   if (d.onlyB.length) out.push(`Only in B (not compared): ${d.onlyB.join(", ")}`);
   out.push("", `${d.flipped.length} question(s) flipped:`);

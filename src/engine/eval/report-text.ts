@@ -1,5 +1,6 @@
 import type { Analysis, CategoryRow, Comparison, ScorerUse } from "./analysis.ts";
 import { mixedScorers } from "./analysis.ts";
+import { scorerLabel } from "./report.ts";
 import { csvCell } from "../csv.ts";
 import type { StrategySummary } from "./report.ts";
 import type { Interval } from "./stats/bootstrap.ts";
@@ -104,7 +105,7 @@ export function categoryText(rows: readonly CategoryRow[]): string {
 /** "contains v2 (18)", and a warning when verdicts came from more than one scorer version. */
 export function scorerNote(uses: readonly ScorerUse[]): string {
   const list = uses
-    .map((u) => `${u.id} v${u.version} (${u.results}${u.assumed ? ", as recorded" : ""})`)
+    .map((u) => `${scorerLabel(u)} (${u.results}${u.assumed ? ", as recorded" : ""})`)
     .join(", ");
   if (!mixedScorers(uses)) return uses.length ? `Scored by ${list}.` : "";
   return `Mixed scorers: ${list}. Re-score to put every verdict on one version.`;

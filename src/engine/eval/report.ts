@@ -214,6 +214,15 @@ const CSV_COLUMNS = [
   "category",
 ] as const;
 
+/** "math v3 (qwen-math)", "mc v3": a scorer as reports and tables name it. */
+export function scorerLabel(s: {
+  id: string;
+  version: number;
+  profile?: string | undefined;
+}): string {
+  return `${s.id} v${s.version}${s.profile !== undefined ? ` (${s.profile})` : ""}`;
+}
+
 /** Columns every row gets after those: its standing, its error (if any) and its scorer. */
 const OUTCOME_COLUMNS = ["verdict", "errorStage", "errorCode", "errorMessage", "scoredBy"] as const;
 const outcomeCells = (r: EvalResult) => [
@@ -221,7 +230,7 @@ const outcomeCells = (r: EvalResult) => [
   r.error?.stage,
   r.error?.code,
   r.error?.message,
-  r.scoredBy ? `${r.scoredBy.id} v${r.scoredBy.version}` : undefined,
+  r.scoredBy ? scorerLabel(r.scoredBy) : undefined,
 ];
 
 /** The code scorer's columns, added when any result has tests. */

@@ -18,7 +18,11 @@ export function applyScore(result: EvalResult, scored: ScoreResult, scorer: Scor
     ...(scored.reason ? { reason: scored.reason } : {}),
     ...(typeof strict === "boolean" ? { strict } : {}),
     ...(code?.success ? { code: code.data } : {}),
-    scoredBy: { id: scorer.id, version: scorer.version },
+    scoredBy: {
+      id: scorer.id,
+      version: scorer.version,
+      ...(scorer.profile !== undefined ? { profile: scorer.profile } : {}),
+    },
   };
 }
 

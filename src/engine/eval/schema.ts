@@ -5,6 +5,7 @@ import { z } from "zod";
 import { ConductorConfigSchema, PoolSchema } from "../schema/worker.ts";
 import { HfSourceSchema } from "./dataset/hf-pin.ts";
 import { ColumnMappingSchema } from "./dataset/schema.ts";
+import { MathProfileSchema } from "./scorers/math-profiles.ts";
 import { ScorerSpecSchema } from "./scorers/registry.ts";
 import { EvalErrorSchema, upgradeResultObject } from "./outcome.ts";
 import { StrategySchema } from "./strategy.ts";
@@ -81,8 +82,13 @@ export const EvalResultSchema = z.object({
       cost: z.number().nonnegative(),
     })
     .optional(),
-  /** The scorer and version that gave this verdict (absent on lines older than re-scoring). */
-  scoredBy: z.object({ id: z.string(), version: z.number().int() }).optional(),
+  /**
+   * The scorer, version and grader profile (math from version 3) that gave this verdict (absent
+   * on lines older than re-scoring). A stored verdict keeps it until the results are re-scored.
+   */
+  scoredBy: z
+    .object({ id: z.string(), version: z.number().int(), profile: MathProfileSchema.optional() })
+    .optional(),
 });
 export type EvalResult = z.infer<typeof EvalResultSchema>;
 

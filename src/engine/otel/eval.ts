@@ -8,7 +8,7 @@ import { double } from "./span.ts";
  * items as one session.
  */
 export function evalRootAttributes(
-  result: Pick<EvalResult, "item" | "strategy" | "repeat" | "correct" | "score">,
+  result: Pick<EvalResult, "item" | "strategy" | "repeat" | "correct" | "score" | "scoredBy">,
   evaluationId: string,
 ): Attributes {
   return {
@@ -19,5 +19,15 @@ export function evalRootAttributes(
     "conductor.eval.repeat": result.repeat,
     "conductor.eval.score": double(result.score),
     ...(result.correct !== null ? { "conductor.eval.correct": result.correct } : {}),
+    // which grader gave the verdict: a figure is only comparable under the same one
+    ...(result.scoredBy
+      ? {
+          "conductor.eval.scorer": result.scoredBy.id,
+          "conductor.eval.scorer_version": result.scoredBy.version,
+          ...(result.scoredBy.profile
+            ? { "conductor.eval.scorer_profile": result.scoredBy.profile }
+            : {}),
+        }
+      : {}),
   };
 }

@@ -1,3 +1,4 @@
+import type { MathProfile } from "../scorers/math-profiles.ts";
 import { z } from "zod";
 import type { HfSource } from "./hf.ts";
 import type { SourceRow } from "./parse.ts";
@@ -26,6 +27,8 @@ export interface BenchmarkPreset {
   source: HfSource;
   mapping: ColumnMapping;
   scorer: "math" | "mc" | "contains" | "exact";
+  /** The math grader profile the benchmark's paper reports with (absent: default). */
+  profile?: MathProfile;
   instruction: string;
   revision: string | null;
   reshape?: PresetReshape;

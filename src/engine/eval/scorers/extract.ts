@@ -1,4 +1,5 @@
 /** Answer extraction shared by the scorers: the last `\boxed{}`, `<answer>` tag or "Answer:" line. */
+import { braceGroup } from "./latex-braces.ts";
 
 /** Removes `<think>` blocks so reasoning never counts as the answer. */
 export function stripThinking(text: string): string {
@@ -10,14 +11,8 @@ export function lastBoxed(text: string): string | null {
   const re = /\\(?:boxed|fbox)\s*\{/g;
   let found: string | null = null;
   for (let m = re.exec(text); m; m = re.exec(text)) {
-    let depth = 1;
-    let i = m.index + m[0].length;
-    const start = i;
-    for (; i < text.length && depth > 0; i++) {
-      if (text[i] === "{") depth++;
-      else if (text[i] === "}") depth--;
-    }
-    if (depth === 0) found = text.slice(start, i - 1);
+    const g = braceGroup(text, m.index + m[0].length);
+    if (g.closed) found = g.inner;
   }
   return found;
 }

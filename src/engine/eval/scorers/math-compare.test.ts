@@ -3,6 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ComputeEngine } from "@cortex-js/compute-engine";
 import { Comparer } from "./math-compare.ts";
+import { VERSION_2 } from "./math-profiles.ts";
 import type { Json } from "./math-value.ts";
 import { computeEngine } from "./math-value.ts";
 
@@ -10,7 +11,7 @@ let ce: ComputeEngine;
 beforeAll(async () => {
   ce = await computeEngine();
 });
-const exact = () => new Comparer(ce, { precision: 6, relTol: 1e-9 }, false);
+const exact = () => new Comparer(ce, { precision: 6, relTol: 1e-9 }, false, VERSION_2.rules);
 const same = (a: Json, b: Json) => exact().same(a, b);
 
 const open = (x: Json): Json => ["Open", x];
@@ -367,7 +368,7 @@ describe("Comparer", () => {
     ).toBe(true);
     expect(same(["Power", ["Add", "x", 1], 2], ["Add", ["Power", "x", 2], 1])).toBe(false);
     expect(same(0.3333333, ["Divide", 1, 3])).toBe(false); // no decimal rounding asked
-    const decimal = new Comparer(ce, { precision: 6, relTol: 1e-9 }, true);
+    const decimal = new Comparer(ce, { precision: 6, relTol: 1e-9 }, true, VERSION_2.rules);
     expect(decimal.same(0.3333333, ["Divide", 1, 3])).toBe(true);
   });
 });

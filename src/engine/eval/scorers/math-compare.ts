@@ -4,6 +4,7 @@
  * intervals with their brackets, sets without order, tuples, matrices, then values.
  */
 import type { ComputeEngine as Engine } from "@cortex-js/compute-engine";
+import type { MathRule } from "./math-profiles.ts";
 import type { Json, Tolerance } from "./math-value.ts";
 import { args, head, numeric, sameValue, unknowns } from "./math-value.ts";
 
@@ -95,11 +96,36 @@ function tupleInterval(x: Json): { lo: Json; hi: Json; loOpen: boolean; hiOpen: 
   return { lo: lo!, hi: hi!, loOpen: true, hiOpen: true };
 }
 
+/** A one-column or one-row matrix (rows of the engine's List) as the List of its values. */
+function asVector(x: Json): Json {
+  if (head(x) !== "List") return x;
+  const rows = args(x);
+  if (rows.length === 1 && head(rows[0]!) === "List") return rows[0]!;
+  if (rows.length > 1 && rows.every((r) => head(r) === "List" && args(r).length === 1))
+    return ["List", ...rows.map((r) => args(r)[0]!)];
+  return x;
+}
+
+/** A number written in the text with decimals: its value and its places; null otherwise. */
+function decimalLiteral(x: Json): { value: number; places: number } | null {
+  const text =
+    typeof x === "number"
+      ? String(x)
+      : typeof x === "object" && x && "num" in x
+        ? String(x.num)
+        : null;
+  const m = text === null ? null : /^-?\d*\.(\d+)$/.exec(text);
+  return m ? { value: Number(text), places: m[1]!.length } : null;
+}
+
+const IRRATIONAL_HEADS = /"(?:Sqrt|Root|Pi|ExponentialE|Exp|Ln|Log|Sin|Cos|Tan|Sec|Csc|Cot|Power)"/;
+
 export class Comparer {
   constructor(
     private readonly ce: Engine,
     private readonly t: Tolerance,
     private readonly decimal: boolean,
+    private readonly rules: ReadonlySet<MathRule>,
   ) {}
 
   /** True when the answer `b` says what the reference `a` says. */
@@ -111,6 +137,8 @@ export class Comparer {
     if (JSON.stringify(a) === JSON.stringify(b)) return true;
     const ha = head(a);
     const hb = head(b);
+    const loose = this.looseForms(a, b, depth);
+    if (loose !== null) return loose;
     const range = this.rangeAgainstInterval(a, b, depth) ?? this.rangeAgainstInterval(b, a, depth);
     if (range !== null) return range;
     const ra = relation(a);
@@ -133,7 +161,70 @@ export class Comparer {
     if (ha === "Colon" && hb === "Colon") return this.sameInOrder(args(a), args(b), depth);
     if ([ha, hb].some((h) => h !== null && ["Interval", "Colon", "Equal"].includes(h)))
       return false;
-    return sameValue(this.ce, a, b, this.t, this.decimal);
+    return (
+      sameValue(this.ce, a, b, this.t, this.decimal) ||
+      (this.rules.has("rounded-irrational") && (this.rounded(a, b) || this.rounded(b, a)))
+    );
+  }
+
+  /**
+   * The profile's forgiving forms, before the structural rules: a bracketed single value, a list
+   * in brackets against a bare list, a column or row matrix against a tuple or list, and (Qwen)
+   * round against square brackets. Null when none applies.
+   */
+  private looseForms(a: Json, b: Json, depth: number): boolean | null {
+    const has = (r: MathRule) => this.rules.has(r);
+    const isList = (x: Json) => head(x) === "List";
+    if (has("brackets")) {
+      const single = (x: Json) => isList(x) && args(x).length === 1 && !isList(args(x)[0]!);
+      if (single(a) && !isList(b)) return this.same(args(a)[0]!, b, depth + 1);
+      if (single(b) && !isList(a)) return this.same(a, args(b)[0]!, depth + 1);
+      if (isList(a) && head(b) === "Set")
+        return this.sameMembers("Set", args(a), "Set", args(b), depth);
+      if (isList(b) && head(a) === "Set")
+        return this.sameMembers("Set", args(a), "Set", args(b), depth);
+    }
+    // a matrix of one column or one row against a tuple or list of its values, in order
+    const [va, vb] = [asVector(a), asVector(b)];
+    const flat = (x: Json) => (head(x) === "Tuple" ? ["List", ...args(x)] : x);
+    // (one side only: a column matrix is not a row matrix)
+    const matrixSide =
+      (JSON.stringify(va) !== JSON.stringify(a)) !== (JSON.stringify(vb) !== JSON.stringify(b));
+    if (has("column-vector") && matrixSide) {
+      const [fa, fb] = [flat(va), flat(vb)];
+      if (isList(fa) && isList(fb) && !args(fa).some(isList) && !args(fb).some(isList))
+        return this.sameInOrder(args(fa), args(fb), depth);
+    }
+    if (has("loose-brackets")) {
+      const pair = (x: Json) =>
+        interval(x) ??
+        (["Tuple", "List"].includes(head(x) ?? "")
+          ? { lo: args(x)[0]!, hi: args(x)[1]!, n: args(x).length }
+          : null);
+      const [pa, pb] = [pair(a), pair(b)];
+      if (pa && pb && (!("n" in pa) || pa.n === 2) && (!("n" in pb) || pb.n === 2))
+        return this.same(pa.lo, pb.lo, depth + 1) && this.same(pa.hi, pb.hi, depth + 1);
+    }
+    return null;
+  }
+
+  /** "rounded-irrational": `d` written with n decimals is `exact` (irrational) rounded to n places. */
+  private rounded(d: Json, exact: Json): boolean {
+    const lit = decimalLiteral(d);
+    if (
+      !lit ||
+      lit.places < 2 ||
+      decimalLiteral(exact) ||
+      !IRRATIONAL_HEADS.test(JSON.stringify(exact))
+    )
+      return false;
+    if (unknowns(this.ce, exact).length > 0) return false;
+    const v = numeric(this.ce, exact, {});
+    if (!v || Math.abs(v[1]) > 1e-12) return false;
+    // a rational value in disguise (`\sqrt{4}`, `\sin(\pi/6)`) is compared exactly, not rounded
+    for (let q = 1; q <= 1000; q++)
+      if (Math.abs(v[0] * q - Math.round(v[0] * q)) < 1e-9) return false;
+    return Math.round(v[0] * 10 ** lit.places) === Math.round(lit.value * 10 ** lit.places);
   }
 
   /** `0 < x < 1` against `(0, 1)`: the bounds and whether each is open; null when not that shape. */
@@ -154,7 +245,7 @@ export class Comparer {
   }
 
   private unwrap(x: Json): Json {
-    let out = assignedValue(x);
+    let out = this.rules.has("assignment") ? assignedValue(x) : x;
     if (head(out) === "Element" && args(out).length === 2) out = args(out)[1]!;
     if (head(out) === "Matrix") out = args(out)[0] ?? out;
     return out;
@@ -183,11 +274,13 @@ export class Comparer {
   private sameMembers(ha: string, a: Json[], hb: string, b: Json[], depth: number): boolean {
     const ordered = (h: string) => h === "Tuple" || h === "Sequence";
     if (ordered(ha) && ordered(hb)) return this.sameInOrder(a, b, depth);
-    if (ordered(ha) !== ordered(hb)) {
+    if (ordered(ha) !== ordered(hb) && this.rules.has("unordered-lists")) {
       const [tuple, set] = ordered(ha) ? [a, b] : [b, a];
       return this.sameInOrder(tuple, this.sorted(set), depth);
     }
-    return this.sameUnordered(a, b, depth);
+    return this.rules.has("unordered-lists")
+      ? this.sameUnordered(a, b, depth)
+      : this.sameInOrder(a, b, depth);
   }
 
   private sorted(xs: Json[]): Json[] {

@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { stripThinking } from "./extract.ts";
+import { braceGroup } from "./latex-braces.ts";
 
 export const MathExtractionSchema = z.enum([
   "boxed",
@@ -36,15 +37,9 @@ function boxes(text: string): Box[] {
   const out: Box[] = [];
   const re = /\\(?:begin)?(?:boxed|fbox)\s*\{/g;
   for (let m = re.exec(text); m; m = re.exec(text)) {
-    let depth = 1;
-    let i = m.index + m[0].length;
-    const start = i;
-    for (; i < text.length && depth > 0; i++) {
-      if (text[i] === "{") depth++;
-      else if (text[i] === "}") depth--;
-    }
-    out.push({ start: m.index, end: i, inner: text.slice(start, depth === 0 ? i - 1 : i) });
-    re.lastIndex = i; // (the end of the text when unclosed)
+    const g = braceGroup(text, m.index + m[0].length);
+    out.push({ start: m.index, end: g.end, inner: g.inner });
+    re.lastIndex = g.end; // (the end of the text when unclosed)
   }
   return out;
 }

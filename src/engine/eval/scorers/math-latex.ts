@@ -3,6 +3,10 @@
  * `\approx` tails, thousands separators and percentages out, ASCII math into LaTeX. Only form is
  * changed here; what the answer means is decided by the parser and the comparison.
  */
+import { braceGroup } from "./latex-braces.ts";
+import { degreesInTrig, mixedNumber, sentenceNumber } from "./math-forms.ts";
+import type { MathRule } from "./math-profiles.ts";
+import { VERSION_2 } from "./math-profiles.ts";
 
 /** The argument of each `\command{...}` (braces balanced) replaced by `f(argument)`. */
 export function replaceCommand(text: string, command: string, f: (arg: string) => string): string {
@@ -17,14 +21,9 @@ export function replaceCommand(text: string, command: string, f: (arg: string) =
       from = at + command.length;
       continue;
     }
-    let depth = 1;
-    const start = ++i;
-    for (; i < out.length && depth > 0; i++) {
-      if (out[i] === "{") depth++;
-      else if (out[i] === "}") depth--;
-    }
-    const replaced = f(out.slice(start, depth === 0 ? i - 1 : i));
-    out = out.slice(0, at) + replaced + out.slice(i);
+    const g = braceGroup(out, i + 1);
+    const replaced = f(g.inner);
+    out = out.slice(0, at) + replaced + out.slice(g.end);
     from = at + replaced.length;
   }
   return out;
@@ -49,14 +48,8 @@ export interface CleanAnswer {
 function rewriteCalls(s: string, opening: RegExp, wrap: (inner: string) => string): string {
   let out = s;
   for (let m = opening.exec(out); m; m = opening.exec(out)) {
-    let depth = 1;
-    let i = m.index + m[0].length;
-    for (; i < out.length && depth > 0; i++) {
-      if (out[i] === "(") depth++;
-      else if (out[i] === ")") depth--;
-    }
-    const inner = out.slice(m.index + m[0].length, depth === 0 ? i - 1 : i);
-    out = out.slice(0, m.index) + wrap(inner) + out.slice(i);
+    const g = braceGroup(out, m.index + m[0].length, "(", ")");
+    out = out.slice(0, m.index) + wrap(g.inner) + out.slice(g.end);
   }
   return out;
 }
@@ -83,8 +76,15 @@ function unwrapText(s: string): string {
   return replaceCommand(out, "\\mathrm", (a) => (/^[eE]$/.test(a.trim()) ? a.trim() : ` ${a} `));
 }
 
-/** Normalises one answer's text (no extraction here: the text is the answer). */
-export function cleanAnswer(raw: string): CleanAnswer {
+/**
+ * Normalises one answer's text (no extraction here: the text is the answer). `rules` are the
+ * profile's (see `math-profiles.ts`): each switchable step below names the rule that allows it.
+ */
+export function cleanAnswer(
+  raw: string,
+  rules: ReadonlySet<MathRule> = VERSION_2.rules,
+): CleanAnswer {
+  const has = (r: MathRule) => rules.has(r);
   let s = raw.trim();
   // the math delimiters, wherever they are: "x = \\(5\\)" is x = 5
   s = s.replace(/^\$+|\$+$/g, "").replace(/\\[()[\]]/g, "");
@@ -94,6 +94,7 @@ export function cleanAnswer(raw: string): CleanAnswer {
     "\\",
   );
   s = unwrapText(s);
+  if (has("sentence")) s = sentenceNumber(s.trim());
   s = s.replace(/\\[dtc]frac/g, "\\frac");
   s = s.replace(/\\(?:left|right|bigl|bigr|Bigl|Bigr|big|Big)(?![a-zA-Z])/g, "");
   s = s.replace(/,\\!\s*/g, ",").replace(/\\begin\{array\}\{[^{}]*\}/g, "\\begin{pmatrix}");
@@ -106,10 +107,11 @@ export function cleanAnswer(raw: string): CleanAnswer {
     /[[(]\s*(\\begin\{pmatrix\}(?:(?!\\end\{pmatrix\})[\s\S])*\\end\{pmatrix\})\s*[\])]/g,
     "$1",
   );
+  if (has("degrees")) s = degreesInTrig(s);
   // degrees: "30^\circ", "30^{\circ}", "30°" are the number 30
   s = s.replace(/\^\s*\{?\s*\\circ\s*\}?|°|\\degree/g, "");
   // "x ≈ 0.577" and "\frac{\sqrt3}{3} \approx 0.577": the exact form before the tail wins
-  const approx = /\\approx|≈/.exec(s);
+  const approx = has("approx-tail") ? /\\approx|≈/.exec(s) : null;
   if (
     approx &&
     approx.index > 0 &&
@@ -117,27 +119,21 @@ export function cleanAnswer(raw: string): CleanAnswer {
   )
     s = s.slice(0, approx.index);
   else if (approx) s = s.slice(approx.index + approx[0].length);
-  const percent = PERCENT.test(s);
-  s = s.replace(PERCENT, " ");
+  const percent = has("percent") && PERCENT.test(s);
+  if (has("percent")) s = s.replace(PERCENT, " ");
   s = s.replace(/\\\$|\$|£|€|¥/g, " ");
-  s = s.replace(UNIT_AFTER_NUMBER, "$1 ");
+  if (has("units")) s = s.replace(UNIT_AFTER_NUMBER, "$1 ");
   // a decimal comma: "1000,99", "0,111" (a whole answer, two decimals or a leading zero)
   if (/^-?(?:\d+,\d{2}|0,\d+)$/.test(s.trim())) s = s.replace(",", ".");
   // thousands separators: "7,425,000", "11,\!111" (after \! went), "1 000"
-  s = s.replace(/(\d)\s*\{\s*,\s*\}\s*(?=\d{3}(?!\d))/g, "$1"); // "14{,}916", "14 {, }916"
-  // (not inside a tuple or interval: "(12,102)" is a pair)
-  s = s.replace(
-    /(?<![\d.([,]\s*)(?<![\d.])(\d{1,3})(?:(?:,|[ ]|\{,\})(\d{3}))+(?![\d]|\s*[,)\]])/g,
-    (m) => (/, /.test(m) ? m : m.replace(/\{,\}|[, ]/g, "")),
-  );
-
+  if (has("thousands")) s = thousandsOut(s);
   s = asciiToLatex(s);
   s = s.replace(/(?<![\d.])\.(\d)/g, "0.$1"); // ".5" is 0.5
   // "(11,7) or (7,11)", "1 and 2": a list
   s = s.replace(/\s*(?<![A-Za-z])(?:,\s*)?(?:and|or)(?![A-Za-z])\s*/g, ", ");
   // "17 any text": a number followed by words only is the number
   const trailing = /^([^A-Za-z]*\d[^A-Za-z]*?)\s+[A-Za-z][A-Za-z\s]*$/.exec(s);
-  if (trailing) s = trailing[1]!;
+  if (trailing && has("units")) s = trailing[1]!;
   s = s
     .replace(/−/g, "-")
     .replace(/\\\s*$/, "")
@@ -146,5 +142,16 @@ export function cleanAnswer(raw: string): CleanAnswer {
     .trim()
     .replace(/^[.,;:]+|[.,;:]+$/g, "")
     .trim();
+  if (has("mixed-number")) s = mixedNumber(s);
   return { latex: s, percent };
+}
+
+/** Thousands separators out: "7,425,000", "11,111" (after `\\!` went), "14{,}916", "1 000". */
+function thousandsOut(text: string): string {
+  const s = text.replace(/(\d)\s*\{\s*,\s*\}\s*(?=\d{3}(?!\d))/g, "$1"); // "14{,}916", "14 {, }916"
+  // (not inside a tuple or interval: "(12,102)" is a pair)
+  return s.replace(
+    /(?<![\d.([,]\s*)(?<![\d.])(\d{1,3})(?:(?:,|[ ]|\{,\})(\d{3}))+(?![\d]|\s*[,)\]])/g,
+    (m) => (/, /.test(m) ? m : m.replace(/\{,\}|[, ]/g, "")),
+  );
 }

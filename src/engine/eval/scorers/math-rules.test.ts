@@ -69,9 +69,9 @@ describe("math v2 rules", () => {
     expect((await compareMath("how many $? just about 12.75$", "12.7")).correct).toBe(false);
   });
 
-  it("is the math scorer at version 2 and leaves a blank reference unscored", async () => {
+  it("is the math scorer at version 3 (profile default) and leaves a blank reference unscored", async () => {
     const s = mathScorerV2();
-    expect([s.id, s.version]).toEqual(["math", 2]);
+    expect([s.id, s.version, s.profile]).toEqual(["math", 3, "default"]);
     expect(await s.score("\\boxed{3}", { question: "q", expected: "  " }, signal)).toMatchObject({
       correct: null,
       reason: "no reference",

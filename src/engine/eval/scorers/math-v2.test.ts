@@ -8,7 +8,7 @@ import { createScorer, scorerVersions } from "./registry.ts";
 
 const signal = new AbortController().signal;
 const score = (answer: string, expected: string) =>
-  mathScorerV2().score(answer, { question: "q", expected }, signal);
+  mathScorerV2({}, 2).score(answer, { question: "q", expected }, signal);
 
 describe("math scorer v2", () => {
   it.each(MATH_V2_CASES)("%j against %j -> %s", async (answer, expected, correct) => {
@@ -85,11 +85,11 @@ describe("normalising", () => {
 
 describe("choosing a version", () => {
   it("builds the newest math scorer by default and the old one by version", () => {
-    expect(scorerVersions("math")).toEqual([1, 2]);
+    expect(scorerVersions("math")).toEqual([1, 2, 3]);
     const latest = createScorer({ id: "math", options: {} });
     const old = createScorer({ id: "math", options: {}, version: 1 });
     const byOption = createScorer({ id: "math", options: { version: 1 } });
-    expect(latest.ok && latest.scorer.version).toBe(2);
+    expect(latest.ok && latest.scorer.version).toBe(3);
     expect(old.ok && old.scorer.version).toBe(1);
     expect(byOption.ok && byOption.scorer.version).toBe(1);
     expect(createScorer({ id: "math", options: {}, version: 0 }).ok).toBe(true);

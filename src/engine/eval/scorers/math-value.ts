@@ -4,7 +4,10 @@
  * points, tuples, sets, intervals, matrices, equations and inequalities by structure.
  */
 import type { ComputeEngine as Engine } from "@cortex-js/compute-engine";
+import { timeOfDay } from "./math-forms.ts";
 import { cleanAnswer } from "./math-latex.ts";
+import type { MathRule } from "./math-profiles.ts";
+import { VERSION_2, rulesKey } from "./math-profiles.ts";
 
 /** A MathJSON expression as the engine writes it. */
 export type Json = number | string | { num: string } | Json[] | { [k: string]: unknown };
@@ -19,6 +22,8 @@ export interface MathValue {
   decimal: boolean;
   /** For `x = 3`, `(p, q) = (3, 2)`, `S_1 : S = 7 : 32`: the value assigned to the name. */
   assigned?: Json;
+  /** Under the "times" rule, a time of day's minute of the day (`3:00 P.M.` is 900). */
+  time?: number;
 }
 
 /** The left side of an assignment: names, subscripts, `f(x)`, `(p,q)`, `|AB|`, `A:B`, `\frac{NO}{BO}`. */
@@ -70,21 +75,35 @@ const PARSED_KEPT = 1024;
  */
 const parsed = new Map<string, Promise<MathValue | null>>();
 
-/** Parses one answer; `null` when the engine cannot read it at all. */
-export function parseMath(raw: string): Promise<MathValue | null> {
-  const kept = parsed.get(raw);
+/**
+ * Parses one answer under a profile's rules (by default version 2's); `null` when the engine
+ * cannot read it at all.
+ */
+export function parseMath(
+  raw: string,
+  rules: ReadonlySet<MathRule> = VERSION_2.rules,
+): Promise<MathValue | null> {
+  const key = `${rulesKey(rules)}\n${raw}`;
+  const kept = parsed.get(key);
   if (kept) return kept;
-  const made = parseMathText(raw);
+  const made = parseMathText(raw, rules);
   if (parsed.size >= PARSED_KEPT) parsed.delete(parsed.keys().next().value!);
-  parsed.set(raw, made);
+  parsed.set(key, made);
   // A parse that failed (the engine could not load) is tried again next time, not remembered.
-  made.catch(() => parsed.delete(raw));
+  made.catch(() => parsed.delete(key));
   return made;
 }
 
-async function parseMathText(raw: string): Promise<MathValue | null> {
+async function parseMathText(raw: string, rules: ReadonlySet<MathRule>): Promise<MathValue | null> {
+  const time = rules.has("times") ? timeOfDay(raw) : null;
+  const value = await parseLatex(raw, rules);
+  if (time === null) return value;
+  return { ...(value ?? { json: time, text: raw.trim(), percent: false, decimal: false }), time };
+}
+
+async function parseLatex(raw: string, rules: ReadonlySet<MathRule>): Promise<MathValue | null> {
   const ce = await computeEngine();
-  const { latex, percent } = cleanAnswer(raw);
+  const { latex, percent } = cleanAnswer(raw, rules);
   if (latex === "") return null;
   const decimal = /\d\.\d/.test(latex); // (cleanAnswer made ".5" 0.5)
   const read = (s: string): Json | null => {
@@ -104,7 +123,7 @@ async function parseMathText(raw: string): Promise<MathValue | null> {
   const readAll = (s: string): Json | null =>
     (isBareList(s) ? read(`\\{${s.replace(/;/g, ",")}\\}`) : null) ?? read(s);
   const json = evaluateMatrices(ce, readAll(latex));
-  const rhs = isBareList(latex) ? null : assignedText(latex);
+  const rhs = isBareList(latex) || !rules.has("assignment") ? null : assignedText(latex);
   let assigned = rhs === null ? null : readAll(rhs);
   // "5 \times 6 \times 4 = 120": a computation without unknowns gives its last value
   // (a name on the left is an unknown, so this never overrides an assignment)

@@ -48,11 +48,15 @@ describe("multiple choice v2", () => {
   });
 
   it("is the default mc version, and version 1 stays available", async () => {
-    expect(scorerVersions("mc")).toEqual([1, 2]);
-    const v2 = createScorer({ id: "mc", options: {} });
+    expect(scorerVersions("mc")).toEqual([1, 2, 3]);
+    const v3 = createScorer({ id: "mc", options: {} });
+    const v2 = createScorer({ id: "mc", options: {}, version: 2 });
     const v1 = createScorer({ id: "mc", options: { mode: "strict" }, version: 1 });
-    if (!v2.ok || !v1.ok) throw new Error("not built");
-    expect(v2.scorer.version).toBe(2);
+    if (!v3.ok || !v2.ok || !v1.ok) throw new Error("not built");
+    expect([v3.scorer.version, v2.scorer.version]).toEqual([3, 2]);
+    // version 3 reads a reply that is only a lower-case letter; version 2 kept its verdict
+    expect((await v3.scorer.score("c", item, signal)).correct).toBe(true);
+    expect((await v2.scorer.score("c", item, signal)).correct).toBe(false);
     expect(v1.scorer.version).toBe(1);
     // version 1 reads the first letter of a hedged line; version 2 refuses it
     expect((await v1.scorer.score("Answer: C or B", item, signal)).correct).toBe(true);

@@ -20,6 +20,7 @@ export const McRuleSchema = z.enum([
   "lone-letter",
   "option-text",
   "only-letter",
+  "bare-letter",
   "hedged",
   "none",
 ]);
@@ -134,10 +135,15 @@ export function lenientReading(
   reply: string,
   options: Map<string, string>,
   valid: string,
+  bareLower = false,
 ): McReading {
   const strict = strictReading(reply, valid);
   if (strict.letter || strict.rule === "hedged") return strict;
   const t = normalise(reply);
+  // version 3: a reply that is only a letter, lower-case too ("b", "(c)", "d.")
+  const bare = bareLower ? /^[("'[*\s]*([a-j])[)\]'".*\s]*$/.exec(t) : null;
+  if (bare && valid.includes(bare[1]!.toUpperCase()))
+    return { letter: bare[1]!.toUpperCase(), rule: "bare-letter" };
   const phrase = phraseReading(t, valid);
   if (phrase) return phrase;
   const bold = lastLetter(t, /\*\*\s*\(?([A-J])\)?[.:]?\s*\*\*/g, valid, "bold");
@@ -167,11 +173,17 @@ export function lenientReading(
   return { letter: null, rule: letters.size > 1 ? "hedged" : "none" };
 }
 
-/** Multiple choice, version 2 (see the module comment); both readings are kept in `details`. */
-export function multipleChoiceScorerV2(mode: "strict" | "lenient" = "lenient"): Scorer {
+/**
+ * Multiple choice, versions 2 and 3 (see the module comment); both readings are kept in
+ * `details`. Version 3's lenient cascade also reads a reply that is only a lower-case letter.
+ */
+export function multipleChoiceScorerV2(
+  mode: "strict" | "lenient" = "lenient",
+  version: 2 | 3 = 3,
+): Scorer {
   return {
     id: "mc",
-    version: 2,
+    version,
     score(answer: string, item: ScoredItem): Promise<ScoreResult> {
       const expected = item.expected?.trim().toUpperCase();
       if (!expected || !/^[A-J]$/.test(expected))
@@ -181,7 +193,7 @@ export function multipleChoiceScorerV2(mode: "strict" | "lenient" = "lenient"): 
       const options = optionsOf(item.question);
       const valid = options.size >= 2 ? [...options.keys()].join("") : "ABCDEFGHIJ";
       const strict = strictReading(answer, valid);
-      const lenient = lenientReading(answer, options, valid);
+      const lenient = lenientReading(answer, options, valid, version >= 3);
       const chosen = mode === "lenient" ? lenient : strict;
       const reason: McReason = chosen.letter
         ? chosen.letter === expected

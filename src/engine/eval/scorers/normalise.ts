@@ -1,4 +1,5 @@
 /** Turns a math answer as models write it into a plain expression: LaTeX, units and separators out. */
+import { braceGroup } from "./latex-braces.ts";
 
 function replaceBraced(
   text: string,
@@ -21,13 +22,9 @@ function replaceBraced(
         i++;
         continue;
       }
-      let depth = 1;
-      const start = ++i;
-      for (; i < out.length && depth > 0; i++) {
-        if (out[i] === "{") depth++;
-        else if (out[i] === "}") depth--;
-      }
-      args.push(out.slice(start, i - 1));
+      const g = braceGroup(out, i + 1);
+      args.push(g.closed ? g.inner : g.inner.slice(0, -1));
+      i = g.end;
     }
     out = out.slice(0, at) + f(args) + out.slice(i);
   }

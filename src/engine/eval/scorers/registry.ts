@@ -3,6 +3,7 @@ import type { ChatBackend } from "../../llm/types.ts";
 import type { SandboxSource } from "../code/lazy.ts";
 import { codeLimitsOf, lazyCodeScorer } from "../code/lazy.ts";
 import { judgeScorer } from "./judge.ts";
+import { MathProfileSchema } from "./math-profiles.ts";
 import { mathScorerV2 } from "./math-v2.ts";
 import { mathScorer } from "./math.ts";
 import { multipleChoiceScorerV2 } from "./mc-v2.ts";
@@ -15,6 +16,11 @@ export const ScorerSpecSchema = z.object({
   id: z.string().min(1),
   /** The scorer version to build; absent (or 0) means the newest (see `scorerVersions`). */
   version: z.number().int().nonnegative().optional(),
+  /**
+   * The grader profile (math from version 3: default, math-verify, qwen-math, minerva, strict);
+   * absent means "default". A benchmark preset names the grader its paper reported with here.
+   */
+  profile: MathProfileSchema.optional(),
   /** mc: "strict" | "lenient"; regex: pattern/flags; math: tolerances; judge: workerId, rubric. */
   options: z.record(z.string(), z.unknown()).default({}),
 });
@@ -42,24 +48,32 @@ const num = (v: unknown): number | undefined => (typeof v === "number" ? v : und
 
 /** The versions each built-in scorer can still be built at, oldest first; the last is the default. */
 const VERSIONS = new Map<string, number[]>([
-  ["mc", [1, 2]],
-  ["math", [1, 2]],
+  ["mc", [1, 2, 3]],
+  ["math", [1, 2, 3]],
 ]);
 
 const FACTORIES = new Map<string, ScorerFactory>([
   [
     "mc",
-    (o, _deps, version) =>
-      (version === 1 ? multipleChoiceScorer : multipleChoiceScorerV2)(
-        o.mode === "strict" ? "strict" : "lenient",
-      ),
+    (o, _deps, version) => {
+      const mode = o.mode === "strict" ? "strict" : "lenient";
+      return version === 1
+        ? multipleChoiceScorer(mode)
+        : multipleChoiceScorerV2(mode, version === 2 ? 2 : 3);
+    },
   ],
   [
     "math",
-    (o, _deps, version) =>
-      version === 1
-        ? mathScorer({ relTol: num(o.relTol), absTol: num(o.absTol) })
-        : mathScorerV2({ precision: num(o.precision), relTol: num(o.relTol) }),
+    (o, _deps, version) => {
+      if (version === 1) return mathScorer({ relTol: num(o.relTol), absTol: num(o.absTol) });
+      const profile = MathProfileSchema.safeParse(o.profile ?? "default");
+      if (!profile.success)
+        return `Unknown math profile "${String(o.profile)}" (known: ${MathProfileSchema.options.join(", ")}).`;
+      if (version === 2 && o.profile !== undefined)
+        return "Math version 2 has no profiles (profiles came with version 3).";
+      const opts = { precision: num(o.precision), relTol: num(o.relTol), profile: profile.data };
+      return mathScorerV2(opts, version ?? 3);
+    },
   ],
   ["exact", () => exactScorer()],
   ["contains", () => containsScorer()],
@@ -104,7 +118,11 @@ export function scorerVersions(id: string): number[] {
  * means the newest, so specs written before versions were selectable build what they built then.
  */
 export function createScorer(
-  spec: Pick<ScorerSpec, "id" | "options"> & { version?: number | undefined },
+  spec: Pick<ScorerSpec, "id" | "options"> & {
+    version?: number | undefined;
+    /** Validated by the scorer's factory: an unknown name is a message. */
+    profile?: string | undefined;
+  },
   deps: ScorerDeps = {},
 ): { ok: true; scorer: Scorer } | { ok: false; message: string } {
   const factory = FACTORIES.get(spec.id);
@@ -120,7 +138,11 @@ export function createScorer(
       ok: false,
       message: `Scorer "${spec.id}" has no version ${asked} (known: ${known.join(", ")}).`,
     };
-  const made = factory(spec.options, deps, asked);
+  if (spec.profile !== undefined && spec.id !== "math")
+    return { ok: false, message: `Only the math scorer has grader profiles, not "${spec.id}".` };
+  const options =
+    spec.profile !== undefined ? { ...spec.options, profile: spec.profile } : spec.options;
+  const made = factory(options, deps, asked);
   if (typeof made === "string") return { ok: false, message: made };
   if (asked !== undefined && made.version !== asked)
     return {

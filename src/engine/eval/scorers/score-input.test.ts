@@ -44,7 +44,7 @@ describe("score input", () => {
       extracted: null,
       reason: "no letter found",
       scorer: "mc",
-      version: 2,
+      version: 3,
     });
     const three = { ...c, choices: ["x", "y", "z"] };
     expect((await scoreCase(multipleChoiceScorerV2(), three, signal)).correct).toBe(true);

@@ -22,6 +22,8 @@ export interface ScoreOutput {
   reason: string | null;
   scorer: string;
   version: number;
+  /** The grader profile, for scorers that have them (math from version 3). */
+  profile?: string;
 }
 
 /** The cases of a JSONL text, or the first bad line (1-based) and what is wrong with it. */
@@ -81,5 +83,6 @@ export async function scoreCase(
     reason: r.reason ?? null,
     scorer: scorer.id,
     version: scorer.version,
+    ...(scorer.profile !== undefined ? { profile: scorer.profile } : {}),
   };
 }

@@ -1,3 +1,5 @@
+import type { MathProfile } from "./math-profiles.ts";
+
 /** What a scorer says about one answer. `correct: null` means unscored (never counted as wrong). */
 export interface ScoreResult {
   correct: boolean | null;
@@ -18,6 +20,8 @@ export interface ScoredItem {
 export interface Scorer {
   id: string;
   version: number;
+  /** The grader profile it scores as (math from version 3), recorded with each verdict. */
+  profile?: MathProfile;
   score(answer: string, item: ScoredItem, signal: AbortSignal): Promise<ScoreResult>;
 }
 

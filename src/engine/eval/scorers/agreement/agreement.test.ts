@@ -4,7 +4,7 @@ import { compareMath } from "../math-v2.ts";
 import type { AgreementCase, Tally } from "./agreement.ts";
 import { describeTally, parseFixture, tally } from "./agreement.ts";
 import { DISAGREEMENTS } from "./disagreements.ts";
-import { FIGURES, TARGETS } from "./figures.ts";
+import { FIGURES, PROFILE_FIGURES, TARGETS } from "./figures.ts";
 import type { AgreementSource } from "./sources.ts";
 import { SOURCES } from "./sources.ts";
 import { multipleChoiceScorerV2 } from "../mc-v2.ts";
@@ -25,23 +25,27 @@ async function ours(src: AgreementSource, c: AgreementCase): Promise<boolean | n
 const tallies = new Map<string, Tally>();
 
 describe("agreement with the public reference graders", () => {
-  it.each(SOURCES)("$file ($repo): the figures in figures.ts", async (src) => {
-    const cases = read(src.file);
-    expect(cases.length).toBeGreaterThan(0);
-    for (const c of cases) expect(c.source).toBe(src.repo);
-    const verdicts = [];
-    for (const c of cases) verdicts.push(await ours(src, c));
-    const t = tally(cases, verdicts);
-    tallies.set(src.file, t);
-    expect(describeTally(t)).toBe(describeTally({ ...FIGURES[src.file]!, disagreements: [] }));
-    // every disagreement is listed and argued; a listed one that now agrees is struck off
-    expect(t.disagreements.sort()).toEqual(
-      Object.keys(DISAGREEMENTS)
-        .filter((id) => cases.some((c) => c.id === id))
-        .sort(),
-    );
-    // Hundreds of cases through the compute engine (loaded by the first): seconds on a busy machine.
-  }, 60_000);
+  it.each(SOURCES)(
+    "$file ($repo): the figures in figures.ts",
+    async (src) => {
+      const cases = read(src.file);
+      expect(cases.length).toBeGreaterThan(0);
+      for (const c of cases) expect(c.source).toBe(src.repo);
+      const verdicts = [];
+      for (const c of cases) verdicts.push(await ours(src, c));
+      const t = tally(cases, verdicts);
+      tallies.set(src.file, t);
+      expect(describeTally(t)).toBe(describeTally({ ...FIGURES[src.file]!, disagreements: [] }));
+      // every disagreement is listed and argued; a listed one that now agrees is struck off
+      expect(t.disagreements.sort()).toEqual(
+        Object.keys(DISAGREEMENTS)
+          .filter((id) => cases.some((c) => c.id === id))
+          .sort(),
+      );
+      // Hundreds of cases through the compute engine (loaded by the first): seconds on a busy machine.
+    },
+    60_000,
+  );
 
   it("reaches the targets over all sources of each kind", () => {
     for (const kind of ["math", "mc"] as const) {
@@ -62,6 +66,22 @@ describe("agreement with the public reference graders", () => {
       expect(why.length, id).toBeGreaterThan(40);
     }
   });
+
+  it("agrees per profile as PROFILE_FIGURES says, over every math source", async () => {
+    const cases = SOURCES.filter((s) => s.scorer === "math").flatMap((s) => read(s.file));
+    for (const profile of Object.keys(PROFILE_FIGURES) as (keyof typeof PROFILE_FIGURES)[]) {
+      let agreed = 0;
+      for (const c of cases)
+        if (
+          (await compareMath(c.answer, c.reference, { ...c.options, profile })).correct ===
+          c.expected
+        )
+          agreed++;
+      expect(`${profile}: ${agreed} of ${cases.length}`).toBe(
+        `${profile}: ${PROFILE_FIGURES[profile]} of ${cases.length}`,
+      );
+    }
+  }, 120_000);
 
   it("ids are unique and every case cites a line of its source file", () => {
     const all = SOURCES.flatMap((s) => read(s.file));

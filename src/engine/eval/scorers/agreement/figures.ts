@@ -1,3 +1,5 @@
+import type { MathProfile } from "../math-profiles.ts";
+
 /**
  * Agreement per source, as the agreement test measures it and the README reports it. The test
  * fails when a figure here differs from what the scorers do, so the README cannot drift.
@@ -13,6 +15,18 @@ export const FIGURES: Record<string, { cases: number; agreed: number }> = {
   "inspect-mc": { cases: 5, agreed: 5 },
   "lighteval-mc": { cases: 15, agreed: 15 },
   "math-verify-mc": { cases: 7, agreed: 7 },
+};
+
+/**
+ * Agreement over all math sources per grader profile (the rows above are the default profile's).
+ * The other profiles reproduce one grader's conventions, so they agree less with the others'
+ * verdicts by design; the README's "Graders" table gives them per source.
+ */
+export const PROFILE_FIGURES: Record<Exclude<MathProfile, "default">, number> = {
+  "math-verify": 396,
+  "qwen-math": 384,
+  minerva: 221,
+  strict: 327,
 };
 
 /** The issue's targets: agreement over all math cases, and over all multiple-choice cases. */
