@@ -58,7 +58,30 @@ def vocabulary():
     tokens.append(("\u2581", NORMAL))
     tokens += [(chr(c), NORMAL) for c in range(0x21, 0x7F)]
     tokens += [(piece.replace(" ", "\u2581"), NORMAL) for piece in PIECES]
+    # Common words, each with every prefix (SentencePiece merges pairs, so "\u2581the" needs
+    # "\u2581t" and "\u2581th"): prompts then take about a word a token, not a character.
+    seen = {t for t, _ in tokens}
+    for word in WORDS.split():
+        for text in (word, "\u2581" + word):
+            for end in range(2, len(text) + 1):
+                if text[:end] not in seen:
+                    seen.add(text[:end])
+                    tokens.append((text[:end], NORMAL))
     return tokens
+
+
+WORDS = """
+the a an and or of to in on for with by from as at is are be it its that this these those which
+what who how when each every one two three first last later earlier step steps model models
+question questions answer answers subtask subtasks access list lists user work team final
+language plan planning reasoning check checks solve solves correct independent attempt attempts
+example examples available worker workers should would must may can not no all only more than
+most their they them you your we our his her do does run runs give gives given number numbers
+integer ids id id's string entry entries per form three Python receives shown sees response
+responses complete name names order listed instruction instructions placeholders choose end
+write exactly equal length quoted holds index indices none such as before after into problem
+parts part facts approach settle settles compare compares count counts counting
+"""
 
 
 # Two longer pieces: the plan's first line (so the free-text reasoning ends at once) and a subtask.

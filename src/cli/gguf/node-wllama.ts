@@ -52,6 +52,8 @@ class BlobWorker {
 
   terminate(): void {
     this.ended = true;
+    // The engine's thread can take a while to stop; it must not hold the process open meanwhile.
+    this.thread?.unref();
     void this.thread?.terminate();
   }
 }

@@ -97,7 +97,11 @@ function usageOf(chunk: GgufChunk): Usage | undefined {
   }
   const t = chunk.timings;
   if (!t || t.predicted_n <= 0) return undefined;
-  return { promptTokens: t.prompt_n + t.cache_n, completionTokens: t.predicted_n, estimated: false };
+  return {
+    promptTokens: t.prompt_n + t.cache_n,
+    completionTokens: t.predicted_n,
+    estimated: false,
+  };
 }
 
 function statsOf(chunk: GgufChunk): GgufStats | undefined {
@@ -173,7 +177,7 @@ export function createGgufBackend(engine: GgufEngine, opts: GgufBackendOptions):
         await orAbort(new Promise<void>((resolve) => (wake = resolve)), signal);
         wake = undefined;
       }
-      if (failure !== undefined) throw failure;
+      if (failure !== undefined) throw toLlmError(failure, request, signal);
       finished = true;
       if (signal.aborted) throw new LlmError("aborted");
       if (lastStats) opts.onStats?.(lastStats);

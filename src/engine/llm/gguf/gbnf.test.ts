@@ -5,7 +5,9 @@ import { toGbnf } from "./gbnf.ts";
 describe("toGbnf", () => {
   it("renames rules to GBNF's letters, digits and dashes, and keeps literals and classes", () => {
     const ebnf = 'root ::= plan_1 "a_b" [_x] # a_comment\nplan_1 ::= "\\"_" more_2_0?\n';
-    expect(toGbnf(ebnf)).toBe('root ::= plan-1 "a_b" [_x] # a_comment\nplan-1 ::= "\\"_" more-2-0?\n');
+    expect(toGbnf(ebnf)).toBe(
+      'root ::= plan-1 "a_b" [_x] # a_comment\nplan-1 ::= "\\"_" more-2-0?\n',
+    );
   });
 
   it("leaves no underscore in a rule name of the plan grammar", () => {

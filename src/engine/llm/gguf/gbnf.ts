@@ -37,3 +37,8 @@ function closing(text: string, start: number, close: string): number {
   }
   return text.length;
 }
+
+/** Whether `head` (a file's first bytes) starts like a GGUF file: the magic "GGUF". */
+export function looksLikeGguf(head: Uint8Array): boolean {
+  return head.length >= 4 && String.fromCharCode(...head.subarray(0, 4)) === "GGUF";
+}
