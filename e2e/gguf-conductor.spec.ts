@@ -37,12 +37,17 @@ test("a GGUF Conductor loaded from disk plans with real tokens, and the plan run
   });
   // The speed test: llama.cpp's own prefill and decode figures on this device.
   await section.getByTestId("gguf-speed").click();
-  await expect(section.getByTestId("gguf-speed-result")).toContainText(/prefill \d+\.\d tok\/s/);
+  await expect(section.getByTestId("gguf-speed-result")).toContainText(/prefill \d+\.\d tok\/s/, {
+    timeout: 20_000,
+  });
   await page(studio).screenshot({ path: "/tmp/i39-gguf-settings.png" });
   await studio.closeSettings();
 
   await studio.ask("Is 391 prime?");
-  await studio.plan(1);
+  await studio.startPlan();
+  // Real decoding on a shared CPU: the prompt's prefill takes seconds.
+  await expect(studio.byTestId("plan")).toBeEnabled({ timeout: 45_000 });
+  await studio.planned(1);
   await studio.run();
   await expect(studio.byTestId("final-answer")).toHaveText("391 = 17 × 23, so it is not prime.");
   await page(studio).screenshot({ path: "/tmp/i39-gguf-run.png" });

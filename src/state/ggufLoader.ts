@@ -64,9 +64,11 @@ export async function loadGguf(
  */
 export async function speedTest(backend: GgufBackend): Promise<GgufStats | undefined> {
   const words = "Plan how a team of language models will answer the question below. ".repeat(8);
+  // A grammar of a fixed length, so every model decodes the same number of tokens (no early end).
+  const grammar = "root ::= [a-z ]{48}";
   await collect(
     backend,
-    { messages: [{ role: "user", content: words }], temperature: 0, maxTokens: 32 },
+    { messages: [{ role: "user", content: words }], temperature: 0, maxTokens: 48, grammar },
     new AbortController().signal,
   );
   return backend.lastStats;
