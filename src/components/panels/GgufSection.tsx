@@ -3,6 +3,7 @@ import type { GgufStats } from "../../engine/llm/gguf/backend.ts";
 import { GGUF_CATALOGUE } from "../../engine/llm/gguf/catalogue.ts";
 import {
   cachedGguf,
+  cancelGgufLoad,
   deleteGguf,
   isGgufId,
   loadGgufModel,
@@ -107,8 +108,11 @@ export function GgufSection() {
         </label>
       </div>
       {progress && (
-        <p className="small" data-testid="gguf-progress">
+        <p className="small row" data-testid="gguf-progress">
           {progress}
+          <button type="button" onClick={cancelGgufLoad}>
+            Cancel
+          </button>
         </p>
       )}
       {error && (
