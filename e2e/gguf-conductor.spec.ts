@@ -54,7 +54,8 @@ test("a GGUF Conductor loaded from disk plans with real tokens, and the plan run
   await expect(studio.byTestId("final-answer")).toHaveText("391 = 17 × 23, so it is not prime.");
   await page(studio).screenshot({ path: "/tmp/i39-gguf-run.png" });
   // The Conductor was never asked over HTTP: only the worker was.
-  const chats = server.requests.filter((r) => r.path === "/v1/chat/completions");
+  // Chat calls with a body (a CORS preflight has none).
+  const chats = server.requests.filter((r) => r.path === "/v1/chat/completions" && r.body);
   expect(chats.map((r) => (r.body as { model?: string }).model)).toEqual([WORKERS[0].model]);
   // The worker got the subtask the tiny model wrote.
   expect(JSON.stringify(chats[0]?.body)).toContain("Answer the question.");
