@@ -9,12 +9,14 @@ import { EXIT, type ExitCode, UNREACHABLE_CODES, exitCodesHelp } from "./exit-co
 import { optionsHelp, parseOptions } from "./options.ts";
 import { firstUnwritable } from "./output-paths.ts";
 import { otlpExporter } from "./otlp-export.ts";
+import { CONDUCTOR_GGUF_OPTION, ggufConductor } from "./gguf/conductor.ts";
 import { answerBlock, progressLine, totalsLine } from "./run-progress.ts";
 import { createEngine, forCommandLine, runQuestion } from "./serve/engine.ts";
 
 const SHAPE = {
   name: "run",
-  usage: "--config FILE --question TEXT [--out FILE] [--strict] [--otlp-endpoint URL]",
+  usage:
+    "--config FILE --question TEXT [--out FILE] [--strict] [--otlp-endpoint URL] [--conductor-gguf FILE]",
   options: {
     config: {
       type: "string",
@@ -59,6 +61,7 @@ const SHAPE = {
       arg: "C",
       description: "GenAI convention names: current (v0.1.0, default) or legacy (v1.41.0)",
     },
+    "conductor-gguf": CONDUCTOR_GGUF_OPTION,
   },
 } as const;
 
@@ -80,6 +83,7 @@ ${exitCodesHelp({
 Examples:
   conductor-studio run --config pool.json --question "What is 17 * 23?"
   conductor-studio run --config pool.json --question "Prove that sqrt(2) is irrational." --out run.json
+  conductor-studio run --config pool.json --conductor-gguf conductor-q4_k_m.gguf --question "What is 17 * 23?"
   echo "How many primes are below 100?" | conductor-studio run --config pool.json --question - > run.json
 `;
 
@@ -125,13 +129,19 @@ async function run(args: string[], io: Io): Promise<number> {
     io.stderr(`${unwritable}\n`);
     return EXIT.usage;
   }
+  const gguf = values["conductor-gguf"]
+    ? await ggufConductor(values["conductor-gguf"], loaded.resolved)
+    : undefined;
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   process.once("SIGINT", onSignal);
   const starts = new Map<string, number>();
   let record: RunRecord;
   try {
-    record = await runQuestion(createEngine(loaded.resolved), {
+    const engine = gguf
+      ? createEngine(gguf.resolved, { conductor: gguf.backend })
+      : createEngine(loaded.resolved);
+    record = await runQuestion(engine, {
       question,
       context: [],
       signal: controller.signal,
@@ -143,6 +153,7 @@ async function run(args: string[], io: Io): Promise<number> {
     });
   } finally {
     process.off("SIGINT", onSignal);
+    await gguf?.backend.unload();
   }
   // The trace goes out in the background; the record is written first, whatever the collector does.
   otlp?.add(record);

@@ -70,14 +70,24 @@ function unavailable(label: string, message: string, code: ErrorCode = "unknown"
  */
 export function conductorConfigOf(s: StudioState): ConductorConfig {
   const c = s.conductor;
+  // A GGUF model (ggufController.ts) serves in place of the chosen WebLLM one while loaded.
+  const gguf = s.ibStatus === "ready" && s.ibModelId?.startsWith("gguf:") ? s.ibModelId : null;
   return c.backend === "webllm"
     ? {
         kind: "webllm",
         baseURL: "",
-        model: c.webllmModelId,
+        model: gguf ?? c.webllmModelId,
         temperature: c.temperature,
         maxTokens: c.maxTokens,
         planGrammar: planGrammarOf(c),
+        ...(s.ibStats
+          ? {
+              speed: {
+                prefillTokensPerSec: s.ibStats.prefillTokensPerSec,
+                decodeTokensPerSec: s.ibStats.decodeTokensPerSec,
+              },
+            }
+          : {}),
       }
     : {
         kind: "openai",

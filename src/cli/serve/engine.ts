@@ -51,6 +51,8 @@ export interface EngineOptions {
   cache?: ResponseCache;
   /** A worker id that answers alone when the Conductor cannot plan (`--fallback worker:NAME`). */
   fallbackWorker?: string;
+  /** The Conductor's backend when it is not the config's endpoint (`--conductor-gguf`). */
+  conductor?: ChatBackend;
 }
 
 /**
@@ -62,15 +64,17 @@ export function createEngine(resolved: ResolvedConfig, options: EngineOptions = 
   const { config, conductor, pool, keys } = resolved;
   const timeoutMs = config.timeoutMs;
   const idleTimeoutMs = config.idleTimeoutMs ?? CLI_TIMEOUTS.idleMs;
-  const conductorBackend = createOpenAIBackend({
-    baseURL: conductor.baseURL,
-    model: conductor.model,
-    apiKey: keys.get("conductor"),
-    headers: conductor.headers,
-    timeoutMs,
-    idleTimeoutMs,
-    fetch: nodeFetch,
-  });
+  const conductorBackend =
+    options.conductor ??
+    createOpenAIBackend({
+      baseURL: conductor.baseURL,
+      model: conductor.model,
+      apiKey: keys.get("conductor"),
+      headers: conductor.headers,
+      timeoutMs,
+      idleTimeoutMs,
+      fetch: nodeFetch,
+    });
   const workers = new Map(
     pool.map((w) => [
       w.id,

@@ -12,6 +12,7 @@ import { vramAtContext } from "../../engine/llm/webllm/catalogue.ts";
 import { useStudio } from "../../state/store.ts";
 import { CustomModelForm } from "./CustomModelForm.tsx";
 import { DownloadConfirm, formatMB as mb } from "./DownloadConfirm.tsx";
+import { GgufSection } from "./GgufSection.tsx";
 import { InBrowserPlanOptions } from "./InBrowserPlanOptions.tsx";
 import { LoadProgressBar } from "./LoadProgressBar.tsx";
 import { ProblemBox } from "./ProblemBox.tsx";
@@ -145,6 +146,7 @@ export function InBrowserSection() {
         </ul>
       )}
       <CustomModelForm />
+      <GgufSection />
     </div>
   );
 }

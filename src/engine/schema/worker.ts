@@ -70,6 +70,8 @@ export const ConductorConfigSchema = z.object({
   plainHeaders: z.array(z.string()).optional(),
   /** How the plan is constrained by a grammar (conductor/constrain.ts); absent means off. */
   planGrammar: z.enum(["off", "webllm", "vllm", "vllm-guided", "sglang"]).optional(),
+  /** An in-browser Conductor's last measured speed on this device (tokens per second). */
+  speed: z.object({ prefillTokensPerSec: z.number(), decodeTokensPerSec: z.number() }).optional(),
 });
 export type ConductorConfig = z.infer<typeof ConductorConfigSchema>;
 

@@ -1,0 +1,57 @@
+// `conductor-studio run --conductor-gguf FILE`: the Conductor is the tiny GGUF (scripts/
+// make-tiny-gguf.py) run by real llama.cpp (wllama) in the CLI's own process, with no server for
+// it; its plan, constrained by the plan grammar, runs on the workers of the local test server.
+import { describe, it } from "vitest";
+import { makeTinyGguf } from "./gguf/tiny-gguf.ts";
+import {
+  QUESTION,
+  chatRequests,
+  harness,
+  readExport,
+  runCli,
+  runMain,
+  threeWorkerConfig,
+} from "./cli-harness.ts";
+
+describe("conductor-studio run --conductor-gguf", { timeout: 90_000 }, () => {
+  it("plans with the local GGUF (no Conductor request) and runs the plan on the workers", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const h = await harness(onTestFinished);
+    h.server.setDefault("solver-a", {
+      content: "The sum is 5050.",
+      usage: { prompt_tokens: 50, completion_tokens: 6 },
+    });
+    const config = await h.file("config.json", threeWorkerConfig(h.server));
+    const args = ["run", "--config", config, "--question", QUESTION];
+    const r = await runCli([...args, "--conductor-gguf", makeTinyGguf()], { timeoutMs: 85_000 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(chatRequests(h.server, "conductor-7b")).toHaveLength(0);
+    // The tiny model's plan: one step on model 0 (Solver A) with its one subtask.
+    const [step] = chatRequests(h.server, "solver-a");
+    expect(JSON.stringify(step?.body.messages)).toContain("Answer the question.");
+    const record = readExport(r.stdout).run;
+    expect(record.conductor).toMatchObject({ kind: "webllm", model: "gguf:tiny.gguf" });
+    expect(record.answer).toBe("The sum is 5050.");
+    expect(record.rounds[0]!.plan!.raw).toMatch(/^Let me work out[^\n]*\nmodel_id = \[0\]/);
+  });
+
+  it("refuses a file that is not GGUF, before any call", async ({ expect, onTestFinished }) => {
+    const h = await harness(onTestFinished);
+    const config = await h.file("config.json", threeWorkerConfig(h.server));
+    const bad = await h.file("bad.gguf", { not: "a model" });
+    const r = await runMain([
+      "run",
+      "--config",
+      config,
+      "--question",
+      QUESTION,
+      "--conductor-gguf",
+      bad,
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("bad.gguf is not a GGUF file");
+    expect(h.server.requests).toHaveLength(0);
+  });
+});
