@@ -1,14 +1,10 @@
 /**
- * The code scorer against real Pyodide interpreters in the Node sandbox's processes. One sandbox
- * serves the whole file (the first interpreter takes seconds to start); the hang test uses a 1 s
- * limit. Hostile answers have their own file (sandbox.attacks.node.test.ts).
+ * The code scorer against the Node sandbox as the CLI makes it (python3 confined by bubblewrap on
+ * Linux). One sandbox serves the whole file; the hang test uses a 1 s limit. Hostile answers have
+ * their own file (sandbox.attacks.node.test.ts); Pyodide's own runtime, the unconfined one, has
+ * sandbox.pyodide.node.test.ts.
  */
-import {
-  CODE_ANSWERS,
-  CODE_PASS_AT_1,
-  ESCAPE_OUTPUT,
-  ESCAPE_PROGRAM,
-} from "../../../../e2e/fixtures/code-answers.ts";
+import { CODE_ANSWERS, CODE_PASS_AT_1 } from "../../../../e2e/fixtures/code-answers.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SAMPLE_CODE } from "../dataset/sample-code.ts";
 import { createNodeSandbox } from "../../../node/sandbox/process.ts";
@@ -45,7 +41,7 @@ const details = (r: { details?: Record<string, unknown> }) =>
 beforeAll(() => sandbox.warm(), 120_000);
 afterAll(() => sandbox.dispose());
 
-describe("code scorer in Pyodide (Node)", { timeout: 60_000 }, () => {
+describe("code scorer in the Node sandbox (confined python3)", { timeout: 60_000 }, () => {
   it("passes a correct stdin/stdout program, fenced", async () => {
     const r = await score(fence("a, b = map(int, input().split())\nprint(a + b)   "), ADD_STDIO);
     expect(r).toMatchObject({ correct: true, score: 1 });
@@ -102,7 +98,8 @@ describe("code scorer in Pyodide (Node)", { timeout: 60_000 }, () => {
 
   it("an exception is a runtime error with its message; the traceback names the program", async () => {
     const r = await score(fence("print(1 // 0)"), ADD_STDIO);
-    expect(r.reason).toBe("runtime error on test 1 of 2: ZeroDivisionError: division by zero");
+    // Python 3.11 says "integer division or modulo by zero", Pyodide's 3.14 "division by zero"
+    expect(r.reason).toMatch(/^runtime error on test 1 of 2: ZeroDivisionError: .*by zero$/);
     const run = await sandbox.run({ mode: "stdio", code: "1/0", stdin: "" }, DEFAULT_LIMITS);
     expect(run.ok && run.outcome.stderr).toMatch(/File "<program>", line 1/);
     expect(run.ok && run.outcome.stderr).not.toMatch(/<exec>/);
@@ -174,23 +171,14 @@ describe("code scorer in Pyodide (Node)", { timeout: 60_000 }, () => {
         "import sys, os, gc",
         "print(sorted(k for k in sys.modules if k.split('.')[0] in ('js', 'pyodide', 'pyodide_js', '_pyodide')))",
         "print(hasattr(gc, 'get_objects'), hasattr(gc, 'get_referrers'))",
-        "print('CS_SANDBOX_SECRET' in os.environ, os.getcwd(), os.listdir('.'))",
+        "print('CS_SANDBOX_SECRET' in os.environ, os.listdir('.'))",
         "open('scratch.txt', 'w').write('hi')",
       ].join("\n");
       const run = await sandbox.run({ mode: "stdio", code: look, stdin: "" }, DEFAULT_LIMITS);
-      expect(run.ok && run.outcome.stdout).toBe("[]\nFalse False\nFalse /home/pyodide []\n");
+      expect(run.ok && run.outcome.stdout).toBe("[]\nFalse False\nFalse []\n");
     } finally {
       delete process.env.CS_SANDBOX_SECRET;
     }
-  });
-
-  it("a program that finds Pyodide's converters still cannot run JavaScript", async () => {
-    const run = await sandbox.run(
-      { mode: "stdio", code: ESCAPE_PROGRAM, stdin: "" },
-      DEFAULT_LIMITS,
-    );
-    // Pyodide's converters can be found that way; what they make leads no further.
-    expect(run.ok && run.outcome.stdout).toBe(ESCAPE_OUTPUT);
   });
 
   it("starts every program of its own from a pristine interpreter", async () => {

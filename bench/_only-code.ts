@@ -1,0 +1,2 @@
+import { benchCode } from "./code.ts";
+await benchCode();
