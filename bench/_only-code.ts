@@ -1,2 +1,0 @@
-import { benchCode } from "./code.ts";
-await benchCode();
