@@ -51,13 +51,13 @@ import { CLI_TIMEOUTS, fallbackWorkerId } from "./serve/engine.ts";
 import { didYouMean } from "./suggest.ts";
 
 /** The code scorer's Node sandbox, started on the first answer scored; disposed when the command ends. */
-function codeSandboxHolder(io: Io) {
+function codeSandboxHolder(io: Io, unconfined: boolean) {
   let made: Promise<Sandbox> | null = null;
   return {
     get: () =>
-      (made ??= import("../node/sandbox/process.ts").then(({ createNodeSandbox }) => {
-        const sandbox = createNodeSandbox();
-        io.stderr("Starting the Python sandbox (Pyodide)…\n");
+      (made ??= import("../node/sandbox/process.ts").then((m) => {
+        const sandbox = m.createNodeSandbox({ unconfined });
+        io.stderr(`Starting the Python sandbox (${m.nodeSandboxName(unconfined)})…\n`);
         return sandbox;
       })),
     /** Ends the sandbox's interpreter processes, so the command can exit. */
@@ -66,7 +66,8 @@ function codeSandboxHolder(io: Io) {
 }
 
 async function run(args: string[], io: Io): Promise<number> {
-  const code = codeSandboxHolder(io);
+  // Read here (parseOptions checks it again): the sandbox is made before the options are parsed.
+  const code = codeSandboxHolder(io, args.includes("--unconfined-code"));
   try {
     return await evalWith(args, io, code.get);
   } finally {
@@ -143,6 +144,11 @@ async function evalWith(
       `Unknown scorer "${values.scorer}"${didYouMean(values.scorer, scorerIds())}; the scorers are ${scorerIds().join(", ")}.`,
     );
   const scorerId = values.scorer ?? defaultScorerId(data.value.items);
+  if (scorerId === "code") {
+    const { nodeSandboxRefusal } = await import("../node/sandbox/process.ts");
+    const refusal = nodeSandboxRefusal(values["unconfined-code"] ?? false);
+    if (refusal) return usage(refusal);
+  }
   const display = new EvalProgressDisplay(io.stderr, {
     tty: io.stderrIsTTY ?? false,
     columns: io.columns ?? 80,

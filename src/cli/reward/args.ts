@@ -34,6 +34,8 @@ export interface RewardSettings {
   graceMs: number;
   /** Where each item's run goes as an OpenTelemetry trace (--otlp-endpoint); null for nowhere. */
   otlp: OtlpTarget | null;
+  /** --unconfined-code: code answers run where the sandbox cannot confine them. */
+  unconfinedCode?: boolean;
 }
 
 export const REWARD_DEFAULTS = {
@@ -56,6 +58,7 @@ export function parseRewardArgs(args: string[], env: NodeJS.ProcessEnv): RewardS
       scorer: { type: "string" },
       "format-bonus": { type: "string" },
       batches: { type: "string" },
+      "unconfined-code": { type: "boolean" },
     },
   });
   if (!values.config) throw new UsageError("--config FILE is required.");
@@ -92,5 +95,6 @@ export function parseRewardArgs(args: string[], env: NodeJS.ProcessEnv): RewardS
     ),
     graceMs: integer(values["grace-ms"], "grace-ms", REWARD_DEFAULTS.graceMs, 0),
     otlp: otlp.target,
+    unconfinedCode: values["unconfined-code"] ?? false,
   };
 }

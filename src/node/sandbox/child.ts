@@ -55,7 +55,7 @@ function post(m: unknown) {
 const handle = serveInterpreters({ loadPyodide, indexURL, post, lockDown });
 // The test-only escape hook (process.ts): JavaScript run in this process's scope, as a program
 // that got out of Pyodide would run it. The constructor is kept before the lockdown takes it.
-const hook = process.argv.includes("--escape-hook");
+const hook = process.argv.includes("escape-hook");
 const RealFunction = Function;
 async function escape(m: Extract<HostMessage, { type: "run" }>) {
   let status = "ok";

@@ -97,8 +97,9 @@ function spawnSandboxProcess(hook: boolean): WorkerPort {
       const file = init?.snapshot ? snapshotFile(init.snapshot) : null;
       if (file) queue[0] = { type: "init", snapshot: null, snapshotFile: file };
       const args = sandboxArgs(source, file ? [file] : []);
-      // before Pyodide's folder, which child.ts reads as the last argument
-      if (hook) args.splice(-1, 0, "--escape-hook");
+      // before Pyodide's folder, which child.ts reads as the last argument (no dashes: node would
+      // read it as its own option)
+      if (hook) args.splice(-1, 0, "escape-hook");
       const c = spawn(process.execPath, args, {
         env: {},
         stdio: ["ignore", "pipe", "pipe", "ipc"],
@@ -195,6 +196,24 @@ export function createNodeSandbox(opts: NodeSandboxOptions = {}): Sandbox {
       standby.dispose();
     },
   };
+}
+
+/**
+ * Null where code answers can run (confined, or the user accepted the risk); else the refusal.
+ * The CLI asks before any model is called, so no one pays for answers that cannot be scored.
+ */
+export function nodeSandboxRefusal(unconfined: boolean): string | null {
+  if (unconfined) return null;
+  const check = detectConfinement();
+  return check.ok ? null : confinementRefusal(check.reason);
+}
+
+/** What the CLI says when it starts the sandbox. */
+export function nodeSandboxName(unconfined: boolean): string {
+  const check = unconfined ? null : detectConfinement();
+  return check?.ok
+    ? `python3 ${check.confinement.version} confined by bubblewrap`
+    : `Pyodide, unconfined (${UNCONFINED_FLAG})`;
 }
 
 /** Why code answers will not run here, and the one flag that runs them anyway. */
