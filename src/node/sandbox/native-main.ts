@@ -4,7 +4,7 @@
  * answer's tests, one request line at a time. The process is never given a second answer.
  *
  * Descriptors, as native.ts opens them: 0 requests in, 3 results out, 1 and 2 the program's
- * stdout and stderr, read and counted by the host (the output limit holds there, whatever path
+ * stdout and stderr (through pipes relayed by two threads), read and counted by the host (the output limit holds there, whatever path
  * the program writes by). Each test gets a fresh pipe as fd 0 holding its input, and ends with a
  * marker (NUL, the run id, NUL) on fd 1 and fd 2, so the host knows where its output stops.
  *
@@ -22,7 +22,32 @@ import importlib.machinery as _mach
 
 _HOOK = "--escape-hook" in _s.argv
 _CTL_IN = _o.fdopen(_o.dup(0), "rb")
-_OUT, _ERR = _o.dup(1), _o.dup(2)
+
+
+def _write(fd, data):
+    view = memoryview(data)
+    while view:
+        view = view[_o.write(fd, view):]
+
+
+def _relay(r, sock):
+    while True:
+        data = _o.read(r, 65536)
+        if not data:
+            return
+        _write(sock, data)
+
+
+# The host's ends are sockets, which /dev/stdout cannot open: the program writes to real pipes,
+# relayed in order (its output, then the run's marker) to the host.
+def _piped(fd):
+    sock = _o.dup(fd)
+    r, w = _o.pipe()
+    _t.Thread(target=_relay, args=(r, sock), daemon=True).start()
+    return w
+
+
+_OUT, _ERR = _piped(1), _piped(2)
 _h = _ty.ModuleType("_conductor_harness")
 exec(_HARNESS, _h.__dict__)
 del _HARNESS
@@ -31,12 +56,6 @@ _r.setrlimit(_r.RLIMIT_FSIZE, (0, 0))
 _r.setrlimit(_r.RLIMIT_NOFILE, (256, 256))
 _UNGUARDED = (list(_s.meta_path), _imp.create_builtin, _mach.BuiltinImporter.find_spec)
 _h._install()
-
-
-def _write(fd, data):
-    view = memoryview(data)
-    while view:
-        view = view[_o.write(fd, view):]
 
 
 def _pump(w, data):

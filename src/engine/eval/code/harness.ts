@@ -185,13 +185,14 @@ def run(request_json):
             value = _resolve(ns, req["name"])(*_unlimited(_json.loads, req["argsJson"]))
             try:
                 result["value"] = _encode(value)
-                result["repr"] = _cut(_unlimited(repr, value))
+                # A returned value counts against the output limit like printed text.
+                size = len(_unlimited(_json.dumps, result["value"]))
+                if size > req.get("valueBytes", size):
+                    result = {"status": "output_limit", "error": f"the returned value is {size} bytes of JSON"}
+                else:
+                    result["repr"] = _cut(_unlimited(repr, value))
             except _NotPlain as e:
                 result["notPlain"] = str(e)
-            # A returned value counts against the output limit like printed text.
-            size = len(_unlimited(_json.dumps, result.get("value")))
-            if size > req.get("valueBytes", size):
-                result = {"status": "output_limit", "error": f"the returned value is {size} bytes of JSON"}
     except MemoryError:
         result = {"status": "memory_limit", "error": "MemoryError"}
     except RecursionError as e:

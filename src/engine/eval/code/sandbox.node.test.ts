@@ -181,6 +181,47 @@ describe("code scorer in the Node sandbox (confined python3)", { timeout: 60_000
     }
   });
 
+  it("counts every output path against the output limit, and a huge returned value too", async () => {
+    const flood = (write: string) => `import os, sys\n${write}\nprint(3)`;
+    for (const write of [
+      "open('/dev/stdout', 'w').write('x' * 3_000_000)",
+      "open('/proc/self/fd/2', 'w').write('x' * 3_000_000)",
+      "os.write(2, b'x' * 3_000_000)",
+      "sys.__stderr__.write('x' * 3_000_000)",
+    ]) {
+      const r = await score(fence(flood(write)), ADD_STDIO);
+      expect(details(r).firstFailure?.verdict, write).toBe("output_limit");
+    }
+    // no terminal to write past the limit to: the program fails instead of scoring right
+    const tty = await score(
+      fence(flood("open('/dev/tty', 'w').write('x' * 20_000_000)")),
+      ADD_STDIO,
+    );
+    expect(tty.correct).toBe(false);
+    const big = { style: "function", name: "f", cases: [{ args: [], expected: "x" }] };
+    // a limit wide enough for a busy machine: the verdict is what is tested
+    const slow = createCodeScorer({ sandbox, limits: { timeMs: 30_000 } });
+    const answer = fence("def f():\n    return 'x' * 60_000_000");
+    const r = await slow.score(answer, { question: "q", tests: big }, signal);
+    expect(r.reason).toMatch(/^output limit exceeded on test 1 of 1/);
+  });
+
+  it("keeps integers of any size exact, in the tests' arguments and expected values", async () => {
+    const tests = `{"style":"function","name":"f","cases":[{"args":[9007199254740993],"expected":18014398509481987}]}`;
+    const right = await score(fence("def f(n):\n    return 2 * n + 1"), tests);
+    expect(right.correct, right.reason).toBe(true);
+    const offByOne = await score(fence("def f(n):\n    return 2 * n"), tests);
+    expect(offByOne.correct).toBe(false);
+    expect(details(offByOne).firstFailure).toMatchObject({
+      args: "[9007199254740993]",
+      expected: "18014398509481987",
+      actual: "18014398509481986",
+    });
+    const huge = `{"style":"function","name":"f","cases":[{"args":[],"expected":${"9".repeat(5000)}}]}`;
+    const r = await score(fence(`def f():\n    return 10 ** 5000 - 1`), huge);
+    expect(r.correct, r.reason).toBe(true);
+  });
+
   it("starts every program of its own from a pristine interpreter", async () => {
     const spoil = [
       "import builtins, sys, json",
