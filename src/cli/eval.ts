@@ -49,6 +49,7 @@ import { otlpExporter } from "./otlp-export.ts";
 import { runExitCode } from "./run-command.ts";
 import { CLI_TIMEOUTS, fallbackWorkerId } from "./serve/engine.ts";
 import { didYouMean } from "./suggest.ts";
+import { escapeControls } from "./terminal-text.ts";
 
 /** The code scorer's Node sandbox, started on the first answer scored; disposed when the command ends. */
 function codeSandboxHolder(io: Io, unconfined: boolean) {
@@ -298,7 +299,8 @@ async function evalWith(
         if (runExitCode(record) === EXIT.unreachable) unreachable++;
         spent += result.cost;
         display.counted(all.length, spent);
-        display.line(resultLine(result, all.length, runner.total, repeats), true);
+        // The line carries what programs and models wrote (a reason, an output): shown escaped.
+        display.line(escapeControls(resultLine(result, all.length, runner.total, repeats)), true);
       },
     });
     const onSignal = () => runner.cancel();

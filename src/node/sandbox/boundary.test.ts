@@ -30,13 +30,16 @@ const ONE = JSON.stringify({ style: "stdio", cases: [{ input: "1 2\n", output: "
 const RIGHT = "```python\na, b = map(int, input().split())\nprint(a + b)\n```";
 const WRONG = "```python\na, b = map(int, input().split())\nprint(a - b)\n```";
 /** Asked in this order; the worker's answer is chosen by the task's name in the prompt. */
-const TASKS = ["escape", "poison", "right-1", "wrong-1", "right-2", "wrong-2"] as const;
-const EXPECTED = { "right-1": true, "wrong-1": false, "right-2": true, "wrong-2": false };
+const TASKS = ["escape", "poison", "right-1", "wrong-1", "right-2", "wrong-2", "ansi"] as const;
+const EXPECTED = { "right-1": true, "wrong-1": false, "right-2": true, "wrong-2": false, ansi: false };
+/** An exception message that would set the terminal's title and erase the line, if obeyed. */
+const ANSI = "```python\nraise ValueError('\\x1b]0;pwned\\x07\\x1b[2Kgone')\n```";
 
 function reply(prompt: string, t: EscapeTargets): string {
   const task = TASKS.find((k) => prompt.includes(`Task ${k}:`));
   if (task === "escape") return escapeAnswer(t);
   if (task === "poison") return poisonAnswer();
+  if (task === "ansi") return ANSI;
   return task?.startsWith("right") ? RIGHT : WRONG;
 }
 
@@ -82,6 +85,9 @@ describe("the code sandbox's boundary", { timeout: 150_000 }, () => {
     // Alive to the end (no SIGKILL), its inspector never opened (no SIGUSR1, no _debugProcess).
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toMatch(/Debugger listening/);
+    // The program's escape sequences are shown, not sent raw to the terminal.
+    expect(r.stderr).toContain("ValueError: \\x1b]0;pwned\\x07\\x1b[2Kgone");
+    expect(r.stderr).not.toContain("\x1b");
     expect(tcp.heard()).toBe(0);
     expect(readdirSync(h.dir)).not.toContain("escaped.txt");
     const results = await readEvalResults(out);
