@@ -57,7 +57,7 @@ describe("conductor-studio eval --scorer code", { timeout: TIMEOUT_MS + 30_000 }
     expect(Date.now() - started).toBeLessThan(TIMEOUT_MS - 5_000);
     expect(over).toBeGreaterThan(0);
     expect(Date.now() - over).toBeLessThan(10_000);
-    expect(r.stderr).toContain("Starting the Python sandbox (Pyodide)");
+    expect(r.stderr).toContain("Starting the Python sandbox (python3 ");
     expect(r.stderr).toMatch(/code-wrong single:Solver A: wrong .*0\/2 tests passed/);
 
     const rows = await readEvalResults(out);
