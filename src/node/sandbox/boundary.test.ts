@@ -31,7 +31,13 @@ const RIGHT = "```python\na, b = map(int, input().split())\nprint(a + b)\n```";
 const WRONG = "```python\na, b = map(int, input().split())\nprint(a - b)\n```";
 /** Asked in this order; the worker's answer is chosen by the task's name in the prompt. */
 const TASKS = ["escape", "poison", "right-1", "wrong-1", "right-2", "wrong-2", "ansi"] as const;
-const EXPECTED = { "right-1": true, "wrong-1": false, "right-2": true, "wrong-2": false, ansi: false };
+const EXPECTED = {
+  "right-1": true,
+  "wrong-1": false,
+  "right-2": true,
+  "wrong-2": false,
+  ansi: false,
+};
 /** An exception message that would set the terminal's title and erase the line, if obeyed. */
 const ANSI = "```python\nraise ValueError('\\x1b]0;pwned\\x07\\x1b[2Kgone')\n```";
 
@@ -150,5 +156,38 @@ describe("the code sandbox's boundary", { timeout: 150_000 }, () => {
     expect(inspectorUrl()).toBeUndefined();
     expect(tcp.heard()).toBe(0);
     expect(readdirSync(h.dir)).not.toContain("escaped.txt");
+  });
+
+  it("with no confinement, eval refuses before any call, naming the one flag that runs anyway", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const h = await harness(onTestFinished);
+    const config = await h.file("pool.json", threeWorkerConfig(h.server));
+    const dataset = await h.file(
+      "code.jsonl",
+      JSON.stringify({ id: "a", question: "q", tests: ONE }),
+    );
+    // no bubblewrap on this PATH
+    const r = await runCli(
+      evalArgs({ config, dataset, out: `${h.dir}/r.jsonl` }, "--scorer", "code"),
+      {
+        env: { PATH: h.dir },
+      },
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/bubblewrap \(bwrap\) is not installed.*Pass --unconfined-code/);
+    expect(h.server.requests.filter((q) => q.path === "/v1/chat/completions")).toEqual([]);
+  });
+
+  it("the escape hook is refused outside the tests", ({ expect, onTestFinished }) => {
+    const vitest = process.env.VITEST;
+    process.env[ESCAPE_HOOK_ENV] = "1";
+    delete process.env.VITEST;
+    onTestFinished(() => {
+      process.env.VITEST = vitest;
+      delete process.env[ESCAPE_HOOK_ENV];
+    });
+    expect(() => createNodeSandbox()).toThrow(/test-only switch/);
   });
 });
