@@ -17,8 +17,8 @@ export function csvCell(v: unknown): string {
  * program's exception message, and a terminal that shows the file (`cat`) would obey them.
  */
 function showControls(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return text.replace(
+    // eslint-disable-next-line no-control-regex
     /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g,
     (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
   );
