@@ -219,6 +219,8 @@ export function nativePort(standby: Standby): WorkerPort {
         return post({ status: "crashed", error: "the sandbox sent a malformed result" }, true);
       }
       fields = r.fields as Record<string, unknown>;
+      // A MemoryError is the limit itself, reported as Pyodide's sandbox reports it: no message.
+      if (fields.status === "memory_limit") delete fields.error;
       finish();
     };
     p.onExit = (signal) => {
