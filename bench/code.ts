@@ -1,12 +1,18 @@
+import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { cpus, loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { gzipSync } from "node:zlib";
 import type { Sandbox } from "../src/engine/eval/code/pool.ts";
-import { createNodeSandbox } from "../src/node/sandbox/process.ts";
+import {
+  createNodeSandbox,
+  nodeSandboxName,
+  nodeSandboxRefusal,
+} from "../src/node/sandbox/process.ts";
 import { createCodeScorer } from "../src/engine/eval/code/scorer.ts";
 import { DEFAULT_LIMITS } from "../src/engine/eval/code/types.ts";
+import { detectConfinement } from "../src/node/sandbox/confine.ts";
 import { PYODIDE_FILES } from "../src/node/vite/pyodide-assets.ts";
 
 const TRIVIAL = { mode: "stdio" as const, code: "print(int(input()) + 1)", stdin: "41\n" };
@@ -37,6 +43,48 @@ function printRuntimeSize(): void {
   );
 }
 
+/**
+ * The baseline: a plain `python3` subprocess per answer (no sandbox at all), its 10 tests run in
+ * that one process, 2 answers at a time: what a confined process per answer costs beyond it.
+ */
+async function baselinePerSecond(n: number): Promise<number> {
+  // the interpreter the sandbox confines, so the two differ only by the confinement
+  const check = detectConfinement();
+  const python = check.ok ? check.confinement.python : "python3";
+  const cases = ITEM.tests.cases;
+  const program = [
+    "import io, sys",
+    `for inp in ${JSON.stringify(cases.map((c) => c.input))}:`,
+    "    sys.stdin = io.StringIO(inp)",
+    "    a, b = map(int, input().split())",
+    "    print(a + b)",
+  ].join("\n");
+  const one = () =>
+    new Promise<void>((done, fail) => {
+      const p = spawn(python, ["-I", "-S", "-c", program], {
+        stdio: ["ignore", "pipe", "ignore"],
+      });
+      let out = "";
+      p.stdout.on("data", (d: Buffer) => (out += d.toString()));
+      p.on("close", () =>
+        out === cases.map((c) => c.output).join("")
+          ? done()
+          : fail(new Error("baseline scored wrong")),
+      );
+    });
+  const t0 = performance.now();
+  let started = 0;
+  await Promise.all(
+    [0, 1].map(async () => {
+      while (started < n) {
+        started += 1;
+        await one();
+      }
+    }),
+  );
+  return n / ((performance.now() - t0) / 1000);
+}
+
 /** Waits until `n` interpreters are ready and unused; returns how long that took. */
 async function settled(sandbox: Sandbox, n: number): Promise<number> {
   const t0 = performance.now();
@@ -50,22 +98,38 @@ async function settled(sandbox: Sandbox, n: number): Promise<number> {
  * replacement.
  */
 export async function benchCode(): Promise<void> {
-  console.log("\nCode sandbox (Pyodide in permission-restricted Node processes)");
+  console.log(`\nCode sandbox (${nodeSandboxName(false)}; one process per answer)`);
+  console.log(`  machine before: ${machine()}`);
+  const base = await baselinePerSecond(40);
+  console.log(
+    `  baseline, a plain python3 subprocess per answer (no sandbox), 2 at a time: ${base.toFixed(1)} answers/s`,
+  );
+  if (nodeSandboxRefusal(false)) {
+    console.log(`  ${nodeSandboxRefusal(false)}`);
+    return;
+  }
+  await benchSandbox(createNodeSandbox(), 40);
+  console.log("\nCode sandbox, unconfined (Pyodide in permission-restricted Node processes)");
   printRuntimeSize();
-  const sandbox = createNodeSandbox();
+  await benchSandbox(createNodeSandbox({ unconfined: true }), 10);
+}
+
+const machine = () =>
+  `${cpus().length} cores, load average ${(loadavg()[0] ?? 0).toFixed(1)} (figures scale with it)`;
+
+async function benchSandbox(sandbox: Sandbox, N: number): Promise<void> {
   try {
     let t0 = performance.now();
     await sandbox.warm();
     const cold = performance.now() - t0;
     const load = sandbox.status().lastLoadMs ?? 0;
     console.log(
-      `  cold start: ${cold.toFixed(0)} ms to a ready interpreter (Pyodide's own load and snapshot ${load.toFixed(0)} ms)`,
+      `  cold start: ${cold.toFixed(0)} ms to a ready interpreter (its own start ${load.toFixed(0)} ms)`,
     );
     await settled(sandbox, 2);
 
     const scorer = createCodeScorer({ sandbox });
     const signal = new AbortController().signal;
-    const N = 40;
     for (const parallel of [1, 2]) {
       t0 = performance.now();
       let done = 0;
@@ -84,9 +148,7 @@ export async function benchCode(): Promise<void> {
       );
     }
     const renew = sandbox.status().lastLoadMs ?? 0;
-    console.log(
-      `  renewing an interpreter from the snapshot after an answer: ${renew.toFixed(0)} ms`,
-    );
+    console.log(`  a fresh interpreter for the next answer ready after: ${renew.toFixed(0)} ms`);
 
     const times: number[] = [];
     for (let i = 0; i < 10; i++) {
@@ -123,8 +185,5 @@ export async function benchCode(): Promise<void> {
   } finally {
     sandbox.dispose();
   }
-  const load = loadavg()[0] ?? 0;
-  console.log(
-    `  machine: ${cpus().length} cores, load average ${load.toFixed(1)} (figures scale with it)`,
-  );
+  console.log(`  machine after: ${machine()}`);
 }

@@ -55,7 +55,7 @@ describe("conductor-studio eval --scorer code", { timeout: TIMEOUT_MS + 30_000 }
     // timeout it would have no exit code 0.
     expect(r.code, r.stderr).toBe(0);
     expect(over).toBeGreaterThan(0);
-    expect(r.stderr).toContain("Starting the Python sandbox (Pyodide)");
+    expect(r.stderr).toContain("Starting the Python sandbox (python3 ");
     expect(r.stderr).toMatch(/code-wrong single:Solver A: wrong .*0\/2 tests passed/);
 
     const rows = await readEvalResults(out);

@@ -134,6 +134,11 @@ export const EVAL_SHAPE = {
       arg: "S",
       description: "raise the 60 s cap on a code item's timeLimitMs per test",
     },
+    "unconfined-code": {
+      type: "boolean",
+      description:
+        "score code answers where the sandbox cannot confine them (no bubblewrap, macOS, Windows), accepting that risk",
+    },
     fallback: {
       type: "string",
       arg: "worker:NAME",

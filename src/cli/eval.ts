@@ -52,15 +52,16 @@ import { runExitCode } from "./run-command.ts";
 import { CLI_TIMEOUTS, fallbackWorkerId } from "./serve/engine.ts";
 import { cacheOption } from "./serve/options.ts";
 import { didYouMean } from "./suggest.ts";
+import { escapeControls } from "./terminal-text.ts";
 
 /** The code scorer's Node sandbox, started on the first answer scored; disposed when the command ends. */
-function codeSandboxHolder(io: Io) {
+function codeSandboxHolder(io: Io, unconfined: boolean) {
   let made: Promise<Sandbox> | null = null;
   return {
     get: () =>
-      (made ??= import("../node/sandbox/process.ts").then(({ createNodeSandbox }) => {
-        const sandbox = createNodeSandbox();
-        io.stderr("Starting the Python sandbox (Pyodide)…\n");
+      (made ??= import("../node/sandbox/process.ts").then((m) => {
+        const sandbox = m.createNodeSandbox({ unconfined });
+        io.stderr(`Starting the Python sandbox (${m.nodeSandboxName(unconfined)})…\n`);
         return sandbox;
       })),
     /** Ends the sandbox's interpreter processes, so the command can exit. */
@@ -69,7 +70,8 @@ function codeSandboxHolder(io: Io) {
 }
 
 async function run(args: string[], io: Io): Promise<number> {
-  const code = codeSandboxHolder(io);
+  // Read here (parseOptions checks it again): the sandbox is made before the options are parsed.
+  const code = codeSandboxHolder(io, args.includes("--unconfined-code"));
   try {
     return await evalWith(args, io, code.get);
   } finally {
@@ -147,6 +149,11 @@ async function evalWith(
       `Unknown scorer "${values.scorer}"${didYouMean(values.scorer, scorerIds())}; the scorers are ${scorerIds().join(", ")}.`,
     );
   const scorerId = values.scorer ?? defaultScorerId(data.value.items);
+  if (scorerId === "code") {
+    const { nodeSandboxRefusal } = await import("../node/sandbox/process.ts");
+    const refusal = nodeSandboxRefusal(values["unconfined-code"] ?? false);
+    if (refusal) return usage(refusal);
+  }
   const display = new EvalProgressDisplay(io.stderr, {
     tty: io.stderrIsTTY ?? false,
     columns: io.columns ?? 80,
@@ -317,7 +324,8 @@ async function evalWith(
         if (runExitCode(record) === EXIT.unreachable) unreachable++;
         spent += result.cost;
         display.counted(all.length, spent);
-        display.line(resultLine(result, all.length, runner.total, repeats), true);
+        // The line carries what programs and models wrote (a reason, an output): shown escaped.
+        display.line(escapeControls(resultLine(result, all.length, runner.total, repeats)), true);
       },
     });
     const onSignal = () => runner.cancel();

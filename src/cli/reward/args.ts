@@ -43,6 +43,8 @@ export interface RewardSettings {
   otlp: OtlpTarget | null;
   /** Worker calls started per second per origin (--rate-limit), in Redis when a store is named. */
   rateLimit: { perSecond: number; store: string | undefined } | undefined;
+  /** --unconfined-code: code answers run where the sandbox cannot confine them. */
+  unconfinedCode?: boolean;
 }
 
 export const REWARD_DEFAULTS = {
@@ -68,6 +70,7 @@ export function parseRewardArgs(args: string[], env: NodeJS.ProcessEnv): RewardS
       batches: { type: "string" },
       "rate-limit": { type: "string" },
       "rate-limit-store": { type: "string" },
+      "unconfined-code": { type: "boolean" },
     },
   });
   if (!values.config) throw new UsageError("--config FILE is required.");
@@ -113,6 +116,7 @@ export function parseRewardArgs(args: string[], env: NodeJS.ProcessEnv): RewardS
     graceMs: integer(values["grace-ms"], "grace-ms", REWARD_DEFAULTS.graceMs, 0),
     otlp: otlp.target,
     rateLimit,
+    unconfinedCode: values["unconfined-code"] ?? false,
   };
 }
 

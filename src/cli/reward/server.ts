@@ -25,8 +25,11 @@ import { redisWhere } from "../../node/redis/where.ts";
 
 export type RunningReward = RunningService;
 
-const nodeSandbox = (): Promise<Sandbox> =>
-  import("../../node/sandbox/process.ts").then(({ createNodeSandbox }) => createNodeSandbox());
+/** The same confined sandbox as `eval`'s: an answer under RL training is the adversary. */
+const nodeSandbox = (unconfined: boolean) => (): Promise<Sandbox> =>
+  import("../../node/sandbox/process.ts").then(({ createNodeSandbox }) =>
+    createNodeSandbox({ unconfined }),
+  );
 
 function batchLine(id: string, rewards: RewardResult[], ms: number): string {
   const scored = rewards.filter((r) => r.reward !== null);
@@ -68,7 +71,7 @@ export async function startReward(
     profile: settings.profile,
     cache,
     ...(rate ? { rate: rate.buckets } : {}),
-    codeSandbox: nodeSandbox,
+    codeSandbox: nodeSandbox(settings.unconfinedCode ?? false),
   });
   await runtime.warm();
   const queue = new RunQueue(settings.batches, settings.queue);
@@ -190,6 +193,7 @@ Options:
   --otlp-headers-env VAR a variable holding the collector's headers as k=v,k2=v2
   --otlp-content         add prompts and answers to the traces (off by default)
 ${OTLP_PROTOCOL_HELP}
+  --unconfined-code      score code answers where the sandbox cannot confine them, accepting that risk
 
 Endpoints:
   POST /v1/rewards  {"items":[{"id","question","completion","reference","scorer"?,"pool"?}]}
@@ -228,6 +232,10 @@ async function rewardRun(args: string[], io: Io): Promise<number> {
     return 2;
   }
   const log = (line: string) => io.stderr(`[reward] ${line}\n`);
+  // Code items can come in any batch: where they could not be confined, say so before serving.
+  const { nodeSandboxRefusal } = await import("../../node/sandbox/process.ts");
+  const refusal = nodeSandboxRefusal(settings.unconfinedCode ?? false);
+  if (refusal) log(`${refusal} Code items get no reward until then.`);
   let running: RunningReward;
   try {
     running = await startReward(settings, resolved, log);

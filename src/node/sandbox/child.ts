@@ -8,6 +8,7 @@
 import { constants as fsConstants, readFileSync, writeSync } from "node:fs";
 import type { HostMessage } from "../../engine/eval/code/protocol.ts";
 import type { ChildInit } from "./process.ts";
+import { ESCAPE_MARKER } from "./native-main.ts";
 import { lockDownWorker, serveInterpreters } from "../../engine/eval/code/runtime.ts";
 
 type Send = (message: unknown) => void;
@@ -52,7 +53,25 @@ function post(m: unknown) {
   send?.(m);
 }
 const handle = serveInterpreters({ loadPyodide, indexURL, post, lockDown });
+// The test-only escape hook (process.ts): JavaScript run in this process's scope, as a program
+// that got out of Pyodide would run it. The constructor is kept before the lockdown takes it.
+const hook = process.argv.includes("escape-hook");
+const RealFunction = Function;
+async function escape(m: Extract<HostMessage, { type: "run" }>) {
+  let status = "ok";
+  let error: string | undefined;
+  try {
+    const { js } = JSON.parse(m.request.code.slice(ESCAPE_MARKER.length)) as { js: string };
+    await (new RealFunction(`return (async () => {\n${js}\n})()`) as () => Promise<unknown>)();
+  } catch (e) {
+    status = "runtime_error";
+    error = String(e);
+  }
+  const outcome = { status, stdout: "", stderr: "", timeMs: 0, ...(error ? { error } : {}) };
+  post({ type: "result", id: m.id, outcome, broken: false });
+}
 process.on("message", (m: HostMessage | ChildInit) => {
+  if (hook && m.type === "run" && m.request.code.startsWith(ESCAPE_MARKER)) return void escape(m);
   // A later process starts from the file the first process's snapshot was written to.
   if (m.type === "init" && "snapshotFile" in m)
     handle({ type: "init", snapshot: new Uint8Array(readFileSync(m.snapshotFile)) });

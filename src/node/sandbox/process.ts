@@ -18,6 +18,8 @@ import { build } from "esbuild";
 import type { HostMessage } from "../../engine/eval/code/protocol.ts";
 import type { PoolOptions, Sandbox, WorkerPort } from "../../engine/eval/code/pool.ts";
 import { createInterpreterPool } from "../../engine/eval/code/pool.ts";
+import { UNCONFINED_FLAG, detectConfinement } from "./confine.ts";
+import { createStandby, nativePort } from "./native.ts";
 
 /** Pyodide's folder, the one thing a sandbox process may read. */
 export const PYODIDE_DIR = dirname(createRequire(import.meta.url).resolve("pyodide/package.json"));
@@ -80,7 +82,7 @@ export function sandboxArgs(source: string, readable: string[] = []): string[] {
   ];
 }
 
-function spawnSandboxProcess(): WorkerPort {
+function spawnSandboxProcess(hook: boolean): WorkerPort {
   let failure: (message: string) => void = () => undefined;
   let onMessage: (data: unknown) => void = () => undefined;
   let terminated = false;
@@ -94,7 +96,11 @@ function spawnSandboxProcess(): WorkerPort {
       const init = queue[0]?.type === "init" ? queue[0] : null;
       const file = init?.snapshot ? snapshotFile(init.snapshot) : null;
       if (file) queue[0] = { type: "init", snapshot: null, snapshotFile: file };
-      const c = spawn(process.execPath, sandboxArgs(source, file ? [file] : []), {
+      const args = sandboxArgs(source, file ? [file] : []);
+      // before Pyodide's folder, which child.ts reads as the last argument (no dashes: node would
+      // read it as its own option)
+      if (hook) args.splice(-1, 0, "escape-hook");
+      const c = spawn(process.execPath, args, {
         env: {},
         stdio: ["ignore", "pipe", "pipe", "ipc"],
         serialization: "advanced",
@@ -146,7 +152,75 @@ const tail = (s: string) => {
   return line ? `: ${line.slice(0, 300)}` : "";
 };
 
-/** A sandbox of Pyodide interpreters in permission-restricted Node processes. */
-export function createNodeSandbox(opts: Omit<PoolOptions, "spawn"> = {}): Sandbox {
-  return createInterpreterPool({ ...opts, spawn: spawnSandboxProcess });
+/** How the Node sandbox runs programs. */
+export interface NodeSandboxOptions extends Omit<PoolOptions, "spawn"> {
+  /**
+   * Pyodide in permission-restricted Node processes, with no boundary below JavaScript: only for
+   * a user who passed UNCONFINED_FLAG (or the tests of that runtime).
+   */
+  unconfined?: boolean;
+}
+
+/** The env var that turns the test-only escape hook on (with vitest's own VITEST beside it). */
+export const ESCAPE_HOOK_ENV = "CONDUCTOR_SANDBOX_ESCAPE_HOOK";
+
+/**
+ * Whether the escape hook is on: a program starting with ESCAPE_MARKER runs as an escaped one
+ * would (unguarded Python in the confined process; JavaScript in the Pyodide process). Only a
+ * test turns it on; anywhere else the variable makes the sandbox refuse to start.
+ */
+function escapeHook(env: NodeJS.ProcessEnv): boolean {
+  if (env[ESCAPE_HOOK_ENV] !== "1") return false;
+  if (!env.VITEST)
+    throw new Error(`${ESCAPE_HOOK_ENV} is a test-only switch; unset it to score code answers.`);
+  return true;
+}
+
+/**
+ * The code scorer's sandbox for the CLI (eval, score, reward): `python3` confined by bubblewrap
+ * where the machine has it (confine.ts, native.ts). Where it does not, this throws a message that
+ * says why and names UNCONFINED_FLAG; with `unconfined`, Pyodide in Node processes as before.
+ */
+export function createNodeSandbox(opts: NodeSandboxOptions = {}): Sandbox {
+  const { unconfined, ...pool } = opts;
+  const hook = escapeHook(process.env);
+  if (unconfined) return createInterpreterPool({ ...pool, spawn: () => spawnSandboxProcess(hook) });
+  const check = detectConfinement();
+  if (!check.ok) throw new Error(confinementRefusal(check.reason));
+  const standby = createStandby(check.confinement, hook, Math.max(1, pool.size ?? 2));
+  const sandbox = createInterpreterPool({ ...pool, spawn: () => nativePort(standby) });
+  return {
+    ...sandbox,
+    dispose() {
+      sandbox.dispose();
+      standby.dispose();
+    },
+  };
+}
+
+/**
+ * Null where code answers can run (confined, or the user accepted the risk); else the refusal.
+ * The CLI asks before any model is called, so no one pays for answers that cannot be scored.
+ */
+export function nodeSandboxRefusal(unconfined: boolean): string | null {
+  if (unconfined) return null;
+  const check = detectConfinement();
+  return check.ok ? null : confinementRefusal(check.reason);
+}
+
+/** What the CLI says when it starts the sandbox. */
+export function nodeSandboxName(unconfined: boolean): string {
+  const check = unconfined ? null : detectConfinement();
+  return check?.ok
+    ? `python3 ${check.confinement.version} confined by bubblewrap`
+    : `Pyodide, unconfined (${UNCONFINED_FLAG})`;
+}
+
+/** Why code answers will not run here, and the one flag that runs them anyway. */
+export function confinementRefusal(reason: string): string {
+  return (
+    `Code answers are not run: ${reason}, and without it a hostile answer could reach this ` +
+    `machine (its network, its files, your API keys). Pass ${UNCONFINED_FLAG} to run them in ` +
+    "Pyodide with no boundary below the interpreter, accepting that risk."
+  );
 }

@@ -18,6 +18,10 @@ _DENY = frozenset({
     "js", "pyodide", "pyodide_js", "_pyodide", "_pyodide_core", "micropip",
     "socket", "_socket", "ssl", "_ssl", "select", "selectors", "ctypes", "_ctypes",
 })
+# A native CPython in the Linux sandbox has no socket to wait on (the kernel refuses them);
+# subprocess needs select there to fail the way it fails in Pyodide, with OSError.
+if _sys.platform != "emscripten":
+    _DENY = _DENY - {"select", "selectors"}
 
 
 class _Blocker:
@@ -52,6 +56,17 @@ def _install():
         return _create(spec)
 
     _imp.create_builtin = create_builtin
+    # A native CPython finds no spec for Pyodide's modules; asking is refused the same way.
+    import importlib.machinery as _machinery
+
+    _find = _machinery.BuiltinImporter.find_spec
+
+    def find_spec(cls, name, path=None, target=None):
+        if name.split(".")[0] in _DENY:
+            raise ImportError(f"{name} is not available in the code sandbox", name=name)
+        return _find(name, path, target)
+
+    _machinery.BuiltinImporter.find_spec = classmethod(find_spec)
     _sys.meta_path[:] = [_Blocker()] + [
         f for f in _sys.meta_path if not getattr(f, "__module__", "").startswith("_pyodide")
     ]
@@ -80,7 +95,7 @@ def _encode(v, depth=0):
     if v is None or t is bool or t is str:
         return v
     if t is int:
-        return {"int": str(v)}
+        return {"int": _unlimited(str, v)}
     if t is float:
         return {"float": v if _math.isfinite(v) else repr(v)}
     if t is list:
@@ -97,6 +112,17 @@ def _encode(v, depth=0):
             pairs.append([str(k), _encode(x, depth + 1)])
         return {"dict": pairs}
     raise _NotPlain(_kind(v))
+
+
+def _unlimited(f, *args):
+    """f(*args) with no limit on int digits: ints of any size are exact both ways (the tests hold
+    values past 2**53, and a program may have lowered the limit)."""
+    limit = _sys.get_int_max_str_digits()
+    _sys.set_int_max_str_digits(0)
+    try:
+        return f(*args)
+    finally:
+        _sys.set_int_max_str_digits(limit)
 
 
 def _resolve(ns, name):
@@ -156,10 +182,15 @@ def run(request_json):
             if e.code not in (None, 0):
                 raise
         if function:
-            value = _resolve(ns, req["name"])(*_json.loads(req["argsJson"]))
+            value = _resolve(ns, req["name"])(*_unlimited(_json.loads, req["argsJson"]))
             try:
                 result["value"] = _encode(value)
-                result["repr"] = _cut(repr(value))
+                # A returned value counts against the output limit like printed text.
+                size = len(_unlimited(_json.dumps, result["value"]))
+                if size > req.get("valueBytes", size):
+                    result = {"status": "output_limit", "error": f"the returned value is {size} bytes of JSON"}
+                else:
+                    result["repr"] = _cut(_unlimited(repr, value))
             except _NotPlain as e:
                 result["notPlain"] = str(e)
     except MemoryError:

@@ -222,7 +222,7 @@ function prepare(py: PyodideAPI, memory: WebAssembly.Memory | null): Interpreter
       memoryLimit = msg.limits.memoryBytes;
       onMemoryRefused = () => onLimit("memory_limit");
       try {
-        const json = run(JSON.stringify(msg.request));
+        const json = run(JSON.stringify({ ...msg.request, valueBytes: msg.limits.outputBytes }));
         if (limitHit) return result({ status: limitHit }, true);
         const fields: unknown = JSON.parse(json);
         return typeof fields === "object" && fields !== null && !Array.isArray(fields)

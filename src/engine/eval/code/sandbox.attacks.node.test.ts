@@ -90,8 +90,15 @@ describe("hostile answers in the Node sandbox", { timeout: 120_000 }, () => {
   it("sees none of the CLI's environment", async () => {
     process.env.CS_SANDBOX_SECRET = "sk-should-not-leak";
     try {
-      const code =
-        "import os\nprint('sk-should-not-leak' in repr(dict(os.environ)), os.path.exists('/proc/self/environ'))";
+      // /proc is the sandbox's own pid namespace: the environ files there are its own, empty ones
+      const code = [
+        "import os",
+        "seen = repr(dict(os.environ))",
+        "for pid in os.listdir('/proc') if os.path.isdir('/proc') else []:",
+        "    if pid.isdigit():",
+        "        seen += open(f'/proc/{pid}/environ', errors='replace').read()",
+        "print('sk-should-not-leak' in seen, os.environ.get('CS_SANDBOX_SECRET') is not None)",
+      ].join("\n");
       const r = await sandbox.run(
         { mode: "stdio", code, stdin: "" },
         { timeMs: 4000, outputBytes: 1 << 20, memoryBytes: 1 << 30 },

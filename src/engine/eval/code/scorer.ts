@@ -7,7 +7,7 @@
 import { extractProgram } from "./extract.ts";
 import type { Sandbox } from "./pool.ts";
 import type { CodeTests } from "./tests-schema.ts";
-import { normaliseOutput, parseCodeTests } from "./tests-schema.ts";
+import { normaliseOutput, parseCodeTests, stringifyExact } from "./tests-schema.ts";
 import type { RunLimits, RunOutcome, RunRequest, ScoreResult, Scorer } from "./types.ts";
 import { DEFAULT_LIMITS, MAX_TIME_LIMIT_MS } from "./types.ts";
 import { equalsExpected, pyValueSchema } from "./value.ts";
@@ -56,7 +56,7 @@ function request(code: string, tests: CodeTests, i: number): RunRequest {
     mode: "function",
     code,
     name: tests.name,
-    argsJson: JSON.stringify(c?.args ?? []),
+    argsJson: stringifyExact(c?.args ?? []),
   };
 }
 
@@ -82,8 +82,8 @@ function failure(tests: CodeTests, i: number, verdict: Exclude<Verdict, "pass">,
     f.actual = cut(o.stdout);
   } else {
     const c = tests.cases[i];
-    f.args = cut(JSON.stringify(c?.args ?? []));
-    f.expected = cut(JSON.stringify(c?.expected ?? null));
+    f.args = cut(stringifyExact(c?.args ?? []));
+    f.expected = cut(stringifyExact(c?.expected ?? null));
     f.actual = cut(o.repr ?? "");
     if (o.status === "ok" && o.notPlain !== undefined)
       f.error = cut(`the function returned ${o.notPlain}; only plain values count`);

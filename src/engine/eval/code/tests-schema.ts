@@ -39,7 +39,7 @@ export function parseCodeTests(cell: unknown): ParsedTests {
   if (typeof cell === "string") {
     if (!cell.trim()) return { ok: false, message: "the item has no tests" };
     try {
-      value = JSON.parse(cell) as unknown;
+      value = parseJsonExact(cell);
     } catch {
       return { ok: false, message: "the tests column is not valid JSON" };
     }
@@ -50,6 +50,38 @@ export function parseCodeTests(cell: unknown): ParsedTests {
   const issue = parsed.error.issues[0];
   const where = issue?.path.length ? ` at ${issue.path.join(".")}` : "";
   return { ok: false, message: `invalid tests${where}: ${issue?.message ?? "unknown problem"}` };
+}
+
+const BIG = "\u0000big:";
+
+/**
+ * JSON.parse, except that an integer beyond 2^53 becomes a bigint with every digit (JSON.parse
+ * would round it: LiveCodeBench and EvalPlus hold such values, as arguments and expected values).
+ */
+export function parseJsonExact(text: string): unknown {
+  let out = "";
+  let from = 0;
+  // integer literals outside strings (a string is skipped whole, escapes included)
+  const token = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+  for (let m = token.exec(text); m; m = token.exec(text)) {
+    const t = m[0];
+    if (t.startsWith('"') || /[.eE]/.test(t) || Number.isSafeInteger(Number(t))) continue;
+    // escaped in the text, so JSON.parse makes it BIG
+    out += `${text.slice(from, m.index)}"\\u0000big:${t}"`;
+    from = m.index + t.length;
+  }
+  out += text.slice(from);
+  return JSON.parse(out, (_k, v: unknown) =>
+    typeof v === "string" && v.startsWith(BIG) ? BigInt(v.slice(BIG.length)) : v,
+  );
+}
+
+/** JSON.stringify that writes a bigint as its digits (a JSON number of any size). */
+export function stringifyExact(value: unknown): string {
+  const text = JSON.stringify(value, (_k, v: unknown) =>
+    typeof v === "bigint" ? `${BIG}${v.toString()}` : v,
+  );
+  return (text ?? "null").replace(/"\\u0000big:(-?\d+)"/g, "$1");
 }
 
 /** stdout as compared: trailing whitespace cut from every line, trailing blank lines dropped. */

@@ -2,8 +2,9 @@
 import { describe, expect, it } from "vitest";
 import type { PyValue } from "./value.ts";
 import { equalsExpected, pyValueSchema } from "./value.ts";
+import { parseJsonExact, stringifyExact } from "./tests-schema.ts";
 
-const int = (n: number | string): PyValue => ({ int: String(n) });
+const int = (n: number | string | bigint): PyValue => ({ int: String(n) });
 const float = (x: number | string): PyValue => ({ float: x });
 
 describe("equalsExpected", () => {
@@ -71,5 +72,18 @@ describe("equalsExpected", () => {
     expect(
       pyValueSchema.safeParse([{ dict: [["k", { set: [{ int: "1" }] }]] }, null]).success,
     ).toBe(true);
+  });
+
+  it("compares an integer past 2^53 exactly, read from the tests without rounding", () => {
+    const tests = parseJsonExact('{"args":[9007199254740993],"expected":18014398509481987}');
+    const { args, expected } = tests as { args: unknown[]; expected: unknown };
+    expect(stringifyExact(args)).toBe("[9007199254740993]");
+    expect(equalsExpected(int(18014398509481987n), expected)).toBe(true);
+    expect(equalsExpected(int(18014398509481986n), expected)).toBe(false);
+    expect(equalsExpected(int(18014398509481988n), expected)).toBe(false);
+    expect(equalsExpected(true, expected)).toBe(false);
+    expect(equalsExpected([int(18014398509481987n)], parseJsonExact("[18014398509481987]"))).toBe(
+      true,
+    );
   });
 });

@@ -58,6 +58,7 @@ export function isClose(a: number, b: number): boolean {
 
 function equalNumber(a: Num, b: number, bool: boolean): boolean {
   if (a.kind === "int") {
+    // An expected integer beyond 2^53 arrives as a bigint; a number here is a float or a safe int.
     if (Number.isInteger(b) && Number.isSafeInteger(b)) return a.big === BigInt(b);
     if (Number.isInteger(b)) return Number(a.big) === b;
     return !bool && isClose(Number(a.big), b);
@@ -87,10 +88,16 @@ const actualKey = (x: unknown): number | string | null => {
   return n.kind === "int" ? Number(n.big) : n.x;
 };
 const expectedKey = (x: unknown): number | string | null =>
-  typeof x === "string" || typeof x === "number" ? x : null;
+  typeof x === "string" || typeof x === "number" ? x : typeof x === "bigint" ? Number(x) : null;
 
 /** Whether the program's value equals the item's expected JSON value. */
 export function equalsExpected(actual: PyValue, expected: unknown): boolean {
+  // An integer past 2^53, read exactly (tests-schema.ts): only an int of the same digits equals it.
+  if (typeof expected === "bigint") {
+    const n = asNumber(actual);
+    if (!n || typeof actual === "boolean") return false;
+    return n.kind === "int" ? n.big === expected : isClose(n.x, Number(expected));
+  }
   if (typeof expected === "boolean" || typeof actual === "boolean") {
     const n = asNumber(actual);
     if (typeof expected === "boolean") return n !== null && equalNumber(n, expected ? 1 : 0, true);
