@@ -1,7 +1,7 @@
 import type { HfSource } from "../engine/eval/dataset/hf.ts";
 import { loadPinnedHfRows } from "../engine/eval/dataset/hf-pin.ts";
 import type { BenchmarkPreset } from "../engine/eval/dataset/presets.ts";
-import { presetRows } from "../engine/eval/dataset/presets.ts";
+import { presetRows } from "../engine/eval/dataset/preset-rows.ts";
 import { DEFAULT_COLUMNS } from "../engine/eval/dataset/schema.ts";
 import { loadQuestionText } from "./evalController.ts";
 import { useStudio } from "./store.ts";
@@ -25,7 +25,12 @@ export async function loadHfQuestions(
     ...hfEndpoints,
   });
   if (!r.ok) return r.message;
-  const rows = preset ? presetRows(preset, r.rows) : r.rows;
+  const shaped = preset ? await presetRows(preset, r.rows) : { rows: r.rows, bad: [] };
+  if (shaped.bad.length) {
+    const first = shaped.bad[0]!;
+    return `${shaped.bad.length} row(s) of ${source.dataset} cannot be read (row ${first.line}: ${first.message}).`;
+  }
+  const rows = shaped.rows;
   const rev = r.source.revision ? ` @ ${r.source.revision.slice(0, 12)}` : "";
   loadQuestionText(
     JSON.stringify(rows.map((row) => row.values)),
