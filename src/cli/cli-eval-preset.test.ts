@@ -300,5 +300,17 @@ describe("conductor-studio eval --preset", { timeout: TIMEOUT_MS }, () => {
     expect(h.server.requests.some((q) => JSON.stringify(q).includes(TOKEN))).toBe(false);
     expect(await readFile(out, "utf8")).not.toContain(TOKEN);
     expect(await readFile(`${out}.eval.json`, "utf8")).not.toContain(TOKEN);
+
+    // Table 1 from the evaluation: the benchmark's column, the strategy's row.
+    const table = await runMain(["eval-table", out]);
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout.split("\n")[0]).toBe("| Strategy | GPQA-Diamond |");
+    expect(table.stdout).toMatch(/^\| single:Solver A \| 100\.0 /m);
+    const csv = await runMain(["eval-table", out, "--out", `${h.dir}/t1.csv`]);
+    expect(csv.code, csv.stderr).toBe(0);
+    expect(await readFile(`${h.dir}/t1.csv`, "utf8")).toMatch(
+      /^single:Solver A,GPQA-Diamond,1,1,/m,
+    );
+    expect((await runMain(["eval-table", out, "--out", out])).code).toBe(2);
   });
 });

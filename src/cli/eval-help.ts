@@ -278,5 +278,8 @@ Examples:
   conductor-studio eval --config pool.json --dataset questions.jsonl --out results.jsonl
   conductor-studio eval --config pool.json --dataset questions.jsonl --strategies conductor,single,moa --repeats 1 --concurrency 4 --max-cost 2.50 --columns question=problem,answer=solution --training-data conductor.jsonl --out results.jsonl
   conductor-studio eval --config pool.json --dataset code.jsonl --scorer code --strategies single --out code-results.jsonl
+  conductor-studio eval --list-presets
+  conductor-studio eval --config pool.json --preset livecodebench --dataset lcb-rows.jsonl --since 2025-01-01 --out lcb.jsonl
+  conductor-studio eval --config pool.json --preset gpqa-diamond --hf-token-env HF_TOKEN --out gpqa.jsonl
   conductor-studio eval --config pool.json --dataset questions.jsonl --out results.jsonl --json > summary.json
 `;

@@ -227,7 +227,9 @@ async function evalWith(
         id: basename(out),
         name: datasetName,
         createdAt: Date.now(),
-        ...(preset ? { instruction: preset.instruction } : {}),
+        ...(preset
+          ? { instruction: preset.instruction, benchmark: { id: preset.id, name: preset.name } }
+          : {}),
         dataset: {
           name: datasetName,
           hash: data.value.hash,

@@ -11,3 +11,4 @@ export { rewardCommand } from "./reward/server.ts";
 export { otelCommand } from "./otel.ts";
 export { evalDiffCommand } from "./eval-diff.ts";
 export { scoreCommand } from "./score.ts";
+export { evalTableCommand } from "./eval-table.ts";
