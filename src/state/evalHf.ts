@@ -1,5 +1,8 @@
 import type { HfSource } from "../engine/eval/dataset/hf.ts";
-import { loadPinnedHfRows } from "../engine/eval/dataset/hf-pin.ts";
+import { hubFetch } from "../engine/eval/dataset/hf-auth.ts";
+import { HF_ROWS_BASE } from "../engine/eval/dataset/hf.ts";
+import { HF_HUB_BASE, loadPinnedHfRows } from "../engine/eval/dataset/hf-pin.ts";
+import { HF_TOKEN_ID, boundKey } from "./keybinding.ts";
 import type { BenchmarkPreset } from "../engine/eval/dataset/presets.ts";
 import { presetRows } from "../engine/eval/dataset/preset-rows.ts";
 import { DEFAULT_COLUMNS } from "../engine/eval/dataset/schema.ts";
@@ -8,6 +11,11 @@ import { useStudio } from "./store.ts";
 
 /** Where the studio reads the Hub (tests point it at the local server). */
 export const hfEndpoints: { base?: string; hub?: string } = {};
+
+/** The Hugging Face token, when one is held for the Hub's origin. */
+function hubToken(): string | undefined {
+  return boundKey(useStudio.getState(), HF_TOKEN_ID);
+}
 
 /**
  * Loads a Hugging Face row range into the setup form and records the commit it was read at; with
@@ -19,8 +27,12 @@ export async function loadHfQuestions(
   pinned: string | null,
   preset?: BenchmarkPreset,
 ): Promise<string | null> {
+  const token = hubToken();
+  if (preset?.gated && !token)
+    return `${preset.name} is gated on the Hugging Face Hub: accept its terms there, then enter your Hugging Face token above.`;
+  const bases = [hfEndpoints.base ?? HF_ROWS_BASE, hfEndpoints.hub ?? HF_HUB_BASE];
   const r = await loadPinnedHfRows(source, {
-    fetch: (...a) => fetch(...a),
+    fetch: hubFetch((...a) => fetch(...a), token, bases),
     pinned,
     ...hfEndpoints,
   });
