@@ -50,11 +50,13 @@ export async function loadHfQuestions(
   );
   useStudio.getState().patchEvalSetup({
     hfSource: r.source,
+    benchmark: null,
     ...(preset
       ? {
           mapping: { ...DEFAULT_COLUMNS, ...preset.mapping },
           scorer: preset.scorer,
           instruction: preset.instruction,
+          benchmark: { id: preset.id, name: preset.name },
         }
       : {}),
   });
