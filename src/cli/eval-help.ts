@@ -10,7 +10,7 @@ export const STRATEGY_NAMES = ["conductor", "single", "moa", "chain", "best-of-n
 
 export const EVAL_SHAPE = {
   name: "eval",
-  usage: "--config FILE --dataset FILE --out FILE [options]",
+  usage: "--config FILE (--dataset FILE | --preset NAME) --out FILE [options]",
   options: {
     config: {
       type: "string",
@@ -20,7 +20,39 @@ export const EVAL_SHAPE = {
     dataset: {
       type: "string",
       arg: "FILE",
-      description: "the questions: JSONL, JSON or CSV (required)",
+      description:
+        "the questions: JSONL, JSON or CSV; with --preset, the preset's rows in the Hub's shape (JSONL, JSON, CSV or parquet)",
+    },
+    preset: {
+      type: "string",
+      arg: "NAME",
+      description:
+        "a benchmark preset (--list-presets): its columns, scorer and answer format; rows from the Hub unless --dataset",
+    },
+    "list-presets": {
+      type: "boolean",
+      description: "print the benchmark presets with their datasets, scorers and references",
+    },
+    "hf-token-env": {
+      type: "string",
+      arg: "VAR",
+      description:
+        "a variable holding a Hugging Face token, for gated presets (sent to the Hub only)",
+    },
+    release: {
+      type: "string",
+      arg: "CONFIG",
+      description: "with --preset livecodebench: the release to read (default release_v6)",
+    },
+    since: {
+      type: "string",
+      arg: "DAY",
+      description: "with --preset livecodebench: only problems from contests on or after DAY",
+    },
+    until: {
+      type: "string",
+      arg: "DAY",
+      description: "with --preset livecodebench: only problems from contests on or before DAY",
     },
     out: {
       type: "string",
@@ -282,5 +314,8 @@ Examples:
   conductor-studio eval --config pool.json --dataset questions.jsonl --out results.jsonl
   conductor-studio eval --config pool.json --dataset questions.jsonl --strategies conductor,single,moa --repeats 1 --concurrency 4 --max-cost 2.50 --columns question=problem,answer=solution --training-data conductor.jsonl --out results.jsonl
   conductor-studio eval --config pool.json --dataset code.jsonl --scorer code --strategies single --out code-results.jsonl
+  conductor-studio eval --list-presets
+  conductor-studio eval --config pool.json --preset livecodebench --dataset lcb-rows.jsonl --since 2025-01-01 --out lcb.jsonl
+  conductor-studio eval --config pool.json --preset gpqa-diamond --hf-token-env HF_TOKEN --out gpqa.jsonl
   conductor-studio eval --config pool.json --dataset questions.jsonl --out results.jsonl --json > summary.json
 `;

@@ -53,6 +53,14 @@ import { CLI_TIMEOUTS, fallbackWorkerId } from "./serve/engine.ts";
 import { cacheOption } from "./serve/options.ts";
 import { didYouMean } from "./suggest.ts";
 import { escapeControls } from "./terminal-text.ts";
+import {
+  dateWindow,
+  hubBases,
+  loadPresetDataset,
+  presetById,
+  presetList,
+  tokenFrom,
+} from "./eval-preset.ts";
 
 /** The code scorer's Node sandbox, started on the first answer scored; disposed when the command ends. */
 function codeSandboxHolder(io: Io, unconfined: boolean) {
@@ -89,8 +97,17 @@ async function evalWith(
   const usage = (m: string) => (io.stderr(`${m}\n`), EXIT.usage);
   // Nothing is queued before the first result, so the early returns below leave nothing unsent.
   const otlp = otlpExporter(values, io);
-  if (!values.config || !values.dataset || !values.out)
-    throw new UsageError("--config, --dataset and --out are required.");
+  if (values["list-presets"]) {
+    io.stdout(`${presetList()}\n`);
+    return EXIT.ok;
+  }
+  const preset = values.preset === undefined ? null : presetById(values.preset);
+  if (!values.config || !(values.dataset || preset) || !values.out)
+    throw new UsageError("--config, --out and --dataset (or --preset) are required.");
+  if (!preset && (values.release || values.since || values.until || values["hf-token-env"]))
+    throw new UsageError("--release, --since, --until and --hf-token-env go with --preset.");
+  const window = dateWindow(values.since, values.until);
+  const hfToken = tokenFrom(values["hf-token-env"], io.env);
   const out = values.out;
   const shard = shardOption(values.shard, io.env);
   const repeats = intOption(values.repeats, "repeats", { min: 1, fallback: 1 });
@@ -122,13 +139,25 @@ async function evalWith(
   const columns = values.columns ?? "";
   const checked = parseColumnsOption(columns, DEFAULT_COLUMNS);
   if (!checked.ok) return usage(checked.message);
-  const data = await loadDataset(
-    values.dataset,
-    (seen) => columnsOf(seen, columns),
-    values["skip-bad-rows"] ?? false,
-    io.stderr,
-  );
+  const data = preset
+    ? await loadPresetDataset(preset, {
+        ...(values.dataset ? { file: values.dataset } : {}),
+        ...(values.release ? { config: values.release } : {}),
+        ...(hfToken ? { token: hfToken } : {}),
+        window,
+        skipBad: values["skip-bad-rows"] ?? false,
+        warn: io.stderr,
+        hub: hubBases(io.env),
+      })
+    : await loadDataset(
+        values.dataset ?? "",
+        (seen) => columnsOf(seen, columns),
+        values["skip-bad-rows"] ?? false,
+        io.stderr,
+      );
   if (!data.ok) return usage(data.message);
+  const datasetName =
+    preset && "name" in data.value ? data.value.name : basename(values.dataset ?? "");
   const mapping = data.value.mapping;
   // A column read under another name than its field's is said, so a guess never passes unseen.
   const note = columnsNote(mapping);
@@ -148,7 +177,7 @@ async function evalWith(
     throw new UsageError(
       `Unknown scorer "${values.scorer}"${didYouMean(values.scorer, scorerIds())}; the scorers are ${scorerIds().join(", ")}.`,
     );
-  const scorerId = values.scorer ?? defaultScorerId(data.value.items);
+  const scorerId = values.scorer ?? preset?.scorer ?? defaultScorerId(data.value.items);
   if (scorerId === "code") {
     const { nodeSandboxRefusal } = await import("../node/sandbox/process.ts");
     const refusal = nodeSandboxRefusal(values["unconfined-code"] ?? false);
@@ -219,10 +248,13 @@ async function evalWith(
         format: "conductor-studio-eval",
         version: 1,
         id: basename(out),
-        name: basename(values.dataset),
+        name: datasetName,
         createdAt: Date.now(),
+        ...(preset
+          ? { instruction: preset.instruction, benchmark: { id: preset.id, name: preset.name } }
+          : {}),
         dataset: {
-          name: basename(values.dataset),
+          name: datasetName,
           hash: data.value.hash,
           size: data.value.items.length,
           mapping,

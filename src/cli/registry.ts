@@ -13,3 +13,4 @@ export { otelCommand } from "./otel.ts";
 export { evalDiffCommand } from "./eval-diff.ts";
 export { evalMergeCommand } from "./eval-merge.ts";
 export { scoreCommand } from "./score.ts";
+export { evalTableCommand } from "./eval-table.ts";

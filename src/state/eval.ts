@@ -30,6 +30,8 @@ export interface EvalSetup {
   hfSource: HfRecordedSource | null;
   /** A benchmark preset's answer-format instruction (else the scorer's). */
   instruction: string | null;
+  /** The benchmark preset the questions came from (it names the evaluation's Table 1 column). */
+  benchmark: { id: string; name: string } | null;
   /** The response cache (on by default: README "The response cache in the studio") and its mode. */
   cache: boolean;
   cacheMode: CacheMode;
@@ -78,6 +80,7 @@ export const INITIAL_SETUP: EvalSetup = {
   concurrency: 4,
   hfSource: null,
   instruction: null,
+  benchmark: null,
   cache: true,
   cacheMode: "read-write",
 };

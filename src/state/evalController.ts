@@ -60,6 +60,7 @@ export function loadQuestionText(text: string, name: string): void {
     skipBad: false,
     hfSource: null,
     instruction: null,
+    benchmark: null,
   });
 }
 
@@ -143,6 +144,7 @@ export async function startEvaluation(): Promise<void> {
       ...(s.evalSetup.hfSource ? { source: s.evalSetup.hfSource } : {}),
     },
     ...(s.evalSetup.instruction ? { instruction: s.evalSetup.instruction } : {}),
+    ...(s.evalSetup.benchmark ? { benchmark: s.evalSetup.benchmark } : {}),
     strategies,
     repeats: s.evalSetup.repeats,
     seed: Math.floor(Math.random() * 2 ** 31),

@@ -13,6 +13,12 @@ import type { StudioState } from "./store.ts";
 /** The Conductor's entry in the key ring. */
 export const CONDUCTOR_KEY_ID = "conductor";
 
+/** The Hugging Face token's entry: bound to the Hub's origin, sent to the Hub's APIs only. */
+export const HF_TOKEN_ID = "huggingface-hub";
+
+/** Where the Hub is for the token's binding (tests point it at a local server). */
+export const hubOrigin = { url: "https://huggingface.co" };
+
 /** Separates a worker id from a header name in a header secret's id. */
 const HEADER_SEP = "\u001fheader:";
 
@@ -46,6 +52,7 @@ export function currentOrigin(
 ): string | null {
   const owner = ownerOfSecret(id);
   if (owner === CONDUCTOR_KEY_ID) return originOf(s.conductor.baseURL);
+  if (owner === HF_TOKEN_ID) return originOf(hubOrigin.url);
   const worker = s.pool.find((w) => w.id === owner);
   return worker ? originOf(worker.baseURL) : null;
 }

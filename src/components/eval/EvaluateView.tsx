@@ -20,6 +20,7 @@ import { ItemView } from "./ItemView.tsx";
 import { QuestionMatrix } from "./QuestionMatrix.tsx";
 import { SetupSummary } from "./SetupSummary.tsx";
 import { ReportTable } from "./ReportTable.tsx";
+import { Table1Panel } from "./Table1Panel.tsx";
 import { RescoreControl } from "./RescoreControl.tsx";
 import { SourcePicker } from "./SourcePicker.tsx";
 import { StrategyPicker } from "./StrategyPicker.tsx";
@@ -121,6 +122,7 @@ function Report({ hidden }: { hidden: boolean }) {
       <QuestionMatrix results={latestResults(results)} strategies={names} items={items} />
       {code && <CodeResults results={results} />}
       <EvalDiffPanel />
+      <Table1Panel />
     </section>
   );
 }

@@ -5,6 +5,7 @@ import { BENCHMARK_PRESETS } from "../../engine/eval/dataset/presets.ts";
 import { loadHfQuestions } from "../../state/evalHf.ts";
 import { loadQuestionText, loadSample } from "../../state/evalController.ts";
 import { useStudio } from "../../state/store.ts";
+import { HubTokenField } from "./HubTokenField.tsx";
 
 /** Where the questions come from: a sample set, a file, or a Hugging Face dataset's rows. */
 export function SourcePicker() {
@@ -66,6 +67,7 @@ export function SourcePicker() {
       </div>
       <details className="hf">
         <summary>From the Hugging Face Hub</summary>
+        <HubTokenField />
         <div className="row wrap" aria-label="Benchmark presets">
           {BENCHMARK_PRESETS.map((p) => (
             <button
@@ -76,6 +78,7 @@ export function SourcePicker() {
               onClick={() => loadPreset(p)}
             >
               {p.name}
+              {p.gated && <small> (gated)</small>}
             </button>
           ))}
         </div>

@@ -135,6 +135,8 @@ export const EvaluationSchema = z.object({
   }),
   /** The answer-format instruction every strategy's last step gets (default: the scorer's). */
   instruction: z.string().min(1).optional(),
+  /** The benchmark preset the questions came from (presets.ts), naming the Table 1 column. */
+  benchmark: z.object({ id: z.string().min(1), name: z.string().min(1) }).optional(),
   strategies: z.array(StrategySchema).min(1),
   repeats: z.number().int().positive(),
   /** The seed that shuffles multiple-choice options (per item, derived from it). */

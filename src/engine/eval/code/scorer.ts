@@ -8,6 +8,7 @@ import { extractProgram } from "./extract.ts";
 import type { Sandbox } from "./pool.ts";
 import type { CodeTests } from "./tests-schema.ts";
 import { normaliseOutput, parseCodeTests, stringifyExact } from "./tests-schema.ts";
+import { stdoutMatches } from "./stdio-compare.ts";
 import type { RunLimits, RunOutcome, RunRequest, ScoreResult, Scorer } from "./types.ts";
 import { DEFAULT_LIMITS, MAX_TIME_LIMIT_MS } from "./types.ts";
 import { equalsExpected, pyValueSchema } from "./value.ts";
@@ -65,7 +66,7 @@ function judge(tests: CodeTests, i: number, o: RunOutcome): Verdict {
   if (o.status !== "ok") return o.status;
   if (tests.style === "stdio") {
     const expected = tests.cases[i]?.output ?? "";
-    return normaliseOutput(o.stdout) === normaliseOutput(expected) ? "pass" : "wrong_answer";
+    return stdoutMatches(o.stdout, expected, tests.compare) ? "pass" : "wrong_answer";
   }
   if (o.notPlain !== undefined) return "wrong_answer";
   const value = pyValueSchema.safeParse(o.value);

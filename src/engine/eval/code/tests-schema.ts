@@ -1,6 +1,6 @@
 /**
  * The `tests` column of a code question set (JSON text or an already parsed value):
- *   {"style":"stdio","cases":[{"input":"1 2\n","output":"3\n"}]}
+ *   {"style":"stdio","cases":[{"input":"1 2\n","output":"3\n"}]}  (optional "compare": "livecodebench")
  *   {"style":"function","name":"add","cases":[{"args":[1,2],"expected":3}]}
  * Optional `timeLimitMs` overrides the per-test wall time for the item.
  */
@@ -11,6 +11,8 @@ const timeLimitMs = z.number().int().positive().max(600_000).optional();
 export const stdioTestsSchema = z.object({
   style: z.literal("stdio"),
   cases: z.array(z.object({ input: z.string().default(""), output: z.string() })).min(1),
+  /** How stdout is compared (stdio-compare.ts); `livecodebench` as LiveCodeBench grades it. */
+  compare: z.enum(["lines", "livecodebench"]).default("lines"),
   timeLimitMs,
 });
 

@@ -7,7 +7,8 @@
 import { describe, expect, it } from "vitest";
 import { loadPinnedHfRows } from "./hf-pin.ts";
 import { mapRows } from "./parse.ts";
-import { BENCHMARK_PRESETS, UNOFFERED_BENCHMARKS, presetRows } from "./presets.ts";
+import { BENCHMARK_PRESETS, UNOFFERED_BENCHMARKS } from "./presets.ts";
+import { presetRows } from "./preset-rows.ts";
 import { DEFAULT_COLUMNS } from "./schema.ts";
 
 const preset = (id: string) => BENCHMARK_PRESETS.find((p) => p.id === id)!;
@@ -99,6 +100,60 @@ const FIXTURES: Record<string, Fixture> = {
     features: { problem: str, answer: str },
     total: 30,
     rows: [{ problem: "Find the remainder when 2025 is divided by 7.", answer: "2" }],
+  },
+  "Idavidrein/gpqa": {
+    features: {
+      "Record ID": str,
+      Question: str,
+      "Correct Answer": str,
+      "Incorrect Answer 1": str,
+      "Incorrect Answer 2": str,
+      "Incorrect Answer 3": str,
+      "High-level domain": str,
+    },
+    total: 198,
+    rows: [
+      {
+        "Record ID": "rec1",
+        Question: "Which particle mediates the electromagnetic force?",
+        "Correct Answer": "The photon ",
+        "Incorrect Answer 1": "The gluon",
+        "Incorrect Answer 2": "The W boson",
+        "Incorrect Answer 3": "The graviton",
+        "High-level domain": "Physics",
+      },
+    ],
+  },
+  "livecodebench/code_generation_lite": {
+    features: {
+      question_title: str,
+      question_content: str,
+      platform: str,
+      question_id: str,
+      contest_id: str,
+      contest_date: str,
+      starter_code: str,
+      difficulty: str,
+      public_test_cases: str,
+      private_test_cases: str,
+      metadata: str,
+    },
+    total: 1055,
+    rows: [
+      {
+        question_title: "Sum",
+        question_content: "Read two integers and print their sum.",
+        platform: "atcoder",
+        question_id: "abc001_a",
+        contest_id: "abc001",
+        contest_date: "2025-02-01T00:00:00",
+        starter_code: "",
+        difficulty: "easy",
+        public_test_cases: JSON.stringify([{ input: "1 2\n", output: "3\n", testtype: "stdin" }]),
+        private_test_cases: JSON.stringify([{ input: "5 5\n", output: "10\n", testtype: "stdin" }]),
+        metadata: "{}",
+      },
+    ],
   },
   "lighteval/drop_harness": {
     features: {
@@ -194,11 +249,16 @@ describe("benchmark presets", () => {
       "mmlu",
       "hotpotqa",
       "drop",
+      "gpqa-diamond",
+      "livecodebench",
     ]);
     for (const p of BENCHMARK_PRESETS) {
       expect(p.source.split).toBeTruthy();
       expect(p.mapping.question).toBeTruthy();
-      expect(p.instruction).toMatch(/^End your reply with a line "Answer: /);
+      expect(p.reference).toBeTruthy();
+      expect(p.instruction).toMatch(
+        p.scorer === "code" ? /fenced code block/ : /^End your reply with a line "Answer: /,
+      );
     }
   });
 
@@ -212,6 +272,17 @@ describe("benchmark presets", () => {
     ],
     ["hotpotqa", 1, { expected: "Bologna", category: "hard", id: "5a8b57f25542995d1e6f1371" }],
     ["aime-2025", 1, { expected: "2" }],
+    [
+      "gpqa-diamond",
+      1,
+      {
+        id: "rec1",
+        expected: "0",
+        choices: ["The photon", "The gluon", "The W boson", "The graviton"],
+        category: "Physics",
+      },
+    ],
+    ["livecodebench", 1, { id: "abc001_a", category: "easy" }],
     [
       "drop",
       3,
@@ -228,7 +299,10 @@ describe("benchmark presets", () => {
     const r = await loadPinnedHfRows(p.source, { fetch: hub("abc1234def"), ...OPTS });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    const mapped = mapRows(presetRows(p, r.rows), { ...DEFAULT_COLUMNS, ...p.mapping });
+    const mapped = mapRows((await presetRows(p, r.rows)).rows, {
+      ...DEFAULT_COLUMNS,
+      ...p.mapping,
+    });
     expect(mapped.bad).toEqual([]);
     expect(mapped.items).toHaveLength(n);
     expect(mapped.items[0]).toMatchObject(first);
@@ -242,7 +316,17 @@ describe("benchmark presets", () => {
   it("reads every mapped column from the features its rows response declares", () => {
     for (const p of BENCHMARK_PRESETS) {
       const declared = Object.keys(FIXTURES[p.source.dataset]!.features);
-      const mapped = Object.values(p.mapping).filter((c): c is string => typeof c === "string");
+      // Columns a reshape writes (GPQA's options and reference, LiveCodeBench's question and tests).
+      const written = new Set(
+        p.reshape === "gpqa_choices"
+          ? ["answer", "choices"]
+          : p.reshape === "livecodebench_tests"
+            ? ["question", "tests"]
+            : [],
+      );
+      const mapped = Object.values(p.mapping).filter(
+        (c): c is string => typeof c === "string" && !written.has(c),
+      );
       expect(declared, p.id).toEqual(expect.arrayContaining(mapped));
     }
   });
@@ -251,30 +335,27 @@ describe("benchmark presets", () => {
     const p = preset("drop");
     const r = await loadPinnedHfRows(p.source, { fetch: hub("abc1234def"), ...OPTS });
     if (!r.ok) throw new Error(r.message);
-    const mapped = mapRows(presetRows(p, r.rows), { ...DEFAULT_COLUMNS, ...p.mapping });
+    const mapped = mapRows((await presetRows(p, r.rows)).rows, {
+      ...DEFAULT_COLUMNS,
+      ...p.mapping,
+    });
     // lighteval's parse_answer: the number, else the spans joined by ", ", else "day month year";
     // duplicates among the validated answers dropped.
     expect(mapped.items.map((i) => i.expected)).toEqual(["4 | four", "Genoa, Pisa", "4 July 1776"]);
     const noPassage = { line: 9, values: { question: "Who?", answer: { number: "1" } } };
-    expect(mapRows(presetRows(p, [noPassage]), { ...DEFAULT_COLUMNS, ...p.mapping }).bad).toEqual([
-      { line: 9, message: 'The question column "question" is empty or missing.' },
-    ]);
+    expect(
+      mapRows((await presetRows(p, [noPassage])).rows, { ...DEFAULT_COLUMNS, ...p.mapping }).bad,
+    ).toEqual([{ line: 9, message: 'The question column "question" is empty or missing.' }]);
     // A cell of the wrong type counts as empty, never as a crash.
     const odd = {
       line: 3,
       values: { passage: "P", question: "Q", answer: 7, validated_answers: "x" },
     };
-    expect(presetRows(p, [odd])[0]!.values.answer).toBe("");
+    expect((await presetRows(p, [odd])).rows[0]!.values.answer).toBe("");
   });
 
   it("names each benchmark it does not offer, with the reason, apart from the offered ones", () => {
-    expect(UNOFFERED_BENCHMARKS.map((b) => b.name)).toEqual([
-      "GPQA-Diamond",
-      "HumanEval",
-      "MBPP",
-      "LiveCodeBench",
-      "BigCodeBench",
-    ]);
+    expect(UNOFFERED_BENCHMARKS.map((b) => b.name)).toEqual(["HumanEval", "MBPP", "BigCodeBench"]);
     const offered = new Set(BENCHMARK_PRESETS.map((p) => p.source.dataset));
     for (const b of UNOFFERED_BENCHMARKS) {
       expect(offered.has(b.dataset.split(" ")[0]!)).toBe(false);
@@ -282,16 +363,16 @@ describe("benchmark presets", () => {
     }
   });
 
-  it("keeps only what follows GSM8K's last #### in the reference", () => {
+  it("keeps only what follows GSM8K's last #### in the reference", async () => {
     const rows = [
       { line: 1, values: { question: "q", answer: "a #### b\n#### 12 " } },
       { line: 2, values: { question: "q", answer: "no marker" } },
     ];
-    expect(presetRows(preset("gsm8k"), rows).map((r) => r.values.answer)).toEqual([
+    expect((await presetRows(preset("gsm8k"), rows)).rows.map((r) => r.values.answer)).toEqual([
       "12",
       "no marker",
     ]);
-    expect(presetRows(preset("math-500"), rows)).toEqual(rows);
+    expect((await presetRows(preset("math-500"), rows)).rows).toEqual(rows);
   });
 });
 

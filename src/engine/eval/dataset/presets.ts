@@ -1,7 +1,6 @@
 import type { MathProfile } from "../scorers/math-profiles.ts";
 import { z } from "zod";
 import type { HfSource } from "./hf.ts";
-import type { SourceRow } from "./parse.ts";
 import type { ColumnMapping } from "./schema.ts";
 
 /**
@@ -11,9 +10,17 @@ import type { ColumnMapping } from "./schema.ts";
  * - `drop_passage_answers`: DROP's question is its passage and question together (lighteval's
  *   "Passage: ...\nQuestion: ..."), and the reference lists every accepted answer (the gold one and
  *   the validated ones, each a number, its spans joined by ", ", or a date), " | " between them,
- *   as the `contains` scorer reads alternatives.
+ *   as the `contains` scorer reads alternatives;
+ * - `gpqa_choices`: GPQA's four answer columns become the options, the correct one first (the
+ *   evaluation's recorded seed shuffles them per item, as simple-evals shuffles with its own);
+ * - `livecodebench_tests`: LiveCodeBench's public and private tests (livecodebench.ts).
  */
-export const PresetReshapeSchema = z.enum(["final_answer_after_hashes", "drop_passage_answers"]);
+export const PresetReshapeSchema = z.enum([
+  "final_answer_after_hashes",
+  "drop_passage_answers",
+  "gpqa_choices",
+  "livecodebench_tests",
+]);
 export type PresetReshape = z.infer<typeof PresetReshapeSchema>;
 
 /**
@@ -26,12 +33,16 @@ export interface BenchmarkPreset {
   name: string;
   source: HfSource;
   mapping: ColumnMapping;
-  scorer: "math" | "mc" | "contains" | "exact";
+  scorer: "math" | "mc" | "contains" | "exact" | "code";
   /** The math grader profile the benchmark's paper reports with (absent: default). */
   profile?: MathProfile;
   instruction: string;
   revision: string | null;
   reshape?: PresetReshape;
+  /** The Hub refuses rows without a token of an account that accepted the dataset's terms. */
+  gated?: boolean;
+  /** The reference implementation whose reading of the dataset this preset follows. */
+  reference: string;
   note: string;
 }
 
@@ -39,6 +50,7 @@ const MATH =
   'End your reply with a line "Answer: <value>" giving only the final number or expression.';
 const LETTER = 'End your reply with a line "Answer: X", where X is the letter of your choice.';
 const SHORT = 'End your reply with a line "Answer: <a short answer>", a few words at most.';
+const CODE = "Reply with the complete Python program in one ```python fenced code block.";
 
 /**
  * The paper's evaluation sets and the automated-workflow papers' ones whose format fits. Each
@@ -62,6 +74,7 @@ export const BENCHMARK_PRESETS: readonly BenchmarkPreset[] = [
     scorer: "math",
     instruction: MATH,
     revision: null,
+    reference: "lighteval tasks/math_500.py",
     note: "500 competition problems (Lightman et al.); per-subject report.",
   },
   {
@@ -80,6 +93,7 @@ export const BENCHMARK_PRESETS: readonly BenchmarkPreset[] = [
     scorer: "math",
     instruction: MATH,
     revision: null,
+    reference: "lighteval tasks/aime.py (aime25)",
     note: "The 30 problems of AIME 2025 I and II (integer answers 0 to 999).",
   },
   {
@@ -93,6 +107,7 @@ export const BENCHMARK_PRESETS: readonly BenchmarkPreset[] = [
     instruction: MATH,
     revision: null,
     reshape: "final_answer_after_hashes",
+    reference: "lighteval tasks/gsm8k.py; lm-evaluation-harness gsm8k.yaml",
     note: "Grade-school word problems; the reference is what follows the solution's ####.",
   },
   {
@@ -105,6 +120,7 @@ export const BENCHMARK_PRESETS: readonly BenchmarkPreset[] = [
     scorer: "mc",
     instruction: LETTER,
     revision: null,
+    reference: "lm-evaluation-harness tasks/mmlu",
     note: "57 subjects, four options (answer given as the option's index); per-subject report.",
   },
   {
@@ -123,6 +139,7 @@ export const BENCHMARK_PRESETS: readonly BenchmarkPreset[] = [
     scorer: "contains",
     instruction: SHORT,
     revision: null,
+    reference: "the dataset card (no reference harness reads it closed book)",
     note: "Multi-hop questions without their passages (closed book); per-level report.",
   },
   {
@@ -142,7 +159,56 @@ export const BENCHMARK_PRESETS: readonly BenchmarkPreset[] = [
     instruction: SHORT,
     revision: null,
     reshape: "drop_passage_answers",
+    reference: "lighteval tasks/drop_qa.py",
     note: "Reading comprehension with arithmetic over a passage; right when the reply's answer contains an accepted answer (the field reports exact match and F1).",
+  },
+  {
+    // simple-evals gpqa_eval.py (Idavidrein/gpqa, gpqa_diamond, train; "Question", "Correct
+    // Answer", "Incorrect Answer 1..3"; options permuted with a seeded random, answer the letter).
+    id: "gpqa-diamond",
+    name: "GPQA-Diamond",
+    source: {
+      dataset: "Idavidrein/gpqa",
+      config: "gpqa_diamond",
+      split: "train",
+      offset: 0,
+      length: 198,
+    },
+    mapping: {
+      question: "Question",
+      answer: "answer",
+      choices: "choices",
+      id: "Record ID",
+      category: "High-level domain",
+    },
+    scorer: "mc",
+    instruction: LETTER,
+    revision: null,
+    reshape: "gpqa_choices",
+    gated: true,
+    reference: "simple-evals gpqa_eval.py",
+    note: "198 graduate-level science questions, four options shuffled with the evaluation's seed; gated: needs a Hugging Face token.",
+  },
+  {
+    // LiveCodeBench lcb_runner/benchmarks/code_generation.py (livecodebench/code_generation_lite,
+    // release_v6, test): public and private tests, stdin and functional, graded as
+    // lcb_runner/evaluation/testing_util.py grades them.
+    id: "livecodebench",
+    name: "LiveCodeBench",
+    source: {
+      dataset: "livecodebench/code_generation_lite",
+      config: "release_v6",
+      split: "test",
+      offset: 0,
+      length: 1055,
+    },
+    mapping: { question: "question", tests: "tests", id: "question_id", category: "difficulty" },
+    scorer: "code",
+    instruction: CODE,
+    revision: null,
+    reshape: "livecodebench_tests",
+    reference: "LiveCodeBench lcb_runner (code_generation.py, testing_util.py)",
+    note: "Contest problems with public and private tests (stdin and LeetCode-style); choose a release and a contest-date window.",
   },
 ];
 
@@ -151,11 +217,6 @@ export const BENCHMARK_PRESETS: readonly BenchmarkPreset[] = [
  * project's scorers would not grade what their reference code grades.
  */
 export const UNOFFERED_BENCHMARKS: readonly { name: string; dataset: string; why: string }[] = [
-  {
-    name: "GPQA-Diamond",
-    dataset: "Idavidrein/gpqa (gpqa_diamond, train)",
-    why: "gated on the Hub: the public rows API answers only with a token of an account that accepted its terms, which the loader does not send",
-  },
   {
     name: "HumanEval",
     dataset: "openai/openai_humaneval (test)",
@@ -167,80 +228,8 @@ export const UNOFFERED_BENCHMARKS: readonly { name: string; dataset: string; why
     why: "its tests are Python assert statements (test_list), not stdio or function cases",
   },
   {
-    name: "LiveCodeBench",
-    dataset: "lighteval/code_generation_lite (v4_v5, test)",
-    why: "its private tests are a base64 zlib pickle; the public ones alone would grade more leniently than the benchmark",
-  },
-  {
     name: "BigCodeBench",
     dataset: "bigcode/bigcodebench",
     why: "its tests are unittest classes that import third-party libraries the Pyodide sandbox does not load",
   },
 ];
-
-const text = (v: unknown): string =>
-  typeof v === "string" ? v : typeof v === "number" ? String(v) : "";
-
-// DROP's answer cells, read tolerantly: a field of the wrong type counts as empty.
-const DropDateSchema = z
-  .object({ day: z.string().catch(""), month: z.string().catch(""), year: z.string().catch("") })
-  .catch({ day: "", month: "", year: "" });
-const DropAnswerSchema = z
-  .object({
-    number: z.union([z.string(), z.number()]).catch(""),
-    spans: z.array(z.string()).catch([]),
-    date: DropDateSchema,
-  })
-  .catch({ number: "", spans: [], date: { day: "", month: "", year: "" } });
-const DropValidatedSchema = z
-  .object({
-    number: z.array(z.unknown()).catch([]),
-    date: z.array(z.unknown()).catch([]),
-    spans: z.array(z.unknown()).catch([]),
-  })
-  .catch({ number: [], date: [], spans: [] });
-
-/** A DROP answer as lighteval's parse_answer reads it: the number, else the spans, else the date. */
-function dropAnswer(cell: unknown): string {
-  const a = DropAnswerSchema.parse(cell);
-  if (text(a.number) !== "") return text(a.number);
-  if (a.spans.length) return a.spans.join(", ");
-  return [a.date.day, a.date.month, a.date.year].join(" ").trim();
-}
-
-/** DROP's validated answers are columns of lists; one answer per index, as lighteval flattens them. */
-function dropValidated(cell: unknown): string[] {
-  const v = DropValidatedSchema.parse(cell);
-  return v.number.map((number, i) => dropAnswer({ number, date: v.date[i], spans: v.spans[i] }));
-}
-
-function reshapeRow(reshape: PresetReshape, preset: BenchmarkPreset, r: SourceRow): SourceRow {
-  const v = r.values;
-  const answerColumn = preset.mapping.answer ?? "answer";
-  switch (reshape) {
-    case "final_answer_after_hashes": {
-      const a = v[answerColumn];
-      if (typeof a !== "string" || !a.includes("####")) return r;
-      const after = a.slice(a.lastIndexOf("####") + 4).trim();
-      return { ...r, values: { ...v, [answerColumn]: after } };
-    }
-    case "drop_passage_answers": {
-      const answers = [dropAnswer(v.answer), ...dropValidated(v.validated_answers)];
-      const distinct = [...new Set(answers.filter(Boolean))];
-      const [passage, asked] = [text(v.passage).trim(), text(v.question).trim()];
-      // Without its passage or its question a row cannot be posed: an empty question marks it bad.
-      const question = passage && asked ? `Passage: ${passage}\nQuestion: ${asked}` : "";
-      return {
-        ...r,
-        values: { ...v, [preset.mapping.question]: question, [answerColumn]: distinct.join(" | ") },
-      };
-    }
-  }
-}
-
-/** A preset's rows as its mapping reads them (reshaped as `reshape` says; else unchanged). */
-export function presetRows(preset: BenchmarkPreset, rows: readonly SourceRow[]): SourceRow[] {
-  const reshape = preset.reshape;
-  if (!reshape) return [...rows];
-  return rows.map((r) => reshapeRow(reshape, preset, r));
-}

@@ -1,0 +1,316 @@
+// `conductor-studio eval --preset`: the benchmark presets on the command line, read from local files
+// in the Hub's row shape and from a local stand-in for the Hub, scored end to end against the local
+// test server. LiveCodeBench's private tests are encoded by Python's own pickle, zlib and base64.
+import { execFileSync } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+import { describe, it } from "vitest";
+import {
+  chatRequests,
+  harness,
+  promptText,
+  readEvalResults,
+  runMain,
+  threeWorkerConfig,
+} from "./cli-harness.ts";
+
+const TIMEOUT_MS = 120_000;
+
+/** LiveCodeBench's encoding of a test list: base64(zlib(pickle(json.dumps(tests)))). */
+function encoded(tests: unknown): string {
+  const code = `import base64, json, pickle, zlib, sys\nprint(base64.b64encode(zlib.compress(pickle.dumps(json.dumps(json.loads(sys.argv[1]))))).decode())`;
+  return execFileSync("python3", ["-c", code, JSON.stringify(tests)], { encoding: "utf8" }).trim();
+}
+
+const stdin = (input: string, output: string) => ({ input, output, testtype: "stdin" });
+const fn = (input: string, output: string) => ({ input, output, testtype: "functional" });
+
+function lcbRow(
+  id: string,
+  content: string,
+  o: { starter?: string; pub: object[]; priv: object[]; func?: string },
+) {
+  return {
+    question_title: id,
+    question_content: `[${id}] ${content}`,
+    platform: "leetcode",
+    question_id: id,
+    contest_id: "c1",
+    contest_date: "2025-02-01T00:00:00",
+    starter_code: o.starter ?? "",
+    difficulty: "easy",
+    public_test_cases: JSON.stringify(o.pub),
+    private_test_cases: encoded(o.priv),
+    metadata: JSON.stringify(o.func ? { func_name: o.func } : {}),
+  };
+}
+
+const STARTER = "class Solution:\n    def add(self, a: int, b: int) -> int:\n        ";
+// 2^53 + 1: a JavaScript number cannot hold it; the verdict must still be exact.
+const BIG = "9007199254740993";
+
+const ROWS = [
+  lcbRow("stdin-right", "Print the sum of two integers.", {
+    pub: [stdin("1 2\n", "3\n")],
+    priv: [stdin("5 5\n", "10\n"), stdin("100 -1\n", "99.0\n")],
+  }),
+  lcbRow("stdin-example", "Print the sum of two integers.", {
+    pub: [stdin("1 2\n", "3\n")],
+    priv: [stdin("5 5\n", "10\n")],
+  }),
+  lcbRow("fn-right", "Add two integers.", {
+    starter: STARTER,
+    func: "add",
+    pub: [fn("1\n2", "3")],
+    priv: [fn(`${BIG}\n1`, "9007199254740994")],
+  }),
+  lcbRow("fn-example", "Add two integers.", {
+    starter: STARTER,
+    func: "add",
+    pub: [fn("1\n2", "3")],
+    priv: [fn("5\n5", "10")],
+  }),
+  lcbRow("fn-rounded", "Add two integers.", {
+    starter: STARTER,
+    func: "add",
+    pub: [fn(`${BIG}\n0`, BIG)],
+    priv: [],
+  }),
+];
+
+const fence = (code: string) => `Here is my program.\n\`\`\`python\n${code}\n\`\`\``;
+const ANSWERS: Record<string, string> = {
+  "stdin-right": fence("a, b = map(int, input().split())\nprint(a + b)"),
+  "stdin-example": fence("print(3)"),
+  "fn-right": fence(`${STARTER}return a + b`),
+  "fn-example": fence(`${STARTER}return 3`),
+  // Wrong by one past 2^53: right only to a reader that rounds the test's integers.
+  "fn-rounded": fence(`${STARTER}return a + b + 1`),
+};
+
+function reply(prompt: string) {
+  const id = /\[([a-z-]+)\]/.exec(prompt)?.[1] ?? "";
+  return { content: ANSWERS[id] ?? "no idea", latencyMs: 0 };
+}
+
+describe("conductor-studio eval --preset", { timeout: TIMEOUT_MS }, () => {
+  it("scores LiveCodeBench rows from a file: right programs right, ones that only reproduce the public example wrong, big integers exactly", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const h = await harness(onTestFinished);
+    h.server.setDefault("solver-a", (body) => reply(promptText({ headers: {}, body })));
+    const config = await h.file(
+      "pool.json",
+      threeWorkerConfig(h.server, { retry: { maxAttempts: 1 } }),
+    );
+    const dataset = await h.file("lcb.jsonl", ROWS.map((r) => JSON.stringify(r)).join("\n"));
+    const out = `${h.dir}/results.jsonl`;
+    const r = await runMain([
+      "eval",
+      "--config",
+      config,
+      "--preset",
+      "livecodebench",
+      "--dataset",
+      dataset,
+      "--out",
+      out,
+      "--strategies",
+      "single:Solver A",
+    ]);
+    expect(r.stderr).toContain("Python sandbox");
+    const rows = await readEvalResults(out);
+    expect(Object.fromEntries(rows.map((x) => [x.item, x.correct]))).toEqual({
+      "stdin-right": true,
+      "stdin-example": false,
+      "fn-right": true,
+      "fn-example": false,
+      "fn-rounded": false,
+    });
+    expect(rows.find((x) => x.item === "stdin-right")?.code).toMatchObject({ passed: 3, total: 3 });
+    // The worker saw the starter code and the preset's answer format.
+    const prompts = chatRequests(h.server, "solver-a").map(promptText);
+    expect(prompts.find((p) => p.includes("[fn-right]"))).toContain("class Solution:");
+    expect(prompts.every((p) => p.includes("```python fenced code block"))).toBe(true);
+    const sidecar = JSON.parse(await readFile(`${out}.eval.json`, "utf8")) as {
+      name: string;
+      scorer: { id: string };
+      instruction: string;
+    };
+    expect(sidecar.name).toBe("LiveCodeBench (lcb.jsonl)");
+    expect(sidecar.scorer.id).toBe("code");
+    expect(r.code, r.stderr).toBe(0);
+  });
+
+  it("reads only the contest-date window it is given", async ({ expect, onTestFinished }) => {
+    const h = await harness(onTestFinished);
+    h.server.setDefault("solver-a", (body) => reply(promptText({ headers: {}, body })));
+    const config = await h.file("pool.json", threeWorkerConfig(h.server));
+    const late = { ...ROWS[0]!, question_id: "late", contest_date: "2025-06-01T00:00:00" };
+    const dataset = await h.file("lcb.json", JSON.stringify([ROWS[0], late]));
+    const out = `${h.dir}/results.jsonl`;
+    const r = await runMain([
+      "eval",
+      "--config",
+      config,
+      "--preset",
+      "livecodebench",
+      "--dataset",
+      dataset,
+      "--out",
+      out,
+      "--strategies",
+      "single:Solver A",
+      "--since",
+      "2025-01-01",
+      "--until",
+      "2025-04-30",
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect((await readEvalResults(out)).map((x) => x.item)).toEqual(["stdin-right"]);
+    const bad = await runMain([
+      "eval",
+      "--config",
+      config,
+      "--preset",
+      "livecodebench",
+      "--dataset",
+      dataset,
+      "--out",
+      out,
+      "--since",
+      "June",
+    ]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--since takes a day as YYYY-MM-DD, got "June".');
+  });
+
+  it("refuses a LiveCodeBench row whose private tests are a pickle of anything but a string", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const h = await harness(onTestFinished);
+    const config = await h.file("pool.json", threeWorkerConfig(h.server));
+    const hostile = execFileSync(
+      "python3",
+      [
+        "-c",
+        `import base64, os, pickle, zlib\nclass E:\n  def __reduce__(self): return (os.system, ("true",))\nprint(base64.b64encode(zlib.compress(pickle.dumps(E()))).decode())`,
+      ],
+      { encoding: "utf8" },
+    ).trim();
+    const dataset = await h.file(
+      "lcb.jsonl",
+      JSON.stringify({ ...ROWS[0], private_test_cases: hostile }),
+    );
+    const r = await runMain([
+      "eval",
+      "--config",
+      config,
+      "--preset",
+      "livecodebench",
+      "--dataset",
+      dataset,
+      "--out",
+      `${h.dir}/o.jsonl`,
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/row 1: the private tests: not a pickled string/);
+    expect(h.server.requests).toHaveLength(0);
+  });
+
+  it("lists the presets with their datasets, scorers and references", async ({ expect }) => {
+    const r = await runMain(["eval", "--list-presets"]);
+    expect(r.code).toBe(0);
+    for (const id of ["livecodebench", "gpqa-diamond", "math-500"]) expect(r.stdout).toContain(id);
+    expect(r.stdout).toContain("follows    LiveCodeBench lcb_runner");
+    expect(r.stdout).toContain("gpqa-diamond  GPQA-Diamond  (gated: --hf-token-env)");
+    const unknown = await runMain(["eval", "--config", "p.json", "--out", "o", "--preset", "gpqa"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/Unknown preset "gpqa".*gpqa-diamond/);
+  });
+
+  it("reads gated GPQA-Diamond from the Hub with a token that reaches the Hub and nothing else", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const TOKEN = "hf_canary_0123456789";
+    const seen: { path: string; headers: IncomingHttpHeaders }[] = [];
+    const hub = createServer((req, res) => {
+      seen.push({ path: req.url ?? "", headers: req.headers });
+      const url = new URL(req.url ?? "/", "http://x");
+      if (req.headers.authorization !== `Bearer ${TOKEN}`) {
+        res.writeHead(401, { "content-type": "application/json" });
+        res.end(JSON.stringify({ error: "The dataset is gated." }));
+      } else if (url.pathname.startsWith("/api/datasets/")) {
+        res.end(JSON.stringify({ sha: "0123456789abcdef" }));
+      } else {
+        const row = {
+          "Record ID": "r1",
+          Question: "Which boson carries the electromagnetic force?",
+          "Correct Answer": "Photon",
+          "Incorrect Answer 1": "Gluon",
+          "Incorrect Answer 2": "Z boson",
+          "Incorrect Answer 3": "Higgs boson",
+          "High-level domain": "Physics",
+        };
+        res.end(
+          JSON.stringify({
+            features: Object.keys(row).map((name) => ({ name })),
+            rows: [{ row_idx: 0, row }],
+            num_rows_total: 1,
+          }),
+        );
+      }
+    });
+    await new Promise<void>((ok) => hub.listen(0, "127.0.0.1", ok));
+    onTestFinished(() => void hub.close());
+    const base = `http://127.0.0.1:${(hub.address() as AddressInfo).port}`;
+    const h = await harness(onTestFinished);
+    // The worker answers with the letter the shuffle gave the photon.
+    h.server.setDefault("solver-a", (body) => {
+      const text = promptText({ headers: {}, body });
+      const letter = /([A-D])\) Photon/.exec(text)?.[1] ?? "Z";
+      return { content: `Answer: ${letter}`, latencyMs: 0 };
+    });
+    const config = await h.file("pool.json", threeWorkerConfig(h.server));
+    const out = `${h.dir}/gpqa.jsonl`;
+    const args = [
+      "eval",
+      "--config",
+      config,
+      "--preset",
+      "gpqa-diamond",
+      "--out",
+      out,
+      "--strategies",
+      "single:Solver A",
+    ];
+    const env = { HF_ENDPOINT: base, CONDUCTOR_HF_ROWS_ENDPOINT: base, HF_TOKEN_X: TOKEN };
+    const without = await runMain(args, { env });
+    expect(without.code).toBe(2);
+    expect(without.stderr).toContain("GPQA-Diamond is gated on the Hub");
+    const r = await runMain([...args, "--hf-token-env", "HF_TOKEN_X"], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect((await readEvalResults(out)).map((x) => x.correct)).toEqual([true]);
+    expect(seen.length).toBeGreaterThan(0);
+    // The token reached the Hub, never a model endpoint, and is not in the files written.
+    expect(h.server.requests.some((q) => JSON.stringify(q).includes(TOKEN))).toBe(false);
+    expect(await readFile(out, "utf8")).not.toContain(TOKEN);
+    expect(await readFile(`${out}.eval.json`, "utf8")).not.toContain(TOKEN);
+
+    // Table 1 from the evaluation: the benchmark's column, the strategy's row.
+    const table = await runMain(["eval-table", out]);
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout.split("\n")[0]).toBe("| Strategy | GPQA-Diamond |");
+    expect(table.stdout).toMatch(/^\| single:Solver A \| 100\.0 /m);
+    const csv = await runMain(["eval-table", out, "--out", `${h.dir}/t1.csv`]);
+    expect(csv.code, csv.stderr).toBe(0);
+    expect(await readFile(`${h.dir}/t1.csv`, "utf8")).toMatch(
+      /^single:Solver A,GPQA-Diamond,1,1,/m,
+    );
+    expect((await runMain(["eval-table", out, "--out", out])).code).toBe(2);
+  });
+});
