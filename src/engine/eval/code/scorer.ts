@@ -7,7 +7,7 @@
 import { extractProgram } from "./extract.ts";
 import type { Sandbox } from "./pool.ts";
 import type { CodeTests } from "./tests-schema.ts";
-import { normaliseOutput, parseCodeTests, stringifyExact } from "./tests-schema.ts";
+import { parseCodeTests, stringifyExact } from "./tests-schema.ts";
 import { stdoutMatches } from "./stdio-compare.ts";
 import type { RunLimits, RunOutcome, RunRequest, ScoreResult, Scorer } from "./types.ts";
 import { DEFAULT_LIMITS, MAX_TIME_LIMIT_MS } from "./types.ts";
