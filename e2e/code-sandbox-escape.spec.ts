@@ -64,7 +64,13 @@ const reachOut = (port: number) => String.raw`
  */
 const POISON = String.raw`
 let stdin = "";
-self.addEventListener("message", (e) => {
+// Ahead of the worker's own handler, which runs the program before a later listener would hear.
+const handler = self.onmessage;
+self.onmessage = (e) => {
+  watch(e);
+  handler.call(self, e);
+};
+function watch(e) {
   const d = e.data;
   if (!d || d.type !== "run") return;
   stdin = String(d.request.stdin || "");
@@ -81,7 +87,7 @@ self.addEventListener("message", (e) => {
     }
     real(m);
   };
-});`;
+}`;
 
 let listener: Listener;
 test.beforeAll(async () => (listener = await startListener()));
@@ -90,7 +96,7 @@ test.afterAll(() => listener.close());
 async function holdsTheBoundary(escaped: EscapedSandbox) {
   const before = listener.connections();
   // The escape runs in the worker that scores this answer, which still gets its true verdict.
-  expect(await escaped.score([RIGHT])).toMatchObject([{ correct: true }]);
+  const verdicts = await escaped.score([RIGHT]);
   await expect.poll(async () => (await escaped.reports()).length).toBeGreaterThan(0);
   const [report] = await escaped.reports();
   const tried = Object.keys(report?.tries ?? {});
@@ -104,6 +110,7 @@ async function holdsTheBoundary(escaped: EscapedSandbox) {
     caches: false,
     localStorage: false,
   });
+  expect(verdicts).toMatchObject([{ correct: true }]);
 }
 
 test("an escaped program reaches no network and none of the studio's storage (preview build)", async ({

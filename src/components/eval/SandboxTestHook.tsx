@@ -33,7 +33,9 @@ declare global {
 }
 
 export function mountSandboxTestHook(): void {
-  const sandbox = createBrowserSandbox();
+  // Tests wait on verdicts, not on start-up time: a loaded CI machine may take long to start one.
+  const startTimeoutMs = 240_000;
+  const sandbox = createBrowserSandbox({ startTimeoutMs });
   let escaped: Sandbox | null = null;
   const reports: unknown[] = [];
   const observe = (data: unknown) => {
@@ -42,7 +44,7 @@ export function mountSandboxTestHook(): void {
   window.__codeSandbox = {
     escape(source) {
       escaped?.dispose();
-      escaped = createBrowserSandbox({ escape: source, observe });
+      escaped = createBrowserSandbox({ escape: source, observe, startTimeoutMs });
     },
     scoreEscaped: (answer, tests, limits) =>
       escaped

@@ -45,6 +45,11 @@ async function buildHostScript(pyodideDir: string): Promise<Uint8Array> {
     target: "es2022",
     minify: true,
     logLevel: "silent",
+    // Before Pyodide's code: it takes a worker whose importScripts works for a classic worker,
+    // which it refuses; the frame's policy blocks it anyway, and no program needs it.
+    banner: {
+      js: 'self.importScripts=function(){throw new TypeError("importScripts is off in the code sandbox")};',
+    },
     // Pyodide's Node-only branches import these; in a browser they are never reached.
     external: ["node:*", "fs", "fs/promises", "path", "url", "crypto", "child_process", "ws", "vm"],
     plugins: [
