@@ -1,13 +1,7 @@
 import { configDefaults, defineConfig } from "vitest/config";
 import type { Plugin } from "vite";
 import react from "@vitejs/plugin-react";
-import {
-  APP_HEADERS,
-  CODE_WORKER_PATH,
-  CODE_WORKER_POLICY,
-  CONTENT_SECURITY_POLICY,
-  staticHostHeaders,
-} from "./src/csp.ts";
+import { APP_HEADERS, CONTENT_SECURITY_POLICY, staticHostHeaders } from "./src/csp.ts";
 import { pyodideAssets } from "./src/node/vite/pyodide-assets.ts";
 
 /** Puts the Content-Security-Policy into the built index.html (csp.ts says what it allows). */
@@ -25,10 +19,7 @@ function contentSecurityPolicy(): Plugin {
   };
 }
 
-/**
- * The headers a host must send (csp.ts): `vite preview` sends them, the code worker gets its own
- * policy as well (a second header: both are enforced), and a build writes `dist/_headers`.
- */
+/** The headers a host must send (csp.ts): `vite preview` sends them, a build writes `dist/_headers`. */
 function hostHeaders(): Plugin {
   let base = "/";
   return {
@@ -37,13 +28,8 @@ function hostHeaders(): Plugin {
       base = config.base;
     },
     configurePreviewServer(server) {
-      server.middlewares.use((req, res, next) => {
+      server.middlewares.use((_req, res, next) => {
         for (const [k, v] of Object.entries(APP_HEADERS)) res.setHeader(k, v);
-        if ((req.url ?? "").startsWith(`${base}${CODE_WORKER_PATH.slice(1)}`))
-          res.setHeader("Content-Security-Policy", [
-            APP_HEADERS["Content-Security-Policy"] ?? "",
-            CODE_WORKER_POLICY,
-          ]);
         next();
       });
     },
@@ -63,19 +49,7 @@ export default defineConfig({
   plugins: [react(), contentSecurityPolicy(), hostHeaders(), pyodideAssets()],
   // Pyodide's files are served by pyodideAssets, not pre-bundled (see src/engine/eval/code).
   optimizeDeps: { exclude: ["pyodide"] },
-  worker: {
-    format: "es",
-    plugins: () => [pyodideAssets({ emit: false })],
-    // A fixed prefix, so the headers above can give the code worker its own policy.
-    rollupOptions: {
-      output: {
-        entryFileNames: (chunk) =>
-          chunk.name === "browser-worker"
-            ? `${CODE_WORKER_PATH.slice(1)}[hash].js`
-            : "assets/[name]-[hash].js",
-      },
-    },
-  },
+  worker: { format: "es" },
   build: { target: "es2022", chunkSizeWarningLimit: 7000 },
   test: {
     environment: "node",

@@ -1,8 +1,12 @@
+import { SANDBOX_FRAME_SCRIPT_HASH } from "./engine/eval/code/browser-frame.ts";
+
 /**
  * The Content-Security-Policy of the built app, as a `<meta>` in index.html and as a header from
  * `vite preview`. It allows only what the studio needs:
  * - scripts from this origin, plus compiling WebAssembly (`'wasm-unsafe-eval'`: WebLLM's model
- *   library); no eval, so zod runs `jitless` (zod-config.ts);
+ *   library and Pyodide); no eval, so zod runs `jitless` (zod-config.ts); and the code sandbox
+ *   frame's one inline script, by hash (a srcdoc frame runs under the page's policy as well as
+ *   its own);
  * - workers from this origin or blob: (WebLLM's engine worker);
  * - images only from this origin, data: and blob:, so an image in a model's answer
  *   (`![x](https://other.example/p.png?leak=...)`) cannot call anywhere;
@@ -16,11 +20,12 @@
  * A `<meta>` policy cannot say who may frame the page, so the headers a host sends add
  * `frame-ancestors 'none'` (and the older `X-Frame-Options: DENY`): `vite preview` sends them, and
  * a build writes them to `dist/_headers` for static hosts that read that file (Netlify, Cloudflare
- * Pages). The code sandbox's worker gets a stricter policy of its own (CODE_WORKER_POLICY).
+ * Pages). The code sandbox's frames carry a stricter policy of their own in their document
+ * (SANDBOX_FRAME_POLICY in src/engine/eval/code/browser-frame.ts), which holds under any server.
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
-  "script-src 'self' 'wasm-unsafe-eval'",
+  `script-src 'self' 'wasm-unsafe-eval' ${SANDBOX_FRAME_SCRIPT_HASH}`,
   "worker-src 'self' blob:",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
@@ -36,23 +41,6 @@ export const CONTENT_SECURITY_POLICY = [
 /** The page's policy as a header: the meta policy plus what only a header can say. */
 export const HEADER_POLICY = `${CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`;
 
-/**
- * The Python sandbox's worker (browser-worker.ts): it loads its own script and Pyodide's files from
- * this origin and compiles WebAssembly; nothing else, so a program that reached JavaScript there
- * could neither call out of the origin nor start a worker. No `'unsafe-eval'`: eval and the function
- * constructors stay off.
- */
-export const CODE_WORKER_POLICY = [
-  "default-src 'none'",
-  "script-src 'self' 'wasm-unsafe-eval'",
-  "connect-src 'self'",
-  "worker-src 'none'",
-  "base-uri 'none'",
-].join("; ");
-
-/** Where a build puts the code sandbox's worker (vite.config.ts names it so). */
-export const CODE_WORKER_PATH = "/assets/code-worker-";
-
 /** The headers every response of the app carries. */
 export const APP_HEADERS: Readonly<Record<string, string>> = {
   "Content-Security-Policy": HEADER_POLICY,
@@ -65,9 +53,5 @@ export const APP_HEADERS: Readonly<Record<string, string>> = {
 export function staticHostHeaders(base = "/"): string {
   const root = base.endsWith("/") ? base : `${base}/`;
   const lines = [`${root}*`, ...Object.entries(APP_HEADERS).map(([k, v]) => `  ${k}: ${v}`)];
-  lines.push(`${root}${CODE_WORKER_PATH.slice(1)}*`);
-  // Hosts join a second matching rule's value to the first with a comma: two policies, both
-  // enforced, so the worker runs under the stricter of them.
-  lines.push(`  Content-Security-Policy: ${CODE_WORKER_POLICY}`);
   return lines.join("\n") + "\n";
 }

@@ -94,3 +94,67 @@ export class CodeSandboxPage {
     );
   }
 }
+
+/** What the escaped JavaScript reported from inside the sandbox (`{ type: "escape-report" }`). */
+export interface EscapeReport {
+  tries: Record<string, string>;
+}
+
+/** The escape hook of `/?sandbox-test`: a sandbox whose workers first run the test's JavaScript. */
+export class EscapedSandbox {
+  constructor(readonly page: Page) {}
+
+  /** Opens `/?sandbox-test` under `origin` (the preview build by default) with `source` as the escape. */
+  async open(source: string, origin = "") {
+    await this.page.goto(`${origin}/?sandbox-test`);
+    await this.page.waitForFunction(() => window.__codeSandbox !== undefined, undefined, {
+      timeout: 240_000,
+    });
+    await this.page.evaluate((s) => window.__codeSandbox?.escape(s), source);
+  }
+
+  /** Scores each answer in turn (or all at once) and returns the verdicts in order. */
+  async score(
+    answers: { answer: string; tests: string }[],
+    { together = false, timeMs = 4000 } = {},
+  ): Promise<{ correct: boolean | null; reason?: string }[]> {
+    return this.page.evaluate(
+      async ([answers, together, timeMs]) => {
+        const hook = window.__codeSandbox;
+        if (!hook) throw new Error("no sandbox hook");
+        const one = async (a: { answer: string; tests: string }) => {
+          const r = await hook.scoreEscaped(a.answer, a.tests, { timeMs });
+          return r.reason === undefined
+            ? { correct: r.correct }
+            : { correct: r.correct, reason: r.reason };
+        };
+        if (together) return Promise.all(answers.map(one));
+        const out = [];
+        for (const a of answers) out.push(await one(a));
+        return out;
+      },
+      [answers, together, timeMs] as const,
+    );
+  }
+
+  async reports(): Promise<EscapeReport[]> {
+    return this.page.evaluate(() => (window.__codeSandbox?.reports() ?? []) as EscapeReport[]);
+  }
+
+  /** Whether the studio's own origin holds anything the escaped code tried to write. */
+  async studioStorage() {
+    return this.page.evaluate(async () => {
+      const root = await navigator.storage.getDirectory();
+      const files: string[] = [];
+      for await (const name of (root as unknown as { keys(): AsyncIterable<string> }).keys())
+        files.push(name);
+      const dbs = (await indexedDB.databases()).map((d) => d.name ?? "");
+      return {
+        opfs: files.includes("escaped.txt"),
+        indexedDB: dbs.includes("escaped"),
+        caches: (await caches.keys()).includes("escaped"),
+        localStorage: localStorage.getItem("escaped") !== null,
+      };
+    });
+  }
+}

@@ -30,8 +30,11 @@ export function storedWorker(i: number, w: StoredWorkerFields) {
 
 /** Stores `settings` (pool, Conductor, ...) as the app's saved settings before the app boots. */
 export async function storeSettings(page: Page, settings: Record<string, unknown>): Promise<void> {
-  await page.addInitScript(([key, value]) => localStorage.setItem(key, value), [
-    SETTINGS_KEY,
-    JSON.stringify(settings),
-  ] as const);
+  // Init scripts run in every frame: the code sandbox's frames (opaque origins) have no storage.
+  await page.addInitScript(
+    ([key, value]) => {
+      if (self.origin !== "null") localStorage.setItem(key, value);
+    },
+    [SETTINGS_KEY, JSON.stringify(settings)] as const,
+  );
 }

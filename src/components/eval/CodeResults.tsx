@@ -1,5 +1,6 @@
 import { useEffect } from "react";
 import { PYODIDE_ASSETS } from "virtual:pyodide-assets";
+import { showControlChars as shown } from "../../engine/eval/code/controlChars.ts";
 import { verdictText } from "../../engine/eval/report.ts";
 import type { EvalResult } from "../../engine/eval/schema.ts";
 import { browserCodeSandbox } from "../../state/codeSandboxController.ts";
@@ -26,18 +27,20 @@ export function CodeRuntimePanel() {
   );
 }
 
+/** The first failing test; what the program wrote (output, errors) is shown with its controls escaped. */
 function Failure({ r }: { r: EvalResult }) {
   const f = r.code?.firstFailure;
-  if (!f) return <td className="muted">{r.code ? "—" : (r.reason ?? "—")}</td>;
+  if (!f) return <td className="muted">{r.code ? "—" : shown(r.reason ?? "—")}</td>;
   const given = f.args !== undefined ? `args ${f.args}` : `input ${JSON.stringify(f.input ?? "")}`;
   return (
     <td>
       <div>
         test {f.index + 1}: {verdictText(f.verdict)}
-        {f.error ? ` (${f.error})` : ""}
+        {f.error ? ` (${shown(f.error)})` : ""}
       </div>
       <div className="muted small">
-        {given} · expected <code>{f.expected}</code> · got <code>{f.actual || "nothing"}</code>
+        {shown(given)} · expected <code>{shown(f.expected)}</code> · got{" "}
+        <code>{f.actual ? shown(f.actual) : "nothing"}</code>
       </div>
     </td>
   );

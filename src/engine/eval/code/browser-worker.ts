@@ -1,49 +1,51 @@
 /**
- * The browser's interpreter worker (a module Web Worker started by browser.ts). Loads Pyodide from
- * the app's own `pyodide/` folder, reporting the bytes fetched, and removes the worker's network
- * and storage APIs before any program runs. Each answer gets a fresh interpreter from a memory
- * snapshot (runtime.ts); only while one loads is the worker's own fetch given back.
+ * The browser's interpreter worker. Not bundled by Vite: src/node/vite/pyodide-assets.ts bundles
+ * it with Pyodide into `sandbox-host.js`, which a sandbox frame (browser-frame.ts) starts from a
+ * blob, one frame per answer. The frame has no network, so the first message carries Pyodide's
+ * files as bytes; `fetch` inside the worker serves only those (and only while an interpreter
+ * loads). Then it answers the pool's messages (runtime.ts) and locks its scope down.
  */
 import { loadPyodide } from "pyodide";
-import { PYODIDE_ASSETS } from "virtual:pyodide-assets";
+import * as pyodideAsm from "virtual:pyodide-asm";
 import type { HostMessage } from "./protocol.ts";
 import { lockDownWorker, serveInterpreters } from "./runtime.ts";
 
-const post = (m: unknown) => self.postMessage(m);
-const total = PYODIDE_ASSETS.totalBytes;
-let loaded = 0;
-let lastPost = 0;
+/** Never fetched: `fetch` below answers every request under it from the files handed in. */
+const INDEX_URL = "https://pyodide.sandbox.invalid/";
+const TYPES: Record<string, string> = { wasm: "application/wasm", json: "application/json" };
 
-/** Counts the bytes of every response Pyodide fetches while it starts. */
-const realFetch = self.fetch.bind(self);
-const countingFetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-  const res = await realFetch(input, init);
-  if (!res.body) return res;
-  const counter = new TransformStream<Uint8Array, Uint8Array>({
-    transform(chunk, ctl) {
-      loaded += chunk.byteLength;
-      const now = performance.now();
-      if (now - lastPost > 100) {
-        lastPost = now;
-        post({ type: "progress", loaded, total: Math.max(total, loaded) });
-      }
-      ctl.enqueue(chunk);
-    },
-  });
-  const { status, statusText, headers } = res;
-  return new Response(res.body.pipeThrough(counter), { status, statusText, headers });
+const files = new Map<string, Uint8Array<ArrayBuffer>>();
+const FileResponse = Response;
+const servedFetch = (input: RequestInfo | URL): Promise<Response> => {
+  const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+  const name = url.startsWith(INDEX_URL) ? url.slice(INDEX_URL.length) : "";
+  const bytes = files.get(name);
+  if (!bytes) return Promise.reject(new TypeError(`The code sandbox has no file ${url}`));
+  const type = TYPES[name.split(".").pop() ?? ""] ?? "application/octet-stream";
+  return Promise.resolve(new FileResponse(bytes, { headers: { "Content-Type": type } }));
 };
 
-const handle = serveInterpreters({
-  loadPyodide,
-  indexURL: new URL(PYODIDE_ASSETS.base, self.location.href).href,
-  post,
-  beforeLoad: () => {
-    self.fetch = countingFetch;
-  },
-  lockDown: () => {
-    post({ type: "progress", loaded, total: Math.max(total, loaded) });
-    lockDownWorker(self);
-  },
-});
-self.onmessage = (e: MessageEvent<HostMessage>) => handle(e.data);
+const post = (m: unknown) => self.postMessage(m);
+let handle: ((m: HostMessage) => void) | null = null;
+
+self.onmessage = (e: MessageEvent<unknown>) => {
+  if (handle) {
+    handle(e.data as HostMessage);
+    return;
+  }
+  const first = e.data as { files?: Record<string, unknown> } | null;
+  for (const [name, bytes] of Object.entries(first?.files ?? {}))
+    if (bytes instanceof Uint8Array) files.set(name, bytes as Uint8Array<ArrayBuffer>);
+  // The cold start (the snapshot) loads before the first `beforeLoad`.
+  self.fetch = servedFetch;
+  handle = serveInterpreters({
+    loadPyodide,
+    indexURL: INDEX_URL,
+    asm: () => Promise.resolve(pyodideAsm),
+    post,
+    beforeLoad: () => {
+      self.fetch = servedFetch;
+    },
+    lockDown: () => lockDownWorker(self),
+  });
+};

@@ -71,8 +71,15 @@ function installMemoryGuard(): void {
   });
 }
 
-/** Loads interpreters: the first one cold (and snapshots it), every later one from the snapshot. */
-export function interpreterFactory(loadPyodide: LoadPyodide, indexURL: string) {
+/** Where `pyodide.asm.mjs` comes from: imported from `indexURL`, or handed in already loaded. */
+export type AsmSource = (url: string) => Promise<unknown>;
+const importAsm: AsmSource = (url) => import(/* @vite-ignore */ url);
+
+/**
+ * Loads interpreters: the first one cold (and snapshots it), every later one from the snapshot.
+ * `asm` replaces the import of Pyodide's module script (the browser's frame has no network).
+ */
+export function interpreterFactory(loadPyodide: LoadPyodide, indexURL: string, asm = importAsm) {
   installMemoryGuard();
   let compiled: WebAssembly.Module | null = null;
   let errorImports: Record<string, unknown> = {};
@@ -83,7 +90,7 @@ export function interpreterFactory(loadPyodide: LoadPyodide, indexURL: string) {
   // once, and replaces `system` in the import table whatever the platform.
   async function createPyodideModule(settings: EmscriptenSettings): Promise<unknown> {
     realCreate ??= (
-      (await import(/* @vite-ignore */ `${indexURL}pyodide.asm.mjs`)) as {
+      (await asm(`${indexURL}pyodide.asm.mjs`)) as {
         default: (s: EmscriptenSettings) => Promise<unknown>;
       }
     ).default;

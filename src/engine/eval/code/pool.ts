@@ -113,9 +113,12 @@ export function createInterpreterPool(opts: PoolOptions): Sandbox {
       const parsed = workerMessageSchema.safeParse(data);
       if (!parsed.success) return;
       const m = parsed.data;
+      // Only a worker that has run no program yet may speak for the pool (its snapshot, its
+      // failure to start); after that it speaks for its own answer alone.
+      const unused = slot.state === "starting" && slot.answers === 0;
       if (m.type === "progress") setStatus({ loaded: m.loaded, total: m.total });
       else if (m.type === "snapshot") {
-        snapshot ??= m.bytes;
+        if (unused) snapshot ??= m.bytes;
         if (!disposed) fill();
       } else if (m.type === "ready") {
         if (slot.state !== "starting") return;
@@ -128,8 +131,10 @@ export function createInterpreterPool(opts: PoolOptions): Sandbox {
         syncIdle();
       } else if (m.type === "fatal") {
         clearTimeout(timer);
-        setStatus({ phase: "failed", message: m.message });
-        failAll(`The Python interpreter failed to start: ${m.message}`);
+        if (unused) {
+          setStatus({ phase: "failed", message: m.message });
+          failAll(`The Python interpreter failed to start: ${m.message}`);
+        } else slot.failure?.(m.message);
         retire(slot);
       } else slot.listener?.(m);
     });

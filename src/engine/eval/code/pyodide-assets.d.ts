@@ -8,3 +8,9 @@ declare module "virtual:pyodide-assets" {
     totalBytes: number;
   };
 }
+
+/** Pyodide's `pyodide.asm.mjs`, bundled into the sandbox host script (pyodide-assets.ts). */
+declare module "virtual:pyodide-asm" {
+  const createPyodideModule: (settings: object) => Promise<unknown>;
+  export default createPyodideModule;
+}

@@ -5,7 +5,7 @@
  * interpreter is dropped and a fresh one made from that snapshot.
  */
 import type { HostMessage } from "./protocol.ts";
-import type { Interpreter, RawResult } from "./interpreter.ts";
+import type { AsmSource, Interpreter, RawResult } from "./interpreter.ts";
 import { interpreterFactory } from "./interpreter.ts";
 
 export { SANDBOX_LOAD_OPTIONS } from "./interpreter.ts";
@@ -13,6 +13,8 @@ export { SANDBOX_LOAD_OPTIONS } from "./interpreter.ts";
 export interface WorkerPlatform {
   loadPyodide: Parameters<typeof interpreterFactory>[0];
   indexURL: string;
+  /** Loads `pyodide.asm.mjs` instead of importing it from `indexURL`. */
+  asm?: AsmSource;
   post(message: unknown): void;
   /** Called before every load: gives back what a load needs and the lockdown removed. */
   beforeLoad?(): void;
@@ -22,7 +24,7 @@ export interface WorkerPlatform {
 
 /** Serves the host's messages in order; returns the handler to feed them to. */
 export function serveInterpreters(platform: WorkerPlatform): (msg: HostMessage) => void {
-  const factory = interpreterFactory(platform.loadPyodide, platform.indexURL);
+  const factory = interpreterFactory(platform.loadPyodide, platform.indexURL, platform.asm);
   let snapshot: Uint8Array | null = null;
   let current: Interpreter | null = null;
   let chain: Promise<void> = Promise.resolve();
