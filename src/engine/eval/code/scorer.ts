@@ -66,7 +66,7 @@ function judge(tests: CodeTests, i: number, o: RunOutcome): Verdict {
   if (o.status !== "ok") return o.status;
   if (tests.style === "stdio") {
     const expected = tests.cases[i]?.output ?? "";
-    return stdoutMatches(o.stdout, expected, tests.compare) ? "pass" : "wrong_answer";
+    return stdoutMatches(o.stdout, expected, tests.compare ?? "lines") ? "pass" : "wrong_answer";
   }
   if (o.notPlain !== undefined) return "wrong_answer";
   const value = pyValueSchema.safeParse(o.value);

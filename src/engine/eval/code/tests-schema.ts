@@ -12,7 +12,7 @@ export const stdioTestsSchema = z.object({
   style: z.literal("stdio"),
   cases: z.array(z.object({ input: z.string().default(""), output: z.string() })).min(1),
   /** How stdout is compared (stdio-compare.ts); `livecodebench` as LiveCodeBench grades it. */
-  compare: z.enum(["lines", "livecodebench"]).default("lines"),
+  compare: z.enum(["lines", "livecodebench"]).optional(),
   timeLimitMs,
 });
 
