@@ -5,6 +5,7 @@ import { benchEvalMemory } from "./eval-memory.ts";
 import { benchContent } from "./content.ts";
 import { benchHistory } from "./history.ts";
 import { benchPageLoad } from "./pageload.ts";
+import { loadLayout } from "../src/engine/graph/layout.ts";
 import { benchPoolEditor } from "./pool-editor.ts";
 import { benchParser } from "./parser.ts";
 import { benchRoutes } from "./routes.ts";
@@ -23,6 +24,7 @@ await benchCode();
 await benchEval();
 await benchEvalMemory();
 benchParser();
+await loadLayout();
 benchRoutes();
 const app = await builtApp();
 try {

@@ -6,6 +6,8 @@ import { bootRuns, bootStudio } from "./state/boot.ts";
 import { loadModel, probeNow, setEngineLoader } from "./state/inbrowserController.ts";
 import { loadRunStore } from "./state/runStore.ts";
 import { useStudio } from "./state/store.ts";
+import { selectDoc } from "./state/selectors.ts";
+import { loadLayout } from "./engine/graph/layout.ts";
 import "./styles.css";
 
 const root = document.getElementById("root");
@@ -35,6 +37,10 @@ const render = () =>
 // race them; a storage that does not answer within 2 s does not hold the studio back.
 // The run store's code (Dexie) is its own chunk from this origin: it is loaded before the first
 // paint so that every run is stored from the start.
+// The canvas's layout engine (dagre) is a chunk of its own too, kept out of the first load: it is
+// fetched beside the run store and awaited only when there are steps to draw at the first paint.
+const layout = loadLayout().catch(() => undefined);
+const drawable = () => (selectDoc(useStudio.getState()).steps.length ? layout : undefined);
 void loadRunStore()
-  .then(() => Promise.race([bootRuns(), new Promise((r) => setTimeout(r, 2000))]))
+  .then(() => Promise.race([bootRuns().then(drawable), new Promise((r) => setTimeout(r, 2000))]))
   .finally(render);

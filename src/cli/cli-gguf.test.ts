@@ -1,12 +1,15 @@
 // `conductor-studio run --conductor-gguf FILE`: the Conductor is the tiny GGUF (scripts/
 // make-tiny-gguf.py) run by real llama.cpp (wllama) in the CLI's own process, with no server for
 // it; its plan, constrained by the plan grammar, runs on the workers of the local test server.
+import { readFile } from "node:fs/promises";
 import { describe, it } from "vitest";
 import { makeTinyGguf } from "./gguf/tiny-gguf.ts";
 import {
   QUESTION,
   chatRequests,
+  evalArgs,
   harness,
+  readEvalResults,
   readExport,
   runCli,
   runMain,
@@ -52,6 +55,67 @@ describe("conductor-studio run --conductor-gguf", { timeout: 90_000 }, () => {
     ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("bad.gguf is not a GGUF file");
+    expect(h.server.requests).toHaveLength(0);
+  });
+});
+
+// `eval --conductor-gguf FILE`: the conductor strategy plans each question with the same local
+// model, in this process (runMain), and its steps run on the test server's workers.
+describe("conductor-studio eval --conductor-gguf", { timeout: 90_000 }, () => {
+  it("plans every question with the local GGUF and records it as the Conductor", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const h = await harness(onTestFinished);
+    h.server.setDefault("solver-a", {
+      content: "The sum is 5050.\nAnswer: 5050",
+      usage: { prompt_tokens: 50, completion_tokens: 6 },
+    });
+    const items = [QUESTION, `${QUESTION} Show your work.`].map((question, i) => ({
+      id: `q${i + 1}`,
+      question,
+      answer: "5050",
+    }));
+    const files = {
+      config: await h.file("config.json", threeWorkerConfig(h.server)),
+      dataset: await h.file("questions.jsonl", items.map((i) => JSON.stringify(i)).join("\n")),
+      out: `${h.dir}/results.jsonl`,
+    };
+    const args = evalArgs(files, "--strategies", "conductor", "--conductor-gguf", makeTinyGguf());
+    const r = await runMain(args);
+    expect(r.code, r.stderr).toBe(0);
+    expect(chatRequests(h.server, "conductor-7b")).toHaveLength(0);
+    const results = await readEvalResults(files.out);
+    expect(results.map((x) => [x.item, x.strategy, x.error ?? null])).toEqual([
+      ["q1", "conductor", null],
+      ["q2", "conductor", null],
+    ]);
+    // Each question's plan ran on the workers: the tiny model's one step, on Solver A.
+    expect(chatRequests(h.server, "solver-a")).toHaveLength(2);
+    const definition = JSON.parse(await readFile(`${files.out}.eval.json`, "utf8")) as {
+      conductor: { kind: string; model: string };
+    };
+    expect(definition.conductor).toMatchObject({ kind: "webllm", model: "gguf:tiny.gguf" });
+  });
+
+  it("is refused without the conductor strategy, before any call", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const h = await harness(onTestFinished);
+    const files = {
+      config: await h.file("config.json", threeWorkerConfig(h.server)),
+      dataset: await h.file(
+        "questions.jsonl",
+        JSON.stringify({ question: QUESTION, answer: "5050" }),
+      ),
+      out: `${h.dir}/results.jsonl`,
+    };
+    const r = await runMain(
+      evalArgs(files, "--strategies", "single", "--conductor-gguf", makeTinyGguf()),
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--strategies has no conductor");
     expect(h.server.requests).toHaveLength(0);
   });
 });

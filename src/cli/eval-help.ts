@@ -2,6 +2,7 @@
 import { CONFIG_HELP } from "./config.ts";
 import { EXIT, exitCodesHelp } from "./exit-codes.ts";
 import { optionsHelp } from "./options.ts";
+import { CONDUCTOR_GGUF_OPTION } from "./gguf/conductor.ts";
 import { COLUMN_NAMES } from "../engine/eval/columns.ts";
 import { scorerIds } from "../engine/eval/scorers/registry.ts";
 
@@ -17,6 +18,7 @@ export const EVAL_SHAPE = {
       arg: "FILE",
       description: "the Conductor and the workers (JSON, below; required)",
     },
+    "conductor-gguf": CONDUCTOR_GGUF_OPTION,
     dataset: {
       type: "string",
       arg: "FILE",
@@ -314,6 +316,7 @@ Examples:
   conductor-studio eval --config pool.json --dataset questions.jsonl --out results.jsonl
   conductor-studio eval --config pool.json --dataset questions.jsonl --strategies conductor,single,moa --repeats 1 --concurrency 4 --max-cost 2.50 --columns question=problem,answer=solution --training-data conductor.jsonl --out results.jsonl
   conductor-studio eval --config pool.json --dataset code.jsonl --scorer code --strategies single --out code-results.jsonl
+  conductor-studio eval --config pool.json --dataset questions.jsonl --strategies conductor --conductor-gguf conductor-q4_k_m.gguf --out results.jsonl
   conductor-studio eval --list-presets
   conductor-studio eval --config pool.json --preset livecodebench --dataset lcb-rows.jsonl --since 2025-01-01 --out lcb.jsonl
   conductor-studio eval --config pool.json --preset gpqa-diamond --hf-token-env HF_TOKEN --out gpqa.jsonl

@@ -48,6 +48,7 @@ import { EXIT } from "./exit-codes.ts";
 import { intOption, parseOptions } from "./options.ts";
 import { outputProblem } from "./output-paths.ts";
 import { otlpExporter } from "./otlp-export.ts";
+import { ggufConductor, ggufResolved } from "./gguf/conductor.ts";
 import { runExitCode } from "./run-command.ts";
 import { CLI_TIMEOUTS, fallbackWorkerId } from "./serve/engine.ts";
 import { cacheOption } from "./serve/options.ts";
@@ -133,7 +134,10 @@ async function evalWith(
     warn: (line) => io.stderr(`${line}\n`),
   });
   if (!loaded.ok) return usage(loaded.message);
-  const { config, conductor, pool, keys } = loaded.resolved;
+  // A local GGUF Conductor is recorded in the definition now and loaded only once the run starts.
+  const ggufFile = values["conductor-gguf"];
+  const resolved = ggufFile ? ggufResolved(ggufFile, loaded.resolved) : loaded.resolved;
+  const { config, conductor, pool, keys } = resolved;
   // A bad --columns is refused before the file is read. The file's columns are found by name as
   // the studio finds them (engine/eval/columns.ts), and --columns overrides what it names.
   const columns = values.columns ?? "";
@@ -168,6 +172,10 @@ async function evalWith(
     config,
     values.workflow,
   );
+  if (ggufFile && !chosen.some((s) => s.kind === "conductor"))
+    throw new UsageError(
+      `--conductor-gguf plans with a local Conductor, but --strategies has no conductor (${chosen.map(strategyName).join(", ")}). Add conductor, or drop --conductor-gguf.`,
+    );
   const trainingFile = values["training-data"];
   if (trainingFile && !chosen.some((s) => s.kind === "conductor"))
     throw new UsageError(
@@ -192,6 +200,7 @@ async function evalWith(
   const cache = await openResponseCache(values.cache, values["cache-mode"], "distinct", (line) =>
     io.stderr(`${line}\n`),
   );
+  let gguf: Awaited<ReturnType<typeof ggufConductor>> | undefined;
   try {
     const backendFor = (w: Pick<Worker, "id" | "baseURL" | "model" | "headers" | "price">) => {
       const backend = createOpenAIBackend({
@@ -206,7 +215,7 @@ async function evalWith(
     };
     if (values.fallback !== undefined && !values.fallback.startsWith("worker:"))
       return usage(`--fallback must be worker:NAME, got "${values.fallback}".`);
-    const fallback = fallbackWorkerId(loaded.resolved, values.fallback?.slice("worker:".length));
+    const fallback = fallbackWorkerId(resolved, values.fallback?.slice("worker:".length));
     if (!fallback.ok) return usage(fallback.message);
     const judge =
       values.judge === undefined ? undefined : pool.find((w) => w.name === values.judge);
@@ -308,6 +317,9 @@ async function evalWith(
       const changes = definitionChanges(before, evaluation);
       if (changes.length) return usage(mismatchMessage(out, changes));
     }
+    // Loaded after every usage check, so a refused command never waits on llama.cpp; the finally
+    // below frees it.
+    gguf = ggufFile ? await ggufConductor(ggufFile, loaded.resolved) : undefined;
     await writeFile(sidecar, `${JSON.stringify(evaluation, null, 2)}\n`);
 
     const names = new Set(chosen.map(strategyName));
@@ -329,13 +341,15 @@ async function evalWith(
       items: data.value.items,
       scorer: made.scorer,
       backendFor: (w) => backendFor(w),
-      conductorBackend: backendFor({
-        id: "conductor",
-        baseURL: conductor.baseURL,
-        model: conductor.model,
-        headers: conductor.headers,
-        price: conductor.price,
-      }),
+      conductorBackend:
+        gguf?.backend ??
+        backendFor({
+          id: "conductor",
+          baseURL: conductor.baseURL,
+          model: conductor.model,
+          headers: conductor.headers,
+          price: conductor.price,
+        }),
       previous,
       ...(shard ? { shard } : {}),
       limiter,
@@ -400,6 +414,7 @@ async function evalWith(
     return outcome.status === "finished" && outcome.errors === 0 ? EXIT.ok : EXIT.failed;
   } finally {
     display.stop();
+    await gguf?.backend.unload();
     await otlp?.close();
     await cache?.store.close?.();
   }

@@ -47,21 +47,25 @@ export async function ggufConductor(
     const why = e instanceof Error ? e.message : String(e);
     throw new UsageError(`--conductor-gguf: llama.cpp could not load ${file} (${why}).`);
   }
-  const modelId = basename(file);
-  const backend = createGgufBackend(wllama, { modelId, contextWindow: CONTEXT });
+  const backend = createGgufBackend(wllama, { modelId: basename(file), contextWindow: CONTEXT });
+  return { backend, resolved: ggufResolved(file, resolved) };
+}
+
+/**
+ * The config with the Conductor replaced by the GGUF model in `file`, without loading it: what
+ * `eval` records in its definition before the model is needed.
+ */
+export function ggufResolved(file: string, resolved: ResolvedConfig): ResolvedConfig {
   const { conductor } = resolved;
   return {
-    backend,
-    resolved: {
-      ...resolved,
-      conductor: {
-        kind: "webllm",
-        baseURL: "",
-        model: `gguf:${modelId}`,
-        temperature: conductor.temperature,
-        maxTokens: conductor.maxTokens,
-        planGrammar: conductor.planGrammar === "off" ? "off" : "webllm",
-      },
+    ...resolved,
+    conductor: {
+      kind: "webllm",
+      baseURL: "",
+      model: `gguf:${basename(file)}`,
+      temperature: conductor.temperature,
+      maxTokens: conductor.maxTokens,
+      planGrammar: conductor.planGrammar === "off" ? "off" : "webllm",
     },
   };
 }

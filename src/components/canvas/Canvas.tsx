@@ -13,7 +13,7 @@ import {
   type ReactFlowInstance,
 } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { useStudio } from "../../state/store.ts";
 import type { CanvasNode } from "../../state/recordFlow.ts";
 import type { StepFlowNode } from "../../state/flow.ts";
@@ -26,6 +26,7 @@ import {
   selectSelectedIds,
 } from "../../state/selectors.ts";
 import { edgesOf } from "../../engine/graph/edges.ts";
+import { layoutLoaded, loadLayout, onLayoutLoaded } from "../../engine/graph/layout.ts";
 import { useFormerWorkers } from "../useFormerWorkers.ts";
 import { modalOpen } from "../ui/modalLayer.ts";
 import { EdgeLegend } from "./EdgeLegend.tsx";
@@ -46,8 +47,23 @@ const deleteAllowed = () => Promise.resolve(!modalOpen());
 /** The first fit, as every later one: never past the natural size (a one-step workflow at 2x). */
 const FIT_VIEW = { padding: 0.2, maxZoom: 1 };
 
-/** The workflow graph: one node per step, one edge per visible earlier step. */
+/**
+ * The workflow graph, once the layout engine (a chunk of its own) has loaded. The studio's boot
+ * awaits it before the first paint when the draft has steps; this covers steps that come sooner
+ * (a plan or an import in the first moments) or a load that failed and is tried again.
+ */
 export function Canvas() {
+  const ready = useSyncExternalStore(onLayoutLoaded, layoutLoaded);
+  const empty = useStudio((s) => selectDoc(s).steps.length === 0);
+  useEffect(() => {
+    if (!ready) void loadLayout().catch(() => undefined);
+  }, [ready]);
+  if (ready || empty) return <WorkflowCanvas />;
+  return <div className="canvas" data-testid="canvas" aria-busy="true" />;
+}
+
+/** The workflow graph: one node per step, one edge per visible earlier step. */
+function WorkflowCanvas() {
   const doc = useStudio(selectDoc);
   const pool = useStudio(selectPool);
   const results = useStudio(selectResults);

@@ -1,8 +1,11 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { edgesOf } from "./edges.ts";
 import { DEFAULT_NODE_SIZE } from "../constants.ts";
-import { layoutDoc, stickyLayout, tidy } from "./layout.ts";
+import { layoutDoc, stickyLayout, tidy, loadLayout } from "./layout.ts";
 import { makeDoc } from "./testing.ts";
+
+// dagre is loaded on demand (its own chunk in the studio).
+beforeAll(() => loadLayout());
 
 describe("layoutDoc", () => {
   it("places every step, dependants right of what they read", () => {

@@ -1,8 +1,44 @@
-import { Graph, layout } from "@dagrejs/dagre";
 import type { GraphLabel, NodeLabel } from "@dagrejs/dagre";
 import { visibleSteps } from "../schema/workflow.ts";
 import type { Position, WorkflowDoc } from "./document.ts";
 import { DEFAULT_NODE_SIZE } from "../constants.ts";
+
+type Dagre = typeof import("@dagrejs/dagre");
+
+// dagre is ~17 KB gzipped: a chunk of its own, loaded on demand, keeps it out of the studio's
+// first load (a 250 KB budget). Once loaded, the layout below stays synchronous.
+let dagre: Dagre | undefined;
+let loading: Promise<void> | undefined;
+const listeners = new Set<() => void>();
+
+/**
+ * Loads the layout engine (dagre) once; every later call returns the same promise. A failed load
+ * is forgotten, so the next call tries again.
+ */
+export function loadLayout(): Promise<void> {
+  loading ??= import("@dagrejs/dagre").then(
+    (m) => {
+      dagre = m;
+      for (const listener of listeners) listener();
+    },
+    (error: unknown) => {
+      loading = undefined;
+      throw error;
+    },
+  );
+  return loading;
+}
+
+/** Whether `layoutDoc` can lay out steps now (the layout engine has loaded). */
+export function layoutLoaded(): boolean {
+  return dagre !== undefined;
+}
+
+/** Calls `listener` once the layout engine has loaded; returns the unsubscribe function. */
+export function onLayoutLoaded(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
 
 export interface Size {
   width: number;
@@ -25,8 +61,12 @@ export interface LayoutOptions {
  * left-to-right dagre layout by dependency, so a step is right of every step it sees. Positions are
  * top-left corners (what React Flow expects). Layout edges are the visible earlier steps; an `"all"`
  * step gets an edge from each earlier step, so it lands right of all of them.
+ * A workflow with steps needs the layout engine loaded first (`loadLayout`); without it this throws.
  */
 export function layoutDoc(doc: WorkflowDoc, options: LayoutOptions = {}): Record<string, Position> {
+  if (doc.steps.length === 0) return {};
+  if (!dagre) throw new Error("layoutDoc: the layout engine is not loaded (await loadLayout())");
+  const { Graph, layout } = dagre;
   const fallback = options.nodeSize ?? DEFAULT_NODE_SIZE;
   const sizeOf = (id: string): Size => options.sizes?.[id] ?? fallback;
   const g = new Graph<GraphLabel, NodeLabel, object>();

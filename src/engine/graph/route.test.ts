@@ -1,10 +1,10 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { WorkflowDoc } from "./document.ts";
 import { edgesOf } from "./edges.ts";
 import type { Point, Rect } from "./geometry.ts";
 import { bezierPoints, handlesOf, polylineHits, runOverlap } from "./geometry.ts";
 import { DEFAULT_NODE_SIZE } from "../constants.ts";
-import { layoutDoc } from "./layout.ts";
+import { layoutDoc, loadLayout } from "./layout.ts";
 import { routeAround, routeEdges } from "./route.ts";
 import { makeDoc } from "./testing.ts";
 
@@ -39,6 +39,9 @@ function drawn(doc: WorkflowDoc, rects: Record<string, Rect>) {
 }
 
 const CHAIN_THEN_ALL = makeDoc([[], [0], [1], [2], "all"]);
+
+// dagre is loaded on demand (its own chunk in the studio).
+beforeAll(() => loadLayout());
 
 describe("routeEdges", () => {
   it("without detours, the 'all' step's edges of a chain pass under the steps between", () => {
