@@ -26,6 +26,9 @@ test("the three-step example opens from the first screen with its graph, answer 
   await expect(studio.byTestId("question")).toHaveValue(/^Example: /);
   await expect(studio.byTestId("final-answer")).toContainText("5050");
   for (let i = 0; i < 3; i++) await expect(studio.status(i)).toHaveAttribute("data-status", "done");
+  await studio.node(0).click();
+  await expect(studio.byTestId("inspector")).toContainText("Step 1 of 3");
+  await expect(studio.byTestId("inspector")).toContainText("100 × 101 / 2 = 5050");
   const h = history();
   await h.openHistory();
   await expect(h.entries()).toHaveCount(1);
@@ -70,4 +73,11 @@ test("an example asks before it replaces a draft, and both examples are kept in 
   await expect(studio.byTestId("draft-offer")).toHaveCount(0);
   await expect(h.entries()).toHaveCount(2);
   await expect(studio.byTestId("example-banner")).toBeVisible();
+  // The two examples side by side in Compare, before any setup.
+  await h.select(h.entry(0));
+  await h.select(h.entry(1));
+  await studio.byTestId("history-compare").click();
+  await expect(studio.byTestId("compare")).toBeVisible();
+  await expect(studio.byTestId("compare")).toContainText("5050");
+  await expect(studio.byTestId("compare")).toContainText("is_palindrome");
 });

@@ -8,8 +8,8 @@ export function ExampleBanner() {
   return (
     <div className="example-banner" role="note" data-testid="example-banner">
       <strong>Example run</strong>: recorded from the local test server with scripted answers, no
-      real model was called. Explore the graph, the inspector, History, Compare and the report; set
-      up a Conductor and workers to run your own.
+      real model was called. Explore the graph, the inspector, History and Compare; set up a
+      Conductor and workers to run your own.
     </div>
   );
 }
