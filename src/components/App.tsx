@@ -2,6 +2,7 @@ import { ReactFlowProvider } from "@xyflow/react";
 import { useCallback, useEffect, useState } from "react";
 import { Canvas } from "./canvas/Canvas.tsx";
 import { EvaluateMount } from "./eval/EvaluateMount.tsx";
+import { ExampleBanner } from "./examples/ExampleBanner.tsx";
 import type { Theme } from "./Header.tsx";
 import { FileOfferBar } from "./files/FileOfferBar.tsx";
 import { Header } from "./Header.tsx";
@@ -107,6 +108,7 @@ export function App() {
         <main className="column center">
           <SettingsReport />
           <FileOfferBar />
+          <ExampleBanner />
           <RunBar />
           <Canvas />
         </main>

@@ -1,5 +1,6 @@
 import type { StudioState } from "../../state/store.ts";
 import { useStudio } from "../../state/store.ts";
+import { ExampleButtons } from "../examples/ExampleButtons.tsx";
 
 /** Whether the Conductor can plan: a loaded in-browser model, or a remote endpoint and model. */
 const selectConductorReady = (s: StudioState) =>
@@ -54,6 +55,7 @@ export function Welcome() {
         </>
       )}
       <p>Ask the Conductor to plan one, add a step, or drop an exported run here.</p>
+      <ExampleButtons />
     </div>
   );
 }

@@ -10,6 +10,7 @@ import {
   undoDelete,
 } from "../../state/historyController.ts";
 import { importFiles } from "../../state/imports.ts";
+import { ExampleButtons } from "../examples/ExampleButtons.tsx";
 import { openRun } from "../../state/open.ts";
 import { useStudio } from "../../state/store.ts";
 import { EvalGroupRow } from "./EvalGroupRow.tsx";
@@ -208,6 +209,7 @@ export function HistoryPanel() {
           Delete
         </button>
       </div>
+      <ExampleButtons where="history" />
       {undo && (
         <div className="notice" role="status" data-testid="history-undo">
           Deleted {undo.count} run{undo.count === 1 ? "" : "s"}.{" "}
