@@ -238,8 +238,11 @@ async function evalWith(
     const rubric = values.rubric?.trim() ? { rubric: values.rubric.trim() } : {};
     // A resumed evaluation keeps the scorer version (and profile) its stored verdicts came from.
     const stored = values.new ? null : await storedDefinition(`${out}.eval.json`);
+    // A code scorer too old to trust is not pinned: the resume is refused below with the reason.
     const pinned =
-      stored && stored !== "bad" && stored.scorer.id === scorerId ? stored.scorer : null;
+      stored && stored !== "bad" && stored.scorer.id === scorerId && !oldScorerNote(stored.scorer)
+        ? stored.scorer
+        : null;
     const profile = values.profile ?? pinned?.profile;
     const made = createScorer(
       {
