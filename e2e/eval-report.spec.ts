@@ -75,7 +75,9 @@ test("the report shows intervals, the paired sentence and the per-category table
   await expect(evaluate.byTestId(`category-small-${checker}`)).toContainText("(8 q)");
   await expect(evaluate.byTestId(`category-large-${checker}`)).toContainText("0.0%");
   await expect(evaluate.byTestId("category-large-conductor")).toContainText("100.0%");
-  await expect(evaluate.byTestId("eval-scorers")).toHaveText(/^Scored by math v\d+ \(32\)\.$/);
+  await expect(evaluate.byTestId("eval-scorers")).toHaveText(
+    /^Scored by math v\d+ \(default\) \(32\)\.$/,
+  );
   await expect(evaluate.byTestId("eval-provenance")).toContainText("2000 bootstrap resamples");
   expect(studio.errors).toEqual([]);
 });

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import { expect, test } from "@playwright/test";
+import { SANDBOX_FRAME_SCRIPT_HASH } from "../src/engine/eval/code/browser-frame.ts";
 import { exportRun } from "../src/engine/run/export.ts";
 import { emptyRecord, stepRecord } from "../src/engine/run/record.ts";
 import type { Worker } from "../src/engine/schema/worker.ts";
@@ -265,9 +266,10 @@ test("the built page carries the Content-Security-Policy, as a meta and a header
     expect(policy).toContain("script-src 'self' 'wasm-unsafe-eval'");
     expect(policy).toContain("worker-src 'self' blob:");
     expect(policy).toContain("object-src 'none'");
-    // Scripts: this origin and WebAssembly compilation only; no eval, no inline script.
+    // Scripts: this origin, WebAssembly compilation and, by its hash, the code sandbox frame's one
+    // relay script (a srcdoc frame inherits the page's policy); no eval, no other inline script.
     expect(policy?.split("; ").find((d) => d.startsWith("script-src"))).toBe(
-      "script-src 'self' 'wasm-unsafe-eval'",
+      `script-src 'self' 'wasm-unsafe-eval' ${SANDBOX_FRAME_SCRIPT_HASH}`,
     );
   }
   expect(built).toContain('http-equiv="Content-Security-Policy"');
