@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { ChatBody } from "../../e2e/server/server.ts";
 import { createHistory } from "../engine/graph/history.ts";
 import { makeDoc } from "../engine/graph/testing.ts";
@@ -39,12 +39,14 @@ const callsTo = (model: string) =>
 const doc = () => useStudio.getState().history.present;
 const resultOf = (i: number) => useStudio.getState().results[doc().steps[i]?.id ?? ""];
 
+/** Waits on a condition (vitest's waitFor; its deadline is the test's, not a timing under test). */
 async function waitFor(check: () => boolean, what: string): Promise<void> {
-  const until = Date.now() + 5000;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
+  await vi.waitFor(
+    () => {
+      if (!check()) throw new Error(`still waiting for ${what}`);
+    },
+    { timeout: 30_000, interval: 5 },
+  );
 }
 
 describe("planNow", () => {

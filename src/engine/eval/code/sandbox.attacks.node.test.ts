@@ -29,9 +29,8 @@ describe("hostile answers in the Node sandbox", { timeout: 120_000 }, () => {
       const r = await scorer.score(a.answer, { question: "q", tests: a.tests }, signal);
       expect(r.correct, `${a.key}: ${r.reason}`).toBe(a.correct);
       if (a.reason) expect(r.reason, a.key).toMatch(a.reason);
-      // A limit ends the program at once; it never waits out the wall limit instead.
-      const ran = (r.details as { timeMs?: number } | undefined)?.timeMs ?? 0;
-      if (a.limits?.memoryBytes) expect(ran, a.key).toBeLessThan(a.limits.timeMs ?? 4000);
+      // A memory bomb's reason ("memory limit exceeded") shows the limit ended it, not the wall
+      // clock; how soon is a figure for `npm run bench`, never a wall-clock assertion here.
     }
     // os.system ran no shell: nothing appeared where the CLI runs.
     expect(readdirSync(process.cwd())).toEqual(before);
