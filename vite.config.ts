@@ -54,6 +54,10 @@ export default defineConfig({
   test: {
     environment: "node",
     restoreMocks: true,
+    // Time limits catch hangs, they assert nothing: CI runs on a loaded 2-core machine, where a cold
+    // import of the math engine alone took 7.4 s (load 14), past vitest's 5 s default.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
     projects: [
       // The engine's tests share one module graph (isolate: false): a file no longer loads zod and
       // the engine afresh, which was most of their time.
