@@ -33,9 +33,9 @@ describe("docs/cli.md", () => {
     const after = "\nMore prose.\n";
     const doc = `${prose}${begin("help:parse")}\nstale text\n${END}\n${after}`;
     const out = await renderCliDocs(doc);
-    expect(out.startsWith(`${prose}${begin("help:parse")}\n\`\`\`text\n${parse.help.trimEnd()}`)).toBe(
-      true,
-    );
+    expect(
+      out.startsWith(`${prose}${begin("help:parse")}\n\`\`\`text\n${parse.help.trimEnd()}`),
+    ).toBe(true);
     expect(out).not.toContain("stale text");
     expect(out).toContain(after);
     // Every other command is appended under its own heading, so a new command needs no hand edit.

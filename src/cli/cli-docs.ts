@@ -11,7 +11,8 @@ export const CLI_DOCS_PATH = "docs/cli.md";
 
 const END = "<!-- end generated -->";
 const beginMarker = (id: string) => `<!-- generated: ${id} (npm run docs:cli; do not edit) -->`;
-const REGION = /<!-- generated: (\S+) \(npm run docs:cli; do not edit\) -->\n[\s\S]*?<!-- end generated -->/g;
+const REGION =
+  /<!-- generated: (\S+) \(npm run docs:cli; do not edit\) -->\n[\s\S]*?<!-- end generated -->/g;
 
 /** The top-level help as `conductor-studio --help` prints it, its version left out (a release
  * would otherwise make the manual stale without changing a word of it). */
