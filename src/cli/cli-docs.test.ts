@@ -18,7 +18,8 @@ describe("docs/cli.md", () => {
       `${CLI_DOCS_PATH} is stale: a command's --help changed. Run \`npm run docs:cli\` and commit it.`,
     ).toBe(true);
     // Every command's help, the top-level help and the exit codes each have their region.
-    for (const c of COMMANDS) expect(onDisk).toContain(`${begin(`help:${c.name}`)}\n\`\`\`text\n`);
+    for (const c of COMMANDS)
+      expect(onDisk).toContain(`${begin(`help:${c.name}`)}\n\n\`\`\`text\n`);
     expect(onDisk).toContain(begin("help"));
     for (const [code, meaning] of Object.entries(EXIT_MEANING))
       expect(onDisk).toContain(`- \`${code}\`: ${meaning}\n`);
@@ -34,7 +35,7 @@ describe("docs/cli.md", () => {
     const doc = `${prose}${begin("help:parse")}\nstale text\n${END}\n${after}`;
     const out = await renderCliDocs(doc);
     expect(
-      out.startsWith(`${prose}${begin("help:parse")}\n\`\`\`text\n${parse.help.trimEnd()}`),
+      out.startsWith(`${prose}${begin("help:parse")}\n\n\`\`\`text\n${parse.help.trimEnd()}`),
     ).toBe(true);
     expect(out).not.toContain("stale text");
     expect(out).toContain(after);
@@ -51,6 +52,6 @@ describe("docs/cli.md", () => {
 
   it("leaves the version out of the top-level help", async ({ expect }) => {
     const out = await renderCliDocs(`${begin("help")}\n${END}\n`);
-    expect(out).toContain("```text\nconductor-studio: plan and run Conductor workflows");
+    expect(out).toContain("\n\n```text\nconductor-studio: plan and run Conductor workflows");
   });
 });

@@ -1,8 +1,9 @@
 // docs/cli.md's generated regions, filled from the commands themselves: the top-level help, each
 // command's `--help` exactly as it prints, and the exit-code table. Prose and examples around the
-// regions are written by hand and kept as they are; `npm run docs:cli` (scripts/gen-cli-docs.ts)
-// rewrites the regions, and cli-docs.test.ts fails when the file on disk differs from what this
-// renders, so the manual cannot drift from `--help`.
+// regions are written by hand and kept as they are (blank lines around each region's text keep
+// the file as Prettier writes it); `npm run docs:cli` (scripts/gen-cli-docs.ts) rewrites the
+// regions, and cli-docs.test.ts fails when the file on disk differs from what this renders, so the
+// manual cannot drift from `--help`.
 import { EXIT_MEANING } from "./exit-codes.ts";
 import { COMMANDS, main } from "./main.ts";
 
@@ -56,14 +57,14 @@ export async function renderCliDocs(current: string): Promise<string> {
       return _whole;
     }
     seen.add(id);
-    return `${beginMarker(id)}\n${text}\n${END}`;
+    return `${beginMarker(id)}\n\n${text}\n\n${END}`;
   });
   if (unknown.length > 0)
     throw new Error(`${CLI_DOCS_PATH}: generated regions name no command: ${unknown.join(", ")}`);
   for (const [id, text] of texts) {
     if (seen.has(id)) continue;
     const title = id.startsWith("help:") ? `conductor-studio ${id.slice(5)} --help` : id;
-    out = `${out.trimEnd()}\n\n### ${title}\n\n${beginMarker(id)}\n${text}\n${END}\n`;
+    out = `${out.trimEnd()}\n\n### ${title}\n\n${beginMarker(id)}\n\n${text}\n\n${END}\n`;
   }
   return out;
 }
