@@ -9,8 +9,9 @@ import type { PlanLists } from "./support/scenario.ts";
 import { withTestServer } from "./support/server.ts";
 import { withPageObject } from "./support/studio.ts";
 
-// The scenario of SPEC 1.6 (as in .scratch/recursion.ts): GPT-5 drafts, the Conductor itself
-// organises a verification as a nested workflow, and a refinement round double-checks the answer.
+// The scenario of docs/protocol.md §1.6 (as in .scratch/recursion.ts): GPT-5 drafts, the Conductor
+// itself organises a verification as a nested workflow, and a refinement round double-checks the
+// answer.
 const CONDUCTOR = "conductor-7b";
 const POOL = [
   { name: "GPT-5", model: "gpt-5" },

@@ -66,7 +66,7 @@ test("running streams each worker's answer into its node and shows the final ans
   await expect(studio.node(0)).toContainText("120 tok");
   // 480 for the plan, 120 + 120 + 150 for the three steps.
   await expect(studio.byTestId("totals")).toContainText("870 tokens");
-  // The judge read both attempts, as SPEC 1.5 lays them out.
+  // The judge read both attempts, as docs/protocol.md §1.5 lays them out.
   const judged = JSON.stringify(callsTo(server, JUDGE)[0]?.body);
   expect(judged).toContain("<Agent 0 response>");
   expect(judged).toContain(SOLVER_ANSWER);

@@ -28,7 +28,7 @@ export const PLAN_USAGE = { prompt_tokens: 400, completion_tokens: 80 };
 
 export const QUESTION = "Is 391 a prime number? Explain briefly.";
 
-/** The three lists of a plan (SPEC 1.2). */
+/** The three lists of a plan (docs/protocol.md §1.2). */
 export interface PlanLists {
   model_id: number[];
   subtasks: string[];

@@ -1,5 +1,5 @@
 // The response cache on disk for the CLI (`--cache DIR`): one JSON file per response, named by the
-// SHA-256 of its request, two hex digits of fan-out. See README "The response cache".
+// SHA-256 of its request, two hex digits of fan-out. See docs/cache.md.
 import { createHash, randomBytes } from "node:crypto";
 import { readFile, rename, writeFile } from "node:fs";
 import { mkdir } from "node:fs/promises";

@@ -1,9 +1,9 @@
-// Help per command, --version, "did you mean", and the README saying what the help says. In
+// Help per command, --version and "did you mean" (docs/cli.md shows the help: cli-docs.test.ts). In
 // process (main() with a recording Io): no child process, no server.
 import { readFile } from "node:fs/promises";
 import { describe, it } from "vitest";
 import { memoryIo } from "./cli-harness.ts";
-import { EXIT, EXIT_MEANING } from "./exit-codes.ts";
+import { EXIT } from "./exit-codes.ts";
 import { COMMANDS, main } from "./main.ts";
 import { PARSE_EXAMPLE_INPUT, PARSE_EXAMPLE_OUTPUT } from "./parse-command.ts";
 
@@ -61,7 +61,7 @@ describe("help", () => {
     },
   );
 
-  it("eval's help carries what only the README said", async ({ expect }) => {
+  it("eval's help carries what only the manual said", async ({ expect }) => {
     const { stdout } = await cli(["eval", "--help"]);
     for (const s of ["conductor", "single", "moa", "chain", "best-of-n", "workflow"])
       expect(stdout).toMatch(new RegExp(`^  ${s.replace(/[<>:]/g, "\\$&")} `, "m"));
@@ -131,20 +131,5 @@ describe("did you mean", () => {
     expect(r.stderr).toBe(
       'Unknown command "frobnicate".\nRun conductor-studio --help for usage.\n',
     );
-  });
-});
-
-describe("README's command-line section", () => {
-  it("shows every example of every help, and the exit codes", async ({ expect }) => {
-    const readme = await readFile("README.md", "utf8");
-    const section = readme.slice(
-      readme.indexOf("## The command line"),
-      readme.indexOf("## Serving"),
-    );
-    for (const name of NAMES)
-      for (const line of examples((await cli([name, "--help"])).stdout))
-        expect(section, `${name}: ${line}`).toContain(line);
-    for (const [code, meaning] of Object.entries(EXIT_MEANING))
-      expect(section).toContain(`- \`${code}\`: ${meaning}\n`);
   });
 });

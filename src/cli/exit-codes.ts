@@ -1,5 +1,5 @@
 // One table of the command line's exit codes: every command returns one of these, and the help and
-// the README print this table.
+// docs/cli.md (generated from it) print this table.
 
 export const EXIT = {
   /** The command did what it was asked: a valid plan, an answer, every eval item finished. */

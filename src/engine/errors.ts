@@ -5,7 +5,7 @@ import { z } from "zod";
  * codes; exceptions are reserved for bugs.
  */
 export const ERROR_MESSAGES = {
-  // Conductor output (SPEC 1.3)
+  // Conductor output (docs/protocol.md §1.3)
   missing_list: "The Conductor's output has no parseable list for",
   unparseable_list: "A list in the Conductor's output could not be read:",
   length_mismatch: "The three lists have different lengths:",
@@ -84,8 +84,9 @@ export function isErrorCode(code: string): code is ErrorCode {
 }
 
 /**
- * The codes of a Conductor output that came back but is not a usable plan (SPEC 1.3), as opposed
- * to a call that failed: asking again may help, and an evaluation scores such a plan wrong.
+ * The codes of a Conductor output that came back but is not a usable plan (docs/protocol.md §1.3),
+ * as opposed to a call that failed: asking again may help, and an evaluation scores such a plan
+ * wrong.
  */
 const PLAN_OUTPUT_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   "missing_list",

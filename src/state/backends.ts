@@ -142,7 +142,8 @@ export function workerBackend(s: StudioState, worker: Worker): ChatBackend {
       // queue runs one generation at a time.
       return inBrowser ?? unavailable(worker.name, LOAD_IN_BROWSER_MODEL, "model_not_loaded");
     case "conductor":
-      // The runner serves self-selected steps with the Conductor's own backend (SPEC 1.6).
+      // The runner serves self-selected steps with the Conductor's own backend
+      // (docs/protocol.md §1.6).
       return unavailable(
         worker.name,
         "The Conductor as a worker runs only inside a run (self-selection).",

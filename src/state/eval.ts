@@ -32,7 +32,7 @@ export interface EvalSetup {
   instruction: string | null;
   /** The benchmark preset the questions came from (it names the evaluation's Table 1 column). */
   benchmark: { id: string; name: string } | null;
-  /** The response cache (on by default: README "The response cache in the studio") and its mode. */
+  /** The response cache (on by default: docs/cache.md, "in the studio") and its mode. */
   cache: boolean;
   cacheMode: CacheMode;
 }

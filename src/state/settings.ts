@@ -22,7 +22,7 @@ export interface ConductorSettings {
   namedWorkers: boolean;
   /** The in-browser model to load (WebLLM catalogue id or a custom record id). */
   webllmModelId: string;
-  /** Refinement rounds after the first (SPEC 1.6); 0 runs one round. */
+  /** Refinement rounds after the first (docs/protocol.md §1.6); 0 runs one round. */
   rounds: number;
   /** Levels of self-selection: a step given to the Conductor plans and runs a nested workflow. */
   maxDepth: number;
@@ -60,7 +60,8 @@ export const DEFAULT_CONDUCTOR: ConductorSettings = {
   temperature: 0.2,
   maxTokens: 1024,
   template: DEFAULT_TEMPLATE,
-  // The prebuilt base model is a prompted general model: names on (the one rule, SPEC 1.4).
+  // The prebuilt base model is a prompted general model: names on (the one rule,
+  // docs/protocol.md §1.4).
   namedWorkers: namedWorkersAdvice(DEFAULT_CONDUCTOR_IDENTITY).on,
   rounds: DEFAULT_ROUNDS,
   maxDepth: DEFAULT_MAX_DEPTH,

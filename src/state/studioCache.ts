@@ -1,6 +1,6 @@
 // Evaluate's response cache: the engine's cache (llm/cache.ts) over the IndexedDB store. Only
 // evaluations use it; a single studio run is never cached, since pressing Run (or Retry) again
-// asks for a fresh answer (README "The response cache in the studio").
+// asks for a fresh answer (docs/cache.md, "The response cache in the studio").
 import type { CacheMode, ResponseCache } from "../engine/llm/cache.ts";
 import { emptyCacheStats, withCache } from "../engine/llm/cache.ts";
 import type { ChatBackend } from "../engine/llm/types.ts";

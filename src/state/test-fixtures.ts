@@ -1,5 +1,5 @@
-// Test support for the state tests: the local test server (SPEC 4) and workers that call it, and
-// the stores reset between cases. Imported by test files only; not a test file itself.
+// Test support for the state tests: the local test server (docs/protocol.md §4) and workers that
+// call it, and the stores reset between cases. Imported by test files only; not a test file itself.
 import { afterAll, beforeAll } from "vitest";
 import type { TestServer } from "../../e2e/server/server.ts";
 import { startTestServer } from "../../e2e/server/server.ts";

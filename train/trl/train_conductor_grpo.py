@@ -68,7 +68,7 @@ def main():
         train_dataset=dataset,
     )
     trainer.train()
-    # Hugging Face weights, ready for MLC (README "Using your own Conductor weights").
+    # Hugging Face weights, ready for MLC (docs/conductor-weights.md).
     trainer.save_model(os.path.join(args.output_dir, "final"))
 
 

@@ -10,7 +10,10 @@ import type { Access, Step } from "../../engine/schema/workflow.ts";
 import { CLI_TIMEOUTS, failureOf } from "../serve/engine.ts";
 import type { ServeEngine } from "../serve/engine.ts";
 
-/** A plan as the tools show it and take it back: workers by name, access as in SPEC 1.1. */
+/**
+ * A plan as the tools show it and take it back: workers by name, access as
+ * in docs/protocol.md §1.1.
+ */
 export interface ToolStep {
   worker: string;
   subtask: string;

@@ -22,7 +22,7 @@ export interface RewardSettings {
   concurrency: number;
   /** Scorer for items that name none (default: math). */
   scorer: string;
-  /** The math scorer's grader profile (see the README's "Graders"); absent: default. */
+  /** The math scorer's grader profile (see docs/evaluate.md, "Graders"); absent: default. */
   profile?: string;
   /** The reward rule: the paper's, or `format_bonus` with B from `--format-bonus B`. */
   reward: RewardScheme;

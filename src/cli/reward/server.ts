@@ -1,5 +1,5 @@
 // `conductor-studio reward`: an HTTP service that RL trainers call to score sampled Conductor
-// completions by running them on the pool (README "Training your own Conductor").
+// completions by running them on the pool (docs/training.md, "The reward service").
 import { readFile } from "node:fs/promises";
 import type { Sandbox } from "../../engine/eval/code/pool.ts";
 import { formatCost } from "../../engine/cost.ts";

@@ -1,6 +1,6 @@
 // The chat request's field table: every field OpenAI's chat-completions API takes has a rule, each
 // refused value answers 400 naming its field, each ignored or unknown field is named back, and the
-// README lists the table as it is.
+// manual (docs/serve.md) lists the table as it is.
 import { readFile } from "node:fs/promises";
 import { describe, it } from "vitest";
 import { CHAT_FIELDS } from "./fields.ts";
@@ -91,8 +91,8 @@ describe("the chat request's field table", () => {
     ]);
   });
 
-  it("is the README's table", async ({ expect }) => {
-    const readme = await readFile(new URL("../../../README.md", import.meta.url), "utf8");
+  it("is docs/serve.md's table", async ({ expect }) => {
+    const readme = await readFile(new URL("../../../docs/serve.md", import.meta.url), "utf8");
     for (const [name, field] of Object.entries(CHAT_FIELDS)) {
       const row = new RegExp(`^\\| ${field.rule}\\s*\\|.*\`${name}\``, "m");
       expect(readme, name).toMatch(row);

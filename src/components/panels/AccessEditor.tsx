@@ -1,7 +1,7 @@
 import type { Access } from "../../engine/schema/workflow.ts";
 import { useStudio } from "../../state/store.ts";
 
-/** Access of one step: all earlier steps, none, or chosen ones (SPEC 1.1). */
+/** Access of one step: all earlier steps, none, or chosen ones (docs/protocol.md §1.1). */
 export function AccessEditor({ id, index, access }: { id: string; index: number; access: Access }) {
   const set = (next: Access) => useStudio.getState().edit({ kind: "setAccess", id, access: next });
   const mode = access === "all" ? "all" : access.length === 0 ? "none" : "chosen";

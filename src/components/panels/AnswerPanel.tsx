@@ -19,7 +19,7 @@ const UNANSWERED: ReadonlySet<EndReason> = new Set<EndReason>([
   "setup_error",
 ]);
 
-/** Why a run that answered ended, where rounds make it worth saying (SPEC 1.6). */
+/** Why a run that answered ended, where rounds make it worth saying (docs/protocol.md §1.6). */
 function endNote(record: RunRecord): string | null {
   const rounds = record.rounds.filter((r) => r.steps.length > 0).length;
   if (record.endReason === "budget") return ENDING_TEXT.budget;
@@ -35,7 +35,7 @@ const selectAnswer = (s: StudioState) => answerOf(s.record);
 const selectEndReason = (s: StudioState) => s.record.endReason;
 const selectEndNote = (s: StudioState) => endNote(s.record);
 
-/** The workflow's answer: the last step's output (SPEC 1.1), and why the run ended. */
+/** The workflow's answer: the last step's output (docs/protocol.md §1.1), and why the run ended. */
 export function AnswerPanel() {
   const answer = useStudio(selectAnswer);
   const endReason = useStudio(selectEndReason);

@@ -4,9 +4,9 @@ import { selectPool, selectQuestion } from "../../state/selectors.ts";
 import { useStudio } from "../../state/store.ts";
 
 /**
- * The exact messages the Conductor will receive (SPEC 1.4): system, the filled template, and the
- * opening sentence of its reasoning (folded into the user turn where the backend cannot continue
- * an assistant message), shown like the worker preview.
+ * The exact messages the Conductor will receive (docs/protocol.md §1.4): system, the filled
+ * template, and the opening sentence of its reasoning (folded into the user turn where the backend
+ * cannot continue an assistant message), shown like the worker preview.
  */
 export function ConductorPreview() {
   const conductor = useStudio((s) => s.conductor);

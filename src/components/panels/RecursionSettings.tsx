@@ -18,8 +18,9 @@ const clampInt = (v: string, min: number, max: number) =>
   Math.min(max, Math.max(min, Math.round(Number(v) || 0)));
 
 /**
- * Recursion and test-time scaling (SPEC 1.6): refinement rounds, the Conductor as its own worker
- * with a depth cap, and a budget of model calls (the paper caps recursion near twice one round's calls).
+ * Recursion and test-time scaling (docs/protocol.md §1.6): refinement rounds, the Conductor as its
+ * own worker with a depth cap, and a budget of model calls (the paper caps recursion near twice one
+ * round's calls).
  */
 export function RecursionSettings() {
   const conductor = useStudio((s) => s.conductor);

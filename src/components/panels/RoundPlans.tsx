@@ -1,8 +1,8 @@
 import { useStudio } from "../../state/store.ts";
 
 /**
- * The Conductor's reasoning in each refinement round (SPEC 1.6): whether it accepted the answer or
- * wrote a new workflow, and its raw text, one collapsible block per round.
+ * The Conductor's reasoning in each refinement round (docs/protocol.md §1.6): whether it accepted
+ * the answer or wrote a new workflow, and its raw text, one collapsible block per round.
  */
 export function RoundPlans() {
   const rounds = useStudio((s) => s.record.rounds);

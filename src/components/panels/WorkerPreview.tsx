@@ -34,10 +34,10 @@ const asText = (messages: ChatMessage[], roles: boolean) =>
   messages.map((m) => (roles ? `[${m.role}]\n${m.content}` : m.content)).join("\n\n");
 
 /**
- * The exact message the step's worker will receive (SPEC 1.5), recomputed as the graph changes.
- * Steps that have not run yet show a placeholder where their response will go. A step given to
- * the Conductor itself shows what the Conductor reads instead: the nested plan's prompt for that
- * message (SPEC 1.6), as the runner builds it.
+ * The exact message the step's worker will receive (docs/protocol.md §1.5), recomputed as the graph
+ * changes. Steps that have not run yet show a placeholder where their response will go. A step
+ * given to the Conductor itself shows what the Conductor reads instead: the nested plan's prompt
+ * for that message (docs/protocol.md §1.6), as the runner builds it.
  */
 export function WorkerPreview({ index }: { index: number }) {
   const doc = useStudio(selectDoc);

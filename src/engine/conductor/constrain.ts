@@ -1,7 +1,7 @@
 /**
- * How a plan grammar travels to each kind of Conductor backend (SPEC 2, "Constrained plans"), and
- * the prompt change that goes with it: under a grammar that starts with the opening, the model
- * writes the opening itself, so the folded-in instruction to begin with it is dropped.
+ * How a plan grammar travels to each kind of Conductor backend (docs/protocol.md §2, "Constrained
+ * plans"), and the prompt change that goes with it: under a grammar that starts with the opening,
+ * the model writes the opening itself, so the folded-in instruction to begin with it is dropped.
  */
 import type { ChatRequest } from "../llm/types.ts";
 import { LlmError } from "../llm/types.ts";

@@ -1,7 +1,8 @@
 /**
- * A grammar for the Conductor's output (SPEC 2, "Constrained plans"), in the EBNF dialect of
- * xgrammar (WebLLM's `response_format: { type: "grammar" }`, vLLM's structured outputs, SGLang's
- * `ebnf`). Decoding under it, a plan always has the shape of SPEC 1.2 and fits the pool:
+ * A grammar for the Conductor's output (docs/protocol.md §2, "Constrained plans"), in the EBNF
+ * dialect of xgrammar (WebLLM's `response_format: { type: "grammar" }`, vLLM's structured outputs,
+ * SGLang's `ebnf`). Decoding under it, a plan always has the shape of docs/protocol.md §1.2 and
+ * fits the pool:
  *
  *   <opening><reasoning>\n
  *   model_id = [...]

@@ -3,7 +3,8 @@ import type { PlannedStep, Step } from "../schema/workflow.ts";
 /**
  * The Conductor numbers workers by their place in the pool it is shown (`Model id 0`, `Model id 1`,
  * ...); a workflow refers to a worker by its id. These map between the two at the two points where
- * the numbers exist: when a prompt is built and when a plan is parsed (SPEC 2, "Workers by identity").
+ * the numbers exist: when a prompt is built and when a plan is parsed (docs/protocol.md §2,
+ * "Workers by identity").
  */
 
 /** The ids of a pool in the order the Conductor is shown them: `model_id` n stands for `ids[n]`. */

@@ -10,10 +10,10 @@ interface ConductorIdentity {
 }
 
 /**
- * Whether the Conductor should see worker names and notes (SPEC 1.4), and why: one rule for the
- * studio and the CLI. A trained Conductor (custom weights, an endpoint serving one, or the policy
- * being trained, whose prompts must match what it will be shown) saw only anonymous ids; a
- * prompted general model does better with names.
+ * Whether the Conductor should see worker names and notes (docs/protocol.md §1.4), and why: one
+ * rule for the studio and the CLI. A trained Conductor (custom weights, an endpoint serving one, or
+ * the policy being trained, whose prompts must match what it will be shown) saw only anonymous ids;
+ * a prompted general model does better with names.
  */
 export function namedWorkersAdvice(
   c: ConductorIdentity,

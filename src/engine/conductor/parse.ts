@@ -11,7 +11,10 @@ export interface ParseOptions {
   workers: number;
   /** Cap on steps (default 5, the paper's limit). */
   maxSteps?: number;
-  /** 0 for the first round; in a refinement round (>= 1, SPEC 1.6) three empty lists mean "keep". */
+  /**
+   * 0 for the first round; in a refinement round (>= 1, docs/protocol.md §1.6) three empty lists
+   * mean "keep".
+   */
   round?: number;
 }
 
@@ -49,7 +52,10 @@ function listName(label: string): ListName {
   return lower.startsWith("subtask") ? "subtasks" : "access_list";
 }
 
-/** Drops reasoning, fences (only at a line start: ``` inside a subtask stays) and bullets (SPEC 1.3). */
+/**
+ * Drops reasoning, fences (only at a line start: ``` inside a subtask stays) and bullets
+ * (docs/protocol.md §1.3).
+ */
 function cleanConductorText(text: string): string {
   let out = text.replace(/<think>[\s\S]*?<\/think>/gi, "\n");
   // A `</think>` with no opening tag: the tag was in the prompt's prefill, so all before is reasoning.
@@ -281,8 +287,8 @@ function buildWorkflow(group: Group, options: ParseOptions): ParseResult {
 }
 
 /**
- * Parses a Conductor completion per SPEC 1.3: the last triple of lists that parses and validates,
- * or the error of the last triple written. Never throws.
+ * Parses a Conductor completion per docs/protocol.md §1.3: the last triple of lists that parses and
+ * validates, or the error of the last triple written. Never throws.
  */
 export function parseConductorOutput(text: string, options: ParseOptions): ParseResult {
   const found = scanLists(cleanConductorText(text), false);

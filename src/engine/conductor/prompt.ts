@@ -1,16 +1,16 @@
 import type { ChatMessage } from "../schema/usage.ts";
 import type { Pool } from "../schema/worker.ts";
 
-/** The Conductor's role (SPEC 1.4, message 1). */
+/** The Conductor's role (docs/protocol.md §1.4, message 1). */
 export const DEFAULT_SYSTEM_PROMPT =
   "You coordinate a team of language models. You do not answer the user's question yourself: " +
   "you decide which models work on it, what each one is asked to do, and which earlier results " +
   "each one is shown, so that the team's final answer is as good as it can be.";
 
 /**
- * The Conductor's instructions (SPEC 1.4, message 2) with the placeholders `{{max_steps}}`,
- * `{{question}}` and `{{workers}}`. The example model ids stay within 0..2 so they rarely name a
- * worker the pool lacks; the text says they are placeholders anyway.
+ * The Conductor's instructions (docs/protocol.md §1.4, message 2) with the placeholders
+ * `{{max_steps}}`, `{{question}}` and `{{workers}}`. The example model ids stay within 0..2 so they
+ * rarely name a worker the pool lacks; the text says they are placeholders anyway.
  */
 export const DEFAULT_TEMPLATE = `Plan how a team of language models will answer the user question below. Split the work into at most {{max_steps}} routing steps. Each step names three things:
 - a model, by its id in the list of available models;
@@ -63,7 +63,10 @@ END OF USER QUESTION
 AVAILABLE LANGUAGE MODELS:
 {{workers}}`;
 
-/** The start of the Conductor's reasoning, which the model continues (SPEC 1.4, message 3). */
+/**
+ * The start of the Conductor's reasoning, which the model continues (docs/protocol.md §1.4, message
+ * 3).
+ */
 export const DEFAULT_OPENING =
   "Let me work out which models should handle which parts of this question.";
 

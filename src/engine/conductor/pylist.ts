@@ -1,8 +1,8 @@
 /**
- * A small, tolerant reader for the Python list literals a Conductor writes (SPEC 1.3): strings in
- * single, double or triple quotes with escapes, smart quotes as delimiters, integers, nested lists,
- * trailing commas, `#` comments, and everything JSON allows in an array. It never evaluates anything
- * and never throws on model output.
+ * A small, tolerant reader for the Python list literals a Conductor writes (docs/protocol.md §1.3):
+ * strings in single, double or triple quotes with escapes, smart quotes as delimiters, integers,
+ * nested lists, trailing commas, `#` comments, and everything JSON allows in an array. It never
+ * evaluates anything and never throws on model output.
  */
 
 import { TextIndex } from "./text-index.ts";

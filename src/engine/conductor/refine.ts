@@ -3,8 +3,8 @@ import { DEFAULT_OPENING, userTurn } from "./prompt.ts";
 
 /**
  * The user message that shows the round's answer and asks for three empty lists (accept) or a new
- * workflow in the same format that corrects or verifies it (SPEC 1.6). `round` is the round about
- * to be planned: 1 for the first extra round.
+ * workflow in the same format that corrects or verifies it (docs/protocol.md §1.6). `round` is the
+ * round about to be planned: 1 for the first extra round.
  */
 export function buildRefinementMessage(answer: string, round: number): string {
   const shown = answer.trim() === "" ? "(the team returned no answer)" : answer.trim();

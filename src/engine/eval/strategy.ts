@@ -12,7 +12,7 @@ import { StepSchema } from "../schema/workflow.ts";
 export const StrategySchema = z.discriminatedUnion("kind", [
   z.object({
     kind: z.literal("conductor"),
-    /** Extra refinement rounds (SPEC 1.6); 0 by default. */
+    /** Extra refinement rounds (docs/protocol.md §1.6); 0 by default. */
     rounds: LIMIT_FIELDS.rounds.default(DEFAULT_ROUNDS),
     maxSteps: LIMIT_FIELDS.maxSteps.optional(),
   }),

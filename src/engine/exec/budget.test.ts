@@ -74,7 +74,7 @@ describe("the call budget", () => {
     expect(r).toMatchObject({ status: "failed", endReason: "budget" });
   });
 
-  it("a budget cut in a later round keeps the last finished round's answer (SPEC 1.6)", async () => {
+  it("a budget cut in a later round keeps the last finished round's answer (docs/protocol.md §1.6)", async () => {
     // Plan, three steps, the second round's plan, one of its steps: 6 calls; the budget is 5.
     const { o, calls } = setUp([PLAN, ONE_STEP], { maxRounds: 2, maxCalls: 5 });
     const r = await record(o);

@@ -22,7 +22,10 @@ export interface CallHooks {
   onReclassify?: (reasoning: string) => void;
   /** Before waiting `delayMs` for attempt `attempt` of `of` in all, after `error`. */
   onRetry?: (attempt: number, delayMs: number, error: LlmError, of: number) => void;
-  /** Asked before every attempt; returning false stops with a `budget` error (SPEC 1.6 call cap). */
+  /**
+   * Asked before every attempt; returning false stops with a `budget` error (docs/protocol.md §1.6
+   * call cap).
+   */
   mayCall?: () => boolean;
 }
 

@@ -37,8 +37,8 @@ export type NestedResult =
   | { status: "failed" | "cancelled"; answer: null; code: ErrorCode; message: string };
 
 /**
- * Runs a self-selected step's nested workflow (SPEC 1.6): given what the step's worker would read,
- * it yields the nested level's events (tagged with `parent`) and returns its answer.
+ * Runs a self-selected step's nested workflow (docs/protocol.md §1.6): given what the step's worker
+ * would read, it yields the nested level's events (tagged with `parent`) and returns its answer.
  */
 export type NestedRunner = (input: {
   messages: ChatMessage[];
@@ -54,7 +54,10 @@ export interface ExecuteOptions {
   backendFor: (worker: Worker) => ChatBackend;
   signal: AbortSignal;
   round?: number;
-  /** The previous round's steps with their outputs, shown where this round uses "all" (SPEC 1.6). */
+  /**
+   * The previous round's steps with their outputs, shown where this round uses "all"
+   * (docs/protocol.md §1.6).
+   */
   previousRound?: PriorStep[];
   /** Outputs of steps that are kept rather than re-run (re-run from a step). */
   keep?: ReadonlyMap<number, string>;
@@ -77,13 +80,16 @@ export type StepOutcome = { status: "done"; output: string } | { status: "failed
 export interface WorkflowOutcome {
   status: "done" | "failed" | "cancelled";
   outcomes: StepOutcome[];
-  /** The last step's output, or the last non-empty one (SPEC 1.1); null when nothing finished. */
+  /**
+   * The last step's output, or the last non-empty one (docs/protocol.md §1.1); null when nothing
+   * finished.
+   */
   answer: string | null;
   /** Set when the run stopped because the call budget ran out. */
   budgetExhausted: boolean;
 }
 
-/** The workflow's answer per SPEC 1.1 from the per-step outcomes. */
+/** The workflow's answer per docs/protocol.md §1.1 from the per-step outcomes. */
 export function workflowAnswer(outcomes: StepOutcome[]): string | null {
   const last = outcomes[outcomes.length - 1];
   if (!last || last.status !== "done") return null;
@@ -215,9 +221,9 @@ export async function* executeWorkflow(
   };
 
   /**
-   * A step given to the Conductor itself (SPEC 1.6): a nested plan-and-execute whose events pass
-   * through, and whose answer is the step's output. The step's usage is the nested calls' sum,
-   * marked `aggregate` because each call was already counted as it happened.
+   * A step given to the Conductor itself (docs/protocol.md §1.6): a nested plan-and-execute whose
+   * events pass through, and whose answer is the step's output. The step's usage is the nested
+   * calls' sum, marked `aggregate` because each call was already counted as it happened.
    */
   const runNestedStep = async (
     runner: NestedRunner,

@@ -1,5 +1,5 @@
-// An edited nested workflow re-run where it sits (SPEC 1.6): what it keeps, how deep its own
-// Conductor steps may plan, and how the run ends when it succeeds or fails.
+// An edited nested workflow re-run where it sits (docs/protocol.md §1.6): what it keeps, how deep
+// its own Conductor steps may plan, and how the run ends when it succeeds or fails.
 import { describe, expect, it } from "vitest";
 import { createFakeBackend } from "../llm/fake.ts";
 import type { ChatRequest } from "../llm/types.ts";

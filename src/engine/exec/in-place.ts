@@ -10,8 +10,8 @@ import { finish, finishFor } from "./ending.ts";
 import type { RunEnd, RunnerOptions, RunStart } from "./runner-options.ts";
 
 /**
- * An edited nested workflow re-run where it sits (SPEC 1.6): it sees its own question, its
- * events land at its place in the record, and its answer becomes its step's output.
+ * An edited nested workflow re-run where it sits (docs/protocol.md §1.6): it sees its own question,
+ * its events land at its place in the record, and its answer becomes its step's output.
  */
 export async function* runNestedInPlace(
   o: RunnerOptions,

@@ -264,9 +264,10 @@ Your assigned subtask: Give the final answer.`,
     expect(text).toContain("<Agent 3 response>\n91 = 7 * 13\n</Agent 3 response>");
   });
 
-  // SPEC 1.5: the preamble says the worker solves one subtask of a larger task, that other agents'
-  // subtasks and responses may be shown in tags, and to use them but check them for mistakes.
-  it("opens with the preamble SPEC 1.5 describes", () => {
+  // docs/protocol.md §1.5: the preamble says the worker solves one subtask of a larger task, that
+  // other agents' subtasks and responses may be shown in tags, and to use them but check them for
+  // mistakes.
+  it("opens with the preamble docs/protocol.md §1.5 describes", () => {
     const words = WORKER_PREAMBLE.replace(/\s+/g, " ");
     expect(words).toMatch(/^You are one member of a team of AI agents working on a larger task/);
     expect(words).toContain("you are responsible for one subtask of it.");
@@ -277,7 +278,7 @@ Your assigned subtask: Give the final answer.`,
     expect(words).toMatch(/carry out your own subtask\.$/);
   });
 
-  it("offers a prefill that opens a step-by-step answer (SPEC 1.5)", () => {
+  it("offers a prefill that opens a step-by-step answer (docs/protocol.md §1.5)", () => {
     expect(WORKER_PREFILL).toMatch(/step by step/);
   });
 });

@@ -5,7 +5,7 @@ import type { Worker } from "../schema/worker.ts";
 import type { Step } from "../schema/workflow.ts";
 import { visibleSteps } from "../schema/workflow.ts";
 
-/** The opening of every worker message (SPEC 1.5). */
+/** The opening of every worker message (docs/protocol.md §1.5). */
 export const WORKER_PREAMBLE =
   "You are one member of a team of AI agents working on a larger task, and you are responsible " +
   "for one subtask of it. The overall task is shown below. Subtasks given to other agents and " +
@@ -18,7 +18,8 @@ export const WORKER_PREFILL = "Let's work through this step by step.";
 /**
  * How a worker's prefill is sent: as a trailing assistant message the model continues, folded into
  * the user message as an instruction (a model that cannot continue an assistant message: WebLLM
- * rejects one, so the in-browser model gets it folded, as SPEC 1.4 does for the Conductor), or not.
+ * rejects one, so the in-browser model gets it folded, as docs/protocol.md §1.4 does for the
+ * Conductor), or not.
  */
 export type PrefillMode = "assistant" | "folded" | "none";
 
@@ -28,7 +29,9 @@ export function prefillModeOf(worker: Pick<Worker, "kind" | "prefill"> | undefin
   return worker.kind === "webllm" ? "folded" : "assistant";
 }
 
-/** A step of the previous round with its output, as shown to the next round (SPEC 1.6). */
+/**
+ * A step of the previous round with its output, as shown to the next round (docs/protocol.md §1.6).
+ */
 export interface PriorStep {
   /** The step's worker id. */
   worker: string;
@@ -41,7 +44,7 @@ export interface WorkerMessageInput {
   steps: Step[];
   /**
    * The pool's worker ids in order: a step's agent number in the tags is its worker's place here,
-   * the number the Conductor knows it by (SPEC 1.5).
+   * the number the Conductor knows it by (docs/protocol.md §1.5).
    */
   workerIds: readonly string[];
   index: number;
@@ -53,7 +56,10 @@ export interface WorkerMessageInput {
   prefill?: boolean | PrefillMode;
 }
 
-/** Whether the previous round is shown: true exactly when any step of this round has access "all" (SPEC 1.6). */
+/**
+ * Whether the previous round is shown: true exactly when any step of this round has access "all"
+ * (docs/protocol.md §1.6).
+ */
 export function roundSeesPrevious(steps: Step[]): boolean {
   return steps.some((step) => step.access === "all");
 }
@@ -62,8 +68,8 @@ export function roundSeesPrevious(steps: Step[]): boolean {
  * The messages a step's worker receives: one user message (and an assistant prefill if enabled,
  * or the prefill folded into the user message where the model cannot continue one).
  * Previous-round blocks go to every step of a round that sees the previous round, whatever the
- * step's own access: SPEC 1.6 says every worker of that round sees it, and a step with `[]` that
- * refines the old answer needs it most.
+ * step's own access: docs/protocol.md §1.6 says every worker of that round sees it, and a step with
+ * `[]` that refines the old answer needs it most.
  */
 export function buildWorkerMessages(input: WorkerMessageInput): ChatMessage[] {
   const step = input.steps[input.index];

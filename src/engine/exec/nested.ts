@@ -17,7 +17,7 @@ export interface NestedContext {
   conductorBackend: ChatBackend;
   backendFor: (worker: Worker) => ChatBackend;
   maxSteps: number;
-  /** How many levels of self-selection may nest (SPEC 1.6: default 1). */
+  /** How many levels of self-selection may nest (docs/protocol.md §1.6: default 1). */
   maxDepth: number;
   prompt?: PromptSettings;
   retry?: Partial<RetryPolicy>;

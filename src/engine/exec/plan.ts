@@ -36,7 +36,7 @@ export interface PlanOptions {
   retry?: Partial<RetryPolicy>;
   budget?: CallBudget;
   now?: () => number;
-  /** Where this plan sits when it is nested (SPEC 1.6); absent at the top level. */
+  /** Where this plan sits when it is nested (docs/protocol.md §1.6); absent at the top level. */
   parent?: ParentPath;
 }
 
@@ -45,9 +45,9 @@ export type PlanOutcome =
   | ({ ok: false; raw: string; cancelled: boolean } & Failure);
 
 /**
- * Asks the Conductor for one round's workflow and parses it (SPEC 1.3), yielding plan events. A
- * Conductor call that fails and an output that does not parse both end as `plan_finish` with an
- * error, keeping the raw text so the user can read, repair or retry it.
+ * Asks the Conductor for one round's workflow and parses it (docs/protocol.md §1.3), yielding plan
+ * events. A Conductor call that fails and an output that does not parse both end as `plan_finish`
+ * with an error, keeping the raw text so the user can read, repair or retry it.
  */
 export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanOutcome> {
   const now = o.now ?? Date.now;

@@ -286,7 +286,7 @@ describe("the conversation a resumed refinement plan continues", () => {
   });
 });
 
-describe("what a round shows the next (SPEC 1.6)", () => {
+describe("what a round shows the next (docs/protocol.md §1.6)", () => {
   const steps = [
     { worker: "w0", subtask: "Solve it.", access: [] },
     { worker: "w1", subtask: "Check it.", access: [0] },

@@ -89,7 +89,10 @@ export function roundsStart(
   return { messages, answer, previous };
 }
 
-/** What a round's steps show the next round (SPEC 1.6): each step with its output, if done. */
+/**
+ * What a round's steps show the next round (docs/protocol.md §1.6): each step with its output, if
+ * done.
+ */
 export function priorSteps(steps: Step[], outcomes: StepOutcome[]): PriorStep[] {
   return steps.map((s, i) => {
     const o = outcomes[i];

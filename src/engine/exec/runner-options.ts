@@ -53,7 +53,7 @@ export interface RunnerOptions {
   /** Plans, refinement rounds and self-selected steps need it. */
   conductorBackend?: ChatBackend;
   maxSteps?: number;
-  /** Extra refinement rounds after the first (SPEC 1.6); 0 runs a single round. */
+  /** Extra refinement rounds after the first (docs/protocol.md §1.6); 0 runs a single round. */
   maxRounds?: number;
   /** Whether refinement rounds follow the round that runs (default: when a Conductor is given). */
   refine?: boolean;

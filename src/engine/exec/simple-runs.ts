@@ -21,11 +21,14 @@ export interface RunOptions {
   backendFor: (worker: Worker) => ChatBackend;
   signal: AbortSignal;
   maxSteps?: number;
-  /** Extra refinement rounds after the first (SPEC 1.6); 0 runs a single round. */
+  /** Extra refinement rounds after the first (docs/protocol.md §1.6); 0 runs a single round. */
   maxRounds?: number;
   /** Cap on model calls in the whole run, Conductor calls included. */
   maxCalls?: number;
-  /** Levels of self-selection (SPEC 1.6): a step given to the Conductor plans and runs a nested workflow. */
+  /**
+   * Levels of self-selection (docs/protocol.md §1.6): a step given to the Conductor plans and runs
+   * a nested workflow.
+   */
   maxDepth?: number;
   prompt?: PromptSettings;
   retry?: Partial<RetryPolicy>;

@@ -7,8 +7,9 @@ import type { Step } from "../schema/workflow.ts";
 
 /**
  * A "typical" step answer, in tokens. The paper reports about 1,820 tokens per question for its
- * learned workflows, which average about 3 steps (SPEC, introduction): roughly 600 a step. It is a
- * planning figure, not a bound; reasoning models often write far more, up to their max tokens.
+ * learned workflows, which average about 3 steps (docs/protocol.md, introduction): roughly 600 a
+ * step. It is a planning figure, not a bound; reasoning models often write far more, up to their
+ * max tokens.
  */
 export const TYPICAL_OUTPUT_TOKENS = 600;
 

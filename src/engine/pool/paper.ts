@@ -56,9 +56,9 @@ const qwenThinking = (on: boolean) => ({
 });
 
 /**
- * The Conductor paper's seven workers in the paper's id order (SPEC intro). Providers are chosen for
- * browser access: OpenRouter for Gemini (Google's OpenAI-compatible endpoint fails CORS) and for the
- * open models; OpenAI and Anthropic directly.
+ * The Conductor paper's seven workers in the paper's id order (docs/protocol.md, introduction).
+ * Providers are chosen for browser access: OpenRouter for Gemini (Google's OpenAI-compatible
+ * endpoint fails CORS) and for the open models; OpenAI and Anthropic directly.
  */
 const PAPER_WORKERS: readonly PaperWorker[] = [
   {

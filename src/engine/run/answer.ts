@@ -2,10 +2,10 @@ import { workflowAnswer } from "../exec/execute.ts";
 import type { RunRecord } from "../schema/record.ts";
 
 /**
- * The answer a record's steps give (SPEC 1.1: the last step's output, or the last non-empty
- * one, of the last round that ran), not what a file's `answer` field claims; the field only where
- * no round has steps. When a budget stopped a later round midway, the last round that finished
- * answers (SPEC 1.6).
+ * The answer a record's steps give (docs/protocol.md §1.1: the last step's output, or the last
+ * non-empty one, of the last round that ran), not what a file's `answer` field claims; the field
+ * only where no round has steps. When a budget stopped a later round midway, the last round that
+ * finished answers (docs/protocol.md §1.6).
  */
 export function answerOf(record: RunRecord): string | null {
   const ran = record.rounds.filter((r) => r.steps.length > 0);

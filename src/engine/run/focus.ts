@@ -3,8 +3,8 @@ import type { RoundRecord, RunRecord } from "../schema/record.ts";
 import type { PriorStep } from "../exec/messages.ts";
 
 /**
- * Which workflow of a run is meant: a round of the top level or of a nested workflow (SPEC 1.6).
- * The top level's first round is `{ parent: [], round: 0 }`.
+ * Which workflow of a run is meant: a round of the top level or of a nested workflow
+ * (docs/protocol.md §1.6). The top level's first round is `{ parent: [], round: 0 }`.
  */
 export interface Focus {
   parent: ParentPath;
@@ -46,7 +46,9 @@ export function roundAt(record: Pick<RunRecord, "rounds">, focus: Focus): RoundR
   return rounds[focus.round];
 }
 
-/** A recorded round's steps with their outputs, as the next round sees them (SPEC 1.6). */
+/**
+ * A recorded round's steps with their outputs, as the next round sees them (docs/protocol.md §1.6).
+ */
 export function priorOf(round: RoundRecord | undefined): PriorStep[] | undefined {
   return round?.steps.map((s) => ({
     worker: s.worker,

@@ -10,8 +10,9 @@ import type { Access } from "../schema/workflow.ts";
 import { importRunDocument } from "./export.ts";
 
 /**
- * The protocol's invariants (SPEC 1.1, 1.6), checked on an imported run after its schema: what the
- * schema alone lets through. A file that breaks one is refused with the exact problem.
+ * The protocol's invariants (docs/protocol.md §1.1, §1.6), checked on an imported run after its
+ * schema: what the schema alone lets through. A file that breaks one is refused with the exact
+ * problem.
  */
 
 /** The deepest self-selection a file may hold; the app's settings offer far less. */
@@ -123,8 +124,9 @@ function checkRounds(
         );
       const p = accessProblem(step.access, s);
       if (p) out.problems.push(`${st}: ${p}`);
-      // SPEC 1.3: a subtask must say something. An unwritten one ("") in a sketch that never ran
-      // opens like a missing worker; whitespace, or an empty subtask that ran, is refused.
+      // docs/protocol.md §1.3: a subtask must say something. An unwritten one ("") in a sketch that
+      // never ran opens like a missing worker; whitespace, or an empty subtask that ran, is
+      // refused.
       if (step.subtask.trim() === "") {
         if (step.subtask === "" && step.status === "idle")
           out.notes.push(`${st} has no subtask yet.`);

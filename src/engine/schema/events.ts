@@ -10,8 +10,9 @@ const at = z.number(); // epoch milliseconds
 const ref = { round: z.number().int().nonnegative(), step: z.number().int().nonnegative() };
 
 /**
- * Where a nested workflow sits (SPEC 1.6 self-selection): the chain of (round, step) from the top
- * level down to the step whose worker is the Conductor itself. Absent at the top level.
+ * Where a nested workflow sits (docs/protocol.md §1.6 self-selection): the chain of (round, step)
+ * from the top level down to the step whose worker is the Conductor itself. Absent at the top
+ * level.
  */
 export const ParentPathSchema = z.array(z.object(ref));
 export type ParentPath = z.infer<typeof ParentPathSchema>;

@@ -73,7 +73,7 @@ export const StepRecordSchema = z.object({
   usage: UsageSchema.nullable(),
   cost: z.number().nonnegative().nullable(),
   error: FailureSchema.nullable(),
-  /** A self-selected step's nested workflow (SPEC 1.6); null for an ordinary step. */
+  /** A self-selected step's nested workflow (docs/protocol.md §1.6); null for an ordinary step. */
   get nested() {
     return NestedRecordSchema.nullable();
   },

@@ -14,11 +14,11 @@ import { PriceSchema } from "./worker.ts";
 /** A run's limits. */
 export const LIMIT_FIELDS = {
   maxSteps: z.number().int().positive().max(MAX_STEPS_CAP),
-  /** Refinement rounds after the first (SPEC 1.6); 0 runs one round. */
+  /** Refinement rounds after the first (docs/protocol.md §1.6); 0 runs one round. */
   rounds: z.number().int().min(0).max(MAX_ROUNDS),
   /** Levels of self-selection. */
   maxDepth: z.number().int().min(0).max(MAX_DEPTH),
-  /** Show worker names and notes to the Conductor (SPEC 1.4). */
+  /** Show worker names and notes to the Conductor (docs/protocol.md §1.4). */
   namedWorkers: z.boolean(),
 } as const;
 

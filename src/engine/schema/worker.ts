@@ -29,7 +29,7 @@ export const ExtraBodySchema = z.record(z.string(), z.unknown()).superRefine((bo
  * can be exported, logged and recorded without them.
  * - `openai`: any OpenAI-compatible chat endpoint;
  * - `webllm`: a model running in this browser;
- * - `conductor`: the Conductor itself (self-selection, SPEC 1.6).
+ * - `conductor`: the Conductor itself (self-selection, docs/protocol.md §1.6).
  */
 export const WorkerSchema = z.object({
   id: z.string().min(1),

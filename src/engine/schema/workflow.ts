@@ -5,10 +5,11 @@ export const AccessSchema = z.union([z.literal("all"), z.array(z.number().int().
 export type Access = z.infer<typeof AccessSchema>;
 
 /**
- * One routing step of a workflow (SPEC 1.1). `worker` is the id of its pool worker, so editing the
- * pool (moving, adding, removing a worker) never rewires a step; the Conductor's `model_id` numbers
- * exist only in its prompt and plan, and are mapped by `conductor/ids.ts`. An empty id is a step
- * whose worker is not chosen yet (a step added to an empty pool); no worker has it, so it never runs.
+ * One routing step of a workflow (docs/protocol.md §1.1). `worker` is the id of its pool worker, so
+ * editing the pool (moving, adding, removing a worker) never rewires a step; the Conductor's
+ * `model_id` numbers exist only in its prompt and plan, and are mapped by `conductor/ids.ts`. An
+ * empty id is a step whose worker is not chosen yet (a step added to an empty pool); no worker has
+ * it, so it never runs.
  */
 export const StepSchema = z.object({
   worker: z.string(),

@@ -1,11 +1,11 @@
 /**
- * Whether this machine can confine a program below the interpreter, and how (README "Scoring code
- * answers", security). On Linux the code sandbox runs Debian's `python3` inside bubblewrap: new
- * user, pid, network, IPC, UTS and cgroup namespaces, no capabilities, a read-only root that holds
- * only the interpreter and its libraries, a fresh /proc of its own pid namespace, no environment,
- * and the seccomp filter of seccomp.ts. Elsewhere (macOS, Windows, a Linux without bubblewrap or
- * user namespaces) there is no confinement, and code scoring refuses to run unless the user passes
- * UNCONFINED_FLAG, which accepts the risk.
+ * Whether this machine can confine a program below the interpreter, and how (docs/security.md,
+ * "Code answers: the threat model"). On Linux the code sandbox runs Debian's `python3` inside
+ * bubblewrap: new user, pid, network, IPC, UTS and cgroup namespaces, no capabilities, a read-only
+ * root that holds only the interpreter and its libraries, a fresh /proc of its own pid namespace,
+ * no environment, and the seccomp filter of seccomp.ts. Elsewhere (macOS, Windows, a Linux without
+ * bubblewrap or user namespaces) there is no confinement, and code scoring refuses to run unless
+ * the user passes UNCONFINED_FLAG, which accepts the risk.
  */
 import { spawnSync } from "node:child_process";
 import {

@@ -1,4 +1,7 @@
-/** The function-test comparison, in the engine: the README's rules on the harness's plain data. */
+/**
+ * The function-test comparison, in the engine: docs/code-scoring.md's rules on the harness's plain
+ * data.
+ */
 import { describe, expect, it } from "vitest";
 import type { PyValue } from "./value.ts";
 import { equalsExpected, pyValueSchema } from "./value.ts";

@@ -4,8 +4,9 @@
  *   None, bool, str as themselves; `{"int": "12"}`; `{"float": 0.5}` (or "nan", "inf", "-inf");
  *   a list as an array; `{"tuple": [...]}`; `{"set": [...]}`; `{"dict": [["key", value], ...]}`
  *   with each key as Python's `str(key)`.
- * The comparison rules are the README's: lists and tuples alike, dicts by key, floats within 1e-9
- * (relative or absolute), a set against a list as sorted, bool against a number as Python's `==`.
+ * The comparison rules are docs/code-scoring.md's: lists and tuples alike, dicts by key, floats
+ * within 1e-9 (relative or absolute), a set against a list as sorted, bool against a number as
+ * Python's `==`.
  */
 import { z } from "zod";
 

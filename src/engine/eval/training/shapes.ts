@@ -3,8 +3,8 @@ import type { ConductorSample } from "./sample.ts";
 
 /**
  * Trainers generate a new assistant turn, so a prompt that ends with the Conductor's opening (a
- * partial assistant message) has it folded into the user message, as SPEC 1.4 does for backends
- * that cannot continue one. The completion then starts after the opening.
+ * partial assistant message) has it folded into the user message, as docs/protocol.md §1.4 does for
+ * backends that cannot continue one. The completion then starts after the opening.
  */
 export function trainerPrompt(messages: readonly ChatMessage[]): ChatMessage[] {
   const last = messages.at(-1);

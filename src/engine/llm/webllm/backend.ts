@@ -45,7 +45,10 @@ function unlessAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T | typeo
   return Promise.race([p, aborted]).finally(() => signal.removeEventListener("abort", onAbort));
 }
 
-/** WebLLM rejects a trailing assistant message; callers fold it into the user turn (SPEC 1.4). */
+/**
+ * WebLLM rejects a trailing assistant message; callers fold it into the user turn
+ * (docs/protocol.md §1.4).
+ */
 function checkMessages(messages: ChatMessage[]): void {
   const last = messages.at(-1);
   if (!last || last.role !== "user") {

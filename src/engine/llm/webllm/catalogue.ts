@@ -1,6 +1,6 @@
 /**
- * The in-browser model catalogue (SPEC 2): the Conductor's base model, its q4f32 twin and smaller
- * Qwen2.5 models, (custom records for a user's own conversion live in custom.ts).
+ * The in-browser model catalogue (docs/protocol.md §2): the Conductor's base model, its q4f32 twin
+ * and smaller Qwen2.5 models, (custom records for a user's own conversion live in custom.ts).
  *
  * The page must not load WebLLM (about 6 MB) up front, so the catalogue carries a snapshot of the
  * records of WebLLM's `prebuiltAppConfig` for the installed version; `buildCatalogue` prefers the

@@ -1,7 +1,8 @@
 /**
- * Custom model records for a user's own MLC conversion of Conductor weights (SPEC 2): the weights
- * URL is checked against what WebLLM fetches from, and the model library defaults to the prebuilt
- * Qwen2-7B library of the installed WebLLM, which a Qwen2.5-7B fine-tune of the same quantisation reuses.
+ * Custom model records for a user's own MLC conversion of Conductor weights (docs/protocol.md §2):
+ * the weights URL is checked against what WebLLM fetches from, and the model library defaults to
+ * the prebuilt Qwen2-7B library of the installed WebLLM, which a Qwen2.5-7B fine-tune of the same
+ * quantisation reuses.
  */
 import type { Failure, Result } from "../../errors.ts";
 import { failure } from "../../errors.ts";

@@ -1,8 +1,8 @@
 import type { MathProfile } from "../math-profiles.ts";
 
 /**
- * Agreement per source, as the agreement test measures it and the README reports it. The test
- * fails when a figure here differs from what the scorers do, so the README cannot drift.
+ * Agreement per source, as the agreement test measures it and docs/evaluate.md reports it. The
+ * test fails when a figure here differs from what the scorers do, so the manual cannot drift.
  */
 export const FIGURES: Record<string, { cases: number; agreed: number }> = {
   "math-verify": { cases: 266, agreed: 256 },
@@ -20,7 +20,7 @@ export const FIGURES: Record<string, { cases: number; agreed: number }> = {
 /**
  * Agreement over all math sources per grader profile (the rows above are the default profile's).
  * The other profiles reproduce one grader's conventions, so they agree less with the others'
- * verdicts by design; the README's "Graders" table gives them per source.
+ * verdicts by design; docs/evaluate.md's "Graders" table gives them per source.
  */
 export const PROFILE_FIGURES: Record<Exclude<MathProfile, "default">, number> = {
   "math-verify": 396,
