@@ -6,9 +6,8 @@
  */
 import type { GgufBackend, GgufStats } from "../engine/llm/gguf/backend.ts";
 import { ggufName } from "../engine/llm/gguf/catalogue.ts";
-import { setInBrowserBackend } from "./backends.ts";
 import type { GgufSource } from "./ggufLoader.ts";
-import { unloadModel } from "./inbrowserController.ts";
+import { holdRuntime, releaseRuntime } from "./inbrowserRuntime.ts";
 import { useStudio } from "./store.ts";
 
 const loader = () => import("./ggufLoader.ts");
@@ -30,14 +29,18 @@ export async function loadGgufModel(
   const name = "url" in source ? ggufName(source.url) : ggufName(source.files[0]?.name ?? "");
   const s = useStudio.getState();
   if (s.ibStatus === "loading") return;
-  unloadModel(false);
-  await unloadGguf(false);
   loading = new AbortController();
   s.setInBrowser({ ibStatus: "loading", ibModelId: idOf(name), ibProblem: null, ibStats: null });
   try {
+    // Whatever holds memory (a WebLLM or a GGUF model) is freed before this one loads.
+    await releaseRuntime();
     const { loadGguf } = await loader();
-    current = await loadGguf(source, name, onProgress, loading.signal);
-    setInBrowserBackend(current);
+    const backend = await loadGguf(source, name, onProgress, loading.signal);
+    current = backend;
+    holdRuntime("gguf", backend, async () => {
+      if (current === backend) current = null;
+      await backend.unload();
+    });
     useStudio.getState().setInBrowser({ ibStatus: "ready" });
   } catch (e: unknown) {
     useStudio.getState().setInBrowser({ ibStatus: "idle", ibModelId: null });
@@ -61,14 +64,10 @@ export async function runSpeedTest(): Promise<GgufStats | undefined> {
   return stats;
 }
 
-/** Frees the GGUF model's memory. */
-export async function unloadGguf(updateState = true): Promise<void> {
-  const backend = current;
-  current = null;
-  if (!backend) return;
-  setInBrowserBackend(null);
-  if (updateState) useStudio.getState().setInBrowser({ ibStatus: "idle", ibStats: null });
-  await backend.unload().catch(() => undefined);
+/** Frees the GGUF model's memory (the runtime slot frees whichever model is loaded). */
+export async function unloadGguf(): Promise<void> {
+  useStudio.getState().setInBrowser({ ibStatus: "idle", ibStats: null });
+  await releaseRuntime();
 }
 
 /** The GGUF files kept in the browser's storage, with their sizes. */
