@@ -22,9 +22,6 @@ let lastProbe: SpeedProbe | null = null;
 /** The model id the studio shows and records for a GGUF model. */
 const idOf = (name: string) => `gguf:${name}`;
 
-/** Whether the loaded in-browser model is a GGUF one. */
-export const isGgufId = (id: string | null): boolean => !!id?.startsWith("gguf:");
-
 /**
  * Files from disk (picked or dropped) in load order, once they are checked to be one whole GGUF
  * model; otherwise throws the reason for the user.

@@ -33,3 +33,6 @@ export async function releaseRuntime(): Promise<void> {
 export function heldRuntime(): RuntimeKind | null {
   return held?.kind ?? null;
 }
+
+/** Whether an in-browser model id names a GGUF model (ggufController.ts gives them "gguf:"). */
+export const isGgufId = (id: string | null): boolean => !!id?.startsWith("gguf:");

@@ -1,4 +1,4 @@
-import { isGgufId } from "../../state/ggufController.ts";
+import { isGgufId } from "../../state/inbrowserRuntime.ts";
 import { CATALOGUE } from "../../state/inbrowserController.ts";
 import { useStudio } from "../../state/store.ts";
 import { LoadProgressBar } from "./LoadProgressBar.tsx";

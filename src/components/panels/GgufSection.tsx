@@ -5,12 +5,12 @@ import {
   cachedGguf,
   cancelGgufLoad,
   deleteGguf,
-  isGgufId,
   lastSpeedProbe,
   loadGgufModel,
   runSpeedTest,
   unloadGguf,
 } from "../../state/ggufController.ts";
+import { isGgufId } from "../../state/inbrowserRuntime.ts";
 import { useStudio } from "../../state/store.ts";
 import { formatMB as mb } from "./DownloadConfirm.tsx";
 import { GgufEstimate, sizeText } from "./GgufEstimate.tsx";
@@ -180,7 +180,9 @@ export function GgufSection() {
           Show
         </button>
       ) : cached.length === 0 ? (
-        <p className="muted small">None yet.</p>
+        <p className="muted small">
+          None yet (files from disk are read in place, not copied here).
+        </p>
       ) : (
         <ul className="cached-list" data-testid="gguf-cached">
           {cached.map((c) => (
