@@ -3,6 +3,7 @@
 // it; its plan, constrained by the plan grammar, runs on the workers of the local test server.
 import { readFile } from "node:fs/promises";
 import { describe, it } from "vitest";
+import { EXIT } from "./exit-codes.ts";
 import { makeTinyGguf } from "./gguf/tiny-gguf.ts";
 import {
   QUESTION,
@@ -58,6 +59,42 @@ describe("conductor-studio run --conductor-gguf", { timeout: 90_000 }, () => {
     expect(h.server.requests).toHaveLength(0);
   });
 });
+
+// The process ends by itself once the run is written, also when the run fails: nothing kills the
+// child while the test runs, so a CLI that lingers (llama.cpp's wasm still compiling in V8's
+// background threads kept Node alive 20-40 s after the answer) runs into this test's timeout. A
+// child still running once its test has failed is ended then, so none outlives the suite.
+describe(
+  "conductor-studio run --conductor-gguf: the process exits by itself",
+  { timeout: 90_000 },
+  () => {
+    it("after a run that succeeds", async ({ expect, onTestFinished }) => {
+      const h = await harness(onTestFinished);
+      h.server.setDefault("solver-a", { content: "The sum is 5050." });
+      const config = await h.file("config.json", threeWorkerConfig(h.server));
+      const args = ["run", "--config", config, "--question", QUESTION];
+      const r = await runCli([...args, "--conductor-gguf", makeTinyGguf()], {
+        noKill: true,
+        onSpawn: (child) => onTestFinished(() => void child.kill()),
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(readExport(r.stdout).run.answer).toBe("The sum is 5050.");
+    });
+
+    it("after a run whose step fails", async ({ expect, onTestFinished }) => {
+      const h = await harness(onTestFinished);
+      h.server.setDefault("solver-a", { status: 400, errorMessage: "model refused" });
+      const config = await h.file("config.json", threeWorkerConfig(h.server));
+      const args = ["run", "--config", config, "--question", QUESTION];
+      const r = await runCli([...args, "--conductor-gguf", makeTinyGguf()], {
+        noKill: true,
+        onSpawn: (child) => onTestFinished(() => void child.kill()),
+      });
+      expect(r.code, r.stderr).toBe(EXIT.failed);
+      expect(r.stderr).toContain("[run] failed");
+    });
+  },
+);
 
 // `eval --conductor-gguf FILE`: the conductor strategy plans each question with the same local
 // model, in this process (runMain), and its steps run on the test server's workers.

@@ -39,6 +39,8 @@ export function runCli(
     env?: Record<string, string>;
     stdin?: string;
     timeoutMs?: number;
+    /** Never kill the child: the test waits for it to exit by itself (its own timeout bounds it). */
+    noKill?: boolean;
     /** Called with the child once spawned, e.g. to send it SIGINT part way. */
     onSpawn?: (child: ChildProcess) => void;
   } = {},
@@ -49,7 +51,7 @@ export function runCli(
       env: { PATH: process.env.PATH ?? "", ...options.env },
       stdio: "pipe",
       // Killed before the test's own timeout, so a hung CLI never outlives its test.
-      timeout: (options.timeoutMs ?? CLI_TIMEOUT_MS) - 2_000,
+      timeout: options.noKill ? 0 : (options.timeoutMs ?? CLI_TIMEOUT_MS) - 2_000,
     });
     let stdout = "";
     let stderr = "";

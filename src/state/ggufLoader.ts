@@ -10,7 +10,6 @@ import compatJsUrl from "@wllama/wllama-compat/wasm/wllama.js?url";
 import compatWasmUrl from "@wllama/wllama-compat/wasm/wllama.wasm?url";
 import type { GgufBackend, GgufStats } from "../engine/llm/gguf/backend.ts";
 import { createGgufBackend } from "../engine/llm/gguf/backend.ts";
-import { looksLikeGguf } from "../engine/llm/gguf/gbnf.ts";
 import { collect } from "../engine/llm/types.ts";
 
 /** The context the Conductor is loaded with: its prompt and a plan fit in it. */
@@ -38,12 +37,8 @@ export async function loadGguf(
   const wllama = newWllama();
   try {
     if ("files" in source) {
-      const first = source.files[0];
-      if (!first || !looksLikeGguf(new Uint8Array(await first.slice(0, 4).arrayBuffer())))
-        throw new Error("This is not a GGUF file.");
-      // Split files load in their numbered order, the first one first.
-      const files = [...source.files].sort((a, b) => a.name.localeCompare(b.name));
-      await wllama.loadModel(files, { n_ctx: CONTEXT });
+      // Checked to be one whole model and put in load order by the controller (files.ts).
+      await wllama.loadModel(source.files, { n_ctx: CONTEXT });
     } else {
       await wllama.loadModelFromUrl(source.url, {
         n_ctx: CONTEXT,

@@ -1,4 +1,3 @@
-import type { WebLLMBackend } from "../engine/llm/webllm/backend.ts";
 import { createWebLLMBackend } from "../engine/llm/webllm/backend.ts";
 import { buildCatalogue, chooseModel, contextWindowFor } from "../engine/llm/webllm/catalogue.ts";
 import { classifyWebLLMError } from "../engine/llm/webllm/errors.ts";
@@ -10,7 +9,7 @@ import {
   requestPersistentStorage,
 } from "../engine/llm/webllm/loader.ts";
 import { probeWebGPU } from "../engine/llm/webllm/probe.ts";
-import { setInBrowserBackend } from "./backends.ts";
+import { holdRuntime, releaseRuntime } from "./inbrowserRuntime.ts";
 import { useStudio } from "./store.ts";
 
 /** The catalogue shown in settings: the Conductor's base model first, then smaller ones. */
@@ -30,7 +29,6 @@ export function setEngineLoader(loader: EngineLoader | null): void {
 }
 
 let loading: AbortController | null = null;
-let current: { backend: WebLLMBackend; terminate: () => void } | null = null;
 
 /** Probes WebGPU once at start-up and picks the build the GPU can run. */
 export async function probeNow(): Promise<void> {
@@ -75,7 +73,8 @@ export async function loadModel(id: string): Promise<void> {
     ibProblem: null,
     persistence,
   });
-  unloadModel(false);
+  // Whatever holds memory (a WebLLM or a GGUF model) is freed before this one loads.
+  await releaseRuntime();
   const contextWindow = contextWindowFor(id, s.conductor.webllmContextWindow, s.customRecords);
   const result = await engineLoader({
     modelId: id,
@@ -100,8 +99,10 @@ export async function loadModel(id: string): Promise<void> {
     contextWindow,
     onStats: (ibStats) => useStudio.getState().setInBrowser({ ibStats }),
   });
-  current = { backend, terminate: result.terminate };
-  setInBrowserBackend(backend);
+  holdRuntime("webllm", backend, async () => {
+    await backend.unload().catch(() => undefined);
+    result.terminate();
+  });
   st.setInBrowser({ ibStatus: "ready", ibProblem: null });
   await refreshCache();
 }
@@ -111,15 +112,10 @@ export function cancelLoad(): void {
   loading?.abort();
 }
 
-/** Frees the GPU: ends the model worker. */
-export function unloadModel(updateState = true): void {
-  if (current) {
-    void current.backend.unload();
-    current.terminate();
-    current = null;
-  }
-  setInBrowserBackend(null);
-  if (updateState) useStudio.getState().setInBrowser({ ibStatus: "idle", ibStats: null });
+/** Frees the memory of the loaded in-browser model (WebLLM's worker, or a GGUF model). */
+export function unloadModel(): void {
+  void releaseRuntime();
+  useStudio.getState().setInBrowser({ ibStatus: "idle", ibStats: null });
 }
 
 /** Deletes a cached model's files (unloading it first if it is the loaded one). */

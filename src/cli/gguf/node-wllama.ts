@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import { pathToFileURL } from "node:url";
+import { setFlagsFromString } from "node:v8";
 import { resolveObjectURL } from "node:buffer";
 import { Worker as ThreadWorker } from "node:worker_threads";
 import type { Wllama as WllamaType } from "@wllama/wllama";
@@ -84,6 +85,10 @@ let installed = false;
 function installGlobals(): void {
   if (installed) return;
   installed = true;
+  // V8 compiles llama.cpp's wasm on background threads, and a process that is done waits for
+  // those jobs before it ends (20-40 s after the answer on a 2-core machine, even through
+  // process.exit). With no background tasks, the compile happens while the model loads instead.
+  setFlagsFromString("--wasm-num-compilation-tasks=0");
   const g = globalThis as Record<string, unknown>;
   g.navigator ??= { userAgent: "Node.js", hardwareConcurrency: availableParallelism() };
   g.self ??= globalThis;

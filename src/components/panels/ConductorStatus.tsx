@@ -1,3 +1,4 @@
+import { isGgufId } from "../../state/inbrowserRuntime.ts";
 import { CATALOGUE } from "../../state/inbrowserController.ts";
 import { useStudio } from "../../state/store.ts";
 import { LoadProgressBar } from "./LoadProgressBar.tsx";
@@ -36,6 +37,9 @@ export function ConductorStatus() {
       </section>
     );
   }
+  // A GGUF model (llama.cpp) loading or loaded serves in place of the chosen WebLLM one.
+  if (loadedId && isGgufId(loadedId) && (status === "ready" || status === "loading"))
+    return <GgufStatus name={loadedId.slice("gguf:".length)} ready={status === "ready"} />;
   const model = CATALOGUE.find((m) => m.id === conductor.webllmModelId);
   return (
     <section
@@ -45,7 +49,9 @@ export function ConductorStatus() {
     >
       <div className="row">
         <span className="muted small">Conductor in this browser</span>
-        <strong className="ellipsis">{model?.label ?? conductor.webllmModelId}</strong>
+        <strong className="ellipsis" data-testid="conductor-model">
+          {model?.label ?? conductor.webllmModelId}
+        </strong>
       </div>
       {!probe && <p className="muted small">Checking WebGPU…</p>}
       {probe && !probe.ok && (
@@ -91,6 +97,31 @@ export function ConductorStatus() {
           <span className="badge badge-done">ready</span> loaded on{" "}
           {probe?.adapterName || "your GPU"}
         </p>
+      )}
+    </section>
+  );
+}
+
+/** The status of a GGUF Conductor: its own name, run by llama.cpp (no WebGPU verdict needed). */
+function GgufStatus({ name, ready }: { name: string; ready: boolean }) {
+  const openSettings = useStudio((s) => s.openSettings);
+  return (
+    <section className="panel conductor-status" data-testid="conductor-status" data-backend="gguf">
+      <div className="row">
+        <span className="muted small">Conductor in this browser</span>
+        <strong className="ellipsis" data-testid="conductor-model">
+          {name} (GGUF)
+        </strong>
+        <button type="button" className="link" onClick={openSettings}>
+          Change
+        </button>
+      </div>
+      {ready ? (
+        <p className="small" data-testid="model-ready">
+          <span className="badge badge-done">ready</span> run by llama.cpp in this browser
+        </p>
+      ) : (
+        <p className="small muted">Loading the GGUF model…</p>
       )}
     </section>
   );

@@ -5,13 +5,15 @@ import {
   cachedGguf,
   cancelGgufLoad,
   deleteGguf,
-  isGgufId,
+  lastSpeedProbe,
   loadGgufModel,
   runSpeedTest,
   unloadGguf,
 } from "../../state/ggufController.ts";
+import { isGgufId } from "../../state/inbrowserRuntime.ts";
 import { useStudio } from "../../state/store.ts";
 import { formatMB as mb } from "./DownloadConfirm.tsx";
+import { GgufEstimate, sizeText } from "./GgufEstimate.tsx";
 
 type Cached = { name: string; url: string; size: number };
 
@@ -29,6 +31,8 @@ export function GgufSection() {
   const [error, setError] = useState<string | null>(null);
   const [speed, setSpeed] = useState<GgufStats | null>(null);
   const [cached, setCached] = useState<Cached[] | null>(null);
+  const [probe, setProbe] = useState(lastSpeedProbe);
+  const [dragging, setDragging] = useState(false);
   const ready = status === "ready" && isGgufId(loadedId);
   const entry = GGUF_CATALOGUE.find((m) => m.url === url);
 
@@ -47,17 +51,37 @@ export function GgufSection() {
   const test = () => {
     setError(null);
     runSpeedTest().then(
-      (s) => setSpeed(s ?? null),
+      (s) => {
+        setSpeed(s ?? null);
+        setProbe(lastSpeedProbe());
+      },
       (e: unknown) => setError(message(e)),
     );
   };
 
   return (
-    <div className="gguf" data-testid="gguf-section">
+    <div
+      className={dragging ? "gguf dropping" : "gguf"}
+      data-testid="gguf-section"
+      onDragOver={(e) => {
+        if (!e.dataTransfer.types.includes("Files")) return;
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={(e) => {
+        if (e.dataTransfer.files.length === 0) return;
+        // Read in place like picked files: never uploaded.
+        e.preventDefault();
+        setDragging(false);
+        if (status !== "loading") load({ files: [...e.dataTransfer.files] });
+      }}
+    >
       <h4>GGUF weights (llama.cpp)</h4>
       <p className="muted small">
         Any GGUF model, such as one converted with llama.cpp&apos;s convert_hf_to_gguf.py: from a
-        URL (split files: give the first), or from files on this computer (never uploaded).
+        URL (split files: give the first), or from files on this computer, picked or dropped here
+        (split files: all parts together; read in place, never uploaded).
       </p>
       <label className="field">
         Catalogue
@@ -69,12 +93,22 @@ export function GgufSection() {
           <option value="">Your own URL</option>
           {GGUF_CATALOGUE.map((m) => (
             <option key={m.id} value={m.url}>
-              {m.label} · download {mb(m.downloadMB)}
+              {m.label} · download {sizeText(m)}
               {m.isDefault ? " · the Conductor's base model" : ""}
             </option>
           ))}
         </select>
       </label>
+      {entry && (
+        <>
+          {!entry.sizeVerified && (
+            <p className="muted small" data-testid="gguf-size-note">
+              Catalogue sizes are approximate; the download shows the real size as it starts.
+            </p>
+          )}
+          <GgufEstimate entry={entry} probe={probe} />
+        </>
+      )}
       <label className="field">
         GGUF URL
         <input
@@ -93,7 +127,7 @@ export function GgufSection() {
           disabled={status === "loading" || !url.trim()}
           onClick={() => load({ url: url.trim() })}
         >
-          Load from URL{entry ? ` (${mb(entry.downloadMB)})` : ""}
+          Load from URL{entry ? ` (${sizeText(entry)})` : ""}
         </button>
         <label className="button">
           Load files from disk…
@@ -135,9 +169,9 @@ export function GgufSection() {
       )}
       {speed && (
         <p className="small" data-testid="gguf-speed-result">
-          On this device: prefill {speed.prefillTokensPerSec.toFixed(1)} tok/s · decode{" "}
+          Measured on this device: prefill {speed.prefillTokensPerSec.toFixed(1)} tok/s · decode{" "}
           {speed.decodeTokensPerSec.toFixed(1)} tok/s with this model. Each plan records the speed
-          it ran at.
+          it ran at; the catalogue above projects other models from this test.
         </p>
       )}
       <h4>Cached GGUF files</h4>
@@ -146,7 +180,9 @@ export function GgufSection() {
           Show
         </button>
       ) : cached.length === 0 ? (
-        <p className="muted small">None yet.</p>
+        <p className="muted small">
+          None yet (files from disk are read in place, not copied here).
+        </p>
       ) : (
         <ul className="cached-list" data-testid="gguf-cached">
           {cached.map((c) => (
