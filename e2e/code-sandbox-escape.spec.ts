@@ -78,12 +78,17 @@ const reachOut = (port: number) => String.raw`${REPORT}
  * program marked POISON, every result its worker posts says the expected sum, right or wrong,
  * on its worker's own port and on any port it has. FATAL forges a start-up failure of the whole
  * pool; CLOSE ends the worker mid-answer. FORGE turns on the frame that started the worker: it
- * wipes the files it was handed, posts the frame's own control messages (stop every answer,
- * fail every answer, a new setup, a new worker) and throws from its scope.
+ * wipes the files it was handed and posts the frame's own control messages (stop every answer,
+ * fail every answer, a new setup, a new worker) when a program marked SLOW starts running in
+ * another worker (the escaped code there says so on a BroadcastChannel: both share the frame's
+ * origin), holding its own result meanwhile. FORGE THROW does so at once, then throws from the
+ * worker's scope.
  */
 const POISON = String.raw`
 let stdin = "";
 let started = null;
+let holding = false;
+const bc = new BroadcastChannel("escape-test");
 // Ahead of the worker's own handlers, which run the program before a later listener would hear.
 const handler = self.onmessage;
 self.onmessage = (e) => {
@@ -107,10 +112,14 @@ const forge = (m) => {
 const selfPost = self.postMessage.bind(self);
 self.postMessage = (m, t) => selfPost(forge(m), t);
 const portPost = MessagePort.prototype.postMessage;
-MessagePort.prototype.postMessage = function (m, t) { return portPost.call(this, forge(m), t); };
+MessagePort.prototype.postMessage = function (m, t) {
+  if (holding && m && m.type === "result") return;
+  return portPost.call(this, forge(m), t);
+};
 function turnOnTheFrame() {
   for (const b of Object.values((started && started.files) || {})) if (b instanceof Uint8Array) b.fill(0);
-  for (let id = 0; id < 200; id++) {
+  // Newest first: a relay that obeyed would end this worker at its own id and drop the rest.
+  for (let id = 199; id >= 0; id--) {
     selfPost({ type: "stop", id });
     selfPost({ type: "host-error", id, message: "forged" });
     selfPost({ type: "result", id: String(id), outcome: { status: "ok", stdout: "", stderr: "", timeMs: 0 }, broken: false });
@@ -118,7 +127,6 @@ function turnOnTheFrame() {
   selfPost({ type: "setup", host: "postMessage('planted')", wasm: new Uint8Array(8), files: {} });
   selfPost({ type: "start", id: 1000 });
   selfPost("conductor-sandbox");
-  setTimeout(() => { throw new Error("forged failure"); }, 0);
 }
 function watch(e) {
   const d = e.data;
@@ -127,7 +135,15 @@ function watch(e) {
   const code = String(d.request.code);
   if (code.includes("FATAL")) postMessage({ type: "fatal", message: "forged by the program" });
   if (code.includes("CLOSE")) close();
-  if (code.includes("FORGE")) turnOnTheFrame();
+  if (code.includes("SLOW")) bc.postMessage("running");
+  if (code.includes("THROW")) setTimeout(() => { throw new Error("forged failure"); }, 0);
+  if (code.includes("FORGE THROW")) turnOnTheFrame();
+  else if (code.includes("FORGE")) {
+    // Holds its worker until SLOW runs beside it (a worker it killed while starting would only
+    // be replaced).
+    holding = true;
+    bc.onmessage = () => turnOnTheFrame();
+  }
   if (!code.includes("POISON") || self.poisoned) return;
   self.poisoned = true;
 }`;
@@ -211,12 +227,22 @@ test("a worker that turns on the frame it runs in reaches no other answer's work
   const escaped = new EscapedSandbox(page);
   await escaped.open(POISON);
   const forger = { answer: fence("# FORGE\nprint(3)"), tests: ADD };
-  // Scored beside honest answers whose workers are starting or running in the same frame.
-  const verdicts = await escaped.score([forger, RIGHT, WRONG, RIGHT, RIGHT], { together: true });
-  expect(verdicts.slice(1).map((v) => v.correct)).toEqual([true, false, true, true]);
-  // Later answers get fresh workers from the frame's own files, unharmed.
-  expect(await escaped.score([forger, RIGHT, WRONG])).toMatchObject([
-    {},
+  // Runs for about two seconds a test, so the forger's messages arrive while it runs.
+  const slow = {
+    answer: fence(
+      "# SLOW\nimport time\nt = time.time()\nwhile time.time() - t < 2:\n    pass\n" +
+        "a, b = map(int, input().split())\nprint(a + b)",
+    ),
+    tests: ADD,
+  };
+  const [, beside] = await escaped.score([forger, slow], { together: true, timeMs: 15_000 });
+  expect(beside).toMatchObject({ correct: true });
+  // A forger that also throws, beside honest answers starting or running in the same frame...
+  const thrower = { answer: fence("# FORGE THROW\nprint(3)"), tests: ADD };
+  const verdicts = await escaped.score([thrower, RIGHT, WRONG, RIGHT], { together: true });
+  expect(verdicts.slice(1).map((v) => v.correct)).toEqual([true, false, true]);
+  // ...and the answers after it get fresh workers from the frame's own files, unharmed.
+  expect(await escaped.score([RIGHT, WRONG])).toMatchObject([
     { correct: true },
     { correct: false },
   ]);

@@ -80,8 +80,10 @@ function openFrame(opts: BrowserSandboxOptions): Frame {
         const d = e.data as { type?: unknown; id?: unknown; message?: unknown } | null;
         if (d?.type === "compiled") {
           compiled = true;
-          for (const [id, port] of pending.splice(0)) control?.postMessage({ type: "start", id }, [port]);
-        } else if (d?.type === "setup-failed") failAll(`the sandbox frame failed: ${String(d.message)}`);
+          for (const [id, port] of pending.splice(0))
+            control?.postMessage({ type: "start", id }, [port]);
+        } else if (d?.type === "setup-failed")
+          failAll(`the sandbox frame failed: ${String(d.message)}`);
         else if (d?.type === "host-error" && typeof d.id === "number")
           failures.get(d.id)?.(String(d.message));
       };
