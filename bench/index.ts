@@ -1,5 +1,6 @@
 import { builtApp } from "./app.ts";
 import { benchCode } from "./code.ts";
+import { benchCodeBrowser } from "./code-browser.ts";
 import { benchEval } from "./eval.ts";
 import { benchEvalMemory } from "./eval-memory.ts";
 import { benchContent } from "./content.ts";
@@ -33,6 +34,7 @@ try {
   await benchPoolEditor(app.dir);
   await benchContent(app.dir);
   await benchHistory(app.dir);
+  await benchCodeBrowser(app.dir);
 } finally {
   app.dispose();
 }

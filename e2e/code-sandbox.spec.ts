@@ -104,8 +104,8 @@ test("the app may not be framed, and the code sandbox's frames run in an opaque 
   const headersFile = await request.get("/_headers");
   expect(await headersFile.text()).toContain("frame-ancestors 'none'");
   expect(await sandbox.stdout("print(6 * 7)")).toBe("42\n");
-  // The next answer's frame is already waiting: scripts only, no allow-same-origin, and its own
-  // document says it may connect nowhere.
+  // The sandbox's frame stays for the next answers: scripts only, no allow-same-origin, and its
+  // own document says it may connect nowhere.
   const frame = page.locator("iframe[sandbox]").first();
   await expect(frame).toHaveAttribute("sandbox", "allow-scripts");
   const doc = (await frame.getAttribute("srcdoc")) ?? "";

@@ -9,7 +9,7 @@ import { createRoot } from "react-dom/client";
 import { PYODIDE_ASSETS } from "virtual:pyodide-assets";
 import { createBrowserSandbox } from "../../engine/eval/code/browser.ts";
 import { createCodeScorer } from "../../engine/eval/code/scorer.ts";
-import type { RunResult, Sandbox } from "../../engine/eval/code/pool.ts";
+import type { RunResult, Sandbox, SandboxStatus } from "../../engine/eval/code/pool.ts";
 import type { RunLimits, ScoreResult } from "../../engine/eval/code/types.ts";
 import { DEFAULT_LIMITS } from "../../engine/eval/code/types.ts";
 import { CodeRuntimeNote } from "./CodeRuntimeNote.tsx";
@@ -19,6 +19,8 @@ export interface CodeSandboxHook {
   /** Runs one program on stdin and returns its outcome as the sandbox reports it. */
   run(code: string, stdin?: string): Promise<RunResult>;
   warm(): Promise<void>;
+  /** The sandbox's status (the bench reads its workers' start times). */
+  status(): SandboxStatus;
   /** From now on `scoreEscaped` scores in a sandbox whose workers first run `source`. */
   escape(source: string): void;
   scoreEscaped(answer: string, tests: unknown, limits?: Partial<RunLimits>): Promise<ScoreResult>;
@@ -63,6 +65,7 @@ export function mountSandboxTestHook(): void {
       ),
     run: (code, stdin = "") => sandbox.run({ mode: "stdio", code, stdin }, DEFAULT_LIMITS),
     warm: () => sandbox.warm(),
+    status: () => sandbox.status(),
   };
   const host = document.createElement("div");
   host.setAttribute("style", "position:fixed;right:12px;bottom:12px;width:320px;z-index:1000;");

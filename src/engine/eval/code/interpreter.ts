@@ -77,11 +77,19 @@ const importAsm: AsmSource = (url) => import(/* @vite-ignore */ url);
 
 /**
  * Loads interpreters: the first one cold (and snapshots it), every later one from the snapshot.
- * `asm` replaces the import of Pyodide's module script (the browser's frame has no network).
+ * `asm` replaces the import of Pyodide's module script (the browser's frame has no network);
+ * `module` is Pyodide's wasm already compiled (the browser's frame compiles it once for all its
+ * workers), so no load here compiles it.
  */
-export function interpreterFactory(loadPyodide: LoadPyodide, indexURL: string, asm = importAsm) {
+export function interpreterFactory(
+  loadPyodide: LoadPyodide,
+  indexURL: string,
+  asm = importAsm,
+  module?: WebAssembly.Module,
+) {
   installMemoryGuard();
-  let compiled: WebAssembly.Module | null = null;
+  let compiled: WebAssembly.Module | null = module ?? null;
+  let haveErrorImports = false;
   let errorImports: Record<string, unknown> = {};
   let lastMemory: WebAssembly.Memory | null = null;
   let realCreate: ((s: EmscriptenSettings) => Promise<unknown>) | null = null;
@@ -103,11 +111,36 @@ export function interpreterFactory(loadPyodide: LoadPyodide, indexURL: string, a
         lastMemory = memory instanceof WebAssembly.Memory ? memory : null;
         done(instance, module);
       };
-      if (compiled) {
+      if (compiled && haveErrorImports) {
         Object.assign(imports.env, errorImports);
         void WebAssembly.instantiate(compiled, imports as WebAssembly.Imports).then((i) =>
           finish(i, compiled as WebAssembly.Module),
         );
+        return {};
+      }
+      if (compiled && inner) {
+        // Pyodide's own function sets its two error imports on `env`, then waits for the wasm's
+        // bytes, which never come (browser-worker.ts): take the imports as they are set.
+        const given = compiled;
+        const env = imports.env;
+        let check: unknown;
+        Object.defineProperty(env, "JsvError_Check", {
+          get: () => check,
+          set(value: unknown) {
+            check = value;
+            Object.defineProperty(env, "JsvError_Check", { value, writable: true });
+            errorImports = {
+              Jsv_GetError_import: env.Jsv_GetError_import,
+              JsvError_Check: value,
+            };
+            haveErrorImports = true;
+            void WebAssembly.instantiate(given, imports as WebAssembly.Imports).then((i) =>
+              finish(i, given),
+            );
+          },
+          configurable: true,
+        });
+        inner(imports, () => undefined);
         return {};
       }
       return inner?.(imports, (instance, module) => {
@@ -117,6 +150,7 @@ export function interpreterFactory(loadPyodide: LoadPyodide, indexURL: string, a
           Jsv_GetError_import: env.Jsv_GetError_import,
           JsvError_Check: env.JsvError_Check,
         };
+        haveErrorImports = true;
         finish(instance, module);
       });
     };

@@ -15,6 +15,8 @@ export interface WorkerPlatform {
   indexURL: string;
   /** Loads `pyodide.asm.mjs` instead of importing it from `indexURL`. */
   asm?: AsmSource;
+  /** Pyodide's wasm, already compiled (the browser's frame compiles it once). */
+  module?: WebAssembly.Module;
   post(message: unknown): void;
   /** Called before every load: gives back what a load needs and the lockdown removed. */
   beforeLoad?(): void;
@@ -24,7 +26,12 @@ export interface WorkerPlatform {
 
 /** Serves the host's messages in order; returns the handler to feed them to. */
 export function serveInterpreters(platform: WorkerPlatform): (msg: HostMessage) => void {
-  const factory = interpreterFactory(platform.loadPyodide, platform.indexURL, platform.asm);
+  const factory = interpreterFactory(
+    platform.loadPyodide,
+    platform.indexURL,
+    platform.asm,
+    platform.module,
+  );
   let snapshot: Uint8Array | null = null;
   let current: Interpreter | null = null;
   let chain: Promise<void> = Promise.resolve();
