@@ -1,18 +1,21 @@
 /**
  * The script a confined `python3` runs (native.ts): a zygote. It is trusted and runs no answer:
  * it imports the harness (HARNESS_PY, the same as Pyodide's, so the verdict rules and the
- * exact-type encoding are one code) once, then forks one process per answer, which has run
- * nothing before it; the next answer gets the next fork, after this one is dead and reaped.
+ * exact-type encoding are one code) once, then forks one relay per answer, which forks the
+ * answer's process before it reads anything, then carries that answer's requests and output.
+ * So the answer's process has run nothing before it, and its memory (a copy of the zygote's)
+ * holds nothing an earlier answer sent or printed: that stayed in the earlier relay, which
+ * exited. The next answer gets the next pair, after this one is dead and reaped.
  *
  * An answer's process, before it reads its first request: keeps only its own pipes, loads its
  * own seccomp filter (seccomp.ts childProgram, with its pid written in: no fork, no signal or
  * limit aimed at another process, no IPC object that outlives it) and is not dumpable, like the
  * zygote, so nothing in the sandbox can debug or read the memory of another process there.
  *
- * Descriptors of the zygote: 0 requests in (a line each; `{"type":"next"}` ends the answer's
- * process and forks the next), 3 frames out: a kind byte, a 4-byte length, the bytes (1 and 2
- * the program's stdout and stderr, 3 result lines, 4 "ready", 5 the answer's process exited,
- * with how). One ordered stream: what a dead answer wrote comes before the next one's "ready".
+ * Descriptors of the zygote and its relays: 0 requests in (a line each; `{"type":"next"}` ends
+ * the answer's process and its relay, and the zygote forks the next), 3 frames out: a kind byte,
+ * a 4-byte length, the bytes (1 and 2 the program's stdout and stderr, 3 result lines, 4
+ * "ready", 5 the answer's process exited, with how). One ordered stream: what a dead answer wrote comes before the next one's "ready".
  * In the answer's process: fd 4 its requests, 1 and 2 the program's output (pipes, read and
  * counted by the host: the output limit holds there, whatever path the program writes by), 3 its
  * result lines. Each test gets a fresh pipe as fd 0 holding its input, and ends with a marker
@@ -182,46 +185,66 @@ def _end(a, report):
         _frame(5, _j.dumps(how).encode())
 
 
-_cur = _fork()
-_inbox = b""
+def _relay():
+    """One answer's relay, a fresh fork of the zygote: it forks the answer's process before it
+    reads a byte of anyone's requests or output, so neither holds what an earlier answer sent."""
+    cur = _fork()
+    inbox = b""
+    while True:
+        a = cur
+        rl = [0, *(a["open"] if a else ())]
+        wl = [a["req"]] if a and a["pending"] else []
+        readable, writable, _ = _sel.select(rl, wl, [])
+        if a and writable:
+            try:
+                a["pending"] = a["pending"][_o.write(a["req"], a["pending"]):]
+            except BlockingIOError:
+                pass
+            except OSError:
+                a["pending"] = b""
+        for fd in readable:
+            if fd == 0 or not a or fd not in a["open"]:
+                continue
+            data = _o.read(fd, 65536)
+            if data:
+                _frame(a["open"][fd], data)
+            else:
+                _o.close(fd)
+                del a["open"][fd]
+        if a and not a["open"]:  # every pipe at its end: the process is gone, or soon is
+            _end(a, True)
+            cur = a = None
+        if 0 in readable:
+            data = _o.read(0, 1 << 20)
+            if not data:
+                if cur:
+                    _end(cur, False)
+                _o._exit(3)
+            inbox += data
+            while b"\n" in inbox:
+                line, inbox = inbox.split(b"\n", 1)
+                if line == b'{"type":"next"}':
+                    if cur:
+                        _end(cur, False)
+                    _o._exit(0)
+                if cur:
+                    cur["pending"] += line + b"\n"
+
+
+# The zygote itself reads no request and no output: one relay at a time, each forked from here.
 while True:
-    a = _cur
-    rl = [0, *(a["open"] if a else ())]
-    wl = [a["req"]] if a and a["pending"] else []
-    readable, writable, _ = _sel.select(rl, wl, [])
-    if a and writable:
+    _relay_pid = _o.fork()
+    if _relay_pid == 0:
         try:
-            a["pending"] = a["pending"][_o.write(a["req"], a["pending"]):]
-        except BlockingIOError:
-            pass
-        except OSError:
-            a["pending"] = b""
-    for fd in readable:
-        if fd == 0 or not a or fd not in a["open"]:
-            continue
-        data = _o.read(fd, 65536)
-        if data:
-            _frame(a["open"][fd], data)
-        else:
-            _o.close(fd)
-            del a["open"][fd]
-    if a and not a["open"]:  # every pipe at its end: the process is gone, or soon is
-        a["open"] = {}
-        _end(a, True)
-        _cur = a = None
-    if 0 in readable:
-        data = _o.read(0, 1 << 20)
-        if not data:
+            _relay()
+        finally:
+            _o._exit(3)
+    while True:  # pid 1: every orphan in the namespace is reaped here
+        _p, _status = _o.waitpid(-1, 0)
+        if _p == _relay_pid:
             break
-        _inbox += data
-        while b"\n" in _inbox:
-            line, _inbox = _inbox.split(b"\n", 1)
-            if line == b'{"type":"next"}':
-                if _cur:
-                    _end(_cur, False)
-                _cur = _fork()
-            elif _cur:
-                _cur["pending"] += line + b"\n"
+    if not _o.WIFEXITED(_status) or _o.WEXITSTATUS(_status) != 0:
+        break
 `;
 
 /** The whole script, for `python3 -c`. */

@@ -53,6 +53,34 @@ found = [n for n, r in (("shm", libc.shmget(${KEY}, 0, 0)), ("msg", libc.msgget(
 print("left:", found)
 `;
 
+/** An answer that prints a token; its text never appears whole in any program here. */
+const TOKEN_PY = "print(''.join(chr(ord(c) + 1) for c in 'qdrhctd,7w3pk'))";
+/**
+ * The next answer looks for that token in its own memory (all of it that it may read): its first
+ * half, then the rest compared byte by byte, so the token never exists whole in this process.
+ */
+const SCAN = String.raw`
+import re
+half, rest = bytes(c + 1 for c in b"qdrhct"), [c + 1 for c in b"d,7w3pk"]
+found = 0
+for line in open("/proc/self/maps").read().splitlines():
+    f = line.split()
+    if "r" not in f[1] or (len(f) > 5 and f[5].startswith("[v")):
+        continue
+    lo, hi = (int(x, 16) for x in f[0].split("-"))
+    try:
+        with open("/proc/self/mem", "rb", buffering=0) as m:
+            m.seek(lo)
+            data = m.read(hi - lo)
+    except OSError:
+        continue
+    for at in (m.start() for m in re.finditer(re.escape(half), data)):
+        if list(data[at + len(half):at + len(half) + len(rest)]) == rest:
+            found += 1
+    del data
+print("found", found)
+`;
+
 const escaped = (python: string) => ESCAPE_MARKER + JSON.stringify({ python, js: "" });
 
 let sandbox: Sandbox;
@@ -94,5 +122,12 @@ describe("an escaped answer and the processes beside it", { timeout: 60_000 }, (
     expect(probe.ok && probe.outcome.stdout).toBe("left: []\n");
     const honest = await sandbox.run({ mode: "stdio", code: "print(6 * 7)", stdin: "" }, LIMITS);
     expect(honest).toMatchObject({ ok: true, outcome: { status: "ok", stdout: "42\n" } });
+  });
+
+  it("finds nothing in its own memory of what the answer before it ran or printed", async () => {
+    const first = await sandbox.run({ mode: "stdio", code: TOKEN_PY, stdin: "" }, LIMITS);
+    expect(first.ok && first.outcome.stdout).toBe("residue-8x4ql\n");
+    const scan = await sandbox.run({ mode: "stdio", code: escaped(SCAN), stdin: "" }, LIMITS);
+    expect(scan.ok && scan.outcome.stdout).toBe("found 0\n");
   });
 });
