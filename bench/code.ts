@@ -98,7 +98,7 @@ async function settled(sandbox: Sandbox, n: number): Promise<number> {
  * replacement.
  */
 export async function benchCode(): Promise<void> {
-  console.log(`\nCode sandbox (${nodeSandboxName(false)}; one process per answer)`);
+  console.log(`\nCode sandbox (${nodeSandboxName(false)}; a process forked per answer)`);
   console.log(`  machine before: ${machine()}`);
   const base = await baselinePerSecond(40);
   console.log(

@@ -57,6 +57,9 @@ export function bwrapArgs(c: Confinement): string[] {
   const args = [
     "--unshare-all",
     "--die-with-parent",
+    // the zygote is the namespace's init: no bubblewrap process beside it for an answer to reach,
+    // and the kernel takes every answer's process down with it
+    "--as-pid-1",
     "--new-session",
     "--cap-drop",
     "ALL",

@@ -1,12 +1,15 @@
 /**
- * The confined runtime's processes: `python3` inside bubblewrap (confine.ts), one process per
- * answer and never a second answer. Processes are started ahead of demand (a standby of a few,
- * each used once), so an answer, or the replacement of a killed one, does not wait for a start.
+ * The confined runtime's processes: `python3` inside bubblewrap (confine.ts) runs a zygote
+ * (native-main.ts) that forks one process per answer and never gives a process a second answer.
+ * Zygotes are started ahead of demand (a standby of a few), so neither the first answer nor the
+ * replacement of a killed sandbox waits for a start; an answer after a clean one waits only for
+ * a fork.
  *
- * The host keeps what the program cannot reach: the per-test wall limit (the pool kills), the
- * output limit (counted here on the pipes, whatever path the program writes by: a file
- * descriptor, /dev/stdout, a C library call), and the verdict (the pool schema-checks the fields
- * and the scorer judges them). The address-space limit is the kernel's (RLIMIT_AS).
+ * The host keeps what the program cannot reach: the per-test wall limit (the pool kills the
+ * whole sandbox, zygote included), the output limit (counted here on the frames, whatever path
+ * the program writes by: a file descriptor, /dev/stdout, a C library call), and the verdict (the
+ * pool schema-checks the fields and the scorer judges them). The address-space limit is the
+ * kernel's (RLIMIT_AS, set in the answer's process only).
  */
 import type { ChildProcess } from "node:child_process";
 import { spawn } from "node:child_process";
@@ -15,13 +18,15 @@ import type { HostMessage } from "../../engine/eval/code/protocol.ts";
 import type { WorkerPort } from "../../engine/eval/code/pool.ts";
 import type { Confinement } from "./confine.ts";
 import { PYTHON_FLAGS, bwrapArgs, seccompFile } from "./confine.ts";
-import { NATIVE_SCRIPT } from "./native-main.ts";
+import { nativeScript } from "./native-main.ts";
 
-/** One sandbox process: ready once its harness says so; `send` writes one request line. */
+/** One sandbox (a zygote): ready once its answer's process is forked; `send` a request line. */
 interface Proc {
   child: ChildProcess;
   ready: boolean;
   exited: boolean;
+  /** Its answer's process ended, or a limit killed it: only a new sandbox runs the next answer. */
+  spent: boolean;
   onReady: (() => void) | null;
   onExit: ((signal: string | null, code: number | null) => void) | null;
   onResult: ((line: string) => void) | null;
@@ -32,13 +37,32 @@ interface Proc {
 /** Longest result line: a value's JSON is capped by the harness at the output limit. */
 const RESULT_LINE_MAX = 16 << 20;
 
+let script: string | null = null;
+
+/** The zygote's frames (native-main.ts): kind byte, 4-byte big-endian length, payload. */
+function readFrames(p: Proc, onFrame: (kind: number, payload: Buffer) => void) {
+  let buf: Buffer = Buffer.alloc(0);
+  p.child.stdio[3]?.on("data", (d: Buffer) => {
+    buf = buf.length ? Buffer.concat([buf, d]) : d;
+    while (buf.length >= 5) {
+      const len = buf.readUInt32BE(1);
+      if (buf.length < 5 + len) break;
+      const kind = buf[0] ?? 0;
+      const payload = buf.subarray(5, 5 + len);
+      buf = buf.subarray(5 + len);
+      onFrame(kind, payload);
+    }
+  });
+}
+
 function start(c: Confinement, hook: boolean): Proc {
   const fd = openSync(seccompFile(), "r");
   let child: ChildProcess;
   try {
-    const args = [...bwrapArgs(c), c.python, ...PYTHON_FLAGS, "-c", NATIVE_SCRIPT];
+    script ??= nativeScript();
+    const args = [...bwrapArgs(c), c.python, ...PYTHON_FLAGS, "-c", script];
     if (hook) args.push("--escape-hook");
-    child = spawn(c.bwrap, args, { env: {}, stdio: ["pipe", "pipe", "pipe", "pipe", fd] });
+    child = spawn(c.bwrap, args, { env: {}, stdio: ["pipe", "ignore", "pipe", "pipe", fd] });
   } finally {
     closeSync(fd);
   }
@@ -46,6 +70,7 @@ function start(c: Confinement, hook: boolean): Proc {
     child,
     ready: false,
     exited: false,
+    spent: false,
     onReady: null,
     onExit: null,
     onResult: null,
@@ -53,28 +78,33 @@ function start(c: Confinement, hook: boolean): Proc {
     stderrTail: "",
   };
   let lines = "";
-  const ctl = child.stdio[3];
-  ctl?.on("data", (d: Buffer) => {
-    lines += d.toString("utf8");
-    let at: number;
-    while ((at = lines.indexOf("\n")) >= 0) {
-      const line = lines.slice(0, at);
-      lines = lines.slice(at + 1);
-      if (!p.ready && line === '{"type":"ready"}') {
-        p.ready = true;
-        p.onReady?.();
-      } else p.onResult?.(line);
-    }
-    // A line past any honest size: the process is flooding its result channel.
-    if (lines.length > RESULT_LINE_MAX) {
+  readFrames(p, (kind, payload) => {
+    if (kind === 1 || kind === 2) p.onData?.(kind, payload);
+    else if (kind === 3) {
+      lines += payload.toString("utf8");
+      let at: number;
+      while ((at = lines.indexOf("\n")) >= 0) {
+        const line = lines.slice(0, at);
+        lines = lines.slice(at + 1);
+        p.onResult?.(line);
+      }
+      // A line past any honest size: the process is flooding its result channel.
+      if (lines.length > RESULT_LINE_MAX) {
+        lines = "";
+        p.onResult?.("");
+      }
+    } else if (kind === 4) {
       lines = "";
-      p.onResult?.("");
+      p.ready = true;
+      p.onReady?.();
+    } else if (kind === 5) {
+      p.spent = true;
+      const how = JSON.parse(payload.toString("utf8")) as { signal: string | null; code: number };
+      p.onExit?.(how.signal, how.code);
     }
   });
-  child.stdout?.on("data", (d: Buffer) => p.onData?.(1, d));
   child.stderr?.on("data", (d: Buffer) => {
-    if (!p.ready) p.stderrTail = (p.stderrTail + d.toString()).slice(-2000);
-    p.onData?.(2, d);
+    p.stderrTail = (p.stderrTail + d.toString()).slice(-2000);
   });
   child.stdin?.on("error", () => undefined);
   child.on("error", (e) => {
@@ -82,12 +112,14 @@ function start(c: Confinement, hook: boolean): Proc {
   });
   child.on("exit", (code, signal) => {
     p.exited = true;
+    p.spent = true;
     p.onExit?.(signal, code);
   });
   return p;
 }
 
 const kill = (p: Proc) => {
+  p.spent = true;
   if (!p.exited) p.child.kill("SIGKILL");
 };
 
@@ -146,8 +178,16 @@ export function nativePort(standby: Standby): WorkerPort {
   let terminated = false;
 
   function fresh() {
-    if (proc) kill(proc);
-    const p = standby.take();
+    let p: Proc;
+    if (proc && !proc.spent) {
+      // a clean answer: the same sandbox forks the next answer's process, after this one's end
+      p = proc;
+      p.ready = false;
+      p.child.stdin?.write('{"type":"next"}\n');
+    } else {
+      if (proc) kill(proc);
+      p = standby.take();
+    }
     proc = p;
     const t0 = performance.now();
     const ready = () => onMessage({ type: "ready", loadMs: performance.now() - t0 });
@@ -223,7 +263,7 @@ export function nativePort(standby: Standby): WorkerPort {
       if (fields.status === "memory_limit") delete fields.error;
       finish();
     };
-    p.onExit = (signal) => {
+    p.onExit = (signal, code) => {
       if (over) return;
       // A C-stack overflow kills CPython with SIGSEGV; Pyodide reports the same as RecursionError.
       if (signal === "SIGSEGV")
@@ -235,7 +275,7 @@ export function nativePort(standby: Standby): WorkerPort {
           true,
         );
       post(
-        { status: "crashed", error: `the interpreter was ended by ${signal ?? "its exit"}` },
+        { status: "crashed", error: `the interpreter was ended by ${signal ?? `its exit ${code}`}` },
         true,
       );
     };

@@ -7,9 +7,9 @@
  *
  * - Another architecture's system-call numbers (a 32-bit or x32 call from a 64-bit process) kill
  *   the process: a deny list by number only holds for the architecture it was written for.
- * - No new process: fork, vfork and a clone without CLONE_THREAD fail with ENOSYS (threads stay:
- *   Python's `threading` is allowed, as competitive programs use it for a bigger stack); clone3,
- *   whose flags a filter cannot read, fails with ENOSYS, so the C library falls back to clone.
+ * - An answer's process (forked by the sandbox's trusted zygote, native-main.ts) stacks its own
+ *   filter (childProgram): no new process, no signal, limit or priority aimed at another process,
+ *   no IPC object that would outlive it.
  * - No socket of any kind, no debugging (ptrace, process_vm_*, pidfd_getfd), no mount or new
  *   namespace, no kernel keyring, BPF, perf, io_uring or userfaultfd, no memfd (memory outside
  *   RLIMIT_AS), no terminal input injection (TIOCSTI).
@@ -101,21 +101,23 @@ const IOCTL_X64 = 16;
 
 type Insn = [code: number, jt: number, jf: number, k: number];
 
-/** The filter's instructions (exported for the test that reads them back). */
+/** The checks every filter starts with: this architecture's numbers only. */
+const ARCH_CHECK: Insn[] = [
+  [LD_W_ABS, 0, 0, ARCH],
+  [JEQ_K, 1, 0, AUDIT_ARCH_X86_64],
+  [RET_K, 0, 0, RET_KILL_PROCESS],
+  [LD_W_ABS, 0, 0, NR],
+  [JGE_K, 0, 1, X32_SYSCALL_BIT],
+  [RET_K, 0, 0, RET_KILL_PROCESS],
+];
+
+/**
+ * The sandbox's filter (bubblewrap loads it for the zygote and everything it forks). The zygote
+ * is trusted and forks, so process creation is refused by each answer's own filter (childProgram).
+ */
 export function seccompProgram(): Insn[] {
   const p: Insn[] = [
-    [LD_W_ABS, 0, 0, ARCH],
-    [JEQ_K, 1, 0, AUDIT_ARCH_X86_64],
-    [RET_K, 0, 0, RET_KILL_PROCESS],
-    [LD_W_ABS, 0, 0, NR],
-    [JGE_K, 0, 1, X32_SYSCALL_BIT],
-    [RET_K, 0, 0, RET_KILL_PROCESS],
-    // clone: a thread (CLONE_THREAD set) is allowed, a process is not
-    [JEQ_K, 0, 4, CLONE_X64],
-    [LD_W_ABS, 0, 0, ARG0],
-    [JSET_K, 0, 1, CLONE_THREAD],
-    [RET_K, 0, 0, RET_ALLOW],
-    [RET_K, 0, 0, retErrno(ENOSYS)],
+    ...ARCH_CHECK,
     // ioctl: no injected terminal input, whatever the descriptor
     [JEQ_K, 0, 5, IOCTL_X64],
     [LD_W_ABS, 0, 0, ARG1],
@@ -124,17 +126,103 @@ export function seccompProgram(): Insn[] {
     [RET_K, 0, 0, retErrno(EPERM)],
     [RET_K, 0, 0, RET_ALLOW],
   ];
-  for (const nr of [...Object.values(FORK_X64), CLONE3_X64])
-    p.push([JEQ_K, 0, 1, nr], [RET_K, 0, 0, retErrno(ENOSYS)]);
   for (const nr of Object.values(DENIED_X64))
     p.push([JEQ_K, 0, 1, nr], [RET_K, 0, 0, retErrno(EPERM)]);
   p.push([RET_K, 0, 0, RET_ALLOW]);
   return p;
 }
 
+/** Stands for the answer's pid in childProgram until the zygote writes the real one in. */
+export const PID_SLOT = 0x7ffffff0;
+
+/**
+ * Calls that reach another process by pid: allowed on the caller itself only (pid 0 is itself
+ * for prlimit64, its process group for kill, so it is refused there).
+ */
+const OWN_PID_X64: Record<string, { nr: number; zeroIsSelf: boolean }> = {
+  kill: { nr: 62, zeroIsSelf: false },
+  tkill: { nr: 200, zeroIsSelf: false },
+  tgkill: { nr: 234, zeroIsSelf: false },
+  rt_sigqueueinfo: { nr: 129, zeroIsSelf: false },
+  rt_tgsigqueueinfo: { nr: 297, zeroIsSelf: false },
+  prlimit64: { nr: 302, zeroIsSelf: true },
+};
+
+/**
+ * Refused to an answer: what would touch the zygote, the sandbox's init or the next answer
+ * (renice, reschedule, migrate a process of the same uid; SysV and POSIX IPC objects, which
+ * outlive the process in the sandbox's IPC namespace).
+ */
+const CHILD_DENIED_X64: Record<string, number> = {
+  shmget: 29,
+  shmat: 30,
+  shmctl: 31,
+  semget: 64,
+  semop: 65,
+  semctl: 66,
+  shmdt: 67,
+  msgget: 68,
+  msgsnd: 69,
+  msgrcv: 70,
+  msgctl: 71,
+  setpriority: 141,
+  sched_setparam: 142,
+  sched_setscheduler: 144,
+  sched_setaffinity: 203,
+  semtimedop: 220,
+  mq_open: 240,
+  mq_unlink: 241,
+  mq_timedsend: 242,
+  mq_timedreceive: 243,
+  mq_notify: 244,
+  mq_getsetattr: 245,
+  ioprio_set: 251,
+  migrate_pages: 256,
+  move_pages: 279,
+  sched_setattr: 314,
+  pidfd_open: 434,
+  process_madvise: 440,
+};
+
+/**
+ * The filter each answer's process loads right after the zygote forks it, on top of
+ * seccompProgram: no new process (threads stay: Python's `threading` is allowed, as competitive
+ * programs use it for a bigger stack; clone3, whose flags a filter cannot read, fails with ENOSYS,
+ * so the C library falls back to clone), no signal or resource limit aimed at another process
+ * (PID_SLOT is the answer's own pid), nothing of CHILD_DENIED_X64.
+ */
+export function childProgram(): Insn[] {
+  const p: Insn[] = [
+    ...ARCH_CHECK,
+    [JEQ_K, 0, 4, CLONE_X64],
+    [LD_W_ABS, 0, 0, ARG0],
+    [JSET_K, 0, 1, CLONE_THREAD],
+    [RET_K, 0, 0, RET_ALLOW],
+    [RET_K, 0, 0, retErrno(ENOSYS)],
+  ];
+  for (const nr of [...Object.values(FORK_X64), CLONE3_X64])
+    p.push([JEQ_K, 0, 1, nr], [RET_K, 0, 0, retErrno(ENOSYS)]);
+  for (const { nr, zeroIsSelf } of Object.values(OWN_PID_X64)) {
+    // the kernel reads a pid_t, the low word of the argument
+    p.push([JEQ_K, 0, zeroIsSelf ? 5 : 4, nr], [LD_W_ABS, 0, 0, ARG0]);
+    if (zeroIsSelf) p.push([JEQ_K, 2, 0, 0]);
+    p.push([JEQ_K, 1, 0, PID_SLOT], [RET_K, 0, 0, retErrno(EPERM)], [RET_K, 0, 0, RET_ALLOW]);
+  }
+  for (const nr of Object.values(CHILD_DENIED_X64))
+    p.push([JEQ_K, 0, 1, nr], [RET_K, 0, 0, retErrno(EPERM)]);
+  p.push([RET_K, 0, 0, RET_ALLOW]);
+  return p;
+}
+
+/** childProgram as bytes, and the byte offsets where the zygote writes the answer's pid. */
+export function childFilter(): { bytes: Uint8Array; pidOffsets: number[] } {
+  const insns = childProgram();
+  const pidOffsets = insns.flatMap(([, , , k], i) => (k === PID_SLOT ? [i * 8 + 4] : []));
+  return { bytes: seccompBytes(insns), pidOffsets };
+}
+
 /** The filter as bytes for bubblewrap's `--seccomp FD` (host byte order, little-endian). */
-export function seccompBytes(): Uint8Array {
-  const insns = seccompProgram();
+export function seccompBytes(insns: Insn[] = seccompProgram()): Uint8Array {
   const bytes = new Uint8Array(insns.length * 8);
   const view = new DataView(bytes.buffer);
   insns.forEach(([code, jt, jf, k], i) => {

@@ -89,13 +89,16 @@ describe("hostile answers in the Node sandbox", { timeout: 120_000 }, () => {
   it("sees none of the CLI's environment", async () => {
     process.env.CS_SANDBOX_SECRET = "sk-should-not-leak";
     try {
-      // /proc is the sandbox's own pid namespace: the environ files there are its own, empty ones
+      // /proc is the sandbox's own pid namespace: the environ files there are its own, empty
+      // ones, or the zygote's, which it may not read
       const code = [
         "import os",
         "seen = repr(dict(os.environ))",
         "for pid in os.listdir('/proc') if os.path.isdir('/proc') else []:",
-        "    if pid.isdigit():",
+        "    try:",
         "        seen += open(f'/proc/{pid}/environ', errors='replace').read()",
+        "    except OSError:",
+        "        pass",
         "print('sk-should-not-leak' in seen, os.environ.get('CS_SANDBOX_SECRET') is not None)",
       ].join("\n");
       const r = await sandbox.run(
