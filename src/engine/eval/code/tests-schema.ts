@@ -2,6 +2,10 @@
  * The `tests` column of a code question set (JSON text or an already parsed value):
  *   {"style":"stdio","cases":[{"input":"1 2\n","output":"3\n"}]}  (optional "compare": "livecodebench")
  *   {"style":"function","name":"add","cases":[{"args":[1,2],"expected":3}]}
+ *   {"style":"evalplus","dataset":"humaneval","task":"HumanEval/0","entryPoint":"f",
+ *    "solution":"<the canonical program>","test":"<the dataset's test program>"}
+ *   (EvalPlus: the cases are the test program's `inputs`, the expected values the canonical
+ *   solution's outputs on them; evalplus.ts)
  * Optional `timeLimitMs` overrides the per-test wall time for the item.
  */
 import { z } from "zod";
@@ -26,10 +30,32 @@ export const functionTestsSchema = z.object({
   timeLimitMs,
 });
 
+export const evalplusTestsSchema = z.object({
+  style: z.literal("evalplus"),
+  /** Which special oracles apply (EvalPlus's `dataset` argument). */
+  dataset: z.enum(["humaneval", "mbpp"]),
+  task: z.string().min(1),
+  /** HumanEval+'s `entry_point`; MBPP+'s is read from the test program. */
+  entryPoint: z
+    .string()
+    .regex(/^[A-Za-z_]\w*$/)
+    .optional(),
+  /** The canonical solution (trusted): it gives the expected values. */
+  solution: z.string().min(1),
+  /** The dataset's test program: only its `inputs` literal and its tolerance are read. */
+  test: z.string().min(1),
+  /** The dataset revision the row came from, part of the expected values' cache key. */
+  revision: z.string().optional(),
+  timeLimitMs,
+});
+
 export const codeTestsSchema = z.discriminatedUnion("style", [
   stdioTestsSchema,
   functionTestsSchema,
+  evalplusTestsSchema,
 ]);
+
+export type EvalplusTests = z.infer<typeof evalplusTestsSchema>;
 
 export type CodeTests = z.infer<typeof codeTestsSchema>;
 
