@@ -25,7 +25,8 @@ const isFloat = (v: ExactValue) => numberOf(v)?.kind === "float" && typeof v !==
 /** EvalPlus's is_floats: a float, or a non-empty list or tuple of floats. */
 function isFloats(v: ExactValue): boolean {
   if (isFloat(v)) return true;
-  const xs = Array.isArray(v) || (v !== null && typeof v === "object" && "tuple" in v) ? itemsOf(v) : null;
+  const xs =
+    Array.isArray(v) || (v !== null && typeof v === "object" && "tuple" in v) ? itemsOf(v) : null;
   return xs !== null && xs.length > 0 && xs.every(isFloat);
 }
 
@@ -33,7 +34,8 @@ function isFloats(v: ExactValue): boolean {
 function numbers(v: ExactValue): number[] | null {
   const n = numberOf(v);
   if (n) return [toDouble(n)];
-  const xs = Array.isArray(v) || (v !== null && typeof v === "object" && "tuple" in v) ? itemsOf(v) : null;
+  const xs =
+    Array.isArray(v) || (v !== null && typeof v === "object" && "tuple" in v) ? itemsOf(v) : null;
   if (!xs) return null;
   const out: number[] = [];
   for (const x of xs) {

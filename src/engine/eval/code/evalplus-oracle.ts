@@ -80,7 +80,10 @@ def read(source):
 export const MBPP_OUTPUT_NOT_NONE_TASKS = ["check_str", "text_match_three", "text_starta_endb"];
 
 /** Trusted runs may parse a literal of megabytes and return it: their limits are wider. */
-const TRUSTED: Pick<RunLimits, "outputBytes" | "timeMs"> = { outputBytes: 256 << 20, timeMs: 60_000 };
+const TRUSTED: Pick<RunLimits, "outputBytes" | "timeMs"> = {
+  outputBytes: 256 << 20,
+  timeMs: 60_000,
+};
 
 function trouble(o: RunOutcome, what: string): string | null {
   if (o.status !== "ok") return `${what}: ${o.status}${o.error ? ` (${o.error})` : ""}`;
@@ -97,7 +100,13 @@ async function compute(
   const trusted = { ...limits, ...TRUSTED };
   // The reader's interpreter: the test program's text is data there, parsed and never run.
   const r = await sandbox.run(
-    { mode: "function", code: READER_PY, name: "read", argsJson: JSON.stringify([t.test]), exact: true },
+    {
+      mode: "function",
+      code: READER_PY,
+      name: "read",
+      argsJson: JSON.stringify([t.test]),
+      exact: true,
+    },
     trusted,
     signal,
   );
@@ -109,7 +118,8 @@ async function compute(
   const [inputs, atolValue, entryValue] = parts ?? [];
   const inputList = inputs === undefined ? null : itemsOf(inputs);
   const atolNum = atolValue === undefined ? null : numberOf(atolValue);
-  if (!inputList || !atolNum) return { ok: false, message: "the test program's inputs could not be read" };
+  if (!inputList || !atolNum)
+    return { ok: false, message: "the test program's inputs could not be read" };
   const fromTest = typeof entryValue === "string" && entryValue !== "candidate" ? entryValue : null;
   const name = t.entryPoint ?? fromTest;
   if (!name) return { ok: false, message: "the test program names no function" };
@@ -131,9 +141,14 @@ async function compute(
       const why = trouble(run.outcome, `the canonical solution on input ${i + 1}`);
       if (why) return { ok: false, message: why };
       const value = exactValueSchema.safeParse(run.outcome.value);
-      if (!value.success) return { ok: false, message: `the canonical solution's value ${i + 1} could not be read` };
+      if (!value.success)
+        return { ok: false, message: `the canonical solution's value ${i + 1} could not be read` };
       const expected = notNone ? value.data !== null : value.data;
-      cases.push({ args, expected, repr: notNone ? (expected ? "True" : "False") : (run.outcome.repr ?? "") });
+      cases.push({
+        args,
+        expected,
+        repr: notNone ? (expected ? "True" : "False") : (run.outcome.repr ?? ""),
+      });
     }
   } finally {
     lease.close();

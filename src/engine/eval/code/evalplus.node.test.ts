@@ -74,7 +74,10 @@ afterAll(() => sandbox.dispose());
 
 describe("EvalPlus items in the Node sandbox", { timeout: 60_000 }, () => {
   it("scores a right program right and a wrong one wrong, arguments and values exact", async () => {
-    const right = await score(fence("def halve(xs, big):\n    return [x * 0.5 for x in xs], big + 1"), HALF);
+    const right = await score(
+      fence("def halve(xs, big):\n    return [x * 0.5 for x in xs], big + 1"),
+      HALF,
+    );
     expect(right.correct, right.reason).toBe(true);
     expect(details(right)).toMatchObject({ passed: 3, total: 3 });
     // Exact past 2^53: an answer rounding through a float is wrong.
@@ -105,10 +108,19 @@ describe("EvalPlus items in the Node sandbox", { timeout: 60_000 }, () => {
     const far = await score(fence("def mean(xs):\n    return sum(xs) / len(xs) + 1e-5"), tests);
     expect(far.correct).toBe(false);
     // A tuple holding floats is not "floats" to EvalPlus: it must be exact.
-    const pair = { ...tests, task: "HumanEval/904", solution: "def mean(xs):\n    return (sum(xs) / len(xs), 0)\n" };
-    const near = await score(fence("def mean(xs):\n    return (sum(xs) / len(xs) + 1e-9, 0)"), pair);
+    const pair = {
+      ...tests,
+      task: "HumanEval/904",
+      solution: "def mean(xs):\n    return (sum(xs) / len(xs), 0)\n",
+    };
+    const near = await score(
+      fence("def mean(xs):\n    return (sum(xs) / len(xs) + 1e-9, 0)"),
+      pair,
+    );
     expect(near.correct).toBe(false);
-    expect((await score(fence("def mean(xs):\n    return (sum(xs) / len(xs), 0)"), pair)).correct).toBe(true);
+    expect(
+      (await score(fence("def mean(xs):\n    return (sum(xs) / len(xs), 0)"), pair)).correct,
+    ).toBe(true);
   });
 
   it("computes the expected values once per task, and reads the test program without running it", async () => {
@@ -119,14 +131,24 @@ describe("EvalPlus items in the Node sandbox", { timeout: 60_000 }, () => {
       // Were this program run, the reader would end before returning any input.
       test: `raise SystemExit(3)\n${HALF.test}`,
     };
-    const a = await score(fence("def halve(xs, big):\n    return [x / 2 for x in xs], big + 1"), tests);
-    const b = await score(fence("def halve(xs, big):\n    return [x / 2 for x in xs], big + 1"), tests);
+    const a = await score(
+      fence("def halve(xs, big):\n    return [x / 2 for x in xs], big + 1"),
+      tests,
+    );
+    const b = await score(
+      fence("def halve(xs, big):\n    return [x / 2 for x in xs], big + 1"),
+      tests,
+    );
     expect([a.correct, b.correct]).toEqual([true, true]);
     expect(runs - before).toBe(1);
   });
 
   it("refuses inputs that are not literals: nothing in the test program is evaluated", async () => {
-    const tests = { ...HALF, task: "HumanEval/902", test: humanevalTest("[[__import__('os').getpid(), 1]]", "[]") };
+    const tests = {
+      ...HALF,
+      task: "HumanEval/902",
+      test: humanevalTest("[[__import__('os').getpid(), 1]]", "[]"),
+    };
     const r = await score(fence("def halve(xs, big):\n    return xs"), tests);
     expect(r.correct).toBeNull();
     expect(r.reason).toMatch(/EvalPlus cases: .*not a literal/);
@@ -138,7 +160,10 @@ describe("EvalPlus items in the Node sandbox", { timeout: 60_000 }, () => {
       dataset: "mbpp",
       task: "Mbpp/2",
       solution: "def similar_elements(a, b):\n    return tuple(set(a) & set(b))\n",
-      test: mbppTest("similar_elements", "[[(3, 4, 5, 6), (5, 7, 4, 10)], [(1, 2), (2, 1)], [(inf, -1), (-1,)]]"),
+      test: mbppTest(
+        "similar_elements",
+        "[[(3, 4, 5, 6), (5, 7, 4, 10)], [(1, 2), (2, 1)], [(inf, -1), (-1,)]]",
+      ),
     };
     // A memo keyed by the arguments fails on lists (unhashable): they must arrive as tuples.
     const right = fence(

@@ -56,7 +56,8 @@ function numEq(a: Num, b: Num): boolean {
   if (a.kind === "int" && b.kind === "int") return a.big === b.big;
   if (a.kind === "float" && b.kind === "float") return a.x === b.x;
   // int against float: Python compares exactly, so 2**53 + 1 != 2.0**53.
-  const [i, f] = a.kind === "int" ? [a.big, (b as { x: number }).x] : [(b as { big: bigint }).big, a.x];
+  const [i, f] =
+    a.kind === "int" ? [a.big, (b as { x: number }).x] : [(b as { big: bigint }).big, a.x];
   return Number.isInteger(f) && BigInt(f) === i;
 }
 

@@ -13,13 +13,17 @@ import type { ColumnMapping } from "./schema.ts";
  *   as the `contains` scorer reads alternatives;
  * - `gpqa_choices`: GPQA's four answer columns become the options, the correct one first (the
  *   evaluation's recorded seed shuffles them per item, as simple-evals shuffles with its own);
- * - `livecodebench_tests`: LiveCodeBench's public and private tests (livecodebench.ts).
+ * - `livecodebench_tests`: LiveCodeBench's public and private tests (livecodebench.ts);
+ * - `humanevalplus_tests`, `mbppplus_tests`: EvalPlus's rows, cases read from their test program
+ *   and expected values from their canonical solution (evalplus-rows.ts).
  */
 export const PresetReshapeSchema = z.enum([
   "final_answer_after_hashes",
   "drop_passage_answers",
   "gpqa_choices",
   "livecodebench_tests",
+  "humanevalplus_tests",
+  "mbppplus_tests",
 ]);
 export type PresetReshape = z.infer<typeof PresetReshapeSchema>;
 
@@ -51,6 +55,8 @@ const MATH =
 const LETTER = 'End your reply with a line "Answer: X", where X is the letter of your choice.';
 const SHORT = 'End your reply with a line "Answer: <a short answer>", a few words at most.';
 const CODE = "Reply with the complete Python program in one ```python fenced code block.";
+const FUNCTION =
+  "Reply with the complete Python function, with its imports and any helper it needs, in one ```python fenced code block.";
 
 /**
  * The paper's evaluation sets and the automated-workflow papers' ones whose format fits. Each
@@ -209,6 +215,47 @@ export const BENCHMARK_PRESETS: readonly BenchmarkPreset[] = [
     reshape: "livecodebench_tests",
     reference: "LiveCodeBench lcb_runner (code_generation.py, testing_util.py)",
     note: "Contest problems with public and private tests (stdin and LeetCode-style); choose a release and a contest-date window.",
+  },
+  {
+    // EvalPlus evalplus/evaluate.py and tools/humaneval/to_original_fmt.py (evalplus/humanevalplus,
+    // default, test; task_id, prompt, canonical_solution, entry_point, test): cases are the test
+    // program's inputs, expected values the canonical solution's, compared as unsafe_execute does.
+    id: "humanevalplus",
+    name: "HumanEval+",
+    source: {
+      dataset: "evalplus/humanevalplus",
+      config: "default",
+      split: "test",
+      offset: 0,
+      length: 164,
+    },
+    mapping: { question: "question", tests: "tests", id: "id" },
+    scorer: "code",
+    instruction: FUNCTION,
+    revision: null,
+    reshape: "humanevalplus_tests",
+    reference: "EvalPlus evaluate.py (get_groundtruth, unsafe_execute)",
+    note: "HumanEval's 164 functions with EvalPlus's added inputs; expected values from the canonical solution, floats within its tolerance.",
+  },
+  {
+    // EvalPlus evalplus/evaluate.py and tools/mbpp/to_original_fmt.py (evalplus/mbppplus, default,
+    // test; task_id, prompt, code, test_list, test), with its special oracles (_special_oracle.py).
+    id: "mbppplus",
+    name: "MBPP+",
+    source: {
+      dataset: "evalplus/mbppplus",
+      config: "default",
+      split: "test",
+      offset: 0,
+      length: 378,
+    },
+    mapping: { question: "question", tests: "tests", id: "id" },
+    scorer: "code",
+    instruction: FUNCTION,
+    revision: null,
+    reshape: "mbppplus_tests",
+    reference: "EvalPlus evaluate.py (get_groundtruth, unsafe_execute, _special_oracle.py)",
+    note: "MBPP's sanitized tasks with EvalPlus's added inputs; the prompt shows the first assert, which names the function.",
   },
 ];
 
