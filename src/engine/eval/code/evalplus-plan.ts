@@ -5,10 +5,9 @@
  */
 import { evalplusPasses } from "./evalplus-compare.ts";
 import type { EvalplusOracle } from "./evalplus-oracle.ts";
-import { exactValueSchema } from "./exact-value.ts";
+import { exactValueSchema, pyRepr } from "./exact-value.ts";
 import type { FailedTest, TestPlan } from "./scorer.ts";
 import { cut } from "./scorer.ts";
-import { stringifyExact } from "./tests-schema.ts";
 
 /** The plan for `code` against a task's cases. */
 export function evalplusPlan(
@@ -40,7 +39,7 @@ export function evalplusPlan(
       const f: FailedTest = {
         index: i,
         verdict,
-        args: cut(stringifyExact(c?.args ?? [])),
+        args: cut((c?.args ?? []).map(pyRepr).join(", ")),
         expected: cut(c?.repr ?? ""),
         actual: cut(o.repr ?? ""),
       };

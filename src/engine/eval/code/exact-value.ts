@@ -127,3 +127,27 @@ export function sameType(a: ExactValue, b: ExactValue): boolean {
           : (shape(v) ?? numberOf(v)?.kind ?? "other");
   return kind(a) === kind(b);
 }
+
+function floatRepr(x: number): string {
+  if (Number.isNaN(x)) return "nan";
+  if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
+  const s = String(x);
+  return /[.e]/.test(s) ? s.replace(/e\+?/, "e+").replace("e+-", "e-") : `${s}.0`;
+}
+
+/** Python's repr of a plain value, near enough to read in a failure (a string's quotes aside). */
+export function pyRepr(v: ExactValue): string {
+  if (v === null) return "None";
+  if (typeof v === "boolean") return v ? "True" : "False";
+  if (typeof v === "string")
+    return `'${v.replace(/\\/g, "\\\\").replace(/'/g, "\\'").replace(/\n/g, "\\n")}'`;
+  if (Array.isArray(v)) return `[${v.map(pyRepr).join(", ")}]`;
+  if ("int" in v) return v.int;
+  if ("float" in v) return typeof v.float === "number" ? floatRepr(v.float) : v.float;
+  if ("tuple" in v)
+    return v.tuple.length === 1
+      ? `(${pyRepr(v.tuple[0] ?? null)},)`
+      : `(${v.tuple.map(pyRepr).join(", ")})`;
+  if ("set" in v) return v.set.length ? `{${v.set.map(pyRepr).join(", ")}}` : "set()";
+  return `{${v.dict.map(([k, x]) => `${pyRepr(k)}: ${pyRepr(x)}`).join(", ")}}`;
+}
