@@ -7,10 +7,11 @@ import { pyEquals, pyRepr } from "./exact-value.ts";
 
 const int = (n: bigint | number) => ({ int: String(n) });
 const float = (x: number) => ({ float: x });
-const he = (name: string, atol = 0) => ({ dataset: "humaneval" as const, name, atol });
-const mbpp = (name: string, atol = 0) => ({ dataset: "mbpp" as const, name, atol });
+type Task = { dataset: "humaneval" | "mbpp"; name: string; atol: number };
+const he = (name: string, atol = 0): Task => ({ dataset: "humaneval", name, atol });
+const mbpp = (name: string, atol = 0): Task => ({ dataset: "mbpp", name, atol });
 const pass = (
-  o: ReturnType<typeof he>,
+  o: Task,
   out: ExactValue,
   exp: ExactValue,
   args: ExactValue[] = [],
