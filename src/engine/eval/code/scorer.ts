@@ -4,6 +4,7 @@
  * a syntax error or a time-out the remaining tests are not run (they count as failed), so an item
  * costs at most about one time limit more than its passing tests.
  */
+import { scoreWithProxy } from "./assert-proxy.ts";
 import { evalplusPlan } from "./evalplus-plan.ts";
 import { createOracleCache } from "./evalplus-oracle.ts";
 import { extractProgram } from "./extract.ts";
@@ -103,7 +104,7 @@ function failure(
 }
 
 /** The stdio and function styles: cases written out in the item. */
-type CaseTests = Exclude<CodeTests, { style: "evalplus" }>;
+type CaseTests = Exclude<CodeTests, { style: "evalplus" | "asserts" }>;
 
 /**
  * How one answer's tests run: the request per test, the verdict on its outcome (decided here,
@@ -185,6 +186,10 @@ export function createCodeScorer(opts: CodeScorerOptions): Scorer {
       // A question set may not hold the scorer for ten minutes a test: its limit is capped.
       const timeMs = Math.min(tests.timeLimitMs ?? base.timeMs, Math.max(maxTime, base.timeMs));
       const limits = { ...base, timeMs };
+      if (tests.style === "asserts") {
+        const { name, program } = tests;
+        return scoreWithProxy({ sandbox: opts.sandbox, code, name, program, limits }, signal);
+      }
       let plan: TestPlan;
       if (tests.style === "evalplus") {
         const o = await oracles(tests, limits, signal);

@@ -5,7 +5,9 @@
  *   {"style":"evalplus","dataset":"humaneval","task":"HumanEval/0","entryPoint":"f",
  *    "solution":"<the canonical program>","test":"<the dataset's test program>"}
  *   (EvalPlus: the cases are the test program's `inputs`, the expected values the canonical
- *   solution's outputs on them; evalplus.ts)
+ *   solution's outputs on them; evalplus-oracle.ts)
+ *   {"style":"asserts","name":"f","program":"assert f(1) == 2"}  (plain HumanEval and MBPP: the
+ *   program runs apart from the answer, calling it through a proxy; assert-proxy.ts)
  * Optional `timeLimitMs` overrides the per-test wall time for the item.
  */
 import { z } from "zod";
@@ -49,10 +51,20 @@ export const evalplusTestsSchema = z.object({
   timeLimitMs,
 });
 
+export const assertsTestsSchema = z.object({
+  style: z.literal("asserts"),
+  /** The function under test; the program sees a proxy under this name and as `candidate`. */
+  name: z.string().regex(/^[A-Za-z_]\w*$/),
+  /** The test program (trusted): asserts, run in an interpreter of its own (assert-proxy.ts). */
+  program: z.string().min(1),
+  timeLimitMs,
+});
+
 export const codeTestsSchema = z.discriminatedUnion("style", [
   stdioTestsSchema,
   functionTestsSchema,
   evalplusTestsSchema,
+  assertsTestsSchema,
 ]);
 
 export type EvalplusTests = z.infer<typeof evalplusTestsSchema>;
