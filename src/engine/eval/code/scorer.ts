@@ -173,6 +173,9 @@ export function createCodeScorer(opts: CodeScorerOptions): Scorer {
   const base: RunLimits = { ...DEFAULT_LIMITS, ...opts.limits };
   const maxTime = opts.maxTimeLimitMs ?? MAX_TIME_LIMIT_MS;
   const oracles = createOracleCache(opts.sandbox);
+  // An assert-style item holds two interpreters at once: two such items each holding one of a
+  // pool of two would wait on each other for ever, so they take turns.
+  let proxyTurn: Promise<unknown> = Promise.resolve();
   return {
     id: "code",
     version: CODE_SCORER_VERSION,
@@ -188,7 +191,11 @@ export function createCodeScorer(opts: CodeScorerOptions): Scorer {
       const limits = { ...base, timeMs };
       if (tests.style === "asserts") {
         const { name, program } = tests;
-        return scoreWithProxy({ sandbox: opts.sandbox, code, name, program, limits }, signal);
+        const mine = proxyTurn.then(() =>
+          scoreWithProxy({ sandbox: opts.sandbox, code, name, program, limits }, signal),
+        );
+        proxyTurn = mine.catch(() => undefined);
+        return mine;
       }
       let plan: TestPlan;
       if (tests.style === "evalplus") {
