@@ -10,12 +10,8 @@ const float = (x: number) => ({ float: x });
 type Task = { dataset: "humaneval" | "mbpp"; name: string; atol: number };
 const he = (name: string, atol = 0): Task => ({ dataset: "humaneval", name, atol });
 const mbpp = (name: string, atol = 0): Task => ({ dataset: "mbpp", name, atol });
-const pass = (
-  o: Task,
-  out: ExactValue,
-  exp: ExactValue,
-  args: ExactValue[] = [],
-) => evalplusPasses(o, args, out, exp);
+const pass = (o: Task, out: ExactValue, exp: ExactValue, args: ExactValue[] = []) =>
+  evalplusPasses(o, args, out, exp);
 
 describe("EvalPlus's comparison", () => {
   it("is Python's == : ints exact past 2^53, int against float exact, a list never a tuple", () => {
