@@ -132,6 +132,7 @@ export async function loadPresetDataset(
 ): Promise<Loaded<PresetDataset>> {
   let rows: SourceRow[];
   let from: string;
+  let revision: string | undefined;
   if (o.file) {
     const read = await fileRows(o.file);
     if (!read.ok) return read;
@@ -153,10 +154,14 @@ export async function loadPresetDataset(
     });
     if (!r.ok) return { ok: false, message: `${preset.name}: ${r.message}` };
     rows = r.rows;
+    revision = r.source.revision ?? undefined;
     const rev = r.source.revision ? `@${r.source.revision.slice(0, 12)}` : "";
     from = `${source.dataset} ${source.config}/${source.split}${rev}`;
   }
-  const shaped = await presetRows(preset, rows, { window: o.window });
+  const shaped = await presetRows(preset, rows, {
+    window: o.window,
+    ...(revision ? { revision } : {}),
+  });
   const mapping: ColumnMapping = { ...DEFAULT_COLUMNS, ...preset.mapping };
   const mapped = mapRows(shaped.rows, mapping);
   const bad = [...shaped.bad, ...mapped.bad].sort((a, b) => a.line - b.line);

@@ -37,7 +37,8 @@ export async function loadHfQuestions(
     ...hfEndpoints,
   });
   if (!r.ok) return r.message;
-  const shaped = preset ? await presetRows(preset, r.rows) : { rows: r.rows, bad: [] };
+  const revision = r.source.revision ? { revision: r.source.revision } : {};
+  const shaped = preset ? await presetRows(preset, r.rows, revision) : { rows: r.rows, bad: [] };
   if (shaped.bad.length) {
     const first = shaped.bad[0]!;
     return `${shaped.bad.length} row(s) of ${source.dataset} cannot be read (row ${first.line}: ${first.message}).`;

@@ -87,8 +87,9 @@ def _kind(v):
     return f"an instance of {t.__name__}"
 
 
-def _encode(v, depth=0):
-    """Tagged JSON of exact built-in types; anything else (a subclass, a custom class) refused."""
+def _encode(v, depth=0, exact=False):
+    """Tagged JSON of exact built-in types; anything else (a subclass, a custom class) refused.
+    exact: a dict key that is not a str is written tagged too, so that it decodes to its own type."""
     if depth > 200:
         raise _NotPlain("a value nested more than 200 levels deep")
     t = type(v)
@@ -99,19 +100,45 @@ def _encode(v, depth=0):
     if t is float:
         return {"float": v if _math.isfinite(v) else repr(v)}
     if t is list:
-        return [_encode(x, depth + 1) for x in v]
+        return [_encode(x, depth + 1, exact) for x in v]
     if t is tuple:
-        return {"tuple": [_encode(x, depth + 1) for x in v]}
+        return {"tuple": [_encode(x, depth + 1, exact) for x in v]}
     if t is set or t is frozenset:
-        return {"set": [_encode(x, depth + 1) for x in v]}
+        return {"set": [_encode(x, depth + 1, exact) for x in v]}
     if t is dict:
         pairs = []
         for k, x in v.items():
+            if exact and type(k) is not str:
+                pairs.append([_encode(k, depth + 1, exact), _encode(x, depth + 1, exact)])
+                continue
             if type(k) not in (int, float, str, bool, type(None)):
                 raise _NotPlain(f"a dict key that is {_kind(k)}")
-            pairs.append([str(k), _encode(x, depth + 1)])
+            pairs.append([str(k), _encode(x, depth + 1, exact)])
         return {"dict": pairs}
     raise _NotPlain(_kind(v))
+
+
+def _decode(v):
+    """The inverse of _encode(exact=True): arguments passed with their exact types (tuples, sets,
+    dict keys, ints of any size)."""
+    t = type(v)
+    if v is None or t is bool or t is str:
+        return v
+    if t is list:
+        return [_decode(x) for x in v]
+    if t is dict and len(v) == 1:
+        ((tag, x),) = v.items()
+        if tag == "int" and type(x) is str:
+            return _unlimited(int, x)
+        if tag == "float" and type(x) in (int, float, str):
+            return float(x)
+        if tag == "tuple" and type(x) is list:
+            return tuple(_decode(y) for y in x)
+        if tag == "set" and type(x) is list:
+            return {_decode(y) for y in x}
+        if tag == "dict" and type(x) is list:
+            return {_decode(k): _decode(y) for k, y in x}
+    raise ValueError("the arguments are not tagged values")
 
 
 def _unlimited(f, *args):
@@ -182,9 +209,11 @@ def run(request_json):
             if e.code not in (None, 0):
                 raise
         if function:
-            value = _resolve(ns, req["name"])(*_unlimited(_json.loads, req["argsJson"]))
+            args = _unlimited(_json.loads, req["argsJson"])
+            exact = bool(req.get("exact"))
+            value = _resolve(ns, req["name"])(*(_decode(args) if exact else args))
             try:
-                result["value"] = _encode(value)
+                result["value"] = _encode(value, 0, exact)
                 # A returned value counts against the output limit like printed text.
                 size = len(_unlimited(_json.dumps, result["value"]))
                 if size > req.get("valueBytes", size):

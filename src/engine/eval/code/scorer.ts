@@ -4,6 +4,9 @@
  * a syntax error or a time-out the remaining tests are not run (they count as failed), so an item
  * costs at most about one time limit more than its passing tests.
  */
+import { scoreWithProxy } from "./assert-proxy.ts";
+import { evalplusPlan } from "./evalplus-plan.ts";
+import { createOracleCache } from "./evalplus-oracle.ts";
 import { extractProgram } from "./extract.ts";
 import type { Sandbox } from "./pool.ts";
 import type { CodeTests } from "./tests-schema.ts";
@@ -50,7 +53,7 @@ export function cut(s: string, n = CUT): string {
   return s.length <= n ? s : `${s.slice(0, n)}… (${s.length - n} more characters)`;
 }
 
-function request(code: string, tests: CodeTests, i: number): RunRequest {
+function request(code: string, tests: CaseTests, i: number): RunRequest {
   if (tests.style === "stdio") return { mode: "stdio", code, stdin: tests.cases[i]?.input ?? "" };
   const c = tests.cases[i];
   return {
@@ -62,7 +65,7 @@ function request(code: string, tests: CodeTests, i: number): RunRequest {
 }
 
 /** The verdict, decided here from the plain data the interpreter returned (value.ts). */
-function judge(tests: CodeTests, i: number, o: RunOutcome): Verdict {
+function judge(tests: CaseTests, i: number, o: RunOutcome): Verdict {
   if (o.status !== "ok") return o.status;
   if (tests.style === "stdio") {
     const expected = tests.cases[i]?.output ?? "";
@@ -74,7 +77,12 @@ function judge(tests: CodeTests, i: number, o: RunOutcome): Verdict {
   return equalsExpected(value.data, tests.cases[i]?.expected ?? null) ? "pass" : "wrong_answer";
 }
 
-function failure(tests: CodeTests, i: number, verdict: Exclude<Verdict, "pass">, o: RunOutcome) {
+function failure(
+  tests: CaseTests,
+  i: number,
+  verdict: Exclude<Verdict, "pass">,
+  o: RunOutcome,
+): FailedTest {
   const f: FailedTest = { index: i, verdict, expected: "", actual: "" };
   if (tests.style === "stdio") {
     const c = tests.cases[i];
@@ -93,6 +101,31 @@ function failure(tests: CodeTests, i: number, verdict: Exclude<Verdict, "pass">,
   }
   if (o.error) f.error = cut(o.error);
   return f;
+}
+
+/** The stdio and function styles: cases written out in the item. */
+type CaseTests = Exclude<CodeTests, { style: "evalplus" | "asserts" }>;
+
+/**
+ * How one answer's tests run: the request per test, the verdict on its outcome (decided here,
+ * outside the interpreter), the failure's description, and whether the first failure ends the item.
+ */
+export interface TestPlan {
+  total: number;
+  request(i: number): RunRequest;
+  judge(i: number, o: RunOutcome): Verdict;
+  failure(i: number, verdict: Exclude<Verdict, "pass">, o: RunOutcome): FailedTest;
+  stopAtFirstFailure: boolean;
+}
+
+function casePlan(code: string, tests: CaseTests): TestPlan {
+  return {
+    total: tests.cases.length,
+    request: (i) => request(code, tests, i),
+    judge: (i, o) => judge(tests, i, o),
+    failure: (i, v, o) => failure(tests, i, v, o),
+    stopAtFirstFailure: false,
+  };
 }
 
 const STOPS = new Set<Verdict>([
@@ -139,6 +172,10 @@ export function oldScorerNote(scorer: { id: string; version: number }): string |
 export function createCodeScorer(opts: CodeScorerOptions): Scorer {
   const base: RunLimits = { ...DEFAULT_LIMITS, ...opts.limits };
   const maxTime = opts.maxTimeLimitMs ?? MAX_TIME_LIMIT_MS;
+  const oracles = createOracleCache(opts.sandbox);
+  // An assert-style item holds two interpreters at once: two such items each holding one of a
+  // pool of two would wait on each other for ever, so they take turns.
+  let proxyTurn: Promise<unknown> = Promise.resolve();
   return {
     id: "code",
     version: CODE_SCORER_VERSION,
@@ -152,7 +189,24 @@ export function createCodeScorer(opts: CodeScorerOptions): Scorer {
       // A question set may not hold the scorer for ten minutes a test: its limit is capped.
       const timeMs = Math.min(tests.timeLimitMs ?? base.timeMs, Math.max(maxTime, base.timeMs));
       const limits = { ...base, timeMs };
-      const total = tests.cases.length;
+      if (tests.style === "asserts") {
+        const { name, program } = tests;
+        const mine = proxyTurn.then(() =>
+          scoreWithProxy({ sandbox: opts.sandbox, code, name, program, limits }, signal),
+        );
+        proxyTurn = mine.catch(() => undefined);
+        return mine;
+      }
+      let plan: TestPlan;
+      if (tests.style === "evalplus") {
+        const o = await oracles(tests, limits, signal);
+        if (!o.ok) {
+          const reason = o.code === "aborted" ? "cancelled" : `EvalPlus cases: ${o.message}`;
+          return { correct: null, score: 0, extracted: code, reason };
+        }
+        plan = evalplusPlan(code, tests.dataset, o.oracle);
+      } else plan = casePlan(code, tests);
+      const total = plan.total;
       const details: CodeScoreDetails = {
         passed: 0,
         total,
@@ -169,12 +223,12 @@ export function createCodeScorer(opts: CodeScorerOptions): Scorer {
       }
       try {
         for (let i = 0; i < total; i++) {
-          const r = await lease.run(request(code, tests, i), limits, signal);
+          const r = await lease.run(plan.request(i), limits, signal);
           if (!r.ok) {
             const reason = r.code === "aborted" ? "cancelled" : r.message;
             return { correct: null, score: 0, extracted: code, reason, details: { ...details } };
           }
-          const verdict = judge(tests, i, r.outcome);
+          const verdict = plan.judge(i, r.outcome);
           details.timeMs += r.outcome.timeMs;
           if (verdict === "pass") {
             details.passed += 1;
@@ -182,9 +236,10 @@ export function createCodeScorer(opts: CodeScorerOptions): Scorer {
           }
           if (verdict === "syntax_error" && !found.fenced)
             return { correct: false, score: 0, extracted: null, reason: "no code found" };
-          details.firstFailure ??= failure(tests, i, verdict, r.outcome);
+          details.firstFailure ??= plan.failure(i, verdict, r.outcome);
           // These end the interpreter (or would end the same way again): the rest is not run.
-          if (STOPS.has(verdict)) {
+          // EvalPlus stops at a first failure too (pass@1 is the same; its cases are many).
+          if (STOPS.has(verdict) || plan.stopAtFirstFailure) {
             details.skipped = total - i - 1;
             break;
           }

@@ -2,6 +2,12 @@
  * The `tests` column of a code question set (JSON text or an already parsed value):
  *   {"style":"stdio","cases":[{"input":"1 2\n","output":"3\n"}]}  (optional "compare": "livecodebench")
  *   {"style":"function","name":"add","cases":[{"args":[1,2],"expected":3}]}
+ *   {"style":"evalplus","dataset":"humaneval","task":"HumanEval/0","entryPoint":"f",
+ *    "solution":"<the canonical program>","test":"<the dataset's test program>"}
+ *   (EvalPlus: the cases are the test program's `inputs`, the expected values the canonical
+ *   solution's outputs on them; evalplus-oracle.ts)
+ *   {"style":"asserts","name":"f","program":"assert f(1) == 2"}  (plain HumanEval and MBPP: the
+ *   program runs apart from the answer, calling it through a proxy; assert-proxy.ts)
  * Optional `timeLimitMs` overrides the per-test wall time for the item.
  */
 import { z } from "zod";
@@ -26,10 +32,42 @@ export const functionTestsSchema = z.object({
   timeLimitMs,
 });
 
+export const evalplusTestsSchema = z.object({
+  style: z.literal("evalplus"),
+  /** Which special oracles apply (EvalPlus's `dataset` argument). */
+  dataset: z.enum(["humaneval", "mbpp"]),
+  task: z.string().min(1),
+  /** HumanEval+'s `entry_point`; MBPP+'s is read from the test program. */
+  entryPoint: z
+    .string()
+    .regex(/^[A-Za-z_]\w*$/)
+    .optional(),
+  /** The canonical solution (trusted): it gives the expected values. */
+  solution: z.string().min(1),
+  /** The dataset's test program: only its `inputs` literal and its tolerance are read. */
+  test: z.string().min(1),
+  /** The dataset revision the row came from, part of the expected values' cache key. */
+  revision: z.string().optional(),
+  timeLimitMs,
+});
+
+export const assertsTestsSchema = z.object({
+  style: z.literal("asserts"),
+  /** The function under test; the program sees a proxy under this name and as `candidate`. */
+  name: z.string().regex(/^[A-Za-z_]\w*$/),
+  /** The test program (trusted): asserts, run in an interpreter of its own (assert-proxy.ts). */
+  program: z.string().min(1),
+  timeLimitMs,
+});
+
 export const codeTestsSchema = z.discriminatedUnion("style", [
   stdioTestsSchema,
   functionTestsSchema,
+  evalplusTestsSchema,
+  assertsTestsSchema,
 ]);
+
+export type EvalplusTests = z.infer<typeof evalplusTestsSchema>;
 
 export type CodeTests = z.infer<typeof codeTestsSchema>;
 

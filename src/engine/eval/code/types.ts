@@ -37,6 +37,12 @@ export type RunRequest =
       name: string;
       /** JSON text of the argument list. */
       argsJson: string;
+      /**
+       * The arguments are tagged values (exact-value.ts) decoded to their exact types, and the
+       * value comes back tagged with its dict keys' types kept (EvalPlus's inputs hold tuples,
+       * sets and int-keyed dicts that plain JSON would change).
+       */
+      exact?: boolean;
     };
 
 /**

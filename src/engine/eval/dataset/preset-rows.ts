@@ -3,12 +3,21 @@
  * are named in presets.ts). Each follows the reference code the preset names.
  */
 import { z } from "zod";
+import { assertRow } from "./assert-rows.ts";
+import { evalplusRow } from "./evalplus-rows.ts";
 import type { DateWindow } from "./livecodebench.ts";
 import { inWindow, livecodebenchRow } from "./livecodebench.ts";
 import type { BadRow, SourceRow } from "./parse.ts";
 import type { BenchmarkPreset, PresetReshape } from "./presets.ts";
 
-type SyncReshape = Exclude<PresetReshape, "livecodebench_tests">;
+type SyncReshape = Exclude<
+  PresetReshape,
+  | "livecodebench_tests"
+  | "humanevalplus_tests"
+  | "mbppplus_tests"
+  | "humaneval_asserts"
+  | "mbpp_asserts"
+>;
 
 const text = (v: unknown): string =>
   typeof v === "string" ? v : typeof v === "number" ? String(v) : "";
@@ -100,9 +109,10 @@ export interface PresetRows {
   bad: BadRow[];
 }
 
-/** Options of a preset's read: LiveCodeBench's contest-date window. */
+/** Options of a preset's read: LiveCodeBench's contest-date window; the Hub revision read. */
 export interface PresetRowOptions {
   window?: DateWindow;
+  revision?: string;
 }
 
 /**
@@ -116,9 +126,19 @@ export async function presetRows(
 ): Promise<PresetRows> {
   const reshape = preset.reshape;
   if (!reshape) return { rows: [...rows], bad: [] };
+  const out: PresetRows = { rows: [], bad: [] };
+  const evalplus = reshape === "humanevalplus_tests" || reshape === "mbppplus_tests";
+  if (evalplus || reshape === "humaneval_asserts" || reshape === "mbpp_asserts") {
+    const dataset = reshape.startsWith("humaneval") ? "humaneval" : "mbpp";
+    for (const r of rows) {
+      const read = evalplus ? evalplusRow(dataset, r, options.revision) : assertRow(dataset, r);
+      if (read.ok) out.rows.push(read.value);
+      else out.bad.push({ line: r.line, message: read.message });
+    }
+    return out;
+  }
   if (reshape !== "livecodebench_tests")
     return { rows: rows.map((r) => reshapeRow(reshape, preset, r)), bad: [] };
-  const out: PresetRows = { rows: [], bad: [] };
   for (const r of rows) {
     if (options.window && !inWindow(r, options.window)) continue;
     const read = await livecodebenchRow(r);

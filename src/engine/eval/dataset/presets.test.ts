@@ -155,6 +155,77 @@ const FIXTURES: Record<string, Fixture> = {
       },
     ],
   },
+  // The four code sets' features as their dataset cards declare them (one row each).
+  "evalplus/humanevalplus": {
+    features: { task_id: str, prompt: str, canonical_solution: str, entry_point: str, test: str },
+    total: 164,
+    rows: [
+      {
+        task_id: "HumanEval/0",
+        prompt: "def inc(x):\n",
+        canonical_solution: "    return x + 1\n",
+        entry_point: "inc",
+        test: "def check(candidate):\n    inputs = [[1], [2]]\n    results = [2, 3]\n",
+      },
+    ],
+  },
+  "evalplus/mbppplus": {
+    features: {
+      task_id: int,
+      code: str,
+      prompt: str,
+      source_file: str,
+      test_imports: strings,
+      test_list: strings,
+      test: str,
+    },
+    total: 378,
+    rows: [
+      {
+        task_id: 2,
+        code: "def inc(x):\n    return x + 1",
+        prompt: "Write a function to add one.",
+        source_file: "x",
+        test_imports: [],
+        test_list: ["assert inc(1) == 2"],
+        test: "inputs = [[1]]\nresults = [2]\n",
+      },
+    ],
+  },
+  "openai/openai_humaneval": {
+    features: { task_id: str, prompt: str, canonical_solution: str, test: str, entry_point: str },
+    total: 164,
+    rows: [
+      {
+        task_id: "HumanEval/0",
+        prompt: "def inc(x):\n",
+        canonical_solution: "    return x + 1\n",
+        test: "def check(candidate):\n    assert candidate(1) == 2\n",
+        entry_point: "inc",
+      },
+    ],
+  },
+  "google-research-datasets/mbpp": {
+    features: {
+      task_id: int,
+      text: str,
+      code: str,
+      test_list: strings,
+      test_setup_code: str,
+      challenge_test_list: strings,
+    },
+    total: 500,
+    rows: [
+      {
+        task_id: 11,
+        text: "Write a function to add one.",
+        code: "def inc(x):\n    return x + 1",
+        test_list: ["assert inc(1) == 2"],
+        test_setup_code: "",
+        challenge_test_list: [],
+      },
+    ],
+  },
   "lighteval/drop_harness": {
     features: {
       section_id: str,
@@ -251,6 +322,10 @@ describe("benchmark presets", () => {
       "drop",
       "gpqa-diamond",
       "livecodebench",
+      "humanevalplus",
+      "mbppplus",
+      "humaneval",
+      "mbpp",
     ]);
     for (const p of BENCHMARK_PRESETS) {
       expect(p.source.split).toBeTruthy();
@@ -322,7 +397,9 @@ describe("benchmark presets", () => {
           ? ["answer", "choices"]
           : p.reshape === "livecodebench_tests"
             ? ["question", "tests"]
-            : [],
+            : p.scorer === "code"
+              ? ["question", "tests", "id"]
+              : [],
       );
       const mapped = Object.values(p.mapping).filter(
         (c): c is string => typeof c === "string" && !written.has(c),
@@ -355,7 +432,7 @@ describe("benchmark presets", () => {
   });
 
   it("names each benchmark it does not offer, with the reason, apart from the offered ones", () => {
-    expect(UNOFFERED_BENCHMARKS.map((b) => b.name)).toEqual(["HumanEval", "MBPP", "BigCodeBench"]);
+    expect(UNOFFERED_BENCHMARKS.map((b) => b.name)).toEqual(["BigCodeBench"]);
     const offered = new Set(BENCHMARK_PRESETS.map((p) => p.source.dataset));
     for (const b of UNOFFERED_BENCHMARKS) {
       expect(offered.has(b.dataset.split(" ")[0]!)).toBe(false);

