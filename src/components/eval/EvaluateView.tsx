@@ -121,7 +121,14 @@ function Report({ hidden }: { hidden: boolean }) {
       {code && <CodeRuntimePanel />}
       <CacheSummary rows={rows} />
       {/* Wider than the column at 1024 px and below: it scrolls sideways inside the card. */}
-      <div className="table-scroll" data-testid="eval-report-scroll">
+      <div
+        className="table-scroll"
+        data-testid="eval-report-scroll"
+        // A scrolling region is reached and scrolled from the keyboard too.
+        tabIndex={0}
+        role="region"
+        aria-label="Strategies, scrolls sideways"
+      >
         <ReportTable rows={rows} metric={code ? "pass@1" : "Accuracy"} />
       </div>
       <ComparisonPanel comparisons={report.comparisons} />
