@@ -31,7 +31,10 @@ withStudio(
     ({ server, studio } = s);
     conductor = new ConductorPage(studio.page);
   },
-  { script: (s) => scriptPlan(s, ATTEMPTS_THEN_JUDGE, { usage: PLAN_USAGE }) },
+  {
+    script: (s) => scriptPlan(s, ATTEMPTS_THEN_JUDGE, { usage: PLAN_USAGE }),
+    unpricedConductor: true,
+  },
 );
 
 // The server's usage figures (PLAN_USAGE and this) and the prices: every dollar below follows from them.

@@ -25,6 +25,10 @@ test("the three-step example opens from the first screen with its graph, answer 
   await expect(studio.byTestId("example-banner")).toContainText("Example run");
   await expect(studio.byTestId("question")).toHaveValue(/^Example: /);
   await expect(studio.byTestId("final-answer")).toContainText("5050");
+  // The example's own workers are not in a newcomer's Settings: said for an example, no offer
+  // to adopt a pool on the test server.
+  await expect(studio.byTestId("example-pool-note")).toContainText("its own recorded workers");
+  await expect(studio.byTestId("use-run-pool")).toHaveCount(0);
   for (let i = 0; i < 3; i++) await expect(studio.status(i)).toHaveAttribute("data-status", "done");
   await studio.node(0).click();
   await expect(studio.byTestId("inspector")).toContainText("Step 1 of 3");

@@ -42,7 +42,14 @@ export class StudioPage {
       pool: pool.map((w, i) =>
         storedWorker(i, { ...w, kind: "openai", baseURL, price: { input: 1, output: 2 } }),
       ),
-      conductor: { backend: "remote", baseURL, model: conductorModel, ...conductorSettings },
+      // Priced like the workers: an unpriced remote Conductor makes every run's cost unknown.
+      conductor: {
+        backend: "remote",
+        baseURL,
+        model: conductorModel,
+        price: { input: 1, output: 2 },
+        ...conductorSettings,
+      },
     };
     await storeSettings(this.page, settings);
   }

@@ -44,6 +44,8 @@ export interface StudioOptions {
   ask?: string;
   /** After `ask`: plans, and waits until the Conductor is done and this many steps are on the canvas. */
   plan?: number;
+  /** Seeds the Conductor without its default price (its plans then count as unpriced). */
+  unpricedConductor?: boolean;
 }
 
 /**
@@ -81,9 +83,10 @@ export function withStudio(
 export async function openStudio<P extends StudioPage>(
   studio: P,
   server: TestServer,
-  { ask, plan }: Pick<StudioOptions, "ask" | "plan"> = {},
+  { ask, plan, unpricedConductor }: Pick<StudioOptions, "ask" | "plan" | "unpricedConductor"> = {},
 ): Promise<P> {
-  await studio.seed(server.baseURL);
+  const conductor = unpricedConductor ? { price: undefined } : {};
+  await studio.seed(server.baseURL, undefined, undefined, conductor);
   await studio.goto();
   if (ask !== undefined) await studio.ask(ask);
   if (plan !== undefined) await studio.plan(plan);

@@ -33,6 +33,32 @@ describe("csvCell", () => {
 });
 
 describe("resultsCsv", () => {
+  it("leaves the cost of a result with unpriced calls empty, never 0", () => {
+    const base = {
+      item: "q1",
+      strategy: "single",
+      repeat: 0,
+      correct: true,
+      score: 1,
+      answer: "4",
+      expected: "4",
+      tokens: 10,
+      latencyMs: 1,
+      runId: "r1",
+    };
+    const text = resultsCsv([
+      EvalResultSchema.parse({ ...base, cost: 0, unpricedCalls: 1 }),
+      EvalResultSchema.parse({ ...base, item: "q2", runId: "r2", cost: 0.5 }),
+    ]);
+    const [head, unknown, priced] = text
+      .trim()
+      .split("\n")
+      .map((l) => l.split(","));
+    const at = head!.indexOf("cost");
+    expect(unknown![at]).toBe("");
+    expect(priced![at]).toBe("0.5");
+  });
+
   it("writes a hostile answer as text in the results CSV", () => {
     const row = EvalResultSchema.parse({
       item: "@item",

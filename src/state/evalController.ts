@@ -23,6 +23,7 @@ import type { EvalStore } from "./evalStore.ts";
 import { createDexieEvalStore } from "./evalStore.ts";
 import { openRecord } from "./files.ts";
 import { evalTagOf } from "./evalHistory.ts";
+import { refreshHistory } from "./historyController.ts";
 import { CONDUCTOR_KEY_ID } from "./keybinding.ts";
 import { askForKeys } from "./keyPrompt.ts";
 import { parseMoney, userLocale } from "./money.ts";
@@ -228,6 +229,8 @@ async function runStored(
           .getState()
           .patchEval({ evalMessage: `History did not keep a run: ${saved.message}` });
       useStudio.getState().addEvalResult(result);
+      // An open History lists the new item at once (its read is incremental and coalesced).
+      listInHistory();
     },
     onProgress: (progress) => useStudio.getState().patchEval({ evalProgress: progress }),
   });
@@ -264,7 +267,13 @@ async function runStored(
       .patchEval({ evalPhase: "cancelled", evalMessage: `The evaluation stopped: ${why}` });
   } finally {
     if (current === run) current = null;
+    listInHistory();
   }
+}
+
+/** Reads History again when it is open, so an evaluation's items show there as they are stored. */
+function listInHistory(): void {
+  if (useStudio.getState().historyOpen) void refreshHistory();
 }
 
 /** What the spending cap refused, in words: which estimate, against what was already committed. */
@@ -306,13 +315,19 @@ async function showStored(evaluation: Evaluation): Promise<void> {
   const questions = await evalStore().loadQuestions(evaluation.id);
   const done = results.filter((r) => !r.error).length;
   const total = evaluation.dataset.size * evaluation.strategies.length * evaluation.repeats;
-  useStudio.getState().patchEval({
+  const ui = useStudio.getState();
+  // The same evaluation, stopped in this session, keeps how it ended (cancelled, at the cap) and
+  // its progress; another one has no progress of this session to show.
+  const same = ui.evaluation?.id === evaluation.id && ui.evalProgress !== null;
+  const ended = same && (ui.evalPhase === "cancelled" || ui.evalPhase === "cost_cap");
+  ui.patchEval({
     evaluation,
     evalResults: results,
     evalQuestions: questions,
     evalOpenItem: null,
-    evalPhase: done < total ? "idle" : "finished",
+    evalPhase: done >= total ? "finished" : ended ? ui.evalPhase : "idle",
     evalResumable: done < total ? { evaluation, done, total } : null,
+    ...(same ? {} : { evalProgress: null }),
   });
 }
 

@@ -1,9 +1,10 @@
 import type { EvalResult, Evaluation } from "../engine/eval/schema.ts";
 import type { EvalTag, Verdict } from "../engine/store/schema.ts";
 
-/** An item's verdict as History names it. */
-export function verdictOf(correct: boolean | null): Verdict {
-  return correct === true ? "correct" : correct === false ? "wrong" : "unscored";
+/** An item's verdict as History names it: a failed call is an error, not an unscored answer. */
+export function verdictOf(result: Pick<EvalResult, "correct" | "error">): Verdict {
+  if (result.error) return "errored";
+  return result.correct === true ? "correct" : result.correct === false ? "wrong" : "unscored";
 }
 
 /** What an item's history row says about it: its evaluation, strategy, item and verdict. */
@@ -14,7 +15,7 @@ export function evalTagOf(evaluation: Evaluation, result: EvalResult): EvalTag {
     strategy: result.strategy,
     item: result.item,
     repeat: result.repeat,
-    verdict: verdictOf(result.correct),
+    verdict: verdictOf(result),
   };
 }
 

@@ -24,7 +24,10 @@ export function EvalProgressBar() {
       ? progress.running
         ? `Pausing: stopping ${progress.running} item(s)`
         : "Paused"
-      : (ENDED[phase] ?? "Running");
+      : phase === "running"
+        ? "Running"
+        : // Shown again after a stop (no run in this session's hands): stopped, never "Running".
+          (ENDED[phase] ?? "Stopped");
   return (
     <div
       className="eval-progress"

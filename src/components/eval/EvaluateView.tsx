@@ -59,7 +59,12 @@ function Report({ hidden }: { hidden: boolean }) {
   const code = evaluation.scorer.id === "code";
   const stamp = new Date(evaluation.createdAt).toISOString().slice(0, 16).replace(/[:T]/g, "-");
   return (
-    <section className="eval-card" aria-label="Report" hidden={hidden}>
+    <section
+      className="eval-card"
+      aria-label="Report"
+      hidden={hidden}
+      data-testid="eval-report-card"
+    >
       <div className="row">
         <h3>Report: {evaluation.name}</h3>
         <button
@@ -115,7 +120,17 @@ function Report({ hidden }: { hidden: boolean }) {
       </div>
       {code && <CodeRuntimePanel />}
       <CacheSummary rows={rows} />
-      <ReportTable rows={rows} metric={code ? "pass@1" : "Accuracy"} />
+      {/* Wider than the column at 1024 px and below: it scrolls sideways inside the card. */}
+      <div
+        className="table-scroll"
+        data-testid="eval-report-scroll"
+        // A scrolling region is reached and scrolled from the keyboard too.
+        tabIndex={0}
+        role="region"
+        aria-label="Strategies, scrolls sideways"
+      >
+        <ReportTable rows={rows} metric={code ? "pass@1" : "Accuracy"} />
+      </div>
       <ComparisonPanel comparisons={report.comparisons} />
       <CategoryTable rows={report.categories} strategies={names} />
       <ParetoPlot rows={rows} />

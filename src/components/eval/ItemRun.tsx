@@ -20,7 +20,11 @@ function StepCard({ step }: { step: StepRecord }) {
         <span className="muted">{accessText(step)}</span>
         <span className={`item-status status-${step.status}`}>{step.status}</span>
         {tokens !== null && <span className="muted">{tokens} tokens</span>}
-        {step.cost !== null && <span className="muted">{formatCost(step.cost)}</span>}
+        {step.cost !== null && (
+          <span className="muted">
+            {step.usage?.unpriced ? "cost unknown" : formatCost(step.cost)}
+          </span>
+        )}
         {step.usage?.cached && (
           <span className="muted" data-testid={`item-step-cached-${step.index}`}>
             from the response cache, no call made
@@ -43,7 +47,11 @@ function Round({ round, rounds }: { round: RoundRecord; rounds: number }) {
         <details className="item-plan">
           <summary>
             The Conductor&apos;s plan
-            {round.plan.cost !== null ? ` (${formatCost(round.plan.cost)})` : ""}
+            {round.plan.cost === null
+              ? ""
+              : round.plan.usage?.unpriced
+                ? " (cost unknown)"
+                : ` (${formatCost(round.plan.cost)})`}
           </summary>
           <pre className="item-output">{round.plan.raw}</pre>
         </details>

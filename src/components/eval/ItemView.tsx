@@ -8,20 +8,25 @@ import { useStudio } from "../../state/store.ts";
 import { ItemRun } from "./ItemRun.tsx";
 import { choiceLabel } from "./StrategyOptions.tsx";
 
-/** A result's verdict in words, with the class its cell has in the matrix; the scorer's reason apart. */
-export function verdictOf(r: EvalResult): { text: string; tone: string; why: string | null } {
+/**
+ * A result's standing in words, with the class its cell has in the matrix, and why, said by whom
+ * gave it: an errored item has no verdict at all (its call failed before any scorer saw it), so
+ * its reason is the error, never worded as the scorer's.
+ */
+export function verdictOf(r: EvalResult): {
+  text: string;
+  tone: string;
+  why: string | null;
+} {
   if (r.error)
     return {
-      text: "Error: a call failed (not a wrong answer)",
+      text: "Errored: a call failed, so no scorer judged it (not a wrong answer; Resume runs it again)",
       tone: "error",
-      why: r.error.message,
+      why: `the error: ${r.error.message}`,
     };
-  if (r.correct === null) return { text: "Unscored", tone: "unscored", why: r.reason ?? null };
-  return {
-    text: r.correct ? "Right" : "Wrong",
-    tone: r.correct ? "right" : "wrong",
-    why: r.reason ?? null,
-  };
+  const scorer = r.reason ? `the scorer: ${r.reason}` : null;
+  if (r.correct === null) return { text: "Unscored", tone: "unscored", why: scorer };
+  return { text: r.correct ? "Right" : "Wrong", tone: r.correct ? "right" : "wrong", why: scorer };
 }
 
 /** The stored run of one result; null while it loads, a message when it is not stored. */
@@ -130,7 +135,12 @@ export function ItemView({ item, strategy }: { item: string; strategy: string })
             <span className={`verdict verdict-${verdict?.tone ?? "pending"}`}>
               {verdict?.text ?? "Not run yet."}
             </span>
-            {verdict?.why && <span className="muted"> (the scorer: {verdict.why})</span>}
+            {verdict?.why && (
+              <span className="muted" data-testid="eval-item-why">
+                {" "}
+                ({verdict.why})
+              </span>
+            )}
           </dd>
           {r && (
             <>

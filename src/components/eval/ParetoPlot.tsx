@@ -105,7 +105,9 @@ export function ParetoPlot({ rows }: { rows: StrategySummary[] }) {
             cursor: { points: { show: false }, drag: { x: false, y: false } },
             scales: {
               // Room either side so the end points and their names are not cut at the edges.
-              x: { time: false, range: (_u, min, max) => costRange(min, max) },
+              // From the costs themselves: uPlot widens equal ends (every cost $0) to 0..100
+              // before asking, which drew an axis to $120 for points all at $0.
+              x: { time: false, range: () => costRange(Math.min(...xs), Math.max(...xs)) },
               y: { range: [0, 105] },
             },
             axes: [
@@ -170,6 +172,8 @@ export function ParetoPlot({ rows }: { rows: StrategySummary[] }) {
                     })),
                   );
                   ctx.restore();
+                  // The x axis's end, for a reader (and a test) to check that it fits the costs.
+                  el.dataset.xmax = String(u.scales.x!.max);
                 },
               ],
             },
@@ -187,6 +191,7 @@ export function ParetoPlot({ rows }: { rows: StrategySummary[] }) {
       plot?.destroy();
       delete el.dataset.drawn;
       delete el.dataset.labels;
+      delete el.dataset.xmax;
     };
     // `key` stands for the points drawn; `theme` redraws in the theme's colours.
     // eslint-disable-next-line react-hooks/exhaustive-deps

@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from "react";
-import type { Comparison, DiffPart } from "../../engine/run/compare.ts";
+import { formatTotalCost } from "../../engine/cost.ts";
+import type { CompareTotals, Comparison, DiffPart } from "../../engine/run/compare.ts";
 import { compareRuns } from "../../engine/run/compare.ts";
+import type { Totals } from "../../engine/schema/record.ts";
 import type { RunMeta } from "../../engine/store/schema.ts";
 import { runStore } from "../../state/runStore.ts";
 import { useStudio } from "../../state/store.ts";
@@ -33,8 +35,28 @@ function Diff({
 }
 
 const num = (n: number | null) => (n === null ? "–" : n.toLocaleString());
-const delta = (a: number, b: number, f: (n: number) => string) =>
-  b === a ? "same" : `${b > a ? "+" : "−"}${f(Math.abs(b - a))}`;
+const signed = (d: number, f: (n: number) => string) =>
+  d === 0 ? "same" : `${d > 0 ? "+" : "−"}${f(Math.abs(d))}`;
+const tokens = (t: Totals) => (t.promptTokens + t.completionTokens).toLocaleString();
+
+/**
+ * One run's totals: the whole run (kept parts included), and for a continued run also its own
+ * calls, so the reader sees which totals the difference compares.
+ */
+function SideTotals({ t, testId }: { t: CompareTotals; testId: string }) {
+  return (
+    <div data-testid={testId}>
+      Whole run: {tokens(t.whole)} tokens · {t.whole.calls} calls · {formatTotalCost(t.whole)} ·
+      planning {formatDuration(t.planningMs)} · running {formatDuration(t.executionMs)}
+      {t.keptParts > 0 && (
+        <div className="muted" data-testid={`${testId}-own`}>
+          It continued an earlier run and kept {t.keptParts} part{t.keptParts === 1 ? "" : "s"} of
+          it; its own calls: {tokens(t.own)} tokens · {t.own.calls} calls · {formatTotalCost(t.own)}
+        </div>
+      )}
+    </div>
+  );
+}
 
 /** Two stored runs side by side, step by step, with word and text diffs. */
 export function CompareView({ pair }: { pair: [string, string] }) {
@@ -115,8 +137,9 @@ export function CompareView({ pair }: { pair: [string, string] }) {
                           <Diff parts={row.outputDiff} show={show} />
                         </pre>
                         <div className="small muted">
-                          {num(s.tokens)} tokens · {s.cost === null ? "–" : formatCost(s.cost)} ·{" "}
-                          {formatDuration(s.latencyMs)}
+                          {num(s.tokens)} tokens ·{" "}
+                          {s.unpriced ? "cost unknown" : s.cost === null ? "–" : formatCost(s.cost)}{" "}
+                          · {formatDuration(s.latencyMs)}
                         </div>
                       </div>
                     );
@@ -136,24 +159,15 @@ export function CompareView({ pair }: { pair: [string, string] }) {
               </div>
             </div>
             <div className="compare-grid small" data-testid="compare-totals">
-              {(["left", "right"] as const).map((side) => {
-                const t = data.c.totals[side];
-                return (
-                  <div key={side}>
-                    {(t.promptTokens + t.completionTokens).toLocaleString()} tokens · {t.calls}{" "}
-                    calls · {formatCost(t.cost)} · planning {formatDuration(t.planningMs)} · running{" "}
-                    {formatDuration(t.executionMs)}
-                  </div>
-                );
-              })}
-              <div className="muted">
-                Difference (right − left):{" "}
-                {delta(
-                  data.c.totals.left.promptTokens + data.c.totals.left.completionTokens,
-                  data.c.totals.right.promptTokens + data.c.totals.right.completionTokens,
-                  (n) => `${n.toLocaleString()} tokens`,
-                )}
-                , {delta(data.c.totals.left.cost, data.c.totals.right.cost, formatCost)}
+              {(["left", "right"] as const).map((side) => (
+                <SideTotals key={side} t={data.c.totals[side]} testId={`compare-totals-${side}`} />
+              ))}
+              <div className="muted" data-testid="compare-difference">
+                Difference in whole-run totals (right − left):{" "}
+                {signed(data.c.totals.difference.tokens, (n) => `${n.toLocaleString()} tokens`)},{" "}
+                {data.c.totals.difference.cost === null
+                  ? "cost unknown (a call has no price)"
+                  : signed(data.c.totals.difference.cost, formatCost)}
               </div>
             </div>
           </>

@@ -1,7 +1,8 @@
 import { memo } from "react";
 import type { EvalGroup } from "../../engine/store/history-view.ts";
 import { UNTAGGED_EVAL } from "../../engine/store/history-view.ts";
-import { formatCost, formatDate } from "./format.ts";
+import { formatTotalCost } from "../../engine/cost.ts";
+import { formatDate } from "./format.ts";
 
 interface Props {
   group: EvalGroup;
@@ -10,9 +11,19 @@ interface Props {
   onItems: (group: EvalGroup) => void;
 }
 
+/** "3/5 correct · 1 errored · 1 unscored": errored items (a failed call) are never "unscored". */
+function verdictsText(g: EvalGroup): string {
+  const scored = g.correct + g.wrong;
+  const parts = [
+    scored ? `${g.correct}/${scored} correct` : "",
+    g.errored ? `${g.errored} errored` : "",
+    g.unscored ? `${g.unscored} unscored` : "",
+  ].filter(Boolean);
+  return parts.length ? parts.join(" · ") : "no items";
+}
+
 /** One evaluation in the history list: its items folded into one row that opens its report. */
 export const EvalGroupRow = memo(function EvalGroupRow({ group, onOpen, onItems }: Props) {
-  const scored = group.correct + group.wrong;
   const untagged = group.id === UNTAGGED_EVAL;
   return (
     <div className="history-row eval-group" data-testid="history-evaluation" data-eval={group.id}>
@@ -37,11 +48,8 @@ export const EvalGroupRow = memo(function EvalGroupRow({ group, onOpen, onItems 
           <span data-testid="history-evaluation-items">
             {group.items} item run{group.items === 1 ? "" : "s"}
           </span>
-          <span>
-            {scored ? `${group.correct}/${scored} correct` : "unscored"}
-            {group.unscored && scored ? ` · ${group.unscored} unscored` : ""}
-          </span>
-          <span data-testid="history-cost">{formatCost(group.cost)}</span>
+          <span data-testid="history-evaluation-verdicts">{verdictsText(group)}</span>
+          <span data-testid="history-cost">{formatTotalCost(group)}</span>
           <span>{group.tokens.toLocaleString()} tok</span>
           {group.strategies.length > 0 && <span>{group.strategies.join(", ")}</span>}
           <span>{formatDate(group.lastAt)}</span>

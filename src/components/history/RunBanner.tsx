@@ -3,6 +3,7 @@ import type { RunRecord } from "../../engine/schema/record.ts";
 import { resumeNow } from "../../state/controller.ts";
 import { adoptRunPool, poolDiffers } from "../../state/open.ts";
 import { useStudio } from "../../state/store.ts";
+import { isExampleRun } from "../examples/examples.ts";
 
 /** What an interrupted run kept, in words: only what it really has. */
 function keptWords(record: RunRecord): string {
@@ -20,6 +21,7 @@ export function RunBanner() {
   const record = useStudio((s) => (s.record.status === "interrupted" ? s.record : null));
   const phase = useStudio((s) => s.phase);
   const differs = useStudio((s) => s.liveId === null && poolDiffers(s.record, s.pool));
+  const example = useStudio((s) => isExampleRun(s.record.id));
   if (status !== "interrupted" && !differs) return null;
   return (
     <div className="focus-banner" data-testid="run-banner">
@@ -37,7 +39,14 @@ export function RunBanner() {
           </button>
         </span>
       )}
-      {differs && (
+      {differs && example && (
+        // An example's workers answered on the local test server: nothing for a newcomer to adopt.
+        <span data-testid="example-pool-note">
+          This example brought its own recorded workers; your Settings need none of them to explore
+          it. To run your own question, set up workers in Settings.
+        </span>
+      )}
+      {differs && !example && (
         <span>
           This run used a different worker pool than Settings.{" "}
           <button

@@ -117,7 +117,12 @@ export function RunBar() {
         >
           Tidy up
         </button>
-        <span className="totals" data-testid="totals">
+        <span
+          className="totals"
+          data-testid="totals"
+          // The line may end in an ellipsis: hovering gives the whole text.
+          onMouseEnter={(e) => (e.currentTarget.title = e.currentTarget.textContent ?? "")}
+        >
           {t.calls > 0 && (
             <>
               {ownOnly && (

@@ -215,6 +215,21 @@ describe("the report", () => {
     expect(Number(a[cols.indexOf("savedCost")])).toBeCloseTo(0.0225, 12);
   });
 
+  it("leaves an unpriced strategy's cost cells empty in the report CSV, never 0", () => {
+    const unpriced = [
+      r("single:A", "q1", true, { cost: 0, unpricedCalls: 1 }),
+      r("single:A", "q2", false, { cost: 0, unpricedCalls: 1 }),
+      r("conductor", "q1", true),
+      r("conductor", "q2", true),
+    ];
+    const csv = reportCsv(analyse(EV, unpriced)).trim().split("\n");
+    const cols = csv[0]!.split(",");
+    const row = (s: string) => csv.find((l) => l.startsWith(s))!.split(",");
+    for (const c of ["costPerQuestion", "costLo", "costHi"])
+      expect(row("single:A")[cols.indexOf(c)], c).toBe("");
+    expect(Number(row("conductor")[cols.indexOf("costPerQuestion")])).toBeCloseTo(0.01, 12);
+  });
+
   it("exports the report as CSV with the comparison beside each strategy", () => {
     const csv = reportCsv(analyse(EV, RESULTS)).trim().split("\n");
     const head = csv[0]!.split(",");

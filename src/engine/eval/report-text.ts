@@ -157,6 +157,8 @@ export function reportCsv(a: Analysis): string {
   ];
   const rows = a.strategies.map((r) => {
     const c = a.comparisons.find((x) => x.strategy === r.strategy);
+    // Unpriced calls make the cost unknown: its cells are left empty, never written as 0.
+    const priced = r.unpricedCalls === 0;
     return [
       r.strategy,
       r.questions,
@@ -169,9 +171,9 @@ export function reportCsv(a: Analysis): string {
       r.passAtK,
       r.majAtK,
       r.k,
-      r.costPerQuestion,
-      r.costCi?.lo,
-      r.costCi?.hi,
+      priced ? r.costPerQuestion : undefined,
+      priced ? r.costCi?.lo : undefined,
+      priced ? r.costCi?.hi : undefined,
       r.callsPerQuestion,
       r.tokensPerQuestion,
       r.cachedCalls,

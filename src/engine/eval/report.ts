@@ -249,7 +249,10 @@ export function resultsCsv(results: readonly EvalResult[]): string {
   const code = results.some((r) => r.code);
   const lines = [[...CSV_COLUMNS, ...OUTCOME_COLUMNS, ...(code ? CODE_COLUMNS : [])].join(",")];
   for (const r of latestResults(results)) {
-    const cells = [...CSV_COLUMNS.map((c) => r[c]), ...outcomeCells(r)].map(csvCell);
+    // A cost with an unpriced call in it is unknown: its cell is left empty, never written as 0.
+    const cell = (c: (typeof CSV_COLUMNS)[number]) =>
+      c === "cost" && r.unpricedCalls ? undefined : r[c];
+    const cells = [...CSV_COLUMNS.map(cell), ...outcomeCells(r)].map(csvCell);
     if (code) cells.push(...CODE_COLUMNS.map((c) => csvCell(codeCell(r, c))));
     lines.push(cells.join(","));
   }

@@ -22,14 +22,15 @@ const stepUsage = { promptTokens: 100, completionTokens: 20, estimated: false };
 const PLAN_COST = 0.00105;
 const STEP_COST = 0.0004;
 
-async function record(
-  conductorPrice: { input: number; output: number } | undefined,
-  texts: string[],
-) {
+function record(conductorPrice: { input: number; output: number } | undefined, texts: string[]) {
+  return recordWith(ConductorConfigSchema.parse({ model: "c", price: conductorPrice }), texts);
+}
+
+async function recordWith(conductor: RunnerOptions["conductor"], texts: string[]) {
   const o: RunnerOptions = {
     question: "Is 391 prime?",
     pool,
-    conductor: ConductorConfigSchema.parse({ model: "c", price: conductorPrice }),
+    conductor,
     conductorBackend: createFakeBackend(texts.map((text) => ({ text, usage: planUsage }))),
     backendFor: () => createFakeBackend(() => ({ text: "391 = 17 × 23", usage: stepUsage })),
     signal: new AbortController().signal,
@@ -59,10 +60,21 @@ describe("a priced Conductor's plans in a run's cost", () => {
     expect(r.totals.cost).toBeCloseTo(2 * PLAN_COST + 2 * STEP_COST, 12);
   });
 
-  it("costs the plan nothing when the Conductor has no price", async () => {
+  it("marks a remote Conductor's plan without a price unpriced, like a worker's call", async () => {
     const r = await record(undefined, [PLAN]);
     expect(r.rounds[0]?.plan?.cost).toBe(0);
+    expect(r.rounds[0]?.plan?.usage?.unpriced).toBe(true);
     expect(planningCostOf(r)).toBe(0);
+    // The totals are a lower bound: the plan's call is counted as one whose cost is unknown.
     expect(r.totals.cost).toBeCloseTo(2 * STEP_COST, 12);
+    expect(r.totals.unpricedCalls).toBe(1);
+    expect(r.totals).toEqual(totalsOf(r));
+  });
+
+  it("leaves an in-browser Conductor's plan priced (it costs nothing)", async () => {
+    const o = ConductorConfigSchema.parse({ kind: "webllm", model: "c" });
+    const r = await recordWith(o, [PLAN]);
+    expect(r.rounds[0]?.plan?.usage?.unpriced).toBeUndefined();
+    expect(r.totals.unpricedCalls).toBeUndefined();
   });
 });

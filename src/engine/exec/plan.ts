@@ -1,4 +1,4 @@
-import { callCost } from "../cost.ts";
+import { callCost, pricedUsage } from "../cost.ts";
 import type { Failure } from "../errors.ts";
 import { ERROR_MESSAGES, failure } from "../errors.ts";
 import { fitPrompt } from "../conductor/context.ts";
@@ -26,7 +26,8 @@ export const CONDUCTOR_AUTH =
 
 export interface PlanOptions {
   backend: ChatBackend;
-  conductor: Pick<ConductorConfig, "temperature" | "maxTokens" | "price" | "planGrammar">;
+  conductor: Pick<ConductorConfig, "temperature" | "maxTokens" | "price" | "planGrammar"> &
+    Partial<Pick<ConductorConfig, "kind">>;
   messages: ChatMessage[];
   /** The pool's worker ids in the order the prompt showed them: `model_id` n is `workerIds[n]`. */
   workerIds: readonly string[];
@@ -162,9 +163,11 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
   try {
     // The call's own reasoning, a block that a bare `</think>` moved out of the answer included.
     const result = await call;
-    const { text, usage } = result;
+    const { text } = result;
     const thought = result.reasoning ? { reasoning: result.reasoning } : {};
-    const cost = callCost(usage, o.conductor.price);
+    const cost = callCost(result.usage, o.conductor.price);
+    // A remote Conductor with no price is unpriced like a worker: its plan's cost is unknown, not $0.
+    const usage = pricedUsage(result.usage, o.conductor.price, o.conductor.kind !== "webllm");
     const parsed = parseConductorOutput(text, { workers, maxSteps: o.maxSteps, round });
     const finish = {
       type: "plan_finish",

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { RunRecord, StepRecord } from "../schema/record.ts";
 import { WorkerSchema } from "../schema/worker.ts";
 import { compareRuns, textDiff } from "./compare.ts";
+import { totalsOf } from "./totals.ts";
 import { emptyRecord, stepRecord } from "./record.ts";
 import { roundRecord } from "./record.fixtures.ts";
 
@@ -47,6 +48,7 @@ describe("compareRuns, side by side", () => {
       output: "out 0",
       tokens: 42,
       cost: 0.5,
+      unpriced: false,
       latencyMs: 250,
     });
     expect(row.right).toEqual({
@@ -57,6 +59,7 @@ describe("compareRuns, side by side", () => {
       output: "out 0",
       tokens: null,
       cost: null,
+      unpriced: false,
       latencyMs: null,
     });
     expect(row.same).toEqual({ worker: false, subtask: true, access: false, output: true });
@@ -95,9 +98,53 @@ describe("compareRuns, side by side", () => {
     const c = compareRuns(a, b);
     expect(c.rows).toEqual([]);
     expect(c.answers).toEqual({ left: null, right: "42", diff: [{ text: "42", op: "added" }] });
-    expect(c.totals.left).toEqual({ ...a.totals, planningMs: 120, executionMs: 900 });
-    expect(c.totals.right).toEqual({ ...b.totals, planningMs: null, executionMs: 10 });
+    expect(c.totals.left).toMatchObject({ own: a.totals, planningMs: 120, executionMs: 900 });
+    expect(c.totals.right).toMatchObject({ own: b.totals, planningMs: null, executionMs: 10 });
     expect(compareRuns(b, a).answers.diff).toEqual([{ text: "42", op: "removed" }]);
+  });
+
+  it("compares a resumed run's whole totals with a whole run's, its own calls said apart", () => {
+    const used = (promptTokens: number) => ({
+      promptTokens,
+      completionTokens: 0,
+      estimated: false,
+    });
+    const steps = [
+      step(0, { usage: used(100), cost: 0.1 }),
+      step(1, { usage: used(50), cost: 0.05 }),
+    ];
+    const whole = run([steps]);
+    whole.totals = totalsOf(whole);
+    // The resumed run kept step 1 of its parent and ran step 2 again, a little cheaper.
+    const resumed = run([[steps[0]!, step(1, { usage: used(40), cost: 0.04 })]], {
+      kept: [{ parent: [], round: 0, step: 0 }],
+    });
+    resumed.totals = totalsOf(resumed);
+    const c = compareRuns(whole, resumed);
+    expect(c.totals.right.keptParts).toBe(1);
+    expect(c.totals.right.own.calls).toBe(1);
+    expect(c.totals.right.whole.calls).toBe(2);
+    // Whole against whole: 140 - 150 tokens, $0.14 - $0.15; never 40 tokens against 150.
+    expect(c.totals.difference.tokens).toBe(-10);
+    expect(c.totals.difference.cost).toBeCloseTo(-0.01, 12);
+    expect(c.totals.left.keptParts).toBe(0);
+  });
+
+  it("leaves the cost difference unknown when a call had no price, and a step's cost too", () => {
+    const priced = run([
+      [step(0, { usage: { promptTokens: 10, completionTokens: 0, estimated: false }, cost: 0.1 })],
+    ]);
+    const unpricedUsage = {
+      promptTokens: 10,
+      completionTokens: 0,
+      estimated: false,
+      unpriced: true as const,
+    };
+    const unpriced = run([[step(0, { usage: unpricedUsage, cost: 0 })]]);
+    const c = compareRuns(priced, unpriced);
+    expect(c.totals.difference).toEqual({ tokens: 0, cost: null });
+    expect(c.rows[0]?.right).toMatchObject({ cost: null, unpriced: true });
+    expect(c.rows[0]?.left).toMatchObject({ cost: 0.1, unpriced: false });
   });
 
   it("keeps whitespace and line breaks in a text diff", () => {

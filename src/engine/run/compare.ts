@@ -1,6 +1,7 @@
 import { findWorker } from "../conductor/ids.ts";
 import { diffWords, diffWordsWithSpace } from "diff";
 import type { RunRecord, StepRecord, Totals } from "../schema/record.ts";
+import { wholeTotalsOf } from "./totals.ts";
 
 /** A piece of a diff: text that both have, or only the left (removed) or right (added) one. */
 export interface DiffPart {
@@ -32,8 +33,31 @@ export interface StepSide {
   status: string;
   output: string;
   tokens: number | null;
+  /** Null when the step made no call, or its call had no price (its cost is unknown, not $0). */
   cost: number | null;
+  unpriced: boolean;
   latencyMs: number | null;
+}
+
+/**
+ * One side's totals. `whole` counts every call that stands in its record, the parts kept from the
+ * run it continued included; `own` only the calls this run made (its record's totals). The
+ * difference is taken between the two `whole` totals: a resumed run's own calls against a whole
+ * run would compare a part with a whole.
+ */
+export interface CompareTotals {
+  whole: Totals;
+  own: Totals;
+  /** How many plans and steps it kept from the run it continued (0 for a fresh run). */
+  keptParts: number;
+  planningMs: number | null;
+  executionMs: number | null;
+}
+
+/** Right minus left of the whole totals; the cost is null (unknown) when either side has an unpriced call. */
+export interface TotalsDifference {
+  tokens: number;
+  cost: number | null;
 }
 
 /** One row of a comparison: the same step (by round and position) in both runs. */
@@ -50,9 +74,26 @@ export interface CompareRow {
 export interface Comparison {
   rows: CompareRow[];
   answers: { left: string | null; right: string | null; diff: DiffPart[] };
-  totals: {
-    left: Totals & { planningMs: number | null; executionMs: number | null };
-    right: Totals & { planningMs: number | null; executionMs: number | null };
+  totals: { left: CompareTotals; right: CompareTotals; difference: TotalsDifference };
+}
+
+function sideTotals(r: RunRecord): CompareTotals {
+  return {
+    whole: wholeTotalsOf(r),
+    own: r.totals,
+    keptParts: r.kept.length,
+    planningMs: r.planningMs,
+    executionMs: r.executionMs,
+  };
+}
+
+const tokensOf = (t: Totals) => t.promptTokens + t.completionTokens;
+
+function difference(left: Totals, right: Totals): TotalsDifference {
+  const unknown = (left.unpricedCalls ?? 0) + (right.unpricedCalls ?? 0) > 0;
+  return {
+    tokens: tokensOf(right) - tokensOf(left),
+    cost: unknown ? null : right.cost - left.cost,
   };
 }
 
@@ -68,7 +109,8 @@ function side(s: StepRecord | undefined, pool: RunRecord["pool"]): StepSide | nu
     status: s.status,
     output: s.output,
     tokens: s.usage ? s.usage.promptTokens + s.usage.completionTokens : null,
-    cost: s.cost,
+    cost: s.usage?.unpriced ? null : s.cost,
+    unpriced: s.usage?.unpriced === true,
     latencyMs: s.startedAt !== null && s.finishedAt !== null ? s.finishedAt - s.startedAt : null,
   };
 }
@@ -102,12 +144,11 @@ export function compareRuns(a: RunRecord, b: RunRecord): Comparison {
       });
     }
   }
+  const left = sideTotals(a);
+  const right = sideTotals(b);
   return {
     rows,
     answers: { left: a.answer, right: b.answer, diff: textDiff(a.answer ?? "", b.answer ?? "") },
-    totals: {
-      left: { ...a.totals, planningMs: a.planningMs, executionMs: a.executionMs },
-      right: { ...b.totals, planningMs: b.planningMs, executionMs: b.executionMs },
-    },
+    totals: { left, right, difference: difference(left.whole, right.whole) },
   };
 }

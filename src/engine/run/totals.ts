@@ -135,6 +135,15 @@ export function totalsOf(record: Pick<RunRecord, "rounds" | "kept">): Totals {
 }
 
 /**
+ * A run's whole totals: every finished call its record holds, the parts kept from its parent
+ * included. A continued (resumed, re-run) run's own totals leave those out; these count what its
+ * answer cost in all, so that a fresh run and a continued one compare like with like.
+ */
+export function wholeTotalsOf(record: Pick<RunRecord, "rounds">): Totals {
+  return tally(where(callsOf(record.rounds), (c) => c.finished));
+}
+
+/**
  * Tokens and cost of a round as drawn on its group: every call it holds, whether its step failed
  * afterwards or was kept from the parent run, since the group shows all of them.
  */

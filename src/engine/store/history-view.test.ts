@@ -65,9 +65,34 @@ describe("historyView", () => {
       correct: 2,
       wrong: 1,
       unscored: 0,
+      errored: 0,
       strategies: ["conductor", "moa"],
       tokens: 30,
       cost: 0.03,
+      calls: 0,
+      unpricedCalls: 0,
+    });
+  });
+
+  it("counts errored items apart from unscored ones, and the calls without a price", () => {
+    const rows = newestFirst([
+      item("e3-a", 1, tag("e3", "conductor", "errored")),
+      item("e3-b", 2, tag("e3", "conductor", "unscored")),
+      row("e3-c", 3, {
+        kind: "evaluation",
+        evaluation: tag("e3", "moa", "correct"),
+        calls: 3,
+        unpricedCalls: 2,
+      }),
+    ]);
+    const [e3] = historyView(rows, F).entries;
+    expect(e3?.type === "evaluation" && e3.group).toMatchObject({
+      correct: 1,
+      wrong: 0,
+      unscored: 1,
+      errored: 1,
+      calls: 3,
+      unpricedCalls: 2,
     });
   });
 

@@ -28,9 +28,14 @@ export interface EvalGroup {
   correct: number;
   wrong: number;
   unscored: number;
+  /** Items whose calls failed: no verdict, and not "unscored" either. */
+  errored: number;
   strategies: string[];
   tokens: number;
   cost: number;
+  /** Calls made by its items, and how many of them had no price (their cost is unknown, not $0). */
+  calls: number;
+  unpricedCalls: number;
 }
 
 export type HistoryEntry =
@@ -64,9 +69,12 @@ function addTo(groups: Map<string, EvalGroup>, r: RunMeta): void {
       correct: 0,
       wrong: 0,
       unscored: 0,
+      errored: 0,
       strategies: [],
       tokens: 0,
       cost: 0,
+      calls: 0,
+      unpricedCalls: 0,
     };
     groups.set(id, g);
   }
@@ -75,8 +83,9 @@ function addTo(groups: Map<string, EvalGroup>, r: RunMeta): void {
   g.lastAt = Math.max(g.lastAt, r.createdAt);
   g.tokens += r.tokens;
   g.cost += r.cost;
-  const verdict = tag?.verdict ?? "unscored";
-  g[verdict === "correct" ? "correct" : verdict === "wrong" ? "wrong" : "unscored"]++;
+  g.calls += r.calls ?? 0;
+  g.unpricedCalls += r.unpricedCalls ?? 0;
+  g[tag?.verdict ?? "unscored"]++;
   if (tag && !g.strategies.includes(tag.strategy)) g.strategies.push(tag.strategy);
 }
 

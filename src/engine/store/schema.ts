@@ -11,8 +11,11 @@ export const STORED_RUN_MIGRATIONS = migrationSequence("stored run", []);
 /** The IndexedDB schema version, and the version each row is written at. */
 export const STORE_VERSION = STORED_RUN_MIGRATIONS.current;
 
-/** An evaluation item's verdict, as History shows it. */
-export const VerdictSchema = z.enum(["correct", "wrong", "unscored"]);
+/**
+ * An evaluation item's verdict, as History shows it: `errored` when a call failed before any scorer
+ * saw it (never "unscored", which is an answer the scorer could not judge).
+ */
+export const VerdictSchema = z.enum(["correct", "wrong", "unscored", "errored"]);
 export type Verdict = z.infer<typeof VerdictSchema>;
 
 /** Which evaluation an item's run belongs to, and what it was there (kept on its history row). */
