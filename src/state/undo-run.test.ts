@@ -38,7 +38,7 @@ const statuses = () =>
 function storedRun(id: string, question: string, output: string): RunRecord {
   const pool = [{ id: "w0" }] as unknown as RunRecord["pool"];
   const step = {
-    ...stepRecord({ pool }, { id: "x", worker: "w0", subtask: "Do it.", access: [] }, 0),
+    ...stepRecord({ pool }, { worker: "w0", subtask: "Do it.", access: [] }, 0),
   };
   const round = { ...emptyRound(0), steps: [{ ...step, status: "done" as const, output }] };
   return { ...emptyRecord(id), question, status: "done", rounds: [round] };
