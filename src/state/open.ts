@@ -1,4 +1,4 @@
-import { docFromSteps } from "../engine/graph/document.ts";
+import { docFromSteps, withLayout } from "../engine/graph/document.ts";
 import { stepsAt } from "../engine/run/continue.ts";
 import type { RunRecord } from "../engine/schema/record.ts";
 import type { StepResult } from "./run.ts";
@@ -26,7 +26,7 @@ export function resultsFor(record: RunRecord, ids: string[]): Record<string, Ste
 export function showRun(
   record: RunRecord,
   where: { key: string; exportedAt: string | null },
-  doc = docFromSteps(stepsAt(record, TOP)),
+  doc = withLayout(docFromSteps(stepsAt(record, TOP)), record.layout),
 ): void {
   const s = useStudio.getState();
   const ids = doc.steps.map((st) => st.id);
