@@ -76,7 +76,7 @@ describe("exportRun and importRun", () => {
   it("keeps dragged positions, by step index, and an older file without them still imports", () => {
     const layout = { positions: { "0": { x: 10, y: -20 }, "2": { x: 300.5, y: 40 } } };
     const text = exportRun({ ...record, layout }, AT);
-    expect(JSON.parse(text).run.layout).toEqual(layout);
+    expect((JSON.parse(text) as { run: { layout: unknown } }).run.layout).toEqual(layout);
     const result = importRun(text);
     expect(result.ok && result.record.layout).toEqual(layout);
     if (result.ok) expect(exportRun(result.record, AT)).toBe(text);
