@@ -35,7 +35,9 @@ test("the provider follows a base-URL edit, and undo names the field in the form
   await expect(card.getByTestId("worker-provider").locator("option:checked")).toHaveText(
     "Custom OpenAI-compatible",
   );
-  await expect(pool.byTestId("pool-undo")).toHaveText(/edit base URL, headers and provider of/);
+  await expect(pool.byTestId("pool-undo")).toHaveText(
+    /Undo: edit base URL[a-z ,]* and provider of “/,
+  );
   await expect(pool.byTestId("pool-undo")).not.toHaveText(/baseURL|plainHeaders|,headers/);
   await card.getByTestId("worker-baseurl").fill("https://api.openai.com/v1");
   await expect(card.getByTestId("worker-provider")).toHaveValue("openai");

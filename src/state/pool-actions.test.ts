@@ -62,8 +62,8 @@ describe("pool editor actions", () => {
     const id = addWorkerFrom("anthropic");
     changeBaseURL(byId(id)!, "http://127.0.0.1:8080/v1");
     expect(byId(id)).toMatchObject({ provider: "custom", baseURL: "http://127.0.0.1:8080/v1" });
-    // The old provider's own header went with it.
-    expect(byId(id)?.headers).toBeUndefined();
+    // Its headers stay: a proxy in front of the provider still needs them.
+    expect(byId(id)?.headers).toEqual({ "anthropic-dangerous-direct-browser-access": "true" });
     changeBaseURL(byId(id)!, "https://api.openai.com/v1");
     expect(byId(id)?.provider).toBe("openai");
     // Another path at the same origin is still that provider.

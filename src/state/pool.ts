@@ -100,7 +100,7 @@ function providerPatch(worker: Worker, preset: ProviderPreset): Partial<Worker> 
 /**
  * Changes a worker's base URL. The provider follows it: a URL at another provider's origin is
  * that provider's, one at no preset's origin is a custom endpoint, so the label never names a
- * provider the worker no longer calls.
+ * provider the worker no longer calls. Headers are kept: they are the user's now.
  */
 export function changeBaseURL(worker: Worker, baseURL: string): void {
   const origin = originOf(baseURL);
@@ -108,9 +108,23 @@ export function changeBaseURL(worker: Worker, baseURL: string): void {
   const match = PROVIDER_PRESETS.find((p) => p.baseURL && originOf(p.baseURL) === origin);
   const keeps = current?.baseURL ? originOf(current.baseURL) === origin : !match;
   const preset = keeps ? current : (match ?? CUSTOM_PRESET);
+  if (!preset || preset === current)
+    return useStudio.getState().updateWorker(worker.id, { baseURL });
+  // A list price follows the provider, as it follows the model; a typed one stays. Headers stay
+  // as they are (a proxy in front of a provider still needs them).
+  const oldList = listPrice(worker.provider, worker.model);
+  const listed =
+    !worker.price ||
+    (oldList !== undefined &&
+      worker.price.input === oldList.input &&
+      worker.price.output === oldList.output);
+  const newList = listPrice(preset.id, worker.model);
   useStudio.getState().updateWorker(worker.id, {
     baseURL,
-    ...(preset && preset !== current ? providerPatch(worker, preset) : {}),
+    provider: preset.id,
+    ...(listed
+      ? { price: newList ? { input: newList.input, output: newList.output } : undefined }
+      : {}),
   });
 }
 
