@@ -30,6 +30,10 @@ const ExportSchema = z.object({
         ),
       }),
     ),
+    /** Dragged positions by step index (written only where a step was placed by hand). */
+    layout: z
+      .object({ positions: z.record(z.string(), z.object({ x: z.number(), y: z.number() })) })
+      .optional(),
   }),
 });
 export type ExportJson = z.infer<typeof ExportSchema>;

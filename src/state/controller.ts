@@ -31,6 +31,7 @@ import type { StudioState } from "./store.ts";
 import { CONDUCTOR_KEY_ID } from "./keybinding.ts";
 import { askForKeys } from "./keyPrompt.ts";
 import { useStudio } from "./store.ts";
+import { runViewOf } from "./undoMemory.ts";
 
 /** The run in flight: its own record, whichever run the screen shows. */
 interface Live {
@@ -161,7 +162,8 @@ export async function planNow(): Promise<void> {
   if (base.conductorProblem) return s.setNotice(base.conductorProblem);
   s.setRunStepIds([]);
   s.setFocus(TOP);
-  s.replaceDoc(emptyDoc(), true);
+  // The plan replaces the run shown: undoing it shows that run again, not the plan's leftovers.
+  s.replaceDoc(emptyDoc(), true, runViewOf(s));
   // The pool as this plan's prompt shows it: streamed model ids are read against it, whatever
   // happens to the pool while the Conductor writes.
   const ids = shownIds(s.pool);

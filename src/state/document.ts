@@ -7,6 +7,8 @@ import { staleAfterEdit } from "../engine/graph/edges.ts";
 import type { History } from "../engine/graph/history.ts";
 import { createHistory, endGroup, push, redo, undo } from "../engine/graph/history.ts";
 import type { StudioState } from "./store.ts";
+import type { RunView } from "./undoMemory.ts";
+import { arriving, leaving, runOnRedo, runOnUndo, runReplaced, runViewOf } from "./undoMemory.ts";
 
 export interface DocumentSlice {
   question: string;
@@ -18,8 +20,12 @@ export interface DocumentSlice {
   setQuestion: (question: string) => void;
   /** Applies an edit as an undo step (folded into the previous one when `group` matches). */
   edit: (edit: Edit, group?: string) => boolean;
-  /** Replaces the document, e.g. with a Conductor plan; `undoable` records the old one first. */
-  replaceDoc: (doc: WorkflowDoc, undoable: boolean) => void;
+  /**
+   * Replaces the document, e.g. with a Conductor plan; `undoable` records the old one first.
+   * `runBefore`: the replacement also replaced the run shown (an import, a plan), and undoing it
+   * shows this run again, outputs and all.
+   */
+  replaceDoc: (doc: WorkflowDoc, undoable: boolean, runBefore?: RunView) => void;
   endEditGroup: () => void;
   /** Starts editing another workflow: a fresh undo history, nothing selected. */
   resetDoc: (doc: WorkflowDoc) => void;
@@ -29,50 +35,72 @@ export interface DocumentSlice {
   setNotice: (notice: string | null) => void;
 }
 
-export const createDocumentSlice: StateCreator<StudioState, [], [], DocumentSlice> = (
-  set,
-  get,
-) => ({
-  question: "",
-  history: createHistory(emptyDoc()),
-  selectedIds: [],
-  notice: null,
-  setQuestion: (question) => set({ question }),
-  edit: (edit, group) => {
-    const { history } = get();
-    const result = applyEdit(history.present, edit);
-    if (!result.ok) {
-      set({ notice: result.message });
-      return false;
-    }
-    if (result.doc === history.present) return true;
-    get().markStale(staleAfterEdit(history.present, result.doc));
-    set({
-      history: push(history, result.doc, group),
-      notice: null,
-      ...(result.created.length ? { selectedIds: result.created } : {}),
-    });
-    return true;
-  },
-  replaceDoc: (doc, undoable) =>
-    set((s) => ({
-      history: undoable ? push(endGroup(s.history), doc) : { ...s.history, present: doc },
-      selectedIds: s.selectedIds.filter((id) => doc.steps.some((st) => st.id === id)),
-    })),
-  endEditGroup: () => set((s) => ({ history: endGroup(s.history) })),
-  resetDoc: (doc) => set({ history: createHistory(doc), selectedIds: [], notice: null }),
-  undo: () => {
-    const before = get().history.present;
-    const history = undo(get().history);
+export const createDocumentSlice: StateCreator<StudioState, [], [], DocumentSlice> = (set, get) => {
+  /**
+   * Moves to another point of the undo history: the run shown there whole when one replaced it,
+   * else the results marked stale where the steps differ and given back where only marked since.
+   */
+  const arrive = (before: WorkflowDoc, history: History<WorkflowDoc>, run: RunView | null) => {
+    leaving(before, get().results);
+    if (run) return set({ ...run, history, notice: null });
     get().markStale(staleAfterEdit(before, history.present));
-    set({ history, notice: null });
-  },
-  redo: () => {
-    const before = get().history.present;
-    const history = redo(get().history);
-    get().markStale(staleAfterEdit(before, history.present));
-    set({ history, notice: null });
-  },
-  select: (selectedIds) => set({ selectedIds }),
-  setNotice: (notice) => set({ notice }),
-});
+    set({ history, notice: null, results: arriving(history.present, get().results) });
+  };
+  return {
+    question: "",
+    history: createHistory(emptyDoc()),
+    selectedIds: [],
+    notice: null,
+    setQuestion: (question) => set({ question }),
+    edit: (edit, group) => {
+      const { history } = get();
+      const result = applyEdit(history.present, edit);
+      if (!result.ok) {
+        set({ notice: result.message });
+        return false;
+      }
+      if (result.doc === history.present) return true;
+      leaving(history.present, get().results);
+      get().markStale(staleAfterEdit(history.present, result.doc));
+      set({
+        history: push(history, result.doc, group),
+        notice: null,
+        ...(result.created.length ? { selectedIds: result.created } : {}),
+      });
+      return true;
+    },
+    replaceDoc: (doc, undoable, runBefore) =>
+      set((s) => {
+        // A new run is an undo step even where its workflow equals the one shown.
+        const options = runBefore ? { equals: () => false } : {};
+        const history = undoable
+          ? push(endGroup(s.history), doc, undefined, options)
+          : { ...s.history, present: doc };
+        if (runBefore && history !== s.history && history.past.at(-1) === s.history.present)
+          runReplaced(s.history.present, runBefore);
+        return {
+          history,
+          selectedIds: s.selectedIds.filter((id) => doc.steps.some((st) => st.id === id)),
+        };
+      }),
+    endEditGroup: () => set((s) => ({ history: endGroup(s.history) })),
+    resetDoc: (doc) => set({ history: createHistory(doc), selectedIds: [], notice: null }),
+    undo: () => {
+      const before = get().history.present;
+      const history = undo(get().history);
+      if (history === get().history) return;
+      // A run in flight goes on into its own record: only the document steps back.
+      const run = get().phase === "idle" && runOnUndo(history.present, before, runViewOf(get()));
+      arrive(before, history, run || null);
+    },
+    redo: () => {
+      const before = get().history.present;
+      const history = redo(get().history);
+      if (history === get().history) return;
+      const run = get().phase === "idle" && runOnRedo(before, history.present, runViewOf(get()));
+      arrive(before, history, run || null);
+    },
+    select: (selectedIds) => set({ selectedIds }),
+    setNotice: (notice) => set({ notice }),
+  };
+};

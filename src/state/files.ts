@@ -1,4 +1,4 @@
-import { stepsOf } from "../engine/graph/document.ts";
+import { layoutOf, stepsOf } from "../engine/graph/document.ts";
 import { exportRun } from "../engine/run/export.ts";
 import { importRunChecked } from "../engine/run/validate.ts";
 import { isObject } from "../engine/schema/guards.ts";
@@ -29,8 +29,10 @@ export function workflowRecord(s: StudioState): RunRecord {
  */
 export function exportText(s: StudioState, what: "run" | "workflow"): string {
   const hasRun = s.record.status !== "draft" && s.record.rounds.some((r) => r.steps.length > 0);
-  if (what === "run" && hasRun) return exportRun(s.record, s.exportedAt ?? undefined);
-  return exportRun(workflowRecord(s));
+  const run = what === "run" && hasRun;
+  // The positions the user dragged the steps to travel with the file (an import puts them back).
+  const record = { ...(run ? s.record : workflowRecord(s)), layout: layoutOf(s.history.present) };
+  return exportRun(record, run ? (s.exportedAt ?? undefined) : undefined);
 }
 
 /** Offers a text as a file download. */

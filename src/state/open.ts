@@ -1,4 +1,4 @@
-import { docFromSteps } from "../engine/graph/document.ts";
+import { docFromSteps, withLayout } from "../engine/graph/document.ts";
 import { stepsAt } from "../engine/run/continue.ts";
 import type { RunRecord } from "../engine/schema/record.ts";
 import type { StepResult } from "./run.ts";
@@ -6,6 +6,7 @@ import { TOP, resultFromRecord } from "./run.ts";
 import { describeKeyReport, keyReport } from "./pool.ts";
 import { runStore } from "./runStore.ts";
 import { useStudio } from "./store.ts";
+import { runViewOf } from "./undoMemory.ts";
 
 /** The results of a run's first round, keyed by the ids of a document of the same steps. */
 export function resultsFor(record: RunRecord, ids: string[]): Record<string, StepResult> {
@@ -25,15 +26,16 @@ export function resultsFor(record: RunRecord, ids: string[]): Record<string, Ste
 export function showRun(
   record: RunRecord,
   where: { key: string; exportedAt: string | null },
-  doc = docFromSteps(stepsAt(record, TOP)),
+  doc = withLayout(docFromSteps(stepsAt(record, TOP)), record.layout),
 ): void {
   const s = useStudio.getState();
   const ids = doc.steps.map((st) => st.id);
+  const shown = runViewOf(s);
   s.setQuestion(record.question);
   s.setFocus(TOP);
   s.setRunStepIds(ids);
   s.setRecord(record, resultsFor(record, ids));
-  s.replaceDoc(doc, true);
+  s.replaceDoc(doc, true, shown);
   s.setOpen({ openKey: where.key, exportedAt: where.exportedAt });
   s.setNotice(null);
 }

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import {
   addWorkerFrom,
+  changeBaseURL,
   changeModel,
   changeProvider,
   importPoolText,
@@ -40,6 +41,34 @@ describe("pool editor actions", () => {
     });
     changeProvider(byId(id)!, "openrouter");
     expect(byId(id)?.headers).toBeUndefined();
+  });
+
+  it("a name given from the model follows the model; a typed one stays", () => {
+    const id = addWorkerFrom("openai");
+    changeModel(byId(id)!, "gpt-5");
+    // A copy is named from its model, numbered: it follows its own model once that changes.
+    const copy = { ...byId(id)!, id: "copy", name: "gpt-5 2" };
+    useStudio.getState().addWorker(copy);
+    changeModel(byId("copy")!, "gpt-5-mini");
+    expect(byId("copy")?.name).toBe("gpt-5-mini");
+    changeModel(byId("copy")!, "gpt-5");
+    expect(byId("copy")?.name).toBe("gpt-5 2");
+    useStudio.getState().updateWorker("copy", { name: "My reviewer" });
+    changeModel(byId("copy")!, "gpt-5-nano");
+    expect(byId("copy")?.name).toBe("My reviewer");
+  });
+
+  it("the provider follows the base URL", () => {
+    const id = addWorkerFrom("anthropic");
+    changeBaseURL(byId(id)!, "http://127.0.0.1:8080/v1");
+    expect(byId(id)).toMatchObject({ provider: "custom", baseURL: "http://127.0.0.1:8080/v1" });
+    // Its headers stay: a proxy in front of the provider still needs them.
+    expect(byId(id)?.headers).toEqual({ "anthropic-dangerous-direct-browser-access": "true" });
+    changeBaseURL(byId(id)!, "https://api.openai.com/v1");
+    expect(byId(id)?.provider).toBe("openai");
+    // Another path at the same origin is still that provider.
+    changeBaseURL(byId(id)!, "https://api.openai.com/v2");
+    expect(byId(id)?.provider).toBe("openai");
   });
 
   it("reorders, and removing a worker forgets its key", () => {

@@ -1,5 +1,6 @@
 import { newWorkerId, paperPool, workerFromPreset } from "../engine/pool/paper.ts";
-import { CUSTOM_PRESET, presetById } from "../engine/pool/presets.ts";
+import type { ProviderPreset } from "../engine/pool/presets.ts";
+import { CUSTOM_PRESET, PROVIDER_PRESETS, presetById } from "../engine/pool/presets.ts";
 import { listPrice } from "../engine/pool/prices.ts";
 import { exportPool, importPool } from "../engine/pool/transfer.ts";
 import type { Worker } from "../engine/schema/worker.ts";
@@ -71,6 +72,15 @@ export function removeWorker(id: string): void {
 export function changeProvider(worker: Worker, providerId: string): void {
   const preset = presetById(providerId) ?? CUSTOM_PRESET;
   const price = listPrice(preset.id, worker.model);
+  useStudio.getState().updateWorker(worker.id, {
+    ...providerPatch(worker, preset),
+    baseURL: preset.baseURL || worker.baseURL,
+    ...(price ? { price: { input: price.input, output: price.output } } : {}),
+  });
+}
+
+/** A provider's fields for a worker: its id and headers. */
+function providerPatch(worker: Worker, preset: ProviderPreset): Partial<Worker> {
   // The old provider's own headers go; the user's custom headers stay (their secrets, bound to the
   // old origin, wait for a confirmation like the key); the new provider's headers come.
   const oldPreset = Object.keys(presetById(worker.provider)?.headers ?? {});
@@ -80,18 +90,71 @@ export function changeProvider(worker: Worker, providerId: string): void {
     ...(worker.plainHeaders ?? []).filter((k) => !oldPreset.includes(k) && k in headers),
     ...Object.keys(preset.headers ?? {}),
   ];
-  useStudio.getState().updateWorker(worker.id, {
+  return {
     provider: preset.id,
-    baseURL: preset.baseURL || worker.baseURL,
     headers: Object.keys(headers).length ? headers : undefined,
     plainHeaders: plain.length ? [...new Set(plain)] : undefined,
-    ...(price ? { price: { input: price.input, output: price.output } } : {}),
+  };
+}
+
+/**
+ * Changes a worker's base URL. The provider follows it: a URL at another provider's origin is
+ * that provider's, one at no preset's origin is a custom endpoint, so the label never names a
+ * provider the worker no longer calls. Headers are kept: they are the user's now.
+ */
+export function changeBaseURL(worker: Worker, baseURL: string): void {
+  const origin = originOf(baseURL);
+  const current = presetById(worker.provider);
+  const match = PROVIDER_PRESETS.find((p) => p.baseURL && originOf(p.baseURL) === origin);
+  const keeps = current?.baseURL ? originOf(current.baseURL) === origin : !match;
+  const preset = keeps ? current : (match ?? CUSTOM_PRESET);
+  if (!preset || preset === current)
+    return useStudio.getState().updateWorker(worker.id, { baseURL });
+  // A list price follows the provider, as it follows the model; a typed one stays. Headers stay
+  // as they are (a proxy in front of a provider still needs them).
+  const oldList = listPrice(worker.provider, worker.model);
+  const listed =
+    !worker.price ||
+    (oldList !== undefined &&
+      worker.price.input === oldList.input &&
+      worker.price.output === oldList.output);
+  const newList = listPrice(preset.id, worker.model);
+  useStudio.getState().updateWorker(worker.id, {
+    baseURL,
+    provider: preset.id,
+    ...(listed
+      ? { price: newList ? { input: newList.input, output: newList.output } : undefined }
+      : {}),
   });
 }
 
 /**
+ * Whether a worker's name was given rather than typed: empty, its model's (numbered, as a copy's
+ * is: "gpt-5 2"), its preset's label or "Worker n". Such a name follows the model.
+ */
+export function nameFollowsModel(worker: Worker): boolean {
+  const name = worker.name.trim();
+  const model = worker.model.trim();
+  return (
+    name === "" ||
+    (model !== "" && name.startsWith(model) && /^( \d+)?$/.test(name.slice(model.length))) ||
+    name === presetById(worker.provider)?.label ||
+    /^Worker \d+$/.test(name)
+  );
+}
+
+/** A name from a model, numbered where another worker has it already ("gpt-5", "gpt-5 2"). */
+export function modelName(model: string, pool: readonly Worker[], selfId?: string): string {
+  const base = model.trim().replace(/ \d+$/, "");
+  const taken = new Set(pool.filter((w) => w.id !== selfId).map((w) => w.name));
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n++) if (!taken.has(`${base} ${n}`)) return `${base} ${n}`;
+}
+
+/**
  * Changes a worker's model. The price follows the new model's list price when the worker still had
- * the old model's list price (or none); a price the user typed is kept.
+ * the old model's list price (or none); a price the user typed is kept. So does the name: one
+ * given from the model (or the preset) follows it, one the user typed stays.
  */
 export function changeModel(worker: Worker, model: string): void {
   const oldList = listPrice(worker.provider, worker.model);
@@ -101,11 +164,14 @@ export function changeModel(worker: Worker, model: string): void {
     (oldList !== undefined &&
       worker.price.input === oldList.input &&
       worker.price.output === oldList.output);
-  useStudio.getState().updateWorker(worker.id, {
+  const rename = model.trim() !== "" && nameFollowsModel(worker);
+  const s = useStudio.getState();
+  s.updateWorker(worker.id, {
     model,
     ...(untouched
       ? { price: newList ? { input: newList.input, output: newList.output } : undefined }
       : {}),
+    ...(rename ? { name: modelName(model, s.pool, worker.id) } : {}),
   });
 }
 

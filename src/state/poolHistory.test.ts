@@ -46,6 +46,18 @@ describe("pool undo and redo", () => {
     expect(labels()).toEqual(["edit name of “a”"]);
   });
 
+  it("names the edited fields in the form's words, never the schema's", () => {
+    start();
+    st().updateWorker("a", { headers: { "X-Team": "blue" }, plainHeaders: ["X-Team"] });
+    st().updateWorker("a", { baseURL: "http://127.0.0.1:1/v1" });
+    st().updateWorker("b", { maxTokens: 99, extraBody: { seed: 1 } });
+    expect(labels()).toEqual([
+      "edit headers of “a”",
+      "edit base URL of “a”",
+      "edit extra request fields and max tokens of “b”",
+    ]);
+  });
+
   it("does nothing with nothing to undo or redo, and records no step for an unchanged pool", () => {
     start();
     st().undoPool();

@@ -26,6 +26,35 @@ export interface PoolHistory {
   poolRedo: PoolEntry[];
 }
 
+/** A worker's fields as the Settings form names them, for undo labels ("edit base URL of …"). */
+const FIELD_WORDS: Record<keyof Worker, string> = {
+  id: "id",
+  name: "name",
+  kind: "kind",
+  provider: "provider",
+  baseURL: "base URL",
+  model: "model",
+  temperature: "temperature",
+  maxTokens: "max tokens",
+  price: "price",
+  note: "note",
+  // Which headers are secret is part of editing the headers: one word for both.
+  headers: "headers",
+  plainHeaders: "headers",
+  prefill: "prefill",
+  extraBody: "extra request fields",
+};
+
+/** The undo label of an edit of `fields` of a worker: "edit headers of “GPT-4o”". */
+export function fieldEditLabel(fields: readonly string[], workerName: string): string {
+  const words = [
+    ...new Set(fields.map((f) => (f in FIELD_WORDS ? FIELD_WORDS[f as keyof Worker] : f))),
+  ];
+  const said =
+    words.length > 1 ? `${words.slice(0, -1).join(", ")} and ${words.at(-1)}` : (words[0] ?? "");
+  return `edit ${said} of “${workerName}”`;
+}
+
 /** How many pool edits can be undone. */
 export const POOL_UNDO_LIMIT = 50;
 

@@ -6,6 +6,7 @@ import type { RetryState, RunRecord, StepStatus } from "../engine/schema/record.
 import type { ChatMessage, Usage } from "../engine/schema/usage.ts";
 import { applyEvent, emptyRecord } from "../engine/run/record.ts";
 import type { StudioState } from "./store.ts";
+import { staleCopy } from "./undoMemory.ts";
 
 /** What the canvas shows of one step's latest run, keyed by the step's stable id. */
 export interface StepResult {
@@ -112,7 +113,7 @@ export const createRunSlice: StateCreator<StudioState, [], [], RunSlice> = (set)
       for (const id of ids) {
         const r = results[id];
         if (r && r.status !== "stale" && r.status !== "running" && r.status !== "queued") {
-          results[id] = { ...r, status: "stale" };
+          results[id] = staleCopy(r);
           changed = true;
         }
       }

@@ -9,7 +9,7 @@ import type { GenAiConventions } from "../engine/otel/span.ts";
 import type { Price, Worker } from "../engine/schema/worker.ts";
 import { currentOrigin } from "./keybinding.ts";
 import type { PoolEntry } from "./poolHistory.ts";
-import { recordEdit, stepHistory } from "./poolHistory.ts";
+import { fieldEditLabel, recordEdit, stepHistory } from "./poolHistory.ts";
 import type { StudioState } from "./store.ts";
 
 export interface ConductorSettings {
@@ -167,9 +167,9 @@ export const createSettingsSlice: StateCreator<StudioState, [], [], SettingsSlic
       const old = s.pool.find((w) => w.id === id);
       if (!old) return {};
       const pool = s.pool.map((w) => (w === old ? { ...w, ...patch } : w));
-      const fields = Object.keys(patch).sort().join(",");
-      const label = `edit ${fields} of “${old.name}”`;
-      return { pool, ...recordEdit(s, s, s.pool, pool, label, `${id}:${fields}`) };
+      const fields = Object.keys(patch).sort();
+      const label = fieldEditLabel(fields, old.name);
+      return { pool, ...recordEdit(s, s, s.pool, pool, label, `${id}:${fields.join(",")}`) };
     }),
   addWorker: (worker) =>
     set((s) => {

@@ -14,6 +14,7 @@ import {
 } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { setHistoryOpen } from "../../state/historyController.ts";
 import { useStudio } from "../../state/store.ts";
 import type { CanvasNode } from "../../state/recordFlow.ts";
 import type { StepFlowNode } from "../../state/flow.ts";
@@ -37,6 +38,7 @@ import { useEdgeRoutes } from "./useEdgeRoutes.ts";
 import { useRecordLayer } from "./useRecordLayer.ts";
 import { useFileDrop } from "./useFileDrop.ts";
 import { Welcome } from "./Welcome.tsx";
+import { useFocusRescue } from "./useFocusRescue.ts";
 import { useStickyLayout } from "./useStickyLayout.ts";
 
 const nodeTypes: NodeTypes = { step: StepNode, "group-box": GroupNode };
@@ -71,6 +73,8 @@ function WorkflowCanvas() {
   const former = useFormerWorkers();
   const [nodes, setNodes] = useState<CanvasNode[]>([]);
   const flow = useRef<ReactFlowInstance<CanvasNode, Edge> | null>(null);
+  const wrapper = useRef<HTMLDivElement | null>(null);
+  useFocusRescue(wrapper);
   const planning = useStudio(selectPhase) === "planning";
   const stepCount = doc.steps.length;
 
@@ -175,6 +179,8 @@ function WorkflowCanvas() {
         else ids.delete(c.id);
       }
       st.select([...ids]);
+      // The right column shows History or the inspector: picking a step asks for the inspector.
+      if (st.historyOpen && selection.some((c) => c.selected)) setHistoryOpen(false);
     }
   }, []);
 
@@ -201,6 +207,11 @@ function WorkflowCanvas() {
     <div
       className={`canvas${drop.active ? " drop-active" : ""}`}
       data-testid="canvas"
+      ref={wrapper}
+      // Focus lands here when an edit takes away the focused node and no step is left to take it.
+      tabIndex={-1}
+      role="group"
+      aria-label="Workflow canvas"
       {...drop.handlers}
     >
       <ReactFlow<CanvasNode, Edge>

@@ -2,6 +2,7 @@ import { isGgufId } from "../../state/inbrowserRuntime.ts";
 import { CATALOGUE } from "../../state/inbrowserController.ts";
 import { useStudio } from "../../state/store.ts";
 import { LoadProgressBar } from "./LoadProgressBar.tsx";
+import { chooseConductor } from "./namedWorkers.ts";
 import { ProblemBox } from "./ProblemBox.tsx";
 
 /**
@@ -16,7 +17,8 @@ export function ConductorStatus() {
   const loadedId = useStudio((s) => s.ibModelId);
   const openSettings = useStudio((s) => s.openSettings);
   const useRemote = () => {
-    useStudio.getState().setConductor({ backend: "remote" });
+    // As the Settings choice does: the worker-names option takes this Conductor's default.
+    chooseConductor({ backend: "remote" });
     openSettings();
   };
   if (conductor.backend === "remote") {

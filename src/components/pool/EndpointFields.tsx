@@ -1,7 +1,6 @@
 import { CUSTOM_PRESET, PROVIDER_PRESETS } from "../../engine/pool/presets.ts";
 import type { Worker } from "../../engine/schema/worker.ts";
-import { changeProvider } from "../../state/pool.ts";
-import { useStudio } from "../../state/store.ts";
+import { changeBaseURL, changeProvider } from "../../state/pool.ts";
 import { BrowserStatusNote } from "./BrowserStatusNote.tsx";
 import { HeadersField } from "./HeadersField.tsx";
 import { KeyField } from "./KeyField.tsx";
@@ -9,7 +8,6 @@ import { ModelField } from "./ModelField.tsx";
 
 /** Where a worker is called: provider, base URL, model and key. */
 export function EndpointFields({ worker }: { worker: Worker }) {
-  const update = (patch: Partial<Worker>) => useStudio.getState().updateWorker(worker.id, patch);
   return (
     <div className="worker-grid">
       <label className="field">
@@ -35,7 +33,7 @@ export function EndpointFields({ worker }: { worker: Worker }) {
           data-testid="worker-baseurl"
           placeholder="https://…/v1"
           value={worker.baseURL}
-          onChange={(e) => update({ baseURL: e.target.value.trim() })}
+          onChange={(e) => changeBaseURL(worker, e.target.value.trim())}
         />
       </label>
       <ModelField worker={worker} />

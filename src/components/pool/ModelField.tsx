@@ -1,9 +1,7 @@
 import { useState } from "react";
 import { fetchModels } from "../../engine/pool/probe.ts";
 import type { Worker } from "../../engine/schema/worker.ts";
-import { presetById } from "../../engine/pool/presets.ts";
 import { changeModel } from "../../state/pool.ts";
-import { useStudio } from "../../state/store.ts";
 import type { Credentials } from "./ConnectionTest.tsx";
 import { workerCredentials } from "./ConnectionTest.tsx";
 
@@ -12,24 +10,6 @@ type Listing =
   | { state: "loading" }
   | { state: "done"; models: string[] }
   | { state: "failed"; message: string };
-
-/** Whether a worker's name is still the one it was given (its model, its preset, "Worker n"). */
-export function nameUntouched(worker: Worker): boolean {
-  const name = worker.name.trim();
-  return (
-    name === "" ||
-    name === worker.model ||
-    name === presetById(worker.provider)?.label ||
-    /^Worker \d+$/.test(name)
-  );
-}
-
-/** Picks a model; a worker whose name the user never changed takes the model's name. */
-function pickModel(worker: Worker, model: string) {
-  const rename = nameUntouched(worker);
-  changeModel(worker, model);
-  if (rename) useStudio.getState().updateWorker(worker.id, { name: model });
-}
 
 /**
  * A model name, typed or picked from the endpoint's own list ("Fetch models"): a worker's or
@@ -116,7 +96,7 @@ export function ModelField({ worker }: { worker: Worker }) {
       model={worker.model}
       testId="worker-model"
       onChange={(m) => changeModel(worker, m)}
-      onPick={(m) => pickModel(worker, m)}
+      onPick={(m) => changeModel(worker, m)}
       credentials={() => workerCredentials(worker)}
     />
   );

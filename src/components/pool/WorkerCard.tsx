@@ -1,7 +1,7 @@
 import { memo, useState } from "react";
 import type { Worker } from "../../engine/schema/worker.ts";
 import { newWorkerId } from "../../engine/pool/paper.ts";
-import { moveWorker } from "../../state/pool.ts";
+import { modelName, moveWorker } from "../../state/pool.ts";
 import { useStudio } from "../../state/store.ts";
 import { ConnectionTest } from "./ConnectionTest.tsx";
 import { EndpointFields } from "./EndpointFields.tsx";
@@ -16,24 +16,14 @@ const KIND_LABEL: Readonly<Record<Worker["kind"], string>> = {
 };
 
 /**
- * A copy's name: its model's (what tells copies apart once edited), numbered when the pool has
- * it already ("gpt-5", "gpt-5 2"), never a chain of "(copy)".
- */
-export function copyName(worker: Worker, pool: readonly Worker[]): string {
-  const base = (worker.model.trim() || worker.name).replace(/ \d+$/, "");
-  const taken = new Set(pool.map((w) => w.name));
-  if (!taken.has(base)) return base;
-  for (let n = 2; ; n++) if (!taken.has(`${base} ${n}`)) return `${base} ${n}`;
-}
-
-/**
  * Adds a copy of a worker at the end of the pool (so no step's Model id shifts), with its key: the
  * copy calls the same endpoint.
  */
 function duplicateWorker(worker: Worker): void {
   const s = useStudio.getState();
   const id = newWorkerId();
-  s.addWorker({ ...worker, id, name: copyName(worker, s.pool) });
+  // Named from its model (numbered): copies are told apart once edited, never a chain of "(copy)".
+  s.addWorker({ ...worker, id, name: modelName(worker.model.trim() || worker.name, s.pool) });
   // The key stays bound to the origin it was entered for (keybinding.ts).
   const key = s.keys[worker.id];
   if (key) s.setKey(id, key, s.keyOrigins[worker.id]);

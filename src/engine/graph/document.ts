@@ -1,3 +1,4 @@
+import type { Layout } from "../schema/record.ts";
 import type { Access, Step } from "../schema/workflow.ts";
 import { visibleSteps } from "../schema/workflow.ts";
 import { newId } from "../ids.ts";
@@ -92,4 +93,25 @@ export function stepName(doc: WorkflowDoc, index: number): string {
   if (subtask === "") return `step ${index + 1}`;
   const short = subtask.length > 40 ? `${subtask.slice(0, 39)}…` : subtask;
   return `step ${index + 1} ("${short}")`;
+}
+
+/** The positions set by hand, by step index, as an export keeps them; undefined when none. */
+export function layoutOf(doc: WorkflowDoc): Layout | undefined {
+  const positions: Layout["positions"] = {};
+  doc.steps.forEach((step, index) => {
+    const p = doc.positions[step.id];
+    if (p) positions[String(index)] = { x: p.x, y: p.y };
+  });
+  return Object.keys(positions).length ? { positions } : undefined;
+}
+
+/** A document with an export's positions put back on its steps (by index). */
+export function withLayout(doc: WorkflowDoc, layout: Layout | undefined): WorkflowDoc {
+  if (!layout) return doc;
+  const positions: WorkflowDoc["positions"] = {};
+  for (const [index, p] of Object.entries(layout.positions)) {
+    const step = doc.steps[Number(index)];
+    if (step) positions[step.id] = { x: p.x, y: p.y };
+  }
+  return { ...doc, positions };
 }

@@ -73,6 +73,19 @@ describe("exportRun and importRun", () => {
     expect(exportRun(result.record, AT)).toBe(text);
   });
 
+  it("keeps dragged positions, by step index, and an older file without them still imports", () => {
+    const layout = { positions: { "0": { x: 10, y: -20 }, "2": { x: 300.5, y: 40 } } };
+    const text = exportRun({ ...record, layout }, AT);
+    expect((JSON.parse(text) as { run: { layout: unknown } }).run.layout).toEqual(layout);
+    const result = importRun(text);
+    expect(result.ok && result.record.layout).toEqual(layout);
+    if (result.ok) expect(exportRun(result.record, AT)).toBe(text);
+    // The same run as a file written before positions were kept: same version, no layout.
+    const plain = importRun(exportRun(record, AT));
+    expect(plain.ok && plain.record.layout).toBeUndefined();
+    expect(exportRun(record, AT)).not.toContain('"layout"');
+  });
+
   it("writes two-space JSON in the schema's key order, whatever the record's own order", () => {
     const text = exportRun(record, AT);
     expect(text).toBe(`${JSON.stringify(JSON.parse(text), null, 2)}\n`);

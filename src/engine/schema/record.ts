@@ -220,6 +220,15 @@ export const TotalsSchema = z.object({
 });
 export type Totals = z.infer<typeof TotalsSchema>;
 
+/**
+ * Where the user placed the first round's steps by hand, by step index ("0", "1", ...): layout,
+ * kept apart from what the steps do. A step without an entry is placed by the automatic layout.
+ */
+export const LayoutSchema = z.object({
+  positions: z.record(z.string().regex(/^\d+$/), z.object({ x: z.number(), y: z.number() })),
+});
+export type Layout = z.infer<typeof LayoutSchema>;
+
 export const RunRecordSchema = z.object({
   id: z.string(),
   kind: RunKindSchema,
@@ -246,5 +255,7 @@ export const RunRecordSchema = z.object({
   answer: z.string().nullable(),
   /** This run's own calls, derived from its record (kept steps excluded): see `totalsOf`. */
   totals: TotalsSchema,
+  /** Dragged positions, written by an export and restored by an import; absent in older files. */
+  layout: LayoutSchema.optional(),
 });
 export type RunRecord = z.infer<typeof RunRecordSchema>;
