@@ -30,6 +30,11 @@ test("the three-step example opens from the first screen with its graph, answer 
   await expect(studio.byTestId("example-pool-note")).toContainText("its own recorded workers");
   await expect(studio.byTestId("use-run-pool")).toHaveCount(0);
   for (let i = 0; i < 3; i++) await expect(studio.status(i)).toHaveAttribute("data-status", "done");
+  // Its steps name the workers it was recorded with, not as a fault ("not in pool") of Settings.
+  const workers = studio.nodes().locator(".step-worker");
+  await expect(workers.first()).toContainText("(the example's worker)");
+  await expect(studio.nodes().locator(".step-worker.missing")).toHaveCount(0);
+  await expect(studio.nodes()).not.toContainText(["not in pool"]);
   await studio.node(0).click();
   await expect(studio.byTestId("inspector")).toContainText("Step 1 of 3");
   await expect(studio.byTestId("inspector")).toContainText("100 × 101 / 2 = 5050");

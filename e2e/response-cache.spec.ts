@@ -75,7 +75,7 @@ test("an evaluation run again after a scorer change is answered from the cache: 
     "Delete every stored answer (20 answers",
   );
   await page
-    .getByRole("region", { name: "Strategies" })
+    .getByRole("region", { name: "Strategies", exact: true })
     .screenshot({ path: "test-results/response-cache-clear.png" });
   await evaluate.byTestId("eval-cache-clear-no").click();
   await expect(evaluate.byTestId("eval-cache-size")).toHaveText(/^Stored: 20 answers/);

@@ -33,4 +33,13 @@ describe("steps on workers that left the pool", () => {
   it("fall back to the id when no earlier pool or run knew the worker", () => {
     expect(nodeData(doc, 2, pool, undefined).workerName).toBe("“w2” (not in pool)");
   });
+
+  it("in a shipped example, name the recorded worker without flagging it missing", () => {
+    const former = [worker("w1", "Recorded")];
+    const data = nodeData(doc, 1, pool, undefined, former, true);
+    expect(data.workerName).toBe("Recorded (the example's worker)");
+    expect(data.workerMissing).toBeUndefined();
+    // A worker nobody recorded is still missing, example or not.
+    expect(nodeData(doc, 2, pool, undefined, former, true).workerMissing).toBe(true);
+  });
 });

@@ -49,14 +49,17 @@ export function nodeData(
   pool: Worker[],
   result: StepResult | undefined,
   former: readonly Worker[] = [],
+  /** The open run is a shipped example: its recorded workers are named, not flagged as missing. */
+  example = false,
 ): StepNodeData {
   const step = doc.steps[index]!;
   const worker = findWorker(pool, step.worker);
+  const recorded = findWorker(former, step.worker)?.name;
   return {
     index,
     isLast: index === doc.steps.length - 1,
-    workerName: worker?.name ?? notInPool(step.worker, findWorker(former, step.worker)?.name),
-    ...(worker ? {} : { workerMissing: true }),
+    workerName: worker?.name ?? notInPool(step.worker, recorded, example),
+    ...(worker || (example && recorded) ? {} : { workerMissing: true }),
     subtask: step.subtask,
     ...resultFields(result),
   };
@@ -113,12 +116,14 @@ export function toFlowNodes(
   nestedOf?: ReadonlyMap<string, StepNodeData["nested"]>,
   /** Workers that left the pool, to name the steps still on them (`formerWorkers`). */
   former: readonly Worker[] = [],
+  /** The open run is a shipped example (see `nodeData`). */
+  example = false,
 ): StepFlowNode[] {
   const prev = new Map(previous.map((n) => [n.id, n]));
   return doc.steps.map((step, index) => {
     const old = prev.get(step.id);
     const data = {
-      ...nodeData(doc, index, pool, results[step.id], former),
+      ...nodeData(doc, index, pool, results[step.id], former, example),
       nested: nestedOf?.get(step.id) ?? null,
     };
     const position = positions[step.id] ?? { x: 0, y: 0 };

@@ -37,6 +37,7 @@ import { StepNode } from "./StepNode.tsx";
 import { useEdgeRoutes } from "./useEdgeRoutes.ts";
 import { useRecordLayer } from "./useRecordLayer.ts";
 import { useFileDrop } from "./useFileDrop.ts";
+import { isExampleRun } from "../examples/examples.ts";
 import { Welcome } from "./Welcome.tsx";
 import { useFocusRescue } from "./useFocusRescue.ts";
 import { useStickyLayout } from "./useStickyLayout.ts";
@@ -71,6 +72,7 @@ function WorkflowCanvas() {
   const results = useStudio(selectResults);
   const selectedIds = useStudio(selectSelectedIds);
   const former = useFormerWorkers();
+  const example = useStudio((s) => isExampleRun(s.record.id));
   const [nodes, setNodes] = useState<CanvasNode[]>([]);
   const flow = useRef<ReactFlowInstance<CanvasNode, Edge> | null>(null);
   const wrapper = useRef<HTMLDivElement | null>(null);
@@ -92,13 +94,14 @@ function WorkflowCanvas() {
         steps,
         layer.nestedOf,
         former,
+        example,
       );
       // Record-layer nodes keep the size React Flow measured for them.
       const measured = new Map(prev.map((n) => [n.id, n.measured]));
       const extra = layer.nodes.map((n) => ({ ...n, measured: measured.get(n.id) }));
       return [...extra, ...main];
     });
-  }, [doc, positions, pool, results, selectedIds, layer, former]);
+  }, [doc, positions, pool, results, selectedIds, layer, former, example]);
 
   // Results change every frame while steps stream; the running set only when a step starts or
   // ends. Keying on it keeps the edges array stable between those moments.

@@ -5,6 +5,7 @@ import { runNow } from "../../state/controller.ts";
 import { selectDoc, selectPhase, selectPool, selectSelectedIds } from "../../state/selectors.ts";
 import { useStudio } from "../../state/store.ts";
 import { useFormerWorkers } from "../useFormerWorkers.ts";
+import { isExampleRun } from "../examples/examples.ts";
 import { CopyButton } from "../ui/CopyButton.tsx";
 import { Markdown } from "../ui/Markdown.tsx";
 import { StatusBadge } from "../ui/StatusBadge.tsx";
@@ -19,6 +20,7 @@ export function Inspector() {
   const selectedIds = useStudio(selectSelectedIds);
   const phase = useStudio(selectPhase);
   const former = useFormerWorkers();
+  const example = useStudio((s) => isExampleRun(s.record.id));
   // The first selected id that is still a step: a deleted step's id may linger in the selection
   // (React Flow never reports it deselected), and must not hide the step clicked after it.
   const index =
@@ -85,7 +87,7 @@ export function Inspector() {
         >
           {!findWorker(pool, step.worker) && (
             <option value={step.worker} disabled>
-              {step.worker === "" ? "Choose a worker" : notInPool(step.worker, lost)}
+              {step.worker === "" ? "Choose a worker" : notInPool(step.worker, lost, example)}
             </option>
           )}
           {pool.map((w, i) => (

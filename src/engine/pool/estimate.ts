@@ -52,9 +52,13 @@ export function tokensCost(promptTokens: number, outputTokens: number, price: Pr
   return (promptTokens * price.input + outputTokens * price.output) / 1_000_000;
 }
 
-/** How a step whose worker is not in the pool names it: by its last known name, else its id. */
-export function notInPool(worker: string, name?: string): string {
+/**
+ * How a step whose worker is not in the pool names it: by its last known name, else its id. A
+ * shipped example's steps name the worker it was recorded with, not as a fault of the user's pool.
+ */
+export function notInPool(worker: string, name?: string, example = false): string {
   if (worker === "") return "No worker chosen";
+  if (example && name) return `${name} (the example's worker)`;
   return `“${name ?? worker}” (not in pool)`;
 }
 
