@@ -90,3 +90,16 @@ test("an example asks before it replaces a draft, and both examples are kept in 
   await expect(studio.byTestId("compare")).toContainText("5050");
   await expect(studio.byTestId("compare")).toContainText("is_palindrome");
 });
+
+test("in an 800 px window the Question drawer steps aside once an example opens, and comes back", async () => {
+  await studio.page.setViewportSize({ width: 800, height: 600 });
+  // On a first visit the drawer is open: the question is where a newcomer starts.
+  await expect(studio.byTestId("left-panel")).toBeVisible();
+  await studio.byTestId("example-three-step").click();
+  await expect(studio.nodes()).toHaveCount(3);
+  // The graph the example brings is in view, not half under the drawer.
+  await expect(studio.byTestId("left-panel")).toBeHidden();
+  await expect(studio.byTestId("example-banner")).toBeVisible();
+  await studio.page.getByRole("button", { name: "Question", exact: true }).click();
+  await expect(studio.byTestId("question")).toHaveValue(/^Example: /);
+});

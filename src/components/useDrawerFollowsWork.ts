@@ -23,4 +23,14 @@ export function useDrawerFollowsWork(mode: LayoutMode): void {
     if (mode === "narrow" && was === "planning" && phase !== "planning" && hasSteps)
       useStudio.getState().setDrawer("left", false);
   }, [phase, mode, hasSteps]);
+  // A run opened from a file or an example: in a narrow window the graph is what it brings, so
+  // the Question drawer steps aside (it stays one click away in the header).
+  const runId = useStudio((s) => s.record.id);
+  const lastRun = useRef(runId);
+  useEffect(() => {
+    const was = lastRun.current;
+    lastRun.current = runId;
+    if (mode === "narrow" && was !== runId && hasSteps)
+      useStudio.getState().setDrawer("left", false);
+  }, [runId, mode, hasSteps]);
 }
