@@ -12,10 +12,18 @@ const ENDED: Record<string, string> = {
   cost_cap: "Stopped at the spending cap",
 };
 
+/** The cost so far: unknown (never $0) where calls had no price, "≥ $x" where some had one. */
+function costText(cost: number, unpriced: number): string {
+  if (!unpriced) return formatCost(cost);
+  const calls = `${unpriced} call${unpriced === 1 ? "" : "s"} unpriced`;
+  return cost > 0 ? `≥ ${formatCost(cost)}, ${calls}` : `cost unknown (${calls})`;
+}
+
 /** done/total, time left and cost so far, with pause, resume and cancel. */
 export function EvalProgressBar() {
   const progress = useStudio((s) => s.evalProgress);
   const phase = useStudio((s) => s.evalPhase);
+  const unpriced = useStudio((s) => s.evalResults.reduce((n, r) => n + (r.unpricedCalls ?? 0), 0));
   if (!progress) return null;
   const pct = progress.total ? (progress.done / progress.total) * 100 : 0;
   const live = phase === "running" || phase === "paused";
@@ -60,7 +68,7 @@ export function EvalProgressBar() {
       )}
       <span>{label}</span>
       {live && <span>time left {eta(progress.etaMs)}</span>}
-      <span data-testid="eval-cost">{formatCost(progress.cost)}</span>
+      <span data-testid="eval-cost">{costText(progress.cost, unpriced)}</span>
       {phase === "running" && (
         <button type="button" data-testid="eval-pause" onClick={pauseEvaluation}>
           Pause
