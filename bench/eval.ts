@@ -4,7 +4,7 @@ import { BENCH_PLAN, BENCH_WORKERS, benchEvaluation } from "./eval-setup.ts";
 import { summarise } from "../src/engine/eval/report.ts";
 import { mathScorer } from "../src/engine/eval/scorers/math.ts";
 import { strategyName } from "../src/engine/eval/strategy.ts";
-import { createFakeBackend } from "../src/engine/llm/fake.ts";
+import { createFakeBackend } from "../src/test-support/engine/llm/fake-backend.ts";
 import { createOpenAIBackend } from "../src/engine/llm/openai.ts";
 import type { ChatBackend } from "../src/engine/llm/types.ts";
 import { startServerProcess } from "./server-process.ts";

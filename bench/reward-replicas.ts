@@ -10,7 +10,7 @@ import { pathToFileURL } from "node:url";
 import { resolveConfig } from "../src/cli/config.ts";
 import { parseRewardArgs } from "../src/cli/reward/args.ts";
 import { startReward } from "../src/cli/reward/server.ts";
-import { startRedisServer } from "../src/node/redis/test-server.ts";
+import { startRedisServer } from "../src/test-support/node/redis-server.ts";
 import { startServerProcess } from "./server-process.ts";
 
 const QUESTIONS = 32;

@@ -4,7 +4,7 @@ import { DEFAULT_NODE_SIZE } from "../src/engine/constants.ts";
 import { layoutDoc } from "../src/engine/graph/layout.ts";
 import { routeEdges } from "../src/engine/graph/route.ts";
 import type { Access } from "../src/engine/schema/workflow.ts";
-import { makeDoc } from "../src/engine/graph/testing.ts";
+import { makeDoc } from "../src/test-support/engine/graph/graph-docs.ts";
 
 /** A chain whose last step reads "all", and a workflow where every step after the first does. */
 const SHAPES: Record<string, (n: number) => Access[]> = {

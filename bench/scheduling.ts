@@ -1,4 +1,4 @@
-import { createFakeBackend } from "../src/engine/llm/fake.ts";
+import { createFakeBackend } from "../src/test-support/engine/llm/fake-backend.ts";
 import { executeWorkflow } from "../src/engine/exec/execute.ts";
 import type { Pool } from "../src/engine/schema/worker.ts";
 import type { Access, Step } from "../src/engine/schema/workflow.ts";

@@ -1,8 +1,8 @@
 // The studio's OpenTelemetry export: a run as an OTLP JSON file, History's selection sent to a
 // collector from the page (allowed by CORS, and refused without it), under the built app's CSP.
 import { expect, test } from "@playwright/test";
-import type { Receiver } from "../src/cli/otel-receiver.ts";
-import { startReceiver, wholeTraces } from "../src/cli/otel-receiver.ts";
+import type { Receiver } from "../src/test-support/cli/otel-receiver.ts";
+import { startReceiver, wholeTraces } from "../src/test-support/cli/otel-receiver.ts";
 import { TelemetryPage } from "./pages/telemetry.ts";
 import { withStudio } from "./support/studio.ts";
 import { QUESTION, scriptAnswers, scriptPlan } from "./support/scenario.ts";

@@ -16,7 +16,7 @@ import {
   ANSWER_B,
   CHECKED,
   threeWorkerConfig,
-} from "../../src/cli/cli-harness.ts";
+} from "../../src/test-support/cli/cli-harness.ts";
 import { traceOf } from "../../src/engine/otel/map.ts";
 import { importRun } from "../../src/engine/run/export.ts";
 import { startTestServer } from "../server/server.ts";

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { collect } from "../engine/llm/types.ts";
-import { createFakeBackend } from "../engine/llm/fake.ts";
+import { createFakeBackend } from "../test-support/engine/llm/fake-backend.ts";
 import type { ResponseCache } from "../engine/llm/cache.ts";
 import { canonicalJson, withCache, withScope } from "../engine/llm/cache.ts";
 import type { ChatBackend } from "../engine/llm/types.ts";

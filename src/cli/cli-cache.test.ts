@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import { describe, it } from "vitest";
 import type { TestServer } from "../../e2e/server/server.ts";
-import type { Harness } from "./cli-harness.ts";
+import type { Harness } from "../test-support/cli/cli-harness.ts";
 import {
   CLI_TIMEOUT_MS,
   CHECKED,
@@ -17,8 +17,8 @@ import {
   runMain,
   scriptAttemptsThenCheck,
   threeWorkerConfig,
-} from "./cli-harness.ts";
-import { readRuns, startServe } from "./serve/harness.ts";
+} from "../test-support/cli/cli-harness.ts";
+import { readRuns, startServe } from "../test-support/cli/serve-child.ts";
 
 const PLAN = `One solver, then the checker answers.
 model_id = [0, 2]

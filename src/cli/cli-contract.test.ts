@@ -3,7 +3,7 @@
 // usage errors and one-line internal errors, without main knowing its options.
 import { parseArgs } from "node:util";
 import { describe, it } from "vitest";
-import { memoryIo } from "./cli-harness.ts";
+import { memoryIo } from "../test-support/cli/cli-harness.ts";
 import type { CliCommand } from "./command.ts";
 import { UsageError } from "./command.ts";
 import { COMMANDS, main } from "./main.ts";

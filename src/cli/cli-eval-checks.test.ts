@@ -3,7 +3,7 @@
 // checked on a child process's stderr pipe (runCli); the rest runs main in this process (runMain).
 import { readFile, readdir, writeFile } from "node:fs/promises";
 import { describe, it } from "vitest";
-import type { Harness } from "./cli-harness.ts";
+import type { Harness } from "../test-support/cli/cli-harness.ts";
 import {
   CLI_TIMEOUT_MS,
   evalArgs,
@@ -13,7 +13,7 @@ import {
   runCli,
   runMain,
   threeWorkerConfig,
-} from "./cli-harness.ts";
+} from "../test-support/cli/cli-harness.ts";
 import { main } from "./main.ts";
 
 const PLAN = 'One step.\nmodel_id = [0]\nsubtasks = ["Solve it."]\naccess_list = [[]]';

@@ -19,7 +19,7 @@ import {
   runCli,
   runMain,
   threeWorkerConfig,
-} from "./cli-harness.ts";
+} from "../test-support/cli/cli-harness.ts";
 import { CODE_SCORER_VERSION } from "../engine/eval/code/scorer.ts";
 
 // A cold Pyodide start in the sandbox process takes seconds on a busy machine, and the hanging answer

@@ -1,8 +1,8 @@
 // `conductor-studio eval-diff A B` on two results files: first as a child process (runCli), then
 // through main in this process (runMain).
 import { describe, it } from "vitest";
-import { line } from "../engine/eval/results.fixtures.ts";
-import { CLI_TIMEOUT_MS, harness, runCli, runMain } from "./cli-harness.ts";
+import { line } from "../test-support/engine/eval/eval-results.ts";
+import { CLI_TIMEOUT_MS, harness, runCli, runMain } from "../test-support/cli/cli-harness.ts";
 
 const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join("\n") + "\n";
 

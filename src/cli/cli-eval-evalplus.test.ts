@@ -10,7 +10,7 @@ import {
   readEvalResults,
   runMain,
   threeWorkerConfig,
-} from "./cli-harness.ts";
+} from "../test-support/cli/cli-harness.ts";
 
 const FIXTURES = fileURLToPath(new URL("../../e2e/fixtures/evalplus/", import.meta.url));
 

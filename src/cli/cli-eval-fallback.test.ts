@@ -10,7 +10,7 @@ import {
   runCli,
   runMain,
   threeWorkerConfig,
-} from "./cli-harness.ts";
+} from "../test-support/cli/cli-harness.ts";
 
 const TRUNCATED = 'model_id = [0, 1]\nsubtasks = ["Solve it.", "Check the';
 

@@ -13,7 +13,7 @@ import {
   readEvalResults,
   runMain,
   threeWorkerConfig,
-} from "./cli-harness.ts";
+} from "../test-support/cli/cli-harness.ts";
 
 const TIMEOUT_MS = 120_000;
 

@@ -14,8 +14,8 @@ import {
   runCli,
   runMain,
   threeWorkerConfig,
-} from "./cli-harness.ts";
-import type { Harness } from "./cli-harness.ts";
+} from "../test-support/cli/cli-harness.ts";
+import type { Harness } from "../test-support/cli/cli-harness.ts";
 
 const PLAN = `model_id = [0]
 subtasks = ["Solve it and give the final answer."]

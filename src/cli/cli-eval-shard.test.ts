@@ -13,8 +13,8 @@ import {
   readEvalResults,
   runMain,
   threeWorkerConfig,
-} from "./cli-harness.ts";
-import type { Harness } from "./cli-harness.ts";
+} from "../test-support/cli/cli-harness.ts";
+import type { Harness } from "../test-support/cli/cli-harness.ts";
 
 const PLAN = `One solver, then the checker answers.
 model_id = [1, 2]

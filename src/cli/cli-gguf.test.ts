@@ -4,7 +4,7 @@
 import { readFile } from "node:fs/promises";
 import { describe, it } from "vitest";
 import { EXIT } from "./exit-codes.ts";
-import { makeTinyGguf } from "./gguf/tiny-gguf.ts";
+import { makeTinyGguf } from "../test-support/cli/tiny-gguf.ts";
 import {
   QUESTION,
   chatRequests,
@@ -15,7 +15,7 @@ import {
   runCli,
   runMain,
   threeWorkerConfig,
-} from "./cli-harness.ts";
+} from "../test-support/cli/cli-harness.ts";
 
 describe("conductor-studio run --conductor-gguf", { timeout: 90_000 }, () => {
   it("plans with the local GGUF (no Conductor request) and runs the plan on the workers", async ({

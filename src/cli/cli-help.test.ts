@@ -2,7 +2,7 @@
 // process (main() with a recording Io): no child process, no server.
 import { readFile } from "node:fs/promises";
 import { describe, it } from "vitest";
-import { memoryIo } from "./cli-harness.ts";
+import { memoryIo } from "../test-support/cli/cli-harness.ts";
 import { EXIT } from "./exit-codes.ts";
 import { COMMANDS, main } from "./main.ts";
 import { PARSE_EXAMPLE_INPUT, PARSE_EXAMPLE_OUTPUT } from "./parse-command.ts";

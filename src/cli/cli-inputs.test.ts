@@ -5,7 +5,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, it } from "vitest";
-import type { Harness } from "./cli-harness.ts";
+import type { Harness } from "../test-support/cli/cli-harness.ts";
 import {
   CHECKED,
   CLI_TIMEOUT_MS,
@@ -19,7 +19,7 @@ import {
   runMain,
   scriptAttemptsThenCheck,
   threeWorkerConfig,
-} from "./cli-harness.ts";
+} from "../test-support/cli/cli-harness.ts";
 import { main } from "./main.ts";
 
 const PLAN = 'model_id = [1]\nsubtasks = ["Solve it."]\naccess_list = [[]]';

@@ -4,7 +4,10 @@
 // run once as child processes (runCli, startServe); the rest runs main in this process (runMain).
 import { describe, it } from "vitest";
 import { exportRun } from "../engine/run/export.ts";
-import { twoRoundRun, QUESTION as FIXTURE_QUESTION } from "../engine/otel/fixtures.ts";
+import {
+  twoRoundRun,
+  QUESTION as FIXTURE_QUESTION,
+} from "../test-support/engine/otel/otel-records.ts";
 import {
   CLI_TIMEOUT_MS,
   QUESTION,
@@ -17,16 +20,16 @@ import {
   runMain,
   scriptAttemptsThenCheck,
   threeWorkerConfig,
-} from "./cli-harness.ts";
-import { startReceiver, wholeTraces } from "./otel-receiver.ts";
-import type { ReceivedSpan, Receiver } from "./otel-receiver.ts";
+} from "../test-support/cli/cli-harness.ts";
+import { startReceiver, wholeTraces } from "../test-support/cli/otel-receiver.ts";
+import type { ReceivedSpan, Receiver } from "../test-support/cli/otel-receiver.ts";
 import { traceOf } from "../engine/otel/map.ts";
 import { otlpRequest } from "../engine/otel/otlp.ts";
 import type { OtlpSpan } from "../engine/otel/otlp.ts";
 
 const pick = <T extends object>(x: T, keys: string[]) =>
   Object.fromEntries(keys.map((k) => [k, (x as Record<string, unknown>)[k]]));
-import { startServe } from "./serve/harness.ts";
+import { startServe } from "../test-support/cli/serve-child.ts";
 
 const AUTH = "Basic cGstbGYtMTIzOnNrLWxmLXNlY3JldC00NTY=";
 const HEADERS_ENV = { CS_OTLP_HEADERS: `Authorization=${encodeURIComponent(AUTH)},x-tenant=lab` };

@@ -13,8 +13,8 @@ import {
   readExport,
   runCli,
   runMain,
-} from "./cli-harness.ts";
-import type { Harness } from "./cli-harness.ts";
+} from "../test-support/cli/cli-harness.ts";
+import type { Harness } from "../test-support/cli/cli-harness.ts";
 
 interface Worker {
   name: string;

@@ -19,8 +19,8 @@ import {
   runMain,
   scriptAttemptsThenCheck,
   threeWorkerConfig,
-} from "./cli-harness.ts";
-import type { Harness } from "./cli-harness.ts";
+} from "../test-support/cli/cli-harness.ts";
+import type { Harness } from "../test-support/cli/cli-harness.ts";
 
 async function runPlan(
   h: Harness,

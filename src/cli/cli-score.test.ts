@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { CLI_TIMEOUT_MS, runCli, runMain } from "./cli-harness.ts";
+import { CLI_TIMEOUT_MS, runCli, runMain } from "../test-support/cli/cli-harness.ts";
 
 let dir = "";
 const cases = [

@@ -4,7 +4,7 @@
 import { describe, it } from "vitest";
 import { buildPlanGrammar } from "../engine/conductor/grammar.ts";
 import { DEFAULT_OPENING } from "../engine/conductor/prompt.ts";
-import type { Harness } from "./cli-harness.ts";
+import type { Harness } from "../test-support/cli/cli-harness.ts";
 import {
   CLI_TIMEOUT_MS,
   QUESTION,
@@ -12,7 +12,7 @@ import {
   runCli,
   runMain,
   threeWorkerConfig,
-} from "./cli-harness.ts";
+} from "../test-support/cli/cli-harness.ts";
 
 const PLAN = `Two drafts, then a merge that reads both.
 model_id = [2, 0, 1]

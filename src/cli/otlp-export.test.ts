@@ -1,10 +1,10 @@
 // The OTLP exporter in process, with a scripted collector: batching, back-off and retries, a
 // collector that is down or refuses, close's bound, and the headers option.
 import { describe, expect, it } from "vitest";
-import { failedRun, twoRoundRun } from "../engine/otel/fixtures.ts";
+import { failedRun, twoRoundRun } from "../test-support/engine/otel/otel-records.ts";
 import { OTLP_TUNING, OtlpExporter, parseHeaders, readOtlpOptions } from "./otlp-export.ts";
 import type { OtlpTarget, OtlpTuning } from "./otlp-export.ts";
-import { decodeOtlp } from "./otlp-proto.ts";
+import { decodeOtlp } from "../test-support/cli/otlp-proto.ts";
 
 const FAST: OtlpTuning = { ...OTLP_TUNING, baseDelayMs: 1, maxDelayMs: 2, batchDelayMs: 0 };
 const TARGET: OtlpTarget = {

@@ -4,8 +4,8 @@ import { readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, it } from "vitest";
 import { exportRun } from "../engine/run/export.ts";
-import { twoRoundRun } from "../engine/otel/fixtures.ts";
-import { harness, threeWorkerConfig } from "./cli-harness.ts";
+import { twoRoundRun } from "../test-support/engine/otel/otel-records.ts";
+import { harness, threeWorkerConfig } from "../test-support/cli/cli-harness.ts";
 import type { Io } from "./command.ts";
 import { main } from "./main.ts";
 

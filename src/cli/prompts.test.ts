@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import { describe, it } from "vitest";
 import { parquetReadObjects } from "hyparquet";
 import { resolveConfig } from "./config.ts";
-import { harness, threeWorkerConfig } from "./cli-harness.ts";
+import { harness, threeWorkerConfig } from "../test-support/cli/cli-harness.ts";
 import type { Io } from "./command.ts";
 import { UsageError } from "./command.ts";
 import { main } from "./main.ts";

@@ -1,7 +1,7 @@
-import { useRef, useState } from "react";
+import { useState } from "react";
 import { ownerOfSecret } from "../state/keybinding.ts";
 import { useStudio } from "../state/store.ts";
-import { useDialogFocus } from "./ui/useDialogFocus.ts";
+import { Modal } from "./ui/Modal.tsx";
 
 /** A key-ring id's label: the API key, or the custom header it holds. */
 function labelOf(id: string): string {
@@ -23,9 +23,7 @@ export function KeyPrompt() {
 function KeyPromptDialog() {
   const prompt = useStudio((s) => s.keyPrompt)!;
   const [values, setValues] = useState<Record<string, string>>({});
-  const ref = useRef<HTMLDivElement>(null);
   const close = () => useStudio.getState().setKeyPrompt(null);
-  useDialogFocus(ref, close);
   const ids = prompt.needs.flatMap((n) => n.ids);
   const ready = ids.every((id) => values[id]?.trim());
   const go = () => {
@@ -37,59 +35,55 @@ function KeyPromptDialog() {
   };
   const names = prompt.needs.map((n) => n.name);
   return (
-    <div className="dialog-backdrop key-prompt-backdrop" role="presentation">
-      <div
-        ref={ref}
-        className="dialog key-prompt"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="key-prompt-title"
-        tabIndex={-1}
-        data-testid="key-prompt"
+    <Modal
+      className="dialog key-prompt"
+      testId="key-prompt"
+      onClose={close}
+      labelledBy="key-prompt-title"
+      backdrop={{ className: "dialog-backdrop key-prompt-backdrop", closesOnClick: false }}
+    >
+      <header className="dialog-head">
+        <h2 id="key-prompt-title">Keys needed: {prompt.what}</h2>
+      </header>
+      <p data-testid="key-prompt-names">
+        The reload cleared the key{ids.length === 1 ? "" : "s"} of {names.join(", ")} (keys are kept
+        in memory only). Enter {ids.length === 1 ? "it" : "them"} to continue; nothing is called
+        until then.
+      </p>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          go();
+        }}
       >
-        <header className="dialog-head">
-          <h2 id="key-prompt-title">Keys needed: {prompt.what}</h2>
-        </header>
-        <p data-testid="key-prompt-names">
-          The reload cleared the key{ids.length === 1 ? "" : "s"} of {names.join(", ")} (keys are
-          kept in memory only). Enter {ids.length === 1 ? "it" : "them"} to continue; nothing is
-          called until then.
-        </p>
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            go();
-          }}
-        >
-          {prompt.needs.map((need) => (
-            <fieldset key={need.owner} className="key-prompt-owner">
-              <legend>{need.name}</legend>
-              {need.ids.map((id) => (
-                <label key={id} className="field">
-                  {labelOf(id)}
-                  <input
-                    type="password"
-                    autoComplete="off"
-                    spellCheck={false}
-                    data-testid="key-prompt-input"
-                    aria-label={`${labelOf(id)} for ${need.name}`}
-                    value={values[id] ?? ""}
-                    onChange={(e) => setValues((v) => ({ ...v, [id]: e.target.value }))}
-                  />
-                </label>
-              ))}
-            </fieldset>
-          ))}
-          <div className="row">
-            <button type="submit" className="primary" disabled={!ready} data-testid="key-prompt-go">
-              {prompt.what}
-            </button>
-            <button type="button" onClick={close} data-testid="key-prompt-cancel">
-              Cancel
-            </button>
-          </div>
-        </form>
-      </div>
-    </div>
+        {prompt.needs.map((need) => (
+          <fieldset key={need.owner} className="key-prompt-owner">
+            <legend>{need.name}</legend>
+            {need.ids.map((id) => (
+              <label key={id} className="field">
+                {labelOf(id)}
+                <input
+                  type="password"
+                  autoComplete="off"
+                  spellCheck={false}
+                  data-testid="key-prompt-input"
+                  aria-label={`${labelOf(id)} for ${need.name}`}
+                  value={values[id] ?? ""}
+                  onChange={(e) => setValues((v) => ({ ...v, [id]: e.target.value }))}
+                />
+              </label>
+            ))}
+          </fieldset>
+        ))}
+        <div className="row">
+          <button type="submit" className="primary" disabled={!ready} data-testid="key-prompt-go">
+            {prompt.what}
+          </button>
+          <button type="button" onClick={close} data-testid="key-prompt-cancel">
+            Cancel
+          </button>
+        </div>
+      </form>
+    </Modal>
   );
 }

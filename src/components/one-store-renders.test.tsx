@@ -8,7 +8,7 @@ import type { ReactNode } from "react";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { EvalProgress } from "../engine/eval/runner.ts";
 import type { EvalResult } from "../engine/eval/schema.ts";
-import { doneResult } from "../engine/eval/results.fixtures.ts";
+import { doneResult } from "../test-support/engine/eval/eval-results.ts";
 import { setEvalStore } from "../state/evalController.ts";
 import { createDexieEvalStore } from "../state/evalStore.ts";
 import { useStudio } from "../state/store.ts";
@@ -24,7 +24,7 @@ import { AnswerPanel } from "./panels/AnswerPanel.tsx";
 import { Inspector } from "./panels/Inspector.tsx";
 import { RunBar } from "./panels/RunBar.tsx";
 import { WorkerPreview } from "./panels/WorkerPreview.tsx";
-import { renderCounted, withRunInFlight } from "./run-in-flight.fixtures.tsx";
+import { renderCounted, withRunInFlight } from "../test-support/components/run-in-flight.tsx";
 
 /** Steps a, b, c on the canvas, a run in flight (a done, c started), step b selected. */
 withRunInFlight({

@@ -8,7 +8,7 @@ import { ConductorConfigSchema } from "../engine/schema/worker.ts";
 import type { Worker } from "../engine/schema/worker.ts";
 import { LOAD_IN_BROWSER_MODEL, setInBrowserBackend, workerBackend } from "./backends.ts";
 import { useStudio } from "./store.ts";
-import { drain } from "../engine/exec/testing.ts";
+import { drain } from "../test-support/engine/exec/collect-events.ts";
 
 const PLAN = `Two independent attempts.
 model_id = [0, 1]

@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { ChatBody } from "../../e2e/server/server.ts";
 import { createHistory } from "../engine/graph/history.ts";
-import { makeDoc } from "../engine/graph/testing.ts";
+import { makeDoc } from "../test-support/engine/graph/graph-docs.ts";
 import { cancelNow, planNow, runNow, runProblem } from "./controller.ts";
 import { useStudio } from "./store.ts";
-import { numberedWorker, resetStudio, serverForFile } from "./test-fixtures.ts";
+import { numberedWorker, resetStudio, serverForFile } from "../test-support/state/studio-state.ts";
 
 const server = serverForFile();
 

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { WorkflowDoc } from "../engine/graph/document.ts";
 import { createHistory } from "../engine/graph/history.ts";
-import { makeDoc } from "../engine/graph/testing.ts";
+import { makeDoc } from "../test-support/engine/graph/graph-docs.ts";
 import type { StepStatus } from "../engine/schema/record.ts";
 import type { StepResult } from "./run.ts";
 import { useStudio } from "./store.ts";

@@ -8,7 +8,7 @@ import { WorkerSchema } from "../engine/schema/worker.ts";
 import { DRAFT_KEY, DRAFT_VERSION, autosaveDraft, readDraft, restoreDraft } from "./draft.ts";
 import { setRunStore } from "./runStore.ts";
 import { useStudio } from "./store.ts";
-import { memoryStorage } from "./test-fixtures.ts";
+import { memoryStorage } from "../test-support/state/studio-state.ts";
 
 const initial = useStudio.getState();
 const stored = (version: number, value: unknown) =>

@@ -11,7 +11,7 @@ import {
   strategyChoices,
 } from "./evalController.ts";
 import { useStudio } from "./store.ts";
-import { resetEvaluate, serverForFile, serverWorker } from "./test-fixtures.ts";
+import { resetEvaluate, serverForFile, serverWorker } from "../test-support/state/studio-state.ts";
 
 const server = serverForFile();
 

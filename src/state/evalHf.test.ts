@@ -6,7 +6,7 @@ import { BENCHMARK_PRESETS } from "../engine/eval/dataset/presets.ts";
 import { hfEndpoints, loadHfQuestions } from "./evalHf.ts";
 import { HF_TOKEN_ID, hubOrigin } from "./keybinding.ts";
 import { useStudio } from "./store.ts";
-import { resetEvaluate } from "./test-fixtures.ts";
+import { resetEvaluate } from "../test-support/state/studio-state.ts";
 
 const GPQA = BENCHMARK_PRESETS.find((p) => p.id === "gpqa-diamond")!;
 const TOKEN = "hf_canary_studio_42";

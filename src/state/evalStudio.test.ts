@@ -18,7 +18,7 @@ import {
 import { chooseDiff, loadDiffChoices } from "./evalDiffController.ts";
 import { rescoreEvaluation } from "./evalRescore.ts";
 import { useStudio } from "./store.ts";
-import { resetEvaluate, serverForFile, serverWorker } from "./test-fixtures.ts";
+import { resetEvaluate, serverForFile, serverWorker } from "../test-support/state/studio-state.ts";
 
 const server = serverForFile();
 

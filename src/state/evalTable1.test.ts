@@ -5,7 +5,7 @@ import type { Evaluation } from "../engine/eval/schema.ts";
 import { table1 } from "../engine/eval/table1.ts";
 import { evalStore } from "./evalController.ts";
 import { table1Choices, table1Runs } from "./evalTable1.ts";
-import { resetEvaluate } from "./test-fixtures.ts";
+import { resetEvaluate } from "../test-support/state/studio-state.ts";
 
 function evaluation(id: string, benchmark: string | null, createdAt: number): Evaluation {
   return {

@@ -7,7 +7,7 @@ import { conductorBackend, conductorConfigOf, workerBackend } from "./backends.t
 import { mountFakeWebLLM } from "./fakeWebLLMHook.ts";
 import { loadModel, setEngineLoader, unloadModel } from "./inbrowserController.ts";
 import { useStudio } from "./store.ts";
-import { drain } from "../engine/exec/testing.ts";
+import { drain } from "../test-support/engine/exec/collect-events.ts";
 
 const PLAN = `Two attempts on this computer, then a check.
 model_id = [0, 0, 0]

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { ChatBody } from "../../e2e/server/server.ts";
 import { planNow } from "./controller.ts";
 import { useStudio } from "./store.ts";
-import { numberedWorker, resetStudio, serverForFile } from "./test-fixtures.ts";
+import { numberedWorker, resetStudio, serverForFile } from "../test-support/state/studio-state.ts";
 
 const server = serverForFile();
 

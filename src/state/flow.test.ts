@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { makeDoc } from "../engine/graph/testing.ts";
+import { makeDoc } from "../test-support/engine/graph/graph-docs.ts";
 import type { Worker } from "../engine/schema/worker.ts";
 import { formerWorkers, nodeData } from "./flow.ts";
 

@@ -5,7 +5,7 @@ import { RunStore } from "../engine/store/db.ts";
 import { deleteRuns, refreshHistory, setHistoryOpen } from "./historyController.ts";
 import { setRunStore } from "./runStore.ts";
 import { useStudio } from "./store.ts";
-import { resetStudio } from "./test-fixtures.ts";
+import { resetStudio } from "../test-support/state/studio-state.ts";
 
 // History's slice of the one store: what it lists, and a selection that only ever names listed runs.
 

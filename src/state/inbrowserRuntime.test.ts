@@ -9,7 +9,7 @@ import { createGgufBackend } from "../engine/llm/gguf/backend.ts";
 import { LlmError, collect } from "../engine/llm/types.ts";
 import type { SmallEngine } from "../engine/llm/webllm/backend.ts";
 import { nodeWllama } from "../cli/gguf/node-wllama.ts";
-import { makeTinyGguf } from "../cli/gguf/tiny-gguf.ts";
+import { makeTinyGguf } from "../test-support/cli/tiny-gguf.ts";
 import { conductorBackend } from "./backends.ts";
 import { loadGgufModel } from "./ggufController.ts";
 import { loadModel, setEngineLoader, unloadModel } from "./inbrowserController.ts";

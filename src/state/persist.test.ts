@@ -3,7 +3,7 @@ import { bootStudio } from "./boot.ts";
 import { SETTINGS_KEY, readSettings, settingsReport, settingsToStore } from "./persist.ts";
 import { DEFAULT_CONDUCTOR } from "./settings.ts";
 import { useStudio } from "./store.ts";
-import { memoryStorage } from "./test-fixtures.ts";
+import { memoryStorage } from "../test-support/state/studio-state.ts";
 
 const initial = useStudio.getState();
 beforeEach(() => useStudio.setState(initial, true));

@@ -9,7 +9,12 @@ import { DRAFT_KEY, autosaveDraft, restoreDraft } from "./draft.ts";
 import { exportText, openExport } from "./files.ts";
 import { runStore, setRunStore } from "./runStore.ts";
 import { useStudio } from "./store.ts";
-import { memoryStorage, numberedWorker, resetStudio, serverForFile } from "./test-fixtures.ts";
+import {
+  memoryStorage,
+  numberedWorker,
+  resetStudio,
+  serverForFile,
+} from "../test-support/state/studio-state.ts";
 
 /** One Storage in memory for the whole file (the tests run outside a browser). */
 const storage = memoryStorage();

@@ -14,7 +14,7 @@ import { createRunSlice } from "./run.ts";
 import { createSettingsSlice } from "./settings.ts";
 import type { StudioState } from "./store.ts";
 import { useStudio } from "./store.ts";
-import { resetStudio } from "./test-fixtures.ts";
+import { resetStudio } from "../test-support/state/studio-state.ts";
 import { createUiSlice } from "./ui.ts";
 
 const SLICES = {

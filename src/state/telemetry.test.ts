@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { twoRoundRun } from "../engine/otel/fixtures.ts";
+import { twoRoundRun } from "../test-support/engine/otel/otel-records.ts";
 import { loadSettings, SETTINGS_KEY, settingsToStore } from "./persist.ts";
 import { DEFAULT_TELEMETRY } from "./settings.ts";
 import { useStudio } from "./store.ts";
-import { decodeOtlp } from "../cli/otlp-proto.ts";
+import { decodeOtlp } from "../test-support/cli/otlp-proto.ts";
 import { sendTraces, traceText } from "./telemetry.ts";
 
 const settings = { ...DEFAULT_TELEMETRY, collectorURL: "http://127.0.0.1:6006" };

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { WorkflowDoc } from "../engine/graph/document.ts";
 import type { Edit } from "../engine/graph/edit.ts";
 import { createHistory } from "../engine/graph/history.ts";
-import { makeDoc } from "../engine/graph/testing.ts";
+import { makeDoc } from "../test-support/engine/graph/graph-docs.ts";
 import type { Access } from "../engine/schema/workflow.ts";
 import { useStudio } from "./store.ts";
 

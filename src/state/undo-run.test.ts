@@ -1,12 +1,12 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { createHistory } from "../engine/graph/history.ts";
-import { makeDoc } from "../engine/graph/testing.ts";
+import { makeDoc } from "../test-support/engine/graph/graph-docs.ts";
 import { emptyRecord, stepRecord } from "../engine/run/record.ts";
 import { emptyRound } from "../engine/run/record-parts.ts";
 import type { RunRecord } from "../engine/schema/record.ts";
 import { showRun } from "./open.ts";
 import type { StepResult } from "./run.ts";
-import { resetStudio } from "./test-fixtures.ts";
+import { resetStudio } from "../test-support/state/studio-state.ts";
 import { useStudio } from "./store.ts";
 
 // Undo gives back what the studio showed: a result only marked stale since comes back as it

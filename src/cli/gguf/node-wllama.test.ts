@@ -14,7 +14,7 @@ import type { ChatRequest } from "../../engine/llm/types.ts";
 import { LlmError, collect } from "../../engine/llm/types.ts";
 import type { Pool } from "../../engine/schema/worker.ts";
 import { nodeWllama } from "./node-wllama.ts";
-import { makeTinyGguf } from "./tiny-gguf.ts";
+import { makeTinyGguf } from "../../test-support/cli/tiny-gguf.ts";
 
 const pool = ["Solver A", "Solver B", "Solver C"].map((name, i) => ({
   id: `w${i}`,

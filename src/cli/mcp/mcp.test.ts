@@ -21,10 +21,10 @@ import {
   QUESTION,
   scriptAttemptsThenCheck,
   threeWorkerConfig,
-} from "../cli-harness.ts";
+} from "../../test-support/cli/cli-harness.ts";
 import { resolveConfig } from "../config.ts";
 import { createEngine } from "../serve/engine.ts";
-import { serveInProcess } from "../serve/testing.ts";
+import { serveInProcess } from "../../test-support/cli/serve-in-process.ts";
 import { MCP_VERSION, createMcpServer } from "./tools.ts";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));

@@ -4,7 +4,7 @@
 import { describe, it } from "vitest";
 import type { Sandbox } from "../../engine/eval/code/pool.ts";
 import { IDLE_STATUS, leaseOver } from "../../engine/eval/code/pool.ts";
-import { harness, threeWorkerConfig } from "../cli-harness.ts";
+import { harness, threeWorkerConfig } from "../../test-support/cli/cli-harness.ts";
 import { resolveConfig } from "../config.ts";
 import { createRewardRuntime } from "./engine.ts";
 import { RewardRequestSchema } from "./request.ts";

@@ -5,9 +5,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "vitest";
 import { startTestServer } from "../../../e2e/server/server.ts";
-import { CLI_TIMEOUT_MS, QUESTION, runCli, threeWorkerConfig } from "../cli-harness.ts";
-import { startReceiver, wholeTraces } from "../otel-receiver.ts";
-import { startRewardProcess } from "./harness.ts";
+import {
+  CLI_TIMEOUT_MS,
+  QUESTION,
+  runCli,
+  threeWorkerConfig,
+} from "../../test-support/cli/cli-harness.ts";
+import { startReceiver, wholeTraces } from "../../test-support/cli/otel-receiver.ts";
+import { startRewardProcess } from "../../test-support/cli/reward-harness.ts";
 
 const plan = (ids: number[]) => `model_id = [${ids.join(", ")}]
 subtasks = [${ids.map(() => '"Sum the integers from 1 to 100."').join(", ")}]

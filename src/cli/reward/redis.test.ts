@@ -7,9 +7,9 @@ import { join } from "node:path";
 import { createClient } from "redis";
 import { describe, it } from "vitest";
 import { startTestServer } from "../../../e2e/server/server.ts";
-import { QUESTION, threeWorkerConfig } from "../cli-harness.ts";
-import { startRedisServer } from "../../node/redis/test-server.ts";
-import { startRewardProcess } from "./harness.ts";
+import { QUESTION, threeWorkerConfig } from "../../test-support/cli/cli-harness.ts";
+import { startRedisServer } from "../../test-support/node/redis-server.ts";
+import { startRewardProcess } from "../../test-support/cli/reward-harness.ts";
 
 const KEY_A = "sk-canary-solver-a-9f3e21d7b4";
 const PLAN = `One solver.

@@ -6,10 +6,15 @@ import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, it } from "vitest";
 import type { TestServer } from "../../../e2e/server/server.ts";
 import { startTestServer } from "../../../e2e/server/server.ts";
-import { CLI_TIMEOUT_MS, QUESTION, runCli, threeWorkerConfig } from "../cli-harness.ts";
-import type { RewardProcess } from "./harness.ts";
-import { startRewardProcess } from "./harness.ts";
-import { readRuns } from "../serve/harness.ts";
+import {
+  CLI_TIMEOUT_MS,
+  QUESTION,
+  runCli,
+  threeWorkerConfig,
+} from "../../test-support/cli/cli-harness.ts";
+import type { RewardProcess } from "../../test-support/cli/reward-harness.ts";
+import { startRewardProcess } from "../../test-support/cli/reward-harness.ts";
+import { readRuns } from "../../test-support/cli/serve-child.ts";
 
 const SERVER_KEY = "sk-reward-test-0c4e8a1f93";
 const KEY_A = "sk-test-solver-a-5d2b7e11c0";

@@ -14,11 +14,11 @@ import {
   ask,
   scriptAttemptsThenCheck,
   threeWorkerConfig,
-} from "../cli-harness.ts";
+} from "../../test-support/cli/cli-harness.ts";
 import { resolveConfig } from "../config.ts";
 import { parseRewardArgs } from "../reward/args.ts";
 import { startReward } from "../reward/server.ts";
-import { serveInProcess } from "./testing.ts";
+import { serveInProcess } from "../../test-support/cli/serve-in-process.ts";
 
 const STUDIO = "http://localhost:5173";
 const EVIL = "http://evil.example";

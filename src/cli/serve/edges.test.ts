@@ -2,9 +2,14 @@
 // the --runs file rotating by size.
 import { readdir } from "node:fs/promises";
 import { describe, it } from "vitest";
-import { CHECKED, CLI_TIMEOUT_MS, ask, scriptAttemptsThenCheck } from "../cli-harness.ts";
-import { readRuns } from "./harness.ts";
-import { serveInProcess } from "./testing.ts";
+import {
+  CHECKED,
+  CLI_TIMEOUT_MS,
+  ask,
+  scriptAttemptsThenCheck,
+} from "../../test-support/cli/cli-harness.ts";
+import { readRuns } from "../../test-support/cli/serve-child.ts";
+import { serveInProcess } from "../../test-support/cli/serve-in-process.ts";
 
 const KEY = "sk-serve-edges-41c9";
 

@@ -2,9 +2,16 @@
 // worker answers alone, recorded as a fallback.
 import { APIError } from "openai";
 import { describe, it } from "vitest";
-import { CHECKED, CLI_TIMEOUT_MS, ask, chatRequests, promptText, QUESTION } from "../cli-harness.ts";
-import { readRuns } from "./harness.ts";
-import { serveInProcess } from "./testing.ts";
+import {
+  CHECKED,
+  CLI_TIMEOUT_MS,
+  ask,
+  chatRequests,
+  promptText,
+  QUESTION,
+} from "../../test-support/cli/cli-harness.ts";
+import { readRuns } from "../../test-support/cli/serve-child.ts";
+import { serveInProcess } from "../../test-support/cli/serve-in-process.ts";
 
 const TRUNCATED = 'model_id = [0, 1]\nsubtasks = ["Solve it.", "Check it and give the';
 

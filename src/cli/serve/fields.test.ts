@@ -5,8 +5,13 @@ import { readFile } from "node:fs/promises";
 import { describe, it } from "vitest";
 import { CHAT_FIELDS } from "./fields.ts";
 import { parseChatRequest } from "./request.ts";
-import { serveInProcess } from "./testing.ts";
-import { CHECKED, CLI_TIMEOUT_MS, ask, scriptAttemptsThenCheck } from "../cli-harness.ts";
+import { serveInProcess } from "../../test-support/cli/serve-in-process.ts";
+import {
+  CHECKED,
+  CLI_TIMEOUT_MS,
+  ask,
+  scriptAttemptsThenCheck,
+} from "../../test-support/cli/cli-harness.ts";
 
 const q = { messages: [{ role: "user", content: "q" }] };
 

@@ -9,8 +9,8 @@ import {
   CHECKED,
   CLI_TIMEOUT_MS,
   ask,
-} from "../cli-harness.ts";
-import { serveInProcess } from "./testing.ts";
+} from "../../test-support/cli/cli-harness.ts";
+import { serveInProcess } from "../../test-support/cli/serve-in-process.ts";
 
 /** Reads a fetch body chunk by chunk as text. */
 function reader(body: ReadableStream<Uint8Array>) {

@@ -14,9 +14,9 @@ import {
   chatRequests,
   promptText,
   scriptAttemptsThenCheck,
-} from "../cli-harness.ts";
+} from "../../test-support/cli/cli-harness.ts";
 import { parseResponsesRequest } from "./responses.ts";
-import { serveInProcess } from "./testing.ts";
+import { serveInProcess } from "../../test-support/cli/serve-in-process.ts";
 
 describe("serve /v1/responses", { timeout: CLI_TIMEOUT_MS }, () => {
   it("answers text input with instructions, usage and, asked, the trace", async ({

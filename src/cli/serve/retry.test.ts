@@ -2,8 +2,8 @@
 // them): a failure that a retry cannot fix says so, so one request stays one run upstream.
 import OpenAI, { APIError } from "openai";
 import { describe, it } from "vitest";
-import { CHECKED, CLI_TIMEOUT_MS, ask, chatRequests } from "../cli-harness.ts";
-import { serveInProcess } from "./testing.ts";
+import { CHECKED, CLI_TIMEOUT_MS, ask, chatRequests } from "../../test-support/cli/cli-harness.ts";
+import { serveInProcess } from "../../test-support/cli/serve-in-process.ts";
 
 /** A one-step plan: Solver A answers alone. */
 const SOLVER_A_ALONE = `One model is enough.

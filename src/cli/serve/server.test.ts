@@ -17,9 +17,9 @@ import {
   promptText,
   scriptAttemptsThenCheck,
   threeWorkerConfig,
-} from "../cli-harness.ts";
+} from "../../test-support/cli/cli-harness.ts";
 import { importRun } from "../../engine/run/export.ts";
-import { maxOverlap, readRuns, serveSuite } from "./harness.ts";
+import { maxOverlap, readRuns, serveSuite } from "../../test-support/cli/serve-child.ts";
 
 const STUDIO = "http://localhost:5173";
 const SERVER_KEY = "sk-serve-test-5e1d0c9b7a";

@@ -2,7 +2,7 @@
 // (finished within the grace period, or cancelled past it).
 import { join } from "node:path";
 import { describe, it } from "vitest";
-import type { Harness } from "../cli-harness.ts";
+import type { Harness } from "../../test-support/cli/cli-harness.ts";
 import {
   ATTEMPTS_THEN_CHECK,
   ANSWER_A,
@@ -13,8 +13,8 @@ import {
   harness,
   runCli,
   threeWorkerConfig,
-} from "../cli-harness.ts";
-import { readRuns, startServe } from "./harness.ts";
+} from "../../test-support/cli/cli-harness.ts";
+import { readRuns, startServe } from "../../test-support/cli/serve-child.ts";
 
 /** Scripts a run whose checker call is held for `latencyMs`; resolves when that call arrives. */
 function holdChecker(h: Harness, latencyMs: number): Promise<void> {

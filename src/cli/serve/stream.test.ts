@@ -14,8 +14,8 @@ import {
   ask,
   chatRequests,
   threeWorkerConfig,
-} from "../cli-harness.ts";
-import { readRuns, serveSuite } from "./harness.ts";
+} from "../../test-support/cli/cli-harness.ts";
+import { readRuns, serveSuite } from "../../test-support/cli/serve-child.ts";
 
 const PIECES = ["The sum ", "of 1 to 100 ", "is 100 * 101 / 2, ", "which is ", "5050."];
 

@@ -2,7 +2,7 @@
 import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { summarise } from "../../engine/eval/report.ts";
-import { doneResult } from "../../engine/eval/results.fixtures.ts";
+import { doneResult } from "../../test-support/engine/eval/eval-results.ts";
 import type { EvalResult } from "../../engine/eval/schema.ts";
 import { useStudio } from "../../state/store.ts";
 import { EvalProgressBar } from "./EvalProgressBar.tsx";

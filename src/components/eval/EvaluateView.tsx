@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef } from "react";
+import { useCallback, useEffect, useMemo } from "react";
 import { oldScorerNote } from "../../engine/eval/code/scorer.ts";
 import { analyse, evaluationJson } from "../../engine/eval/analysis.ts";
 import { resultsCsv } from "../../engine/eval/report.ts";
@@ -24,7 +24,7 @@ import { Table1Panel } from "./Table1Panel.tsx";
 import { RescoreControl } from "./RescoreControl.tsx";
 import { SourcePicker } from "./SourcePicker.tsx";
 import { StrategyPicker } from "./StrategyPicker.tsx";
-import { useDialogFocus } from "../ui/useDialogFocus.ts";
+import { Modal } from "../ui/Modal.tsx";
 import "./eval.css";
 import "./eval-views.css";
 
@@ -154,19 +154,15 @@ export default function EvaluateView() {
   }, []);
   // A full-screen view owns the keyboard: the studio under it is inert, focus comes in on open
   // and goes back to the Evaluate button on close, Escape closes.
-  const ref = useRef<HTMLDivElement>(null);
   const close = useCallback(() => setOpen(false), [setOpen]);
-  useDialogFocus(ref, close, "[data-testid=open-evaluate]");
   const busy = phase === "running" || phase === "paused";
   return (
-    <div
-      ref={ref}
+    <Modal
       className="evaluate"
-      role="dialog"
-      aria-modal="true"
-      aria-label="Evaluate"
-      tabIndex={-1}
-      data-testid="evaluate-view"
+      testId="evaluate-view"
+      onClose={close}
+      label="Evaluate"
+      fallback="[data-testid=open-evaluate]"
     >
       <header className="row">
         <h2>Evaluate</h2>
@@ -217,6 +213,6 @@ export default function EvaluateView() {
           <Report hidden={openItem !== null} />
         </div>
       </div>
-    </div>
+    </Modal>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { formatTotalCost } from "../../engine/cost.ts";
 import type { CompareTotals, Comparison, DiffPart } from "../../engine/run/compare.ts";
 import { compareRuns } from "../../engine/run/compare.ts";
@@ -6,7 +6,7 @@ import type { Totals } from "../../engine/schema/record.ts";
 import type { RunMeta } from "../../engine/store/schema.ts";
 import { runStore } from "../../state/runStore.ts";
 import { useStudio } from "../../state/store.ts";
-import { useDialogFocus } from "../ui/useDialogFocus.ts";
+import { CLOSING_BACKDROP, Modal } from "../ui/Modal.tsx";
 import { formatCost, formatDuration } from "./format.ts";
 import "./history.css";
 
@@ -73,106 +73,99 @@ export function CompareView({ pair }: { pair: [string, string] }) {
   }, [pair]);
   const close = () => useStudio.getState().setHistoryCompare(null);
   // A modal: it takes focus, keeps Tab inside, closes on Escape and gives focus back.
-  const ref = useRef<HTMLDivElement>(null);
-  useDialogFocus(ref, close);
   return (
-    <div className="dialog-backdrop" role="presentation" onClick={close}>
-      <div
-        ref={ref}
-        className="dialog compare"
-        role="dialog"
-        aria-modal="true"
-        aria-label="Compare runs"
-        tabIndex={-1}
-        data-testid="compare"
-        onClick={(e) => e.stopPropagation()}
-      >
-        <div className="row">
-          <strong>Compare runs</strong>
-          <button type="button" className="link" onClick={close} aria-label="Close">
-            ×
-          </button>
-        </div>
-        {typeof data === "string" && <p role="alert">{data}</p>}
-        {data && typeof data !== "string" && (
-          <>
-            <div className="compare-grid compare-head">
-              {data.metas.map((m, i) => (
-                <div key={i}>
-                  <strong>{m.title || m.question}</strong>
-                  <div className="muted small">
-                    {m.kind} · {m.status} · {new Date(m.createdAt).toLocaleString()}
-                  </div>
-                </div>
-              ))}
-            </div>
-            {data.c.rows.map((row) => (
-              <div
-                key={`${row.round}-${row.index}`}
-                className="compare-step"
-                data-testid="compare-step"
-              >
-                <div className="small muted">
-                  Round {row.round + 1}, step {row.index + 1}
-                </div>
-                <div className="compare-grid">
-                  {(["left", "right"] as const).map((side) => {
-                    const s = row[side];
-                    const show = side === "left" ? "removed" : "added";
-                    if (!s)
-                      return (
-                        <div key={side} className="muted">
-                          (no such step)
-                        </div>
-                      );
-                    return (
-                      <div key={side} data-testid={`compare-${side}`}>
-                        <div className={row.same.worker ? "" : "changed"}>
-                          <b>{s.worker}</b> · access {s.access} · {s.status}
-                        </div>
-                        <div className="compare-subtask" data-testid="compare-subtask">
-                          <Diff parts={row.subtaskDiff} show={show} />
-                        </div>
-                        <pre className="compare-output" data-testid="compare-output">
-                          <Diff parts={row.outputDiff} show={show} />
-                        </pre>
-                        <div className="small muted">
-                          {num(s.tokens)} tokens ·{" "}
-                          {s.unpriced ? "cost unknown" : s.cost === null ? "–" : formatCost(s.cost)}{" "}
-                          · {formatDuration(s.latencyMs)}
-                        </div>
-                      </div>
-                    );
-                  })}
+    <Modal
+      className="dialog compare"
+      testId="compare"
+      onClose={close}
+      label="Compare runs"
+      backdrop={CLOSING_BACKDROP}
+    >
+      <div className="row">
+        <strong>Compare runs</strong>
+        <button type="button" className="link" onClick={close} aria-label="Close">
+          ×
+        </button>
+      </div>
+      {typeof data === "string" && <p role="alert">{data}</p>}
+      {data && typeof data !== "string" && (
+        <>
+          <div className="compare-grid compare-head">
+            {data.metas.map((m, i) => (
+              <div key={i}>
+                <strong>{m.title || m.question}</strong>
+                <div className="muted small">
+                  {m.kind} · {m.status} · {new Date(m.createdAt).toLocaleString()}
                 </div>
               </div>
             ))}
-            <div className="compare-step">
-              <div className="small muted">Answers</div>
+          </div>
+          {data.c.rows.map((row) => (
+            <div
+              key={`${row.round}-${row.index}`}
+              className="compare-step"
+              data-testid="compare-step"
+            >
+              <div className="small muted">
+                Round {row.round + 1}, step {row.index + 1}
+              </div>
               <div className="compare-grid">
-                <pre className="compare-output" data-testid="compare-answer-left">
-                  <Diff parts={data.c.answers.diff} show="removed" />
-                </pre>
-                <pre className="compare-output" data-testid="compare-answer-right">
-                  <Diff parts={data.c.answers.diff} show="added" />
-                </pre>
+                {(["left", "right"] as const).map((side) => {
+                  const s = row[side];
+                  const show = side === "left" ? "removed" : "added";
+                  if (!s)
+                    return (
+                      <div key={side} className="muted">
+                        (no such step)
+                      </div>
+                    );
+                  return (
+                    <div key={side} data-testid={`compare-${side}`}>
+                      <div className={row.same.worker ? "" : "changed"}>
+                        <b>{s.worker}</b> · access {s.access} · {s.status}
+                      </div>
+                      <div className="compare-subtask" data-testid="compare-subtask">
+                        <Diff parts={row.subtaskDiff} show={show} />
+                      </div>
+                      <pre className="compare-output" data-testid="compare-output">
+                        <Diff parts={row.outputDiff} show={show} />
+                      </pre>
+                      <div className="small muted">
+                        {num(s.tokens)} tokens ·{" "}
+                        {s.unpriced ? "cost unknown" : s.cost === null ? "–" : formatCost(s.cost)} ·{" "}
+                        {formatDuration(s.latencyMs)}
+                      </div>
+                    </div>
+                  );
+                })}
               </div>
             </div>
-            <div className="compare-grid small" data-testid="compare-totals">
-              {(["left", "right"] as const).map((side) => (
-                <SideTotals key={side} t={data.c.totals[side]} testId={`compare-totals-${side}`} />
-              ))}
-              <div className="muted" data-testid="compare-difference">
-                Difference in whole-run totals (right − left):{" "}
-                {signed(data.c.totals.difference.tokens, (n) => `${n.toLocaleString()} tokens`)},{" "}
-                {data.c.totals.difference.cost === null
-                  ? "cost unknown (a call has no price)"
-                  : signed(data.c.totals.difference.cost, formatCost)}
-              </div>
+          ))}
+          <div className="compare-step">
+            <div className="small muted">Answers</div>
+            <div className="compare-grid">
+              <pre className="compare-output" data-testid="compare-answer-left">
+                <Diff parts={data.c.answers.diff} show="removed" />
+              </pre>
+              <pre className="compare-output" data-testid="compare-answer-right">
+                <Diff parts={data.c.answers.diff} show="added" />
+              </pre>
             </div>
-          </>
-        )}
-      </div>
-    </div>
+          </div>
+          <div className="compare-grid small" data-testid="compare-totals">
+            {(["left", "right"] as const).map((side) => (
+              <SideTotals key={side} t={data.c.totals[side]} testId={`compare-totals-${side}`} />
+            ))}
+            <div className="muted" data-testid="compare-difference">
+              Difference in whole-run totals (right − left):{" "}
+              {signed(data.c.totals.difference.tokens, (n) => `${n.toLocaleString()} tokens`)},{" "}
+              {data.c.totals.difference.cost === null
+                ? "cost unknown (a call has no price)"
+                : signed(data.c.totals.difference.cost, formatCost)}
+            </div>
+          </div>
+        </>
+      )}
+    </Modal>
   );
 }

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runRun } from "../../engine/exec/runner.ts";
 import { docFromSteps } from "../../engine/graph/document.ts";
 import { createHistory } from "../../engine/graph/history.ts";
-import { createFakeBackend } from "../../engine/llm/fake.ts";
+import { createFakeBackend } from "../../test-support/engine/llm/fake-backend.ts";
 import { stepsAt } from "../../engine/run/continue.ts";
 import { recordOf } from "../../engine/run/record.ts";
 import type { RunEvent } from "../../engine/schema/events.ts";

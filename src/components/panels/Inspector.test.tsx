@@ -2,13 +2,13 @@
 import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createHistory } from "../../engine/graph/history.ts";
-import { makeDoc } from "../../engine/graph/testing.ts";
+import { makeDoc } from "../../test-support/engine/graph/graph-docs.ts";
 import { notInPool } from "../../engine/pool/estimate.ts";
 import type { Worker } from "../../engine/schema/worker.ts";
 import { runNow } from "../../state/controller.ts";
 import type { StepResult } from "../../state/run.ts";
 import { useStudio } from "../../state/store.ts";
-import { storeWorker } from "../run-in-flight.fixtures.tsx";
+import { storeWorker } from "../../test-support/components/run-in-flight.tsx";
 import { loadMarkdown } from "../ui/Markdown.tsx";
 import { Inspector } from "./Inspector.tsx";
 

@@ -2,7 +2,7 @@
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createHistory } from "../../engine/graph/history.ts";
-import { makeDoc } from "../../engine/graph/testing.ts";
+import { makeDoc } from "../../test-support/engine/graph/graph-docs.ts";
 import { emptyRecord } from "../../engine/run/record.ts";
 import { cancelNow, runNow } from "../../state/controller.ts";
 import { useStudio } from "../../state/store.ts";

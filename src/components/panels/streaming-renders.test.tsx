@@ -6,7 +6,7 @@ import type { ReactNode } from "react";
 import { describe, expect, it } from "vitest";
 import type { RunEvent } from "../../engine/schema/events.ts";
 import { useStudio } from "../../state/store.ts";
-import { renderCounted, withRunInFlight } from "../run-in-flight.fixtures.tsx";
+import { renderCounted, withRunInFlight } from "../../test-support/components/run-in-flight.tsx";
 import { AnswerPanel } from "./AnswerPanel.tsx";
 import { Inspector } from "./Inspector.tsx";
 import { RunBar } from "./RunBar.tsx";

@@ -4,6 +4,8 @@
  * typesets. Code and math the parser already found are left alone: only text nodes are read.
  */
 
+import { braceGroup } from "../../engine/eval/scorers/latex-braces.ts";
+
 interface MdNode {
   type: string;
   value?: string;
@@ -15,14 +17,8 @@ const COMMAND = "\\boxed{";
 
 /** Where the brace opened at `open` closes (balanced, `\{` and `\}` skipped), or -1. */
 function closing(text: string, open: number): number {
-  let depth = 0;
-  for (let i = open; i < text.length; i++) {
-    const c = text[i];
-    if (c === "\\") i++;
-    else if (c === "{") depth++;
-    else if (c === "}" && --depth === 0) return i;
-  }
-  return -1;
+  const group = braceGroup(text, open + 1, "{", "}", "escape");
+  return group.closed ? group.end - 1 : -1;
 }
 
 /** Inline math as remark-math builds it (mdast-util-math), so rehype-katex typesets it. */

@@ -5,8 +5,8 @@ import { formatLists } from "./format.ts";
 import { buildPlanGrammar, ebnfLiteral } from "./grammar.ts";
 import type { PlanGrammarOptions } from "./grammar.ts";
 import { parseConductorOutput } from "./parse.ts";
-import { POOL } from "./parse-cases.ts";
-import { VALID } from "./parse-valid.cases.ts";
+import { POOL } from "../../test-support/engine/conductor/parse-cases.ts";
+import { VALID } from "../../test-support/engine/conductor/parse-valid-cases.ts";
 import { DEFAULT_OPENING } from "./prompt.ts";
 import { loadXGrammar } from "../../node/xgrammar/load.ts";
 

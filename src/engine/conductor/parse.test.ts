@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { POOL, TWO, TWO_LISTS, s } from "./parse-cases.ts";
-import { INVALID } from "./parse-invalid.cases.ts";
-import { VALID } from "./parse-valid.cases.ts";
+import { POOL, TWO, TWO_LISTS, s } from "../../test-support/engine/conductor/parse-cases.ts";
+import { INVALID } from "../../test-support/engine/conductor/parse-invalid-cases.ts";
+import { VALID } from "../../test-support/engine/conductor/parse-valid-cases.ts";
 import { createPartialPlanReader, parseConductorOutput, parsePartialSteps } from "./parse.ts";
 
 describe("parseConductorOutput", () => {

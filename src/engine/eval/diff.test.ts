@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { diffEvaluations, diffText } from "./diff.ts";
-import { line } from "./results.fixtures.ts";
+import { line } from "../../test-support/engine/eval/eval-results.ts";
 
 describe("evaluation diff", () => {
   // A: q1..q4 right on 2; B: q1..q4 right on 4 (q3, q4 gained), conductor q2 lost.

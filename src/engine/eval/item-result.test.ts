@@ -1,8 +1,14 @@
 // What an item's result says its run measured: cache hits and their savings, a fallback answer,
 // and the run's own latency (not the scoring after it).
 import { describe, expect, it } from "vitest";
-import { createFakeBackend } from "../llm/fake.ts";
-import { collect, conductorConfig, evaluation, items, worker } from "./runner.fixtures.ts";
+import { createFakeBackend } from "../../test-support/engine/llm/fake-backend.ts";
+import {
+  collect,
+  conductorConfig,
+  evaluation,
+  items,
+  worker,
+} from "../../test-support/engine/eval/eval-runner.ts";
 
 const pool = [worker("a", { input: 1000, output: 1000 })];
 

@@ -2,8 +2,8 @@
 // that was never interrupted: every Conductor call (first plan and refinement plans) and every
 // step counted once, in the item's totals and in this session's spend.
 import { describe, expect, it } from "vitest";
-import { createFakeBackend } from "../llm/fake.ts";
-import type { FakeReply } from "../llm/fake.ts";
+import { createFakeBackend } from "../../test-support/engine/llm/fake-backend.ts";
+import type { FakeReply } from "../../test-support/engine/llm/fake-backend.ts";
 import type { ChatRequest } from "../llm/types.ts";
 import { recordOf } from "../run/record.ts";
 import { totalsOf } from "../run/totals.ts";
@@ -13,7 +13,14 @@ import type { ItemRunContext } from "./item-run.ts";
 import { continueItemRun, itemRunEvents } from "./item-run.ts";
 import { EvalRun } from "./runner.ts";
 import type { EvalProgress } from "./runner.ts";
-import { collect, conductorConfig, evaluation, items, until, worker } from "./runner.fixtures.ts";
+import {
+  collect,
+  conductorConfig,
+  evaluation,
+  items,
+  until,
+  worker,
+} from "../../test-support/engine/eval/eval-runner.ts";
 import type { EvalResult } from "./schema.ts";
 import { mathScorer } from "./scorers/math.ts";
 import type { Strategy } from "./strategy.ts";

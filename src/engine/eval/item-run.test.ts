@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { ENDING_TEXT } from "../errors.ts";
-import { createFakeBackend } from "../llm/fake.ts";
+import { createFakeBackend } from "../../test-support/engine/llm/fake-backend.ts";
 import { recordOf } from "../run/record.ts";
 import type { RunEvent } from "../schema/events.ts";
 import type { ItemRunContext } from "./item-run.ts";
 import { itemRunEvents } from "./item-run.ts";
 import { runError } from "./outcome.ts";
-import { evaluation, worker } from "./runner.fixtures.ts";
+import { evaluation, worker } from "../../test-support/engine/eval/eval-runner.ts";
 
 const pool = [worker("solo")];
 const answering = createFakeBackend([{ text: "Answer: 7" }], { continuesAssistant: false });

@@ -1,8 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { createFakeBackend } from "../llm/fake.ts";
+import { createFakeBackend } from "../../test-support/engine/llm/fake-backend.ts";
 import { LlmError, collect } from "../llm/types.ts";
 import { JudgeMeter } from "./judge-meter.ts";
-import { collect as collectRun, evaluation, items, worker } from "./runner.fixtures.ts";
+import {
+  collect as collectRun,
+  evaluation,
+  items,
+  worker,
+} from "../../test-support/engine/eval/eval-runner.ts";
 import { judgeScorer } from "./scorers/judge.ts";
 
 const PRICE = { input: 1000, output: 1000 }; // $0.001 a token

@@ -2,9 +2,9 @@
 // and the diff of the stored and the re-scored results names the items the new version flips.
 import { describe, expect, it } from "vitest";
 import { diffEvaluations, diffText } from "./diff.ts";
-import { line } from "./results.fixtures.ts";
+import { line } from "../../test-support/engine/eval/eval-results.ts";
 import { rescoreResults } from "./rescore.ts";
-import { evaluation, worker } from "./runner.fixtures.ts";
+import { evaluation, worker } from "../../test-support/engine/eval/eval-runner.ts";
 import { createScorer } from "./scorers/registry.ts";
 
 const built = (version: number, profile?: string) => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { rescoreResults } from "./rescore.ts";
 import type { EvalResult } from "./schema.ts";
 import { EvalResultSchema } from "./schema.ts";
-import { evaluation, worker } from "./runner.fixtures.ts";
+import { evaluation, worker } from "../../test-support/engine/eval/eval-runner.ts";
 import { mathScorer } from "./scorers/math.ts";
 import type { Scorer, ScoredItem } from "./scorers/types.ts";
 

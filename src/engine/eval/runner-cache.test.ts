@@ -4,12 +4,18 @@
 import { describe, expect, it } from "vitest";
 import type { ResponseCache } from "../llm/cache.ts";
 import { emptyCacheStats, memoryCacheStore, withCache } from "../llm/cache.ts";
-import { createFakeBackend } from "../llm/fake.ts";
+import { createFakeBackend } from "../../test-support/engine/llm/fake-backend.ts";
 import type { ChatRequest } from "../llm/types.ts";
 import type { RunRecord } from "../schema/record.ts";
 import type { Worker } from "../schema/worker.ts";
 import { EvalRun } from "./runner.ts";
-import { collect, evaluation, items, until, worker } from "./runner.fixtures.ts";
+import {
+  collect,
+  evaluation,
+  items,
+  until,
+  worker,
+} from "../../test-support/engine/eval/eval-runner.ts";
 import type { EvalResult, Evaluation } from "./schema.ts";
 import { resultKey } from "./schema.ts";
 import { JudgeMeter } from "./judge-meter.ts";

@@ -7,7 +7,14 @@ import type { ChatBackend } from "../llm/types.ts";
 import { LlmError } from "../llm/types.ts";
 import type { EvalProgress } from "./runner.ts";
 import { EvalRun } from "./runner.ts";
-import { evaluation, idle, items, storedResult, until, worker } from "./runner.fixtures.ts";
+import {
+  evaluation,
+  idle,
+  items,
+  storedResult,
+  until,
+  worker,
+} from "../../test-support/engine/eval/eval-runner.ts";
 import type { EvalResult } from "./schema.ts";
 import { resultKey } from "./schema.ts";
 import { mathScorer } from "./scorers/math.ts";

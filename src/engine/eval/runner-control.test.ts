@@ -1,12 +1,18 @@
 // Pause, resume, cancel, the spending cap, progress and the fields of a result: each test pins
 // what it names (emptying pause(), resume() or cancel() fails one of them).
 import { describe, expect, it } from "vitest";
-import { createFakeBackend } from "../llm/fake.ts";
-import type { FakeReply } from "../llm/fake.ts";
+import { createFakeBackend } from "../../test-support/engine/llm/fake-backend.ts";
+import type { FakeReply } from "../../test-support/engine/llm/fake-backend.ts";
 import { OriginLimiter } from "./limiter.ts";
 import type { EvalProgress } from "./runner.ts";
 import { EvalRun } from "./runner.ts";
-import { collect, evaluation, items, until, worker } from "./runner.fixtures.ts";
+import {
+  collect,
+  evaluation,
+  items,
+  until,
+  worker,
+} from "../../test-support/engine/eval/eval-runner.ts";
 import type { EvalResult } from "./schema.ts";
 import { mathScorer } from "./scorers/math.ts";
 

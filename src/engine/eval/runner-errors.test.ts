@@ -1,10 +1,10 @@
 // A failed call is never a wrong answer: the runner records an error, leaves it out of accuracy,
 // runs it again on resume and counts it in the outcome.
 import { describe, expect, it } from "vitest";
-import { createFakeBackend } from "../llm/fake.ts";
+import { createFakeBackend } from "../../test-support/engine/llm/fake-backend.ts";
 import { LlmError } from "../llm/types.ts";
 import { summarise } from "./report.ts";
-import { collect, evaluation, items, worker } from "./runner.fixtures.ts";
+import { collect, evaluation, items, worker } from "../../test-support/engine/eval/eval-runner.ts";
 import { EvalResultSchema, parseResult } from "./schema.ts";
 
 const POOL = [worker("good"), worker("down")];

@@ -2,10 +2,16 @@
 // the last run paused and resumed, a cancel while an answer is being judged, what it tells the
 // partials' store, and a Conductor backend it has no use for.
 import { describe, expect, it } from "vitest";
-import { createFakeBackend } from "../llm/fake.ts";
+import { createFakeBackend } from "../../test-support/engine/llm/fake-backend.ts";
 import type { EvalProgress } from "./runner.ts";
 import { EvalRun } from "./runner.ts";
-import { collect, evaluation, items, until, worker } from "./runner.fixtures.ts";
+import {
+  collect,
+  evaluation,
+  items,
+  until,
+  worker,
+} from "../../test-support/engine/eval/eval-runner.ts";
 import type { Scorer } from "./scorers/types.ts";
 import { mathScorer } from "./scorers/math.ts";
 

@@ -1,13 +1,19 @@
 // Pause and cancel cut runs short at once; what those runs paid for is kept as a partial and
 // continued, in the same session or a later one, so no call is ever made twice.
 import { describe, expect, it } from "vitest";
-import { createFakeBackend } from "../llm/fake.ts";
-import type { FakeReply } from "../llm/fake.ts";
+import { createFakeBackend } from "../../test-support/engine/llm/fake-backend.ts";
+import type { FakeReply } from "../../test-support/engine/llm/fake-backend.ts";
 import type { ChatRequest } from "../llm/types.ts";
 import type { RunRecord } from "../schema/record.ts";
 import type { EvalProgress } from "./runner.ts";
 import { EvalRun } from "./runner.ts";
-import { conductorConfig, evaluation, items, until, worker } from "./runner.fixtures.ts";
+import {
+  conductorConfig,
+  evaluation,
+  items,
+  until,
+  worker,
+} from "../../test-support/engine/eval/eval-runner.ts";
 import type { EvalResult } from "./schema.ts";
 import { resultKey } from "./schema.ts";
 import { mathScorer } from "./scorers/math.ts";

@@ -1,7 +1,7 @@
 // Boundaries of the runner that a mutation would move: the cap at exactly its value, the measured
 // cost estimate, the time left, the default width, and what a cancel during scoring keeps.
 import { describe, expect, it } from "vitest";
-import { createFakeBackend } from "../llm/fake.ts";
+import { createFakeBackend } from "../../test-support/engine/llm/fake-backend.ts";
 import { LlmError } from "../llm/types.ts";
 import { OriginLimiter } from "./limiter.ts";
 import { EvalRun } from "./runner.ts";
@@ -12,7 +12,7 @@ import {
   items,
   storedResult,
   worker,
-} from "./runner.fixtures.ts";
+} from "../../test-support/engine/eval/eval-runner.ts";
 import type { EvalResult } from "./schema.ts";
 import { mathScorer } from "./scorers/math.ts";
 import type { Scorer } from "./scorers/types.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { line } from "./results.fixtures.ts";
+import { line } from "../../test-support/engine/eval/eval-results.ts";
 import { mergeResults } from "./merge.ts";
 import { inShard, parseShard, shardOfCell } from "./shard.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Pool } from "../schema/worker.ts";
-import { worker } from "./runner.fixtures.ts";
+import { worker } from "../../test-support/engine/eval/eval-runner.ts";
 import { callsText, explainStrategy, listNames } from "./strategy-explain.ts";
 
 const POOL: Pool = [worker("Solver"), worker("Checker"), worker("Judge")];

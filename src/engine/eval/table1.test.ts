@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { doneResult } from "./results.fixtures.ts";
+import { doneResult } from "../../test-support/engine/eval/eval-results.ts";
 import type { Evaluation } from "./schema.ts";
 import { table1, table1Csv, table1Markdown } from "./table1.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createFakeBackend } from "../llm/fake.ts";
+import { createFakeBackend } from "../../test-support/engine/llm/fake-backend.ts";
 import type { ChatRequest } from "../llm/types.ts";
 import { stepsAt } from "../run/continue.ts";
 import { recordOf } from "../run/record.ts";
@@ -9,8 +9,8 @@ import type { Pool } from "../schema/worker.ts";
 import { WorkerSchema } from "../schema/worker.ts";
 import type { RunnerOptions } from "./runner.ts";
 import { runRun } from "./runner.ts";
-import { conductor7b, runnerOptions } from "./runner.fixtures.ts";
-import { drain } from "./testing.ts";
+import { conductor7b, runnerOptions } from "../../test-support/engine/exec/exec-runner.ts";
+import { drain } from "../../test-support/engine/exec/collect-events.ts";
 
 const pool: Pool = ["Alpha", "Beta"].map((name, i) =>
   WorkerSchema.parse({ id: `w${i}`, name, model: `m${i}` }),

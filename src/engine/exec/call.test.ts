@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ErrorCode } from "../errors.ts";
-import { createFakeBackend } from "../llm/fake.ts";
-import type { FakeReply } from "../llm/fake.ts";
+import { createFakeBackend } from "../../test-support/engine/llm/fake-backend.ts";
+import type { FakeReply } from "../../test-support/engine/llm/fake-backend.ts";
 import type { ChatBackend, ChatRequest } from "../llm/types.ts";
 import { LlmError } from "../llm/types.ts";
 import { callWithRetry, retryFields } from "./call.ts";

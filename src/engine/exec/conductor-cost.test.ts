@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createFakeBackend } from "../llm/fake.ts";
+import { createFakeBackend } from "../../test-support/engine/llm/fake-backend.ts";
 import { recordOf } from "../run/record.ts";
 import { planningCostOf, totalsOf } from "../run/totals.ts";
 import type { RunEvent } from "../schema/events.ts";

@@ -3,8 +3,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { callCost } from "../cost.ts";
 import { failure } from "../errors.ts";
-import { createFakeBackend } from "../llm/fake.ts";
-import type { FakeReply } from "../llm/fake.ts";
+import { createFakeBackend } from "../../test-support/engine/llm/fake-backend.ts";
+import type { FakeReply } from "../../test-support/engine/llm/fake-backend.ts";
 import { LlmError } from "../llm/types.ts";
 import type { ParentPath, RunEvent } from "../schema/events.ts";
 import type { Pool } from "../schema/worker.ts";
@@ -12,7 +12,7 @@ import { WorkerSchema } from "../schema/worker.ts";
 import type { Step } from "../schema/workflow.ts";
 import type { NestedResult, NestedRunner } from "./execute.ts";
 import { CallBudget, executeWorkflow } from "./execute.ts";
-import { drain, ofType, workflowStarter } from "./run-events.fixtures.ts";
+import { drain, ofType, workflowStarter } from "../../test-support/engine/exec/run-events.ts";
 
 const question = "How many primes are below 100?";
 const pool: Pool = [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { callCost } from "../cost.ts";
-import { createFakeBackend } from "../llm/fake.ts";
-import type { FakeBackend, FakeReply } from "../llm/fake.ts";
+import { createFakeBackend } from "../../test-support/engine/llm/fake-backend.ts";
+import type { FakeBackend, FakeReply } from "../../test-support/engine/llm/fake-backend.ts";
 import type { ChatRequest } from "../llm/types.ts";
 import { LlmError } from "../llm/types.ts";
 import { recordOf } from "../run/record.ts";
@@ -13,7 +13,7 @@ import type { Step } from "../schema/workflow.ts";
 import type { StepOutcome, WorkflowOutcome } from "./execute.ts";
 import { CallBudget, workflowAnswer } from "./execute.ts";
 import { buildWorkerMessages } from "./messages.ts";
-import { ofType, workflowStarter } from "./run-events.fixtures.ts";
+import { ofType, workflowStarter } from "../../test-support/engine/exec/run-events.ts";
 
 const question = "Is 391 a prime number?";
 const pool: Pool = ["Alpha", "Beta", "Gamma"].map((name, i) =>

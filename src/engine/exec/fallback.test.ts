@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createFakeBackend } from "../llm/fake.ts";
-import type { FakeReply } from "../llm/fake.ts";
+import { createFakeBackend } from "../../test-support/engine/llm/fake-backend.ts";
+import type { FakeReply } from "../../test-support/engine/llm/fake-backend.ts";
 import type { ErrorCode } from "../errors.ts";
 import { LlmError } from "../llm/types.ts";
 import { exportRun, importRun } from "../run/export.ts";
@@ -11,7 +11,7 @@ import { FALLBACK_SUBTASK, fallbackFor, planWithReplans } from "./fallback.ts";
 import type { FallbackPolicy } from "./fallback.ts";
 import { runConductor } from "./simple-runs.ts";
 import { runRun } from "./runner.ts";
-import { drain } from "./testing.ts";
+import { drain } from "../../test-support/engine/exec/collect-events.ts";
 
 const question = "What is 17 x 23?";
 const pool: Pool = ["Alpha", "Beta"].map((name, i) =>

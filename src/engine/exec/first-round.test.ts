@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createFakeBackend } from "../llm/fake.ts";
+import { createFakeBackend } from "../../test-support/engine/llm/fake-backend.ts";
 import type { RunEvent } from "../schema/events.ts";
 import { ConductorConfigSchema, WorkerSchema } from "../schema/worker.ts";
 import { runConductor } from "./simple-runs.ts";

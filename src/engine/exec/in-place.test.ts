@@ -1,7 +1,7 @@
 // An edited nested workflow re-run where it sits (docs/protocol.md §1.6): what it keeps, how deep
 // its own Conductor steps may plan, and how the run ends when it succeeds or fails.
 import { describe, expect, it } from "vitest";
-import { createFakeBackend } from "../llm/fake.ts";
+import { createFakeBackend } from "../../test-support/engine/llm/fake-backend.ts";
 import type { ChatRequest } from "../llm/types.ts";
 import { LlmError } from "../llm/types.ts";
 import { seedFrom, stepsAt } from "../run/continue.ts";
@@ -11,8 +11,12 @@ import type { RunRecord } from "../schema/record.ts";
 import type { Step } from "../schema/workflow.ts";
 import type { RunnerOptions } from "./runner.ts";
 import { runRun } from "./runner.ts";
-import { conductor7b, runnerOptions, selfPool } from "./runner.fixtures.ts";
-import { drain } from "./testing.ts";
+import {
+  conductor7b,
+  runnerOptions,
+  selfPool,
+} from "../../test-support/engine/exec/exec-runner.ts";
+import { drain } from "../../test-support/engine/exec/collect-events.ts";
 
 const question = "Is 391 prime?";
 const pool = selfPool();

@@ -3,8 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { buildConductorMessages, DEFAULT_SYSTEM_PROMPT } from "../conductor/prompt.ts";
 import { ERROR_MESSAGES } from "../errors.ts";
-import { createFakeBackend } from "../llm/fake.ts";
-import type { FakeBackend, FakeReply } from "../llm/fake.ts";
+import { createFakeBackend } from "../../test-support/engine/llm/fake-backend.ts";
+import type { FakeBackend, FakeReply } from "../../test-support/engine/llm/fake-backend.ts";
 import { LlmError } from "../llm/types.ts";
 import type { ChatRequest } from "../llm/types.ts";
 import type { ParentPath, RunEvent } from "../schema/events.ts";

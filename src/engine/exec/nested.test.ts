@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { createFakeBackend } from "../llm/fake.ts";
-import type { FakeReply } from "../llm/fake.ts";
+import { createFakeBackend } from "../../test-support/engine/llm/fake-backend.ts";
+import type { FakeReply } from "../../test-support/engine/llm/fake-backend.ts";
 import type { ChatRequest } from "../llm/types.ts";
 import { exportRun, importRun } from "../run/export.ts";
 import { recordOf } from "../run/record.ts";
@@ -12,7 +12,7 @@ import { WORKER_PREAMBLE } from "./messages.ts";
 import { nestedQuestion } from "./nested.ts";
 import type { RunOptions } from "./simple-runs.ts";
 import { runConductor } from "./simple-runs.ts";
-import { drain } from "./testing.ts";
+import { drain } from "../../test-support/engine/exec/collect-events.ts";
 
 const question = "Design and verify a fast algorithm for the longest increasing subsequence.";
 const pool: Pool = [

@@ -3,13 +3,13 @@
 import { describe, expect, it } from "vitest";
 import type { PlanGrammarMode } from "../conductor/constrain.ts";
 import { DEFAULT_OPENING, foldedOpening } from "../conductor/prompt.ts";
-import { createFakeBackend } from "../llm/fake.ts";
-import type { FakeReply } from "../llm/fake.ts";
+import { createFakeBackend } from "../../test-support/engine/llm/fake-backend.ts";
+import type { FakeReply } from "../../test-support/engine/llm/fake-backend.ts";
 import type { ChatRequest } from "../llm/types.ts";
 import { LlmError } from "../llm/types.ts";
 import { planRound } from "./plan.ts";
 import { grammarProblem } from "./plan-grammar.ts";
-import { drain } from "./testing.ts";
+import { drain } from "../../test-support/engine/exec/collect-events.ts";
 
 const PLAN = `${DEFAULT_OPENING} One step.\nmodel_id = [0]\nsubtasks = ["Answer it."]\naccess_list = [[]]`;
 const MESSAGES = [

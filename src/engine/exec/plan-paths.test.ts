@@ -5,13 +5,13 @@ import { ERROR_MESSAGES } from "../errors.ts";
 import { DEFAULT_OPENING, foldedOpening } from "../conductor/prompt.ts";
 import { buildPlanGrammar } from "../conductor/grammar.ts";
 import { buildRefinementMessage } from "../conductor/refine.ts";
-import { createFakeBackend } from "../llm/fake.ts";
-import type { FakeReply } from "../llm/fake.ts";
+import { createFakeBackend } from "../../test-support/engine/llm/fake-backend.ts";
+import type { FakeReply } from "../../test-support/engine/llm/fake-backend.ts";
 import type { ChatBackend, ChatRequest } from "../llm/types.ts";
 import { LlmError } from "../llm/types.ts";
 import type { ChatMessage } from "../schema/usage.ts";
 import { CallBudget } from "./execute.ts";
-import { drain, ofType, planStarter } from "./run-events.fixtures.ts";
+import { drain, ofType, planStarter } from "../../test-support/engine/exec/run-events.ts";
 
 const LISTS = `model_id = [1, 0]\nsubtasks = ["Solve it.", "Check it."]\naccess_list = [[], [0]]`;
 const PLAN = `Two steps.\n${LISTS}`;

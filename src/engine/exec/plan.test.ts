@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { callCost } from "../cost.ts";
-import { createFakeBackend } from "../llm/fake.ts";
-import type { FakeReply } from "../llm/fake.ts";
+import { createFakeBackend } from "../../test-support/engine/llm/fake-backend.ts";
+import type { FakeReply } from "../../test-support/engine/llm/fake-backend.ts";
 import type { ChatBackend } from "../llm/types.ts";
 import { LlmError } from "../llm/types.ts";
 import { recordOf } from "../run/record.ts";
@@ -9,7 +9,7 @@ import type { RunEvent } from "../schema/events.ts";
 import { ConductorConfigSchema, WorkerSchema } from "../schema/worker.ts";
 import { CallBudget } from "./execute.ts";
 import type { PlanOptions } from "./plan.ts";
-import { drain, ofType, planStarter } from "./run-events.fixtures.ts";
+import { drain, ofType, planStarter } from "../../test-support/engine/exec/run-events.ts";
 
 const conductor = ConductorConfigSchema.parse({ model: "c", price: { input: 1, output: 3 } });
 const fastRetry = { baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 0, random: () => 0.5 };

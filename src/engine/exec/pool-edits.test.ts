@@ -2,8 +2,8 @@
 // workflow: a step names its worker by id, so it keeps calling the same model; only the agent
 // numbers in the messages, the Conductor's numbering, follow the pool's new order.
 import { describe, expect, it } from "vitest";
-import { createFakeBackend } from "../llm/fake.ts";
-import type { FakeBackend } from "../llm/fake.ts";
+import { createFakeBackend } from "../../test-support/engine/llm/fake-backend.ts";
+import type { FakeBackend } from "../../test-support/engine/llm/fake-backend.ts";
 import type { ChatRequest } from "../llm/types.ts";
 import type { RunEvent } from "../schema/events.ts";
 import type { ChatMessage } from "../schema/usage.ts";

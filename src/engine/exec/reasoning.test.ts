@@ -2,7 +2,7 @@
 // exported and imported, and never read by a later step or kept in the answer. Retries show as
 // state with attempt, total and reason, and the dropped attempt's text is abandoned.
 import { describe, expect, it } from "vitest";
-import { createFakeBackend } from "../llm/fake.ts";
+import { createFakeBackend } from "../../test-support/engine/llm/fake-backend.ts";
 import type { ChatRequest } from "../llm/types.ts";
 import { LlmError } from "../llm/types.ts";
 import { exportRun, importRun } from "../run/export.ts";
@@ -12,7 +12,7 @@ import type { RunEvent } from "../schema/events.ts";
 import type { Pool } from "../schema/worker.ts";
 import { ConductorConfigSchema, WorkerSchema } from "../schema/worker.ts";
 import { runConductor } from "./simple-runs.ts";
-import { drain } from "./testing.ts";
+import { drain } from "../../test-support/engine/exec/collect-events.ts";
 
 const question = "Is 391 prime?";
 const pool: Pool = [

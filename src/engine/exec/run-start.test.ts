@@ -2,7 +2,7 @@
 // conversation as the settings and the backend shape it.
 import { describe, expect, it } from "vitest";
 import { DEFAULT_OPENING, foldedOpening } from "../conductor/prompt.ts";
-import { createFakeBackend } from "../llm/fake.ts";
+import { createFakeBackend } from "../../test-support/engine/llm/fake-backend.ts";
 import type { ChatBackend } from "../llm/types.ts";
 import { exportRun } from "../run/export.ts";
 import { recordOf } from "../run/record.ts";
@@ -14,7 +14,7 @@ import { ConductorConfigSchema, WorkerSchema } from "../schema/worker.ts";
 import type { RunnerOptions } from "./runner.ts";
 import { newRunId, runRun } from "./runner.ts";
 import { priorSteps } from "./run-start.ts";
-import { drain } from "./testing.ts";
+import { drain } from "../../test-support/engine/exec/collect-events.ts";
 
 const pool: Pool = ["Alpha", "Beta"].map((name, i) =>
   WorkerSchema.parse({ id: `w${i}`, name, model: `m${i}`, note: `${name} is careful.` }),

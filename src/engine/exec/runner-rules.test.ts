@@ -2,13 +2,17 @@
 // refinement rounds follow, which earlier round a given round sees, when a failed plan falls
 // back, and how a run without a Conductor or cancelled before its plan ends.
 import { describe, expect, it } from "vitest";
-import { createFakeBackend } from "../llm/fake.ts";
+import { createFakeBackend } from "../../test-support/engine/llm/fake-backend.ts";
 import type { ChatRequest } from "../llm/types.ts";
 import { recordOf } from "../run/record.ts";
 import type { EventOf, RunEvent } from "../schema/events.ts";
 import type { RunnerOptions } from "./runner.ts";
 import { runRun } from "./runner.ts";
-import { conductor7b, runnerOptions, selfPool } from "./runner.fixtures.ts";
+import {
+  conductor7b,
+  runnerOptions,
+  selfPool,
+} from "../../test-support/engine/exec/exec-runner.ts";
 
 const pool = selfPool();
 const conductor = conductor7b;

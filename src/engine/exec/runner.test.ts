@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createFakeBackend } from "../llm/fake.ts";
+import { createFakeBackend } from "../../test-support/engine/llm/fake-backend.ts";
 import type { ChatRequest } from "../llm/types.ts";
 import { interrupted, resumePoint, seedFrom, stepsAt } from "../run/continue.ts";
 import { recordOf } from "../run/record.ts";
@@ -9,7 +9,11 @@ import type { RunRecord } from "../schema/record.ts";
 import type { Step } from "../schema/workflow.ts";
 import type { RunnerOptions } from "./runner.ts";
 import { runRun } from "./runner.ts";
-import { conductor7b, runnerOptions, selfPool } from "./runner.fixtures.ts";
+import {
+  conductor7b,
+  runnerOptions,
+  selfPool,
+} from "../../test-support/engine/exec/exec-runner.ts";
 
 const question = "Is 391 prime?";
 const pool = selfPool({ input: 1, output: 2 });

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { ENDING_TEXT } from "../errors.ts";
 import { buildConductorMessages } from "../conductor/prompt.ts";
 import { buildRefinementMessage } from "../conductor/refine.ts";
-import { createFakeBackend } from "../llm/fake.ts";
-import type { FakeBackend, FakeReply } from "../llm/fake.ts";
+import { createFakeBackend } from "../../test-support/engine/llm/fake-backend.ts";
+import type { FakeBackend, FakeReply } from "../../test-support/engine/llm/fake-backend.ts";
 import type { ChatRequest } from "../llm/types.ts";
 import { LlmError } from "../llm/types.ts";
 import { recordOf } from "../run/record.ts";
@@ -14,7 +14,7 @@ import type { Step } from "../schema/workflow.ts";
 import { buildWorkerMessages } from "./messages.ts";
 import type { RunOptions } from "./simple-runs.ts";
 import { runConductor } from "./simple-runs.ts";
-import { ofType } from "./run-events.fixtures.ts";
+import { ofType } from "../../test-support/engine/exec/run-events.ts";
 
 const question = "Is 391 a prime number? Answer yes or no with a reason.";
 const pool: Pool = ["Alpha", "Beta", "Gamma"].map((name, i) =>

@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { copySteps, pasteSteps } from "./clipboard.ts";
 import { applyEdit } from "./edit.ts";
-import { counterIds, deepFreeze, makeDoc, shape } from "./testing.ts";
+import {
+  counterIds,
+  deepFreeze,
+  makeDoc,
+  shape,
+} from "../../test-support/engine/graph/graph-docs.ts";
 
 describe("copySteps", () => {
   it("copies the chosen steps in document order, with original indices and positions", () => {

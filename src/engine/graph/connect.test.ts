@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Result } from "../errors.ts";
 import { connect, disconnect } from "./connect.ts";
 import type { WorkflowDoc } from "./document.ts";
-import { makeDoc, shape } from "./testing.ts";
+import { makeDoc, shape } from "../../test-support/engine/graph/graph-docs.ts";
 
 function docOf(r: Result<{ doc: WorkflowDoc }>): WorkflowDoc {
   if (!r.ok) throw new Error(`expected ok, got ${r.code}: ${r.message}`);

@@ -9,7 +9,7 @@ import {
   stepsOf,
   visibleIds,
 } from "./document.ts";
-import { counterIds, deepFreeze, makeDoc } from "./testing.ts";
+import { counterIds, deepFreeze, makeDoc } from "../../test-support/engine/graph/graph-docs.ts";
 
 describe("docFromSteps / stepsOf", () => {
   const steps: Step[] = deepFreeze([

@@ -3,7 +3,7 @@ import { applyEdit } from "./edit.ts";
 import type { Edit } from "./edit.ts";
 import type { WorkflowDoc } from "./document.ts";
 import { dependants, edgesOf, staleAfterEdit } from "./edges.ts";
-import { counterIds, makeDoc } from "./testing.ts";
+import { counterIds, makeDoc } from "../../test-support/engine/graph/graph-docs.ts";
 
 function edited(doc: WorkflowDoc, edit: Edit): WorkflowDoc {
   const r = applyEdit(doc, edit, { makeId: counterIds() });

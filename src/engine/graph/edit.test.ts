@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { WorkflowDoc } from "./document.ts";
 import type { Edit, EditResult } from "./edit.ts";
 import { applyEdit, capWarning } from "./edit.ts";
-import { counterIds, makeDoc, shape } from "./testing.ts";
+import { counterIds, makeDoc, shape } from "../../test-support/engine/graph/graph-docs.ts";
 
 function expectOk(r: EditResult): Extract<EditResult, { ok: true }> {
   if (!r.ok) throw new Error(`expected ok, got ${r.code}: ${r.message}`);

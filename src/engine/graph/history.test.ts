@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { applyEdit } from "./edit.ts";
 import type { WorkflowDoc } from "./document.ts";
 import { canRedo, canUndo, createHistory, endGroup, push, redo, undo } from "./history.ts";
-import { makeDoc } from "./testing.ts";
+import { makeDoc } from "../../test-support/engine/graph/graph-docs.ts";
 
 describe("history", () => {
   it("undoes and redoes in order", () => {

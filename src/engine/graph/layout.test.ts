@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { edgesOf } from "./edges.ts";
 import { DEFAULT_NODE_SIZE } from "../constants.ts";
 import { layoutDoc, stickyLayout, tidy, loadLayout } from "./layout.ts";
-import { makeDoc } from "./testing.ts";
+import { makeDoc } from "../../test-support/engine/graph/graph-docs.ts";
 
 // dagre is loaded on demand (its own chunk in the studio).
 beforeAll(() => loadLayout());

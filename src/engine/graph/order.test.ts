@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { insertStep, mapAccess, moveOrder, moveStep, permute } from "./order.ts";
-import { makeDoc, shape } from "./testing.ts";
+import { makeDoc, shape } from "../../test-support/engine/graph/graph-docs.ts";
 
 describe("order helpers", () => {
   it("mapAccess re-indexes, drops, sorts and de-duplicates; 'all' stays", () => {

@@ -6,7 +6,7 @@ import { bezierPoints, handlesOf, polylineHits, runOverlap } from "./geometry.ts
 import { DEFAULT_NODE_SIZE } from "../constants.ts";
 import { layoutDoc, loadLayout } from "./layout.ts";
 import { routeAround, routeEdges } from "./route.ts";
-import { makeDoc } from "./testing.ts";
+import { makeDoc } from "../../test-support/engine/graph/graph-docs.ts";
 
 /** Every step's box at the automatic layout, with `moved` steps shifted by the given offsets. */
 function rectsOf(doc: WorkflowDoc, moved: Record<string, Point> = {}): Record<string, Rect> {

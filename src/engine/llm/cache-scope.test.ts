@@ -5,7 +5,7 @@ import type { TestServer } from "../../../e2e/server/server.ts";
 import { startTestServer } from "../../../e2e/server/server.ts";
 import type { ResponseCache } from "./cache.ts";
 import { cachedRequest, emptyCacheStats, memoryCacheStore, withCache, withScope } from "./cache.ts";
-import { createFakeBackend } from "./fake.ts";
+import { createFakeBackend } from "../../test-support/engine/llm/fake-backend.ts";
 import { createOpenAIBackend } from "./openai.ts";
 import type { ChatBackend, ChatRequest } from "./types.ts";
 import { collect, LlmError } from "./types.ts";

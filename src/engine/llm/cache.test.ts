@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { callCost } from "../cost.ts";
 import { collect, LlmError } from "./types.ts";
 import type { ChatBackend, ChatRequest } from "./types.ts";
-import { createFakeBackend } from "./fake.ts";
+import { createFakeBackend } from "../../test-support/engine/llm/fake-backend.ts";
 import type { ResponseCache } from "./cache.ts";
 import {
   CACHE_FORMAT,

@@ -1,7 +1,14 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { importRun } from "../run/export.ts";
-import { badPlanRun, failedRun, QUESTION, RAW0, SECRETS, twoRoundRun } from "./fixtures.ts";
+import {
+  badPlanRun,
+  failedRun,
+  QUESTION,
+  RAW0,
+  SECRETS,
+  twoRoundRun,
+} from "../../test-support/engine/otel/otel-records.ts";
 import { traceOf } from "./map.ts";
 import { otlpJson, otlpRequest } from "./otlp.ts";
 import type { OtelSpan, OtelTrace } from "./span.ts";

@@ -3,8 +3,8 @@
 // OpenTelemetry JS's own protobuf encoder (@opentelemetry/otlp-transformer) for the same spans.
 import { ProtobufTraceSerializer } from "@opentelemetry/otlp-transformer";
 import { describe, expect, it } from "vitest";
-import { decodeOtlp, encodeOtlpJson } from "../../cli/otlp-proto.ts";
-import { failedRun, twoRoundRun } from "./fixtures.ts";
+import { decodeOtlp, encodeOtlpJson } from "../../test-support/cli/otlp-proto.ts";
+import { failedRun, twoRoundRun } from "../../test-support/engine/otel/otel-records.ts";
 import { traceOf } from "./map.ts";
 import { otlpProtobuf } from "./otlp-protobuf.ts";
 import { CONVENTIONS_KEY, otlpJson, otlpRequest } from "./otlp.ts";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { RunRecord, StepStatus } from "../schema/record.ts";
 import { answerOf } from "./answer.ts";
 import { emptyRecord, stepRecord } from "./record.ts";
-import { roundRecord } from "./record.fixtures.ts";
+import { roundRecord } from "../../test-support/engine/run/run-records.ts";
 
 const step = (i: number, status: StepStatus, output: string) => ({
   ...stepRecord({ pool: [] }, { worker: "w0", subtask: "s", access: [] }, i),

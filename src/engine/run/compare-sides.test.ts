@@ -6,7 +6,7 @@ import { WorkerSchema } from "../schema/worker.ts";
 import { compareRuns, textDiff } from "./compare.ts";
 import { totalsOf } from "./totals.ts";
 import { emptyRecord, stepRecord } from "./record.ts";
-import { roundRecord } from "./record.fixtures.ts";
+import { roundRecord } from "../../test-support/engine/run/run-records.ts";
 
 const pool = [WorkerSchema.parse({ id: "w0", name: "Alpha" })];
 const step = (i: number, patch: Partial<StepRecord> = {}): StepRecord => ({

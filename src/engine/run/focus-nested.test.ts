@@ -12,7 +12,7 @@ import {
   roundAt,
 } from "./focus.ts";
 import { emptyRecord } from "./record.ts";
-import { doneStep, roundRecord } from "./record.fixtures.ts";
+import { doneStep, roundRecord } from "../../test-support/engine/run/run-records.ts";
 
 const step = doneStep;
 const nest = (question: string, rounds: RoundRecord[]) => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { emptyRecord } from "./record.ts";
-import { doneStep, roundRecord } from "./record.fixtures.ts";
+import { doneStep, roundRecord } from "../../test-support/engine/run/run-records.ts";
 import type { RunRecord } from "../schema/record.ts";
 import { TOP, focusLabel, inFocus, isTop, nestedOwnerFinish, roundAt } from "./focus.ts";
 

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { RunEvent } from "../schema/events.ts";
 import { recordOf } from "./record.ts";
-import { runStart } from "./record.fixtures.ts";
+import { runStart } from "../../test-support/engine/run/run-records.ts";
 
 const start = runStart(1);
 const usage = { promptTokens: 3, completionTokens: 2, estimated: false };

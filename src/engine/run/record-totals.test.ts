@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { RunEvent } from "../schema/events.ts";
 import type { RunRecord } from "../schema/record.ts";
 import { applyEvent, recordOf } from "./record.ts";
-import { runStart } from "./record.fixtures.ts";
+import { runStart } from "../../test-support/engine/run/run-records.ts";
 import { totalsOf } from "./totals.ts";
 
 const start = runStart(0);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { stepsOf } from "../graph/document.ts";
-import { makeDoc } from "../graph/testing.ts";
+import { makeDoc } from "../../test-support/engine/graph/graph-docs.ts";
 import type { RoundRecord, RunRecord, StepStatus } from "../schema/record.ts";
 import { WorkerSchema } from "../schema/worker.ts";
 import { TOP } from "./focus.ts";

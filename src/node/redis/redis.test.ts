@@ -7,7 +7,7 @@ import { CACHE_FORMAT, CACHE_VERSION } from "../../engine/llm/cache.ts";
 import { redisCacheStore } from "./cache.ts";
 import { openRedis } from "./link.ts";
 import { memoryBuckets, redisBuckets } from "./rate.ts";
-import { startRedisServer } from "./test-server.ts";
+import { startRedisServer } from "../../test-support/node/redis-server.ts";
 
 const KEY = `sha256:${"ab".repeat(32)}`;
 

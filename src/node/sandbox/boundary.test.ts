@@ -17,7 +17,7 @@ import {
   readEvalResults,
   runCli,
   threeWorkerConfig,
-} from "../../cli/cli-harness.ts";
+} from "../../test-support/cli/cli-harness.ts";
 import { resolveConfig } from "../../cli/config.ts";
 import { createRewardRuntime } from "../../cli/reward/engine.ts";
 import { RewardRequestSchema } from "../../cli/reward/request.ts";

@@ -12,15 +12,26 @@ export interface BraceGroup {
   closed: boolean;
 }
 
+/** How a backslash reads: as text (the scorers), or as an escape, so `\{` and `\}` do not count. */
+type Backslash = "text" | "escape";
+
 /**
  * The group whose opening brace is just before `start` (so `text[start - 1] === "{"`), nested
- * braces balanced. `open`/`close` default to braces; `rewriteCalls` passes parentheses.
+ * braces balanced. `open`/`close` default to braces; `rewriteCalls` passes parentheses; the
+ * rendered answer's bare `\boxed{}` reads backslashes as escapes.
  */
-export function braceGroup(text: string, start: number, open = "{", close = "}"): BraceGroup {
+export function braceGroup(
+  text: string,
+  start: number,
+  open = "{",
+  close = "}",
+  backslash: Backslash = "text",
+): BraceGroup {
   let depth = 1;
   let i = start;
   for (; i < text.length && depth > 0; i++) {
-    if (text[i] === open) depth++;
+    if (backslash === "escape" && text[i] === "\\") i++;
+    else if (text[i] === open) depth++;
     else if (text[i] === close) depth--;
   }
   const closed = depth === 0;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { findMathAnswer, referenceAnswer } from "./math-extract.ts";
 import { cleanAnswer } from "./math-latex.ts";
-import { MATH_V2_CASES } from "./math-v2.cases.ts";
+import { MATH_V2_CASES } from "../../../test-support/engine/eval/scorers/math-v2-cases.ts";
 import { MathReasonSchema, compareMath, mathScorerV2 } from "./math-v2.ts";
-import { MATH_CASES } from "./math.cases.ts";
+import { MATH_CASES } from "../../../test-support/engine/eval/scorers/math-cases.ts";
 import { createScorer, scorerVersions } from "./registry.ts";
 
 const signal = new AbortController().signal;

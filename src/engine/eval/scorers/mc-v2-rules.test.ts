@@ -1,7 +1,7 @@
 // One test per rule of the multiple-choice cascades (mc-v2.ts), each with the input that tells the
 // rule from its nearest weaker form.
 import { describe, expect, it } from "vitest";
-import { MC_QUESTION } from "./mc.cases.ts";
+import { MC_QUESTION } from "../../../test-support/engine/eval/scorers/mc-cases.ts";
 import { McReasonSchema, lenientReading, multipleChoiceScorerV2, strictReading } from "./mc-v2.ts";
 import { optionsOf } from "./mc.ts";
 

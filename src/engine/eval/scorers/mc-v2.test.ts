@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MC_QUESTION } from "./mc.cases.ts";
+import { MC_QUESTION } from "../../../test-support/engine/eval/scorers/mc-cases.ts";
 import {
   McReasonSchema,
   McRuleSchema,
@@ -7,7 +7,7 @@ import {
   multipleChoiceScorerV2,
   strictReading,
 } from "./mc-v2.ts";
-import { MC_V2_CASES } from "./mc-v2.cases.ts";
+import { MC_V2_CASES } from "../../../test-support/engine/eval/scorers/mc-v2-cases.ts";
 import { optionsOf } from "./mc.ts";
 import { createScorer, scorerVersions } from "./registry.ts";
 

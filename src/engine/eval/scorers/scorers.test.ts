@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { createFakeBackend } from "../../llm/fake.ts";
+import { createFakeBackend } from "../../../test-support/engine/llm/fake-backend.ts";
 import { LlmError } from "../../llm/types.ts";
-import { CONTAINS_CASES } from "./contains.cases.ts";
-import { EXACT_CASES } from "./exact.cases.ts";
-import { VERDICT_CASES } from "./judge.cases.ts";
+import { CONTAINS_CASES } from "../../../test-support/engine/eval/scorers/contains-cases.ts";
+import { EXACT_CASES } from "../../../test-support/engine/eval/scorers/exact-cases.ts";
+import { VERDICT_CASES } from "../../../test-support/engine/eval/scorers/judge-cases.ts";
 import { judgeScorer, parseVerdict } from "./judge.ts";
-import { MATH_CASES } from "./math.cases.ts";
+import { MATH_CASES } from "../../../test-support/engine/eval/scorers/math-cases.ts";
 import { mathScorer } from "./math.ts";
-import { MC_CASES, MC_QUESTION } from "./mc.cases.ts";
+import { MC_CASES, MC_QUESTION } from "../../../test-support/engine/eval/scorers/mc-cases.ts";
 import { multipleChoiceScorer } from "./mc.ts";
-import { REGEX_CASES } from "./regex.cases.ts";
+import { REGEX_CASES } from "../../../test-support/engine/eval/scorers/regex-cases.ts";
 import { createScorer, defaultScorerId, registerScorer, scorerIds } from "./registry.ts";
 import { verdict } from "./types.ts";
 

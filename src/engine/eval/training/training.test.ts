@@ -1,6 +1,6 @@
 import { parquetReadObjects } from "hyparquet";
 import { describe, expect, it } from "vitest";
-import { createFakeBackend } from "../../llm/fake.ts";
+import { createFakeBackend } from "../../../test-support/engine/llm/fake-backend.ts";
 import type { RunRecord } from "../../schema/record.ts";
 import type { Worker } from "../../schema/worker.ts";
 import { EvalRun } from "../runner.ts";

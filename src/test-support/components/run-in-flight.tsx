@@ -4,13 +4,13 @@ import { cleanup, render } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { Profiler } from "react";
 import { afterEach, beforeAll, beforeEach } from "vitest";
-import { stepsOf } from "../engine/graph/document.ts";
-import { createHistory } from "../engine/graph/history.ts";
-import { makeDoc } from "../engine/graph/testing.ts";
-import type { RunEvent } from "../engine/schema/events.ts";
-import type { Worker } from "../engine/schema/worker.ts";
-import { useStudio } from "../state/store.ts";
-import { loadMarkdown } from "./ui/Markdown.tsx";
+import { stepsOf } from "../../engine/graph/document.ts";
+import { createHistory } from "../../engine/graph/history.ts";
+import { makeDoc } from "../engine/graph/graph-docs.ts";
+import type { RunEvent } from "../../engine/schema/events.ts";
+import type { Worker } from "../../engine/schema/worker.ts";
+import { useStudio } from "../../state/store.ts";
+import { loadMarkdown } from "../../components/ui/Markdown.tsx";
 
 const initial = useStudio.getState();
 

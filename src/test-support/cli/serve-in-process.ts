@@ -6,11 +6,11 @@ import { join } from "node:path";
 import OpenAI from "openai";
 import type { TestServer, TestServerOptions } from "../../../e2e/server/server.ts";
 import { startTestServer } from "../../../e2e/server/server.ts";
-import { threeWorkerConfig } from "../cli-harness.ts";
-import { resolveConfig } from "../config.ts";
-import { parseServeArgs } from "./args.ts";
-import type { RunningServer } from "./server.ts";
-import { startServe } from "./server.ts";
+import { threeWorkerConfig } from "./cli-harness.ts";
+import { resolveConfig } from "../../cli/config.ts";
+import { parseServeArgs } from "../../cli/serve/args.ts";
+import type { RunningServer } from "../../cli/serve/server.ts";
+import { startServe } from "../../cli/serve/server.ts";
 
 export interface InProcessServe {
   server: TestServer;

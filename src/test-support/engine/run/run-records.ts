@@ -1,9 +1,9 @@
 // Shared pieces of the run-record tests: a step that is done, a round that holds only steps, and
 // the start of a run.
-import type { EventOf } from "../schema/events.ts";
-import type { RoundRecord, StepRecord } from "../schema/record.ts";
-import { WorkerSchema } from "../schema/worker.ts";
-import { stepRecord } from "./record.ts";
+import type { EventOf } from "../../../engine/schema/events.ts";
+import type { RoundRecord, StepRecord } from "../../../engine/schema/record.ts";
+import { WorkerSchema } from "../../../engine/schema/worker.ts";
+import { stepRecord } from "../../../engine/run/record.ts";
 
 /** Step `i` for worker w0 (subtask `s{i}`, no access), done with `output`. */
 export const doneStep = (

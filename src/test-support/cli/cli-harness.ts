@@ -7,16 +7,16 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { ChatBody, TestServer, TestServerOptions } from "../../e2e/server/server.ts";
-import { startTestServer } from "../../e2e/server/server.ts";
-import { ChatBodySchema } from "../../e2e/server/reply.ts";
-import type { EvalResult } from "../engine/eval/schema.ts";
-import { EvalResultSchema } from "../engine/eval/schema.ts";
-import type { ExportEnvelope } from "../engine/run/export.ts";
-import { ExportEnvelopeSchema } from "../engine/run/export.ts";
-import type { Io } from "./command.ts";
+import type { ChatBody, TestServer, TestServerOptions } from "../../../e2e/server/server.ts";
+import { startTestServer } from "../../../e2e/server/server.ts";
+import { ChatBodySchema } from "../../../e2e/server/reply.ts";
+import type { EvalResult } from "../../engine/eval/schema.ts";
+import { EvalResultSchema } from "../../engine/eval/schema.ts";
+import type { ExportEnvelope } from "../../engine/run/export.ts";
+import { ExportEnvelopeSchema } from "../../engine/run/export.ts";
+import type { Io } from "../../cli/command.ts";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const BIN = join(ROOT, "bin", "conductor-studio.mjs");
 
 /** Per-test limit for tests that spawn the CLI (tsx takes about a second to start it; several seconds
@@ -85,7 +85,7 @@ export async function runMain(
     stderrIsTTY: false,
   };
   // Imported here, so a test file that only spawns the CLI does not load every command.
-  const { main } = await import("./main.ts");
+  const { main } = await import("../../cli/main.ts");
   const code = await main(args, io);
   return { code, stdout, stderr };
 }

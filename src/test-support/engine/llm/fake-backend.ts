@@ -1,7 +1,7 @@
-import type { Usage } from "../schema/usage.ts";
-import type { ChatBackend, ChatChunk, ChatRequest } from "./types.ts";
-import { LlmError } from "./types.ts";
-import { sleep } from "../exec/retry.ts";
+import type { Usage } from "../../../engine/schema/usage.ts";
+import type { ChatBackend, ChatChunk, ChatRequest } from "../../../engine/llm/types.ts";
+import { LlmError } from "../../../engine/llm/types.ts";
+import { sleep } from "../../../engine/exec/retry.ts";
 
 /** One scripted answer of the fake backend. */
 export interface FakeReply {

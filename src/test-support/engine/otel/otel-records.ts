@@ -1,9 +1,9 @@
 // Test support for the otel tests: run records built from realistic event logs. Not a test file.
-import { recordOf } from "../run/record.ts";
-import type { RunEvent } from "../schema/events.ts";
-import type { RunRecord } from "../schema/record.ts";
-import type { Pool } from "../schema/worker.ts";
-import { ConductorConfigSchema, WorkerSchema } from "../schema/worker.ts";
+import { recordOf } from "../../../engine/run/record.ts";
+import type { RunEvent } from "../../../engine/schema/events.ts";
+import type { RunRecord } from "../../../engine/schema/record.ts";
+import type { Pool } from "../../../engine/schema/worker.ts";
+import { ConductorConfigSchema, WorkerSchema } from "../../../engine/schema/worker.ts";
 
 export const QUESTION = "Is 391 a prime number?";
 /** Secret values that must never reach a trace. */

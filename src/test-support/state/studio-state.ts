@@ -1,12 +1,12 @@
 // Test support for the state tests: the local test server (docs/protocol.md §4) and workers that
 // call it, and the stores reset between cases. Imported by test files only; not a test file itself.
 import { afterAll, beforeAll } from "vitest";
-import type { TestServer } from "../../e2e/server/server.ts";
-import { startTestServer } from "../../e2e/server/server.ts";
-import type { Worker } from "../engine/schema/worker.ts";
-import { setEvalStore } from "./evalController.ts";
-import { createDexieEvalStore } from "./evalStore.ts";
-import { useStudio } from "./store.ts";
+import type { TestServer } from "../../../e2e/server/server.ts";
+import { startTestServer } from "../../../e2e/server/server.ts";
+import type { Worker } from "../../engine/schema/worker.ts";
+import { setEvalStore } from "../../state/evalController.ts";
+import { createDexieEvalStore } from "../../state/evalStore.ts";
+import { useStudio } from "../../state/store.ts";
 
 // The store as it was before any test of the file changed it.
 const initialStudio = useStudio.getState();

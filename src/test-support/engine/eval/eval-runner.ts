@@ -1,14 +1,14 @@
 // Shared pieces of the evaluation runner's tests: a pool on one origin, an evaluation, and a run
 // that collects its results, records and progress.
-import type { ChatBackend } from "../llm/types.ts";
-import type { RunRecord } from "../schema/record.ts";
-import type { Pool, Worker } from "../schema/worker.ts";
-import type { EvalItem } from "./dataset/schema.ts";
-import type { EvalProgress, EvalRunOptions } from "./runner.ts";
-import { EvalRun } from "./runner.ts";
-import type { EvalResult, Evaluation } from "./schema.ts";
-import { EvalResultSchema } from "./schema.ts";
-import { mathScorer } from "./scorers/math.ts";
+import type { ChatBackend } from "../../../engine/llm/types.ts";
+import type { RunRecord } from "../../../engine/schema/record.ts";
+import type { Pool, Worker } from "../../../engine/schema/worker.ts";
+import type { EvalItem } from "../../../engine/eval/dataset/schema.ts";
+import type { EvalProgress, EvalRunOptions } from "../../../engine/eval/runner.ts";
+import { EvalRun } from "../../../engine/eval/runner.ts";
+import type { EvalResult, Evaluation } from "../../../engine/eval/schema.ts";
+import { EvalResultSchema } from "../../../engine/eval/schema.ts";
+import { mathScorer } from "../../../engine/eval/scorers/math.ts";
 
 export const worker = (name: string, price?: { input: number; output: number }): Worker => ({
   id: name,

@@ -1,7 +1,7 @@
 /** Shared helpers of the parser tables: realistic Conductor outputs we wrote ourselves. */
-import type { ErrorCode } from "../errors.ts";
-import type { Access, PlannedStep } from "../schema/workflow.ts";
-import type { ParseOptions } from "./parse.ts";
+import type { ErrorCode } from "../../../engine/errors.ts";
+import type { Access, PlannedStep } from "../../../engine/schema/workflow.ts";
+import type { ParseOptions } from "../../../engine/conductor/parse.ts";
 
 export const s = (worker: number, subtask: string, access: Access): PlannedStep => ({
   worker,

@@ -1,5 +1,5 @@
-import type { Access } from "../schema/workflow.ts";
-import type { WorkflowDoc } from "./document.ts";
+import type { Access } from "../../../engine/schema/workflow.ts";
+import type { WorkflowDoc } from "../../../engine/graph/document.ts";
 
 /** Test helper: an id maker that yields "n1", "n2", ... */
 export function counterIds(prefix = "n"): () => string {

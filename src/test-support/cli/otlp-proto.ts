@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import protobuf from "protobufjs";
 
-const PROTO_DIR = fileURLToPath(new URL("../engine/otel/proto", import.meta.url));
+const PROTO_DIR = fileURLToPath(new URL("../../engine/otel/proto", import.meta.url));
 const root = new protobuf.Root();
 root.resolvePath = (_origin, target) => join(PROTO_DIR, target);
 root.loadSync("opentelemetry/proto/collector/trace/v1/trace_service.proto");

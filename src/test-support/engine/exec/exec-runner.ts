@@ -1,8 +1,8 @@
 // Shared by the runner's tests: a pool with the Conductor itself in it, and the options of a run
 // that starts from the plan on a clock the test controls.
-import type { Pool, Price } from "../schema/worker.ts";
-import { ConductorConfigSchema, WorkerSchema } from "../schema/worker.ts";
-import type { RunnerOptions } from "./runner.ts";
+import type { Pool, Price } from "../../../engine/schema/worker.ts";
+import { ConductorConfigSchema, WorkerSchema } from "../../../engine/schema/worker.ts";
+import type { RunnerOptions } from "../../../engine/exec/runner.ts";
 
 /** Alpha (w0, m0), Beta (w1, m1) and the Conductor itself (w2, "Self"); priced when `price` is. */
 export const selfPool = (price?: Price): Pool =>

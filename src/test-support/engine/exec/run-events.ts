@@ -1,13 +1,13 @@
 // Shared by the planRound and executeWorkflow tests: starters with a test's options fixed, and
 // readers of the events they yield.
-import type { FakeBackend } from "../llm/fake.ts";
-import type { ChatBackend } from "../llm/types.ts";
-import type { RunEvent, RunEventType } from "../schema/events.ts";
-import type { Step } from "../schema/workflow.ts";
-import type { ExecuteOptions } from "./execute.ts";
-import { executeWorkflow } from "./execute.ts";
-import type { PlanOptions } from "./plan.ts";
-import { planRound } from "./plan.ts";
+import type { FakeBackend } from "../llm/fake-backend.ts";
+import type { ChatBackend } from "../../../engine/llm/types.ts";
+import type { RunEvent, RunEventType } from "../../../engine/schema/events.ts";
+import type { Step } from "../../../engine/schema/workflow.ts";
+import type { ExecuteOptions } from "../../../engine/exec/execute.ts";
+import { executeWorkflow } from "../../../engine/exec/execute.ts";
+import type { PlanOptions } from "../../../engine/exec/plan.ts";
+import { planRound } from "../../../engine/exec/plan.ts";
 
 /** Starts planRound with `base` and a fresh signal; `extra` overrides either. */
 export function planStarter(base: Omit<PlanOptions, "backend" | "signal">) {

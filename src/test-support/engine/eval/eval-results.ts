@@ -1,7 +1,7 @@
 // Result lines for tests: one (strategy, item) verdict with a run id naming its side, and a
 // correct one as the studio stores it.
-import type { EvalResult } from "./schema.ts";
-import { EvalResultSchema } from "./schema.ts";
+import type { EvalResult } from "../../../engine/eval/schema.ts";
+import { EvalResultSchema } from "../../../engine/eval/schema.ts";
 
 /** A result line whose run id is `${tag}-${strategy}-${item}-${repeat}`. */
 export function line(
