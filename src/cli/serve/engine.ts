@@ -1,7 +1,7 @@
 // The engine side of `serve` and `run`: one runner (the same `runConductor` the studio uses) per
 // question, its events folded into a run record as they come.
 import { DEFAULT_TEMPLATE } from "../../engine/conductor/prompt.ts";
-import { ENDING_TEXT } from "../../engine/errors.ts";
+import { ENDING_TEXT, EndReason } from "../../engine/errors.ts";
 import type { FallbackPolicy } from "../../engine/exec/fallback.ts";
 import { runConductor } from "../../engine/exec/simple-runs.ts";
 import type { ResponseCache } from "../../engine/llm/cache.ts";
@@ -197,7 +197,7 @@ export function failureOf(record: RunRecord, lastError?: LlmError): RunFailure {
     code === "upstream_rate_limited" && lastError?.retryAfterMs !== undefined
       ? { retryAfterS: Math.max(1, Math.ceil(lastError.retryAfterMs / 1000)) }
       : {};
-  if (record.endReason === "plan_error" && planError) {
+  if (record.endReason === EndReason.plan_error && planError) {
     const code = codeForCall(planError.code);
     const what =
       code === "plan_error"
@@ -209,7 +209,7 @@ export function failureOf(record: RunRecord, lastError?: LlmError): RunFailure {
       ...retryAfter(code),
     };
   }
-  if (record.endReason === "budget") {
+  if (record.endReason === EndReason.budget) {
     return { code: "call_budget", message: record.message ?? ENDING_TEXT.budget };
   }
   const failed = round?.steps.find((s) => s.status === "failed");
