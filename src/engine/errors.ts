@@ -51,6 +51,12 @@ export const ERROR_MESSAGES = {
   invalid_file: "The file does not match the export format:",
   invalid_config: "The configuration is invalid:",
   missing_key: "An API key environment variable is not set:",
+  invalid_argument: "An option or value is not valid:",
+  unreadable_file: "A file could not be read:",
+  invalid_dataset: "A data set's rows could not be read:",
+  invalid_scorer: "The scorer cannot be built:",
+  invalid_url: "The address is not usable:",
+  traces_not_sent: "The traces could not be sent:",
   // Stored runs (IndexedDB)
   storage_full:
     "This browser has no room left to store runs (storage quota exceeded). Delete or export old runs in History, then try again; nothing was half-written.",
@@ -160,6 +166,17 @@ export interface Failure {
 export function failure(code: ErrorCode, detail?: string): Failure {
   const base = ERROR_MESSAGES[code];
   return { code, message: detail ? `${base} ${detail}` : base };
+}
+
+/**
+ * A failed result whose message is already written in full for the user (it names the file, the
+ * line or the option); the code says which kind of failure it is, the table's text its heading.
+ */
+export function failed<Code extends ErrorCode>(
+  code: Code,
+  message: string,
+): { ok: false } & FailureOf<Code> {
+  return { ok: false, code, message };
 }
 
 /** A failure whose code is one of `Code` (by default any code of the table). */
