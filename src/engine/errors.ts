@@ -168,17 +168,6 @@ export function failure(code: ErrorCode, detail?: string): Failure {
   return { code, message: detail ? `${base} ${detail}` : base };
 }
 
-/**
- * A failed result whose message is already written in full for the user (it names the file, the
- * line or the option); the code says which kind of failure it is, the table's text its heading.
- */
-export function failed<Code extends ErrorCode>(
-  code: Code,
-  message: string,
-): { ok: false } & FailureOf<Code> {
-  return { ok: false, code, message };
-}
-
 /** A failure whose code is one of `Code` (by default any code of the table). */
 export interface FailureOf<Code extends ErrorCode> {
   code: Code;

@@ -8,6 +8,8 @@ import type { RunRecord } from "../schema/record.ts";
  */
 export const EvalErrorStageSchema = z.enum(["worker", "conductor", "judge", "setup"]);
 export type EvalErrorStage = z.infer<typeof EvalErrorStageSchema>;
+/** The stages by name (`EvalErrorStage.worker`); stored as the same strings. */
+export const EvalErrorStage = EvalErrorStageSchema.enum;
 
 /** Why an item has no verdict because something failed to run: a code from the error table. */
 export const EvalErrorSchema = z.object({
@@ -47,17 +49,29 @@ export function runError(record: RunRecord): EvalError | null {
   for (const round of record.rounds) {
     const planError = round.plan?.error;
     if (planError && !isPlanFault(planError.code))
-      return { stage: "conductor", code: planError.code, message: planError.message };
+      return { stage: EvalErrorStage.conductor, code: planError.code, message: planError.message };
     const failed = round.steps.find((s) => s.error && !ANSWER_FAULTS.has(s.error.code));
     if (failed?.error)
-      return { stage: "worker", code: failed.error.code, message: failed.error.message };
+      return {
+        stage: EvalErrorStage.worker,
+        code: failed.error.code,
+        message: failed.error.message,
+      };
   }
   if (record.endReason === EndReason.no_conductor)
-    return { stage: "setup", code: ErrorCode.no_conductor, message: record.message ?? "" };
+    return {
+      stage: EvalErrorStage.setup,
+      code: ErrorCode.no_conductor,
+      message: record.message ?? "",
+    };
   // The run failed before any call: nothing planned, no step ran (a missing worker).
   const ran = record.rounds.some((r) => r.plan !== null || r.steps.length > 0);
   if (!ran)
-    return { stage: "setup", code: ErrorCode.invalid_config, message: record.message ?? "" };
+    return {
+      stage: EvalErrorStage.setup,
+      code: ErrorCode.invalid_config,
+      message: record.message ?? "",
+    };
   return null;
 }
 
