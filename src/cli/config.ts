@@ -1,6 +1,6 @@
+import type { Failure, Result } from "../engine/errors.ts";
+import { ErrorCode, failure } from "../engine/errors.ts";
 import { z } from "zod";
-import type { Result } from "../engine/errors.ts";
-import { failure } from "../engine/errors.ts";
 import { DEFAULT_MAX_STEPS, DEFAULT_ROUNDS } from "../engine/constants.ts";
 import { namedWorkersAdvice } from "../engine/conductor/named-workers.ts";
 import { describeIssues } from "../engine/schema/guards.ts";
@@ -90,7 +90,10 @@ export function resolveConfig(
   }
   const parsed = CliConfigSchema.safeParse(raw);
   if (!parsed.success) {
-    return { ok: false, ...failure("invalid_config", describeIssues(parsed.error)) };
+    return {
+      ok: false,
+      ...failure("invalid_config", describeIssues(parsed.error)),
+    };
   }
   const config: CliConfig = {
     ...parsed.data,
@@ -131,7 +134,10 @@ export function resolveConfig(
     };
   });
   if (missing.length)
-    return { ok: false, ...failure("missing_key", [...new Set(missing)].join(", ")) };
+    return {
+      ok: false,
+      ...failure("missing_key", [...new Set(missing)].join(", ")),
+    };
   const c = config.conductor;
   const conductor: ConductorConfig = {
     kind: "openai",
@@ -153,7 +159,7 @@ export function resolveConfig(
   };
 }
 
-export type LoadedConfig = { ok: true; resolved: ResolvedConfig } | { ok: false; message: string };
+export type LoadedConfig = { ok: true; resolved: ResolvedConfig } | ({ ok: false } & Failure);
 
 /**
  * Reads and resolves the config file at `path`. Unknown keys are a warning (through `warn`), or an
@@ -170,14 +176,20 @@ export async function loadConfig(
     text = await readFile(path, "utf8");
   } catch (e: unknown) {
     const why = e instanceof Error ? e.message : String(e);
-    return { ok: false, message: `Cannot read the config file ${path}: ${why}` };
+    return {
+      ok: false,
+      code: ErrorCode.invalid_config,
+      message: `Cannot read the config file ${path}: ${why}`,
+    };
   }
   const resolved = resolveConfig(text, env);
-  if (!resolved.ok) return { ok: false, message: `${path}: ${resolved.message}` };
+  if (!resolved.ok)
+    return { ok: false, code: ErrorCode.invalid_config, message: `${path}: ${resolved.message}` };
   const unknown = resolved.unknownKeys;
   if (unknown.length && options.strict)
     return {
       ok: false,
+      code: ErrorCode.invalid_config,
       message: `${path}: ${describeUnknownKeys(unknown)}. Fix the key, or drop --strict to ignore it.`,
     };
   if (unknown.length)

@@ -7,6 +7,8 @@
  * collector that stays away costs a message on stderr, never the run or its record. `close`
  * waits a bounded time for what is still queued. Header values are secrets: never logged.
  */
+import type { Failure } from "../engine/errors.ts";
+import { ErrorCode } from "../engine/errors.ts";
 import type { OtlpProtocol } from "../engine/otel/endpoint.ts";
 import {
   DEFAULT_OTLP_PROTOCOL,
@@ -117,31 +119,40 @@ export function readTraceFormat(
 export function readOtlpOptions(
   values: OtlpOptionValues,
   env: NodeJS.ProcessEnv,
-): { ok: true; target: OtlpTarget | null } | { ok: false; message: string } {
+): { ok: true; target: OtlpTarget | null } | ({ ok: false } & Failure) {
   const endpoint = values["otlp-endpoint"];
   const headersEnv = values["otlp-headers-env"];
   const format = readTraceFormat(values);
-  if (typeof format === "string") return { ok: false, message: format };
+  if (typeof format === "string")
+    return { ok: false, code: ErrorCode.invalid_argument, message: format };
   if (endpoint === undefined) {
     if (headersEnv || values["otlp-content"] || values["otlp-protocol"])
       return {
         ok: false,
+        code: ErrorCode.invalid_argument,
         message: "--otlp-headers-env, --otlp-content and --otlp-protocol need --otlp-endpoint URL.",
       };
     return { ok: true, target: null };
   }
   const url = tracesUrl(endpoint);
-  if (!url.ok) return { ok: false, message: `--otlp-endpoint: ${url.message}` };
+  if (!url.ok)
+    return {
+      ok: false,
+      code: ErrorCode.invalid_argument,
+      message: `--otlp-endpoint: ${url.message}`,
+    };
   let headers: Record<string, string> = {};
   if (headersEnv) {
     const text = env[headersEnv];
     if (!text)
       return {
         ok: false,
+        code: ErrorCode.invalid_argument,
         message: `--otlp-headers-env ${headersEnv}: that environment variable is not set.`,
       };
     const parsed = parseHeaders(text);
-    if (typeof parsed === "string") return { ok: false, message: `$${headersEnv}: ${parsed}` };
+    if (typeof parsed === "string")
+      return { ok: false, code: ErrorCode.invalid_argument, message: `$${headersEnv}: ${parsed}` };
     headers = parsed;
   }
   return {

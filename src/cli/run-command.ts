@@ -1,4 +1,5 @@
 // `conductor-studio run`: plan one question with the Conductor, run the workflow, keep the record.
+import { EndReason } from "../engine/errors.ts";
 import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { exportRun } from "../engine/run/export.ts";
@@ -100,7 +101,7 @@ export function runExitCode(record: RunRecord): ExitCode {
   if (record.status === "done" && record.answer !== null) return EXIT.ok;
   if (record.status !== "cancelled" && failureCodes(record).some((c) => UNREACHABLE_CODES.has(c)))
     return EXIT.unreachable;
-  if (record.endReason === "plan_error") return EXIT.plan;
+  if (record.endReason === EndReason.plan_error) return EXIT.plan;
   return EXIT.failed;
 }
 

@@ -51,6 +51,12 @@ export const ERROR_MESSAGES = {
   invalid_file: "The file does not match the export format:",
   invalid_config: "The configuration is invalid:",
   missing_key: "An API key environment variable is not set:",
+  invalid_argument: "An option or value is not valid:",
+  unreadable_file: "A file could not be read:",
+  invalid_dataset: "A data set's rows could not be read:",
+  invalid_scorer: "The scorer cannot be built:",
+  invalid_url: "The address is not usable:",
+  traces_not_sent: "The traces could not be sent:",
   // Stored runs (IndexedDB)
   storage_full:
     "This browser has no room left to store runs (storage quota exceeded). Delete or export old runs in History, then try again; nothing was half-written.",
@@ -78,6 +84,17 @@ export const ERROR_MESSAGES = {
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;
 
+/** Each key of a table named by itself: the table's codes as members (`ErrorCode.aborted`). */
+function namesOf<T extends Record<string, unknown>>(table: T): { readonly [K in keyof T]: K } {
+  return Object.fromEntries(Object.keys(table).map((k) => [k, k])) as { [K in keyof T]: K };
+}
+
+/**
+ * The table's codes by name, so code compares `ErrorCode.aborted` rather than a bare string; the
+ * wire and stored form stays the string itself.
+ */
+export const ErrorCode = namesOf(ERROR_MESSAGES);
+
 /** Whether a code read from stored data is one of the table's (older records may hold others). */
 export function isErrorCode(code: string): code is ErrorCode {
   return Object.hasOwn(ERROR_MESSAGES, code);
@@ -89,16 +106,16 @@ export function isErrorCode(code: string): code is ErrorCode {
  * wrong.
  */
 const PLAN_OUTPUT_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
-  "missing_list",
-  "unparseable_list",
-  "length_mismatch",
-  "no_steps",
-  "too_many_steps",
-  "bad_worker",
-  "missing_worker",
-  "bad_access",
-  "empty_subtask",
-  "repetition_loop",
+  ErrorCode.missing_list,
+  ErrorCode.unparseable_list,
+  ErrorCode.length_mismatch,
+  ErrorCode.no_steps,
+  ErrorCode.too_many_steps,
+  ErrorCode.bad_worker,
+  ErrorCode.missing_worker,
+  ErrorCode.bad_access,
+  ErrorCode.empty_subtask,
+  ErrorCode.repetition_loop,
 ]);
 
 /** True for a code (perhaps read from stored data) of an output that is not a usable plan. */
@@ -107,33 +124,13 @@ export function isPlanOutputError(code: string): boolean {
 }
 
 /**
- * Why a run ended (a run_finish's `reason`): it was only planned; the Conductor accepted an answer;
- * the cap on rounds, or no rounds, ended it; a plan or a step failed; it was cancelled; the call
- * budget ran out; no Conductor was configured for a run that needs one; it could not start
- * (`setup_error`: a strategy names a worker the pool lacks).
+ * Why a run ended (a run_finish's `reason`), each with the one sentence a user reads (studio and
+ * CLI alike): it was only planned; the Conductor accepted an answer; the cap on rounds, or no
+ * rounds, ended it; a plan or a step failed; it was cancelled; the call budget ran out; no
+ * Conductor was configured for a run that needs one; it could not start (`setup_error`: a strategy
+ * names a worker the pool lacks).
  */
-export const EndReasonSchema = z.enum([
-  "planned",
-  "accepted",
-  "round_cap",
-  "no_rounds",
-  "plan_error",
-  "step_error",
-  "cancelled",
-  "budget",
-  "no_conductor",
-  "setup_error",
-]);
-export type EndReason = z.infer<typeof EndReasonSchema>;
-
-/** A stored record's end reason as one of the enum, or null (none yet, or one this app does not know). */
-export function endReasonOf(reason: string | null): EndReason | null {
-  const parsed = EndReasonSchema.safeParse(reason);
-  return parsed.success ? parsed.data : null;
-}
-
-/** The one table from a run's end reason to the sentence a user reads (studio and CLI alike). */
-export const ENDING_TEXT: Readonly<Record<EndReason, string>> = {
+export const ENDING_TEXT = {
   planned: "Planned, not run yet.",
   accepted: "The Conductor accepted the answer.",
   round_cap: "Stopped at the cap on refinement rounds.",
@@ -144,7 +141,20 @@ export const ENDING_TEXT: Readonly<Record<EndReason, string>> = {
   budget: ERROR_MESSAGES.budget,
   no_conductor: ERROR_MESSAGES.no_conductor,
   setup_error: "The run could not start.",
-};
+} as const;
+
+export type EndReason = keyof typeof ENDING_TEXT;
+
+/** The end reasons by name (`EndReason.budget`); stored and exported as the same strings. */
+export const EndReason = namesOf(ENDING_TEXT);
+
+export const EndReasonSchema = z.enum(EndReason);
+
+/** A stored record's end reason as one of the enum, or null (none yet, or one this app does not know). */
+export function endReasonOf(reason: string | null): EndReason | null {
+  const parsed = EndReasonSchema.safeParse(reason);
+  return parsed.success ? parsed.data : null;
+}
 
 /** A failure as a value: a stable code and a message meant for the user. */
 export interface Failure {

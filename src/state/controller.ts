@@ -3,6 +3,7 @@ import { findWorker, shownIds, stepsByWorkerId } from "../engine/conductor/ids.t
 import { createPartialPlanReader } from "../engine/conductor/parse.ts";
 import type { WorkflowDoc } from "../engine/graph/document.ts";
 import { docFromSteps, emptyDoc } from "../engine/graph/document.ts";
+import { Capture } from "../engine/graph/history.ts";
 import type { RunnerOptions } from "../engine/exec/runner.ts";
 import { newRunId, runRun } from "../engine/exec/runner.ts";
 import { stepsAt } from "../engine/run/continue.ts";
@@ -163,7 +164,7 @@ export async function planNow(): Promise<void> {
   s.setRunStepIds([]);
   s.setFocus(TOP);
   // The plan replaces the run shown: undoing it shows that run again, not the plan's leftovers.
-  s.replaceDoc(emptyDoc(), true, runViewOf(s));
+  s.replaceDoc(emptyDoc(), Capture.Undoable, runViewOf(s));
   // The pool as this plan's prompt shows it: streamed model ids are read against it, whatever
   // happens to the pool while the Conductor writes.
   const ids = shownIds(s.pool);
@@ -175,7 +176,7 @@ export async function planNow(): Promise<void> {
     const raw = st.record.rounds[0]?.plan?.raw ?? "";
     const steps = stepsByWorkerId(partial.read(raw), ids);
     if (steps.length > st.history.present.steps.length)
-      st.replaceDoc(docKeepingIds(st.history.present, steps), false);
+      st.replaceDoc(docKeepingIds(st.history.present, steps), Capture.Skip);
   };
   const planned = start(
     "planning",
@@ -187,14 +188,14 @@ export async function planNow(): Promise<void> {
   const st = useStudio.getState();
   const record = st.record;
   if (record.status === "planned") {
-    st.replaceDoc(docKeepingIds(st.history.present, stepsAt(record, TOP)), false);
+    st.replaceDoc(docKeepingIds(st.history.present, stepsAt(record, TOP)), Capture.Skip);
   } else if (record.rounds[0]?.fallback) {
     showFallback();
     st.setNotice(fallbackNotice(useStudio.getState()));
   } else {
     // Steps streamed in before the plan failed are not the Conductor's workflow: the raw text and
     // the error stay in the Conductor panel, the canvas is left empty to retry or build by hand.
-    st.replaceDoc(emptyDoc(), false);
+    st.replaceDoc(emptyDoc(), Capture.Skip);
     const plan = record.rounds[0]?.plan;
     if (record.status === "failed" && plan?.error)
       st.setNotice(`The Conductor's plan could not be used: ${plan.error.message}`);
@@ -215,7 +216,7 @@ function showFallback(): void {
   const doc = docFromSteps(steps);
   const ids = doc.steps.map((x) => x.id);
   st.setRunStepIds(ids);
-  st.replaceDoc(doc, false);
+  st.replaceDoc(doc, Capture.Skip);
   st.setRecord(st.record, resultsFor(st.record, ids));
 }
 
@@ -315,7 +316,7 @@ export async function resumeNow(keysChecked = false): Promise<void> {
   });
   const st = useStudio.getState();
   if (plan.planning && st.record.status === "planned")
-    st.replaceDoc(docKeepingIds(st.history.present, stepsAt(st.record, TOP)), false);
+    st.replaceDoc(docKeepingIds(st.history.present, stepsAt(st.record, TOP)), Capture.Skip);
 }
 
 /** Stops the plan or run in progress: every model call is aborted and nothing is retried. */

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { WorkflowDoc } from "../engine/graph/document.ts";
-import { createHistory } from "../engine/graph/history.ts";
+import { Capture, createHistory } from "../engine/graph/history.ts";
 import { makeDoc } from "../test-support/engine/graph/graph-docs.ts";
 import type { StepStatus } from "../engine/schema/record.ts";
 import type { StepResult } from "./run.ts";
@@ -159,7 +159,7 @@ describe("replaceDoc", () => {
 
   it("records the old document when undoable", () => {
     const s = useStudio.getState();
-    s.replaceDoc(plan, true);
+    s.replaceDoc(plan, Capture.Undoable);
     expect(present()).toBe(plan);
     s.undo();
     expect(present()).toBe(DOC);
@@ -168,7 +168,7 @@ describe("replaceDoc", () => {
   });
 
   it("is not undoable otherwise", () => {
-    useStudio.getState().replaceDoc(plan, false);
+    useStudio.getState().replaceDoc(plan, Capture.Skip);
     expect(present()).toBe(plan);
     expect(past()).toHaveLength(0);
   });
@@ -176,14 +176,14 @@ describe("replaceDoc", () => {
   it("ends a typing group, so later typing does not fold into the replacement", () => {
     const s = useStudio.getState();
     s.edit({ kind: "setSubtask", id: "a", subtask: "typed" }, "subtask:a");
-    s.replaceDoc(makeDoc([[], [0], [1], []]), true);
+    s.replaceDoc(makeDoc([[], [0], [1], []]), Capture.Undoable);
     s.edit({ kind: "setSubtask", id: "a", subtask: "typed again" }, "subtask:a");
     expect(past()).toHaveLength(3);
   });
 
   it("drops selected ids that are not in the new document", () => {
     useStudio.setState({ selectedIds: ["a", "d"] });
-    useStudio.getState().replaceDoc(makeDoc(["all"]), true);
+    useStudio.getState().replaceDoc(makeDoc(["all"]), Capture.Undoable);
     expect(useStudio.getState().selectedIds).toEqual(["a"]);
   });
 });

@@ -5,7 +5,7 @@ import type { Edit } from "../engine/graph/edit.ts";
 import { applyEdit } from "../engine/graph/edit.ts";
 import { staleAfterEdit } from "../engine/graph/edges.ts";
 import type { History } from "../engine/graph/history.ts";
-import { createHistory, endGroup, push, redo, undo } from "../engine/graph/history.ts";
+import { Capture, createHistory, endGroup, push, redo, undo } from "../engine/graph/history.ts";
 import type { StudioState } from "./store.ts";
 import type { RunView } from "./undoMemory.ts";
 import { arriving, leaving, runOnRedo, runOnUndo, runReplaced, runViewOf } from "./undoMemory.ts";
@@ -21,11 +21,11 @@ export interface DocumentSlice {
   /** Applies an edit as an undo step (folded into the previous one when `group` matches). */
   edit: (edit: Edit, group?: string) => boolean;
   /**
-   * Replaces the document, e.g. with a Conductor plan; `undoable` records the old one first.
+   * Replaces the document, e.g. with a Conductor plan; `Capture.Undoable` records the old one first.
    * `runBefore`: the replacement also replaced the run shown (an import, a plan), and undoing it
    * shows this run again, outputs and all.
    */
-  replaceDoc: (doc: WorkflowDoc, undoable: boolean, runBefore?: RunView) => void;
+  replaceDoc: (doc: WorkflowDoc, capture: Capture, runBefore?: RunView) => void;
   endEditGroup: () => void;
   /** Starts editing another workflow: a fresh undo history, nothing selected. */
   resetDoc: (doc: WorkflowDoc) => void;
@@ -69,13 +69,14 @@ export const createDocumentSlice: StateCreator<StudioState, [], [], DocumentSlic
       });
       return true;
     },
-    replaceDoc: (doc, undoable, runBefore) =>
+    replaceDoc: (doc, capture, runBefore) =>
       set((s) => {
         // A new run is an undo step even where its workflow equals the one shown.
         const options = runBefore ? { equals: () => false } : {};
-        const history = undoable
-          ? push(endGroup(s.history), doc, undefined, options)
-          : { ...s.history, present: doc };
+        const history =
+          capture === Capture.Undoable
+            ? push(endGroup(s.history), doc, undefined, options)
+            : { ...s.history, present: doc };
         if (runBefore && history !== s.history && history.past.at(-1) === s.history.present)
           runReplaced(s.history.present, runBefore);
         return {

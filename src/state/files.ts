@@ -1,3 +1,5 @@
+import type { Failure } from "../engine/errors.ts";
+import { ErrorCode } from "../engine/errors.ts";
 import { layoutOf, stepsOf } from "../engine/graph/document.ts";
 import { exportRun } from "../engine/run/export.ts";
 import { importRunChecked } from "../engine/run/validate.ts";
@@ -54,7 +56,7 @@ export type StoredImport =
       exportedAt: string | null;
       notes: readonly string[];
     }
-  | { ok: false; message: string };
+  | ({ ok: false } & Failure);
 
 /**
  * Opens an exported run as a new stored run (kind "imported" in history): its question, its first
@@ -77,7 +79,7 @@ export async function storeExport(
   kind: "imported" | "own" = "imported",
 ): Promise<StoredImport> {
   const result = importRunChecked(text);
-  if (!result.ok) return { ok: false, message: result.message };
+  if (!result.ok) return { ok: false, code: result.code, message: result.message };
   return storeRecord(result.record, result.notes, exportedAtOf(text), kind === "own" ? null : kind);
 }
 
@@ -117,7 +119,7 @@ async function storeRecord(
           { key, ...(kind ? { kind } : {}) },
           Number.isNaN(at) ? Date.now() : at,
         );
-    if (!saved.ok) return { ok: false, message: saved.message };
+    if (!saved.ok) return { ok: false, code: saved.code, message: saved.message };
   }
   return { ok: true, record, key, exportedAt, notes };
 }
@@ -152,12 +154,13 @@ const unreadable = (e: unknown) =>
 /** The text of a run file, or the message to show when it is too large or cannot be read. */
 export async function readRunFile(
   file: File,
-): Promise<{ ok: true; text: string } | { ok: false; message: string }> {
-  if (file.size > MAX_FILE_BYTES) return { ok: false, message: TOO_LARGE };
+): Promise<{ ok: true; text: string } | ({ ok: false } & Failure)> {
+  if (file.size > MAX_FILE_BYTES)
+    return { ok: false, code: ErrorCode.unreadable_file, message: TOO_LARGE };
   try {
     return { ok: true, text: await file.text() };
   } catch (e: unknown) {
-    return { ok: false, message: unreadable(e) };
+    return { ok: false, code: ErrorCode.unreadable_file, message: unreadable(e) };
   }
 }
 

@@ -1,3 +1,5 @@
+import type { Failure } from "../engine/errors.ts";
+import { ErrorCode } from "../engine/errors.ts";
 /** The browser's language (undefined outside a browser: the runtime's default locale). */
 export function userLocale(): string | undefined {
   return (globalThis as { navigator?: { language?: string } }).navigator?.language;
@@ -13,7 +15,7 @@ export function decimalSeparator(locale?: string): string {
   }
 }
 
-export type MoneyResult = { ok: true; value: number | null } | { ok: false; message: string };
+export type MoneyResult = { ok: true; value: number | null } | ({ ok: false } & Failure);
 
 /**
  * Reads an amount of dollars a user typed (a spending cap): blank is none (null); otherwise a
@@ -32,16 +34,23 @@ export function parseMoney(text: string, locale?: string): MoneyResult {
     const comma = sep === "." && /^\d*,\d+$/.test(t);
     return {
       ok: false,
+      code: ErrorCode.invalid_argument,
       message: comma
         ? `“${text.trim()}” is not an amount here: write the decimal separator as a point (${t.replace(",", ".")}).`
         : `“${text.trim()}” is not an amount of dollars: type a number such as ${example}, or leave it empty for no cap.`,
     };
   }
   const value = Number(t.replace(sep, "."));
-  if (!Number.isFinite(value)) return { ok: false, message: `“${text.trim()}” is too large.` };
+  if (!Number.isFinite(value))
+    return {
+      ok: false,
+      code: ErrorCode.invalid_argument,
+      message: `“${text.trim()}” is too large.`,
+    };
   if (value === 0)
     return {
       ok: false,
+      code: ErrorCode.invalid_argument,
       message:
         "A cap of $0 lets nothing run: type an amount above 0, or leave it empty for no cap.",
     };

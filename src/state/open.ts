@@ -1,4 +1,5 @@
 import { docFromSteps, withLayout } from "../engine/graph/document.ts";
+import { Capture } from "../engine/graph/history.ts";
 import { stepsAt } from "../engine/run/continue.ts";
 import type { RunRecord } from "../engine/schema/record.ts";
 import type { StepResult } from "./run.ts";
@@ -35,7 +36,7 @@ export function showRun(
   s.setFocus(TOP);
   s.setRunStepIds(ids);
   s.setRecord(record, resultsFor(record, ids));
-  s.replaceDoc(doc, true, shown);
+  s.replaceDoc(doc, Capture.Undoable, shown);
   s.setOpen({ openKey: where.key, exportedAt: where.exportedAt });
   s.setNotice(null);
 }

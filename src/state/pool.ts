@@ -1,3 +1,5 @@
+import type { Failure } from "../engine/errors.ts";
+import { ErrorCode } from "../engine/errors.ts";
 import { newWorkerId, paperPool, workerFromPreset } from "../engine/pool/paper.ts";
 import type { ProviderPreset } from "../engine/pool/presets.ts";
 import { CUSTOM_PRESET, PROVIDER_PRESETS, presetById } from "../engine/pool/presets.ts";
@@ -241,9 +243,9 @@ export function describeKeyReport(r: KeyReport): string {
  */
 export function importPoolFile(
   text: string,
-): { ok: false; message: string } | { ok: true; keys: string } {
+): ({ ok: false } & Failure) | { ok: true; keys: string } {
   const result = importPool(text);
-  if (!result.ok) return { ok: false, message: result.message };
+  if (!result.ok) return { ok: false, code: result.code, message: result.message };
   const before = useStudio.getState();
   const report = keyReport(result.workers);
   const ids = new Set(result.workers.map((w) => w.id));
@@ -254,7 +256,11 @@ export function importPoolFile(
     // All or nothing (storage full, say): the pool and keys are put back as they were.
     useStudio.setState(before, true);
     const detail = e instanceof Error ? e.message : String(e);
-    return { ok: false, message: `it could not be applied, and nothing was changed: ${detail}` };
+    return {
+      ok: false,
+      code: ErrorCode.invalid_config,
+      message: `it could not be applied, and nothing was changed: ${detail}`,
+    };
   }
   return { ok: true, keys: describeKeyReport(report) };
 }

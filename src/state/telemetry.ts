@@ -5,6 +5,8 @@
  * page's origin (CORS); when it does not, the user is told so and how to allow it, and loses
  * nothing: the same trace can still be saved as a file.
  */
+import type { Failure } from "../engine/errors.ts";
+import { ErrorCode } from "../engine/errors.ts";
 import { contentTypeOf, refusalMessage, tracesUrl } from "../engine/otel/endpoint.ts";
 import { traceOf } from "../engine/otel/map.ts";
 import { otlpJson, otlpRequest } from "../engine/otel/otlp.ts";
@@ -14,7 +16,7 @@ import type { RunRecord } from "../engine/schema/record.ts";
 import { exportTexts } from "./historyController.ts";
 import type { TelemetrySettings } from "./settings.ts";
 
-export type SendResult = { ok: true; message: string } | { ok: false; message: string };
+export type SendResult = { ok: true; message: string } | ({ ok: false } & Failure);
 
 /** The OTLP JSON request for `records`, one trace each. */
 export function traceText(
@@ -58,8 +60,9 @@ export async function sendTraces(
   post: typeof fetch = fetch,
 ): Promise<SendResult> {
   const target = tracesUrl(settings.collectorURL);
-  if (!target.ok) return { ok: false, message: target.message };
-  if (!records.length) return { ok: false, message: "No run to send." };
+  if (!target.ok) return { ok: false, code: target.code, message: target.message };
+  if (!records.length)
+    return { ok: false, code: ErrorCode.traces_not_sent, message: "No run to send." };
   const traces = records.map((r) => traceOf(r, settings));
   const spans = traces.reduce((n, t) => n + t.spans.length, 0);
   const headers: Record<string, string> = { "Content-Type": contentTypeOf(settings.protocol) };
@@ -73,6 +76,7 @@ export async function sendTraces(
     const why = e instanceof Error ? e.message : String(e);
     return {
       ok: false,
+      code: ErrorCode.traces_not_sent,
       message: `Could not load the protobuf encoder (${why}): reload the page, or choose OTLP/HTTP JSON in Settings → Tracing.`,
     };
   }
@@ -85,10 +89,14 @@ export async function sendTraces(
       signal: AbortSignal.timeout(15_000),
     });
   } catch {
-    return { ok: false, message: unreachable(target.url) };
+    return { ok: false, code: ErrorCode.traces_not_sent, message: unreachable(target.url) };
   }
   if (!res.ok)
-    return { ok: false, message: refusalMessage(res.status, res.statusText, settings.protocol) };
+    return {
+      ok: false,
+      code: ErrorCode.traces_not_sent,
+      message: refusalMessage(res.status, res.statusText, settings.protocol),
+    };
   const n = records.length;
   return {
     ok: true,

@@ -1,5 +1,7 @@
 // The runs behind the MCP tools: plan only, run a given plan, or both, each through the one runner
 // (`runRun`) on serve's engine, so a tool call is a run like the studio's, with its id and cost.
+import type { Failure } from "../../engine/errors.ts";
+import { ErrorCode } from "../../engine/errors.ts";
 import { runRun } from "../../engine/exec/runner.ts";
 import type { RunStart } from "../../engine/exec/runner.ts";
 import { applyEvent, emptyRecord } from "../../engine/run/record.ts";
@@ -31,7 +33,7 @@ export interface ToolRun {
   error: { code: string; message: string } | null;
 }
 
-export type Resolved<T> = { ok: true; value: T } | { ok: false; message: string };
+export type Resolved<T> = { ok: true; value: T } | ({ ok: false } & Failure);
 
 /** The pool, or the subset of it that `names` picks (in pool order); an unknown name is refused. */
 export function poolOf(engine: ServeEngine, names: string[] | undefined): Resolved<Pool> {
@@ -41,6 +43,7 @@ export function poolOf(engine: ServeEngine, names: string[] | undefined): Resolv
   if (unknown.length)
     return {
       ok: false,
+      code: ErrorCode.invalid_argument,
       message: `No worker named ${unknown.map((n) => `"${n}"`).join(", ")}; the pool has ${pool.map((w) => `"${w.name}"`).join(", ")}.`,
     };
   return { ok: true, value: pool.filter((w) => names.includes(w.name)) };
@@ -52,7 +55,11 @@ export function stepsOf(plan: ToolStep[], pool: Pool): Resolved<Step[]> {
   for (const [i, s] of plan.entries()) {
     const worker = pool.find((w) => w.name === s.worker);
     if (!worker)
-      return { ok: false, message: `Step ${i + 1} names no worker of the pool: "${s.worker}".` };
+      return {
+        ok: false,
+        code: ErrorCode.invalid_argument,
+        message: `Step ${i + 1} names no worker of the pool: "${s.worker}".`,
+      };
     steps.push({ worker: worker.id, subtask: s.subtask, access: s.access });
   }
   return { ok: true, value: steps };

@@ -1,6 +1,7 @@
 // The reward of one sampled Conductor completion: parse it as the studio parses a plan, run the
 // workflow on the pool through the engine's one runner (same messages, retries and limits as
 // `run` and `serve`), score the answer with the evaluation graders. Platform-neutral: no node:*.
+import { EndReason, ErrorCode } from "../../engine/errors.ts";
 import { shownIds, stepsByWorkerId } from "../../engine/conductor/ids.ts";
 import { parseConductorOutput } from "../../engine/conductor/parse.ts";
 import { buildConductorMessages } from "../../engine/conductor/prompt.ts";
@@ -68,9 +69,9 @@ function base(item: RewardItem): RewardResult {
 /** Why a run that did not finish gave no answer: a failed worker call, or a cancellation. */
 function runFailure(record: RunRecord): RewardResult["error"] {
   const failed = record.rounds.flatMap((r) => r.steps).find((s) => s.status === "failed");
-  if (record.status === "cancelled" || record.endReason === "cancelled")
+  if (record.status === "cancelled" || record.endReason === EndReason.cancelled)
     return { code: "cancelled", message: "The run was cancelled before it finished." };
-  if (record.endReason === "budget" || failed?.error?.code === "budget")
+  if (record.endReason === EndReason.budget || failed?.error?.code === ErrorCode.budget)
     return { code: "budget", message: record.message ?? "The run reached the config's maxCalls." };
   const why = failed?.error
     ? `Step ${failed.index + 1} (${failed.workerName}) failed (${failed.error.code}): ${failed.error.message}`

@@ -1,4 +1,6 @@
 // `conductor-studio serve` options: parsed, checked, and turned into settings or one clear message.
+import type { Failure } from "../../engine/errors.ts";
+import { ErrorCode } from "../../engine/errors.ts";
 import { parseArgs } from "node:util";
 import { EXIT, exitCodesHelp } from "../exit-codes.ts";
 import { CONFIG_HELP } from "../config.ts";
@@ -7,12 +9,7 @@ import type { CacheMode } from "../../engine/llm/cache.ts";
 import { UsageError } from "../command.ts";
 import type { OtlpTarget } from "../otlp-export.ts";
 import { OTLP_PROTOCOL_HELP, readOtlpOptions } from "../otlp-export.ts";
-import {
-  SERVICE_OPTIONS,
-  cacheOption,
-  integerOption as integer,
-  serverKey,
-} from "./options.ts";
+import { SERVICE_OPTIONS, cacheOption, integerOption as integer, serverKey } from "./options.ts";
 
 export interface ServeSettings {
   config: string;
@@ -54,7 +51,7 @@ export interface ServeSettings {
   fallbackWorker: string | undefined;
 }
 
-export type ServeArgs = { ok: true; settings: ServeSettings } | { ok: false; message: string };
+export type ServeArgs = { ok: true; settings: ServeSettings } | ({ ok: false } & Failure);
 
 export const SERVE_DEFAULTS = {
   host: "127.0.0.1",
@@ -85,13 +82,19 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
     }).values;
   } catch (e: unknown) {
     const message = explainParseArgsError(e, SERVE_OPTIONS);
-    return { ok: false, message: message ?? (e instanceof Error ? e.message : String(e)) };
+    return {
+      ok: false,
+      code: ErrorCode.invalid_argument,
+      message: message ?? (e instanceof Error ? e.message : String(e)),
+    };
   }
-  if (!values.config) return { ok: false, message: "--config FILE is required." };
+  if (!values.config)
+    return { ok: false, code: ErrorCode.invalid_argument, message: "--config FILE is required." };
   const fallback = values.fallback;
   if (fallback !== undefined && !/^worker:.+/.test(fallback)) {
     return {
       ok: false,
+      code: ErrorCode.invalid_argument,
       message: `--fallback must be worker:NAME (a worker of the pool, by name), got "${fallback}".`,
     };
   }
@@ -138,7 +141,8 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): ServeArg
       },
     };
   } catch (e: unknown) {
-    if (e instanceof UsageError) return { ok: false, message: e.message };
+    if (e instanceof UsageError)
+      return { ok: false, code: ErrorCode.invalid_argument, message: e.message };
     throw e;
   }
 }

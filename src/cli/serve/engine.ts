@@ -1,7 +1,8 @@
 // The engine side of `serve` and `run`: one runner (the same `runConductor` the studio uses) per
 // question, its events folded into a run record as they come.
+import type { Failure } from "../../engine/errors.ts";
+import { ENDING_TEXT, EndReason, ErrorCode } from "../../engine/errors.ts";
 import { DEFAULT_TEMPLATE } from "../../engine/conductor/prompt.ts";
-import { ENDING_TEXT } from "../../engine/errors.ts";
 import type { FallbackPolicy } from "../../engine/exec/fallback.ts";
 import { runConductor } from "../../engine/exec/simple-runs.ts";
 import type { ResponseCache } from "../../engine/llm/cache.ts";
@@ -38,12 +39,16 @@ export const CLI_TIMEOUTS = { attemptMs: 600_000, idleMs: 120_000 } as const;
 export function fallbackWorkerId(
   resolved: ResolvedConfig,
   name: string | undefined,
-): { ok: true; id: string | undefined } | { ok: false; message: string } {
+): { ok: true; id: string | undefined } | ({ ok: false } & Failure) {
   if (name === undefined) return { ok: true, id: undefined };
   const worker = resolved.pool.find((w) => w.name === name);
   if (worker) return { ok: true, id: worker.id };
   const names = resolved.pool.map((w) => `"${w.name}"`).join(", ");
-  return { ok: false, message: `--fallback worker:${name}: no worker has that name (${names}).` };
+  return {
+    ok: false,
+    code: ErrorCode.invalid_argument,
+    message: `--fallback worker:${name}: no worker has that name (${names}).`,
+  };
 }
 
 export interface EngineOptions {
@@ -197,7 +202,7 @@ export function failureOf(record: RunRecord, lastError?: LlmError): RunFailure {
     code === "upstream_rate_limited" && lastError?.retryAfterMs !== undefined
       ? { retryAfterS: Math.max(1, Math.ceil(lastError.retryAfterMs / 1000)) }
       : {};
-  if (record.endReason === "plan_error" && planError) {
+  if (record.endReason === EndReason.plan_error && planError) {
     const code = codeForCall(planError.code);
     const what =
       code === "plan_error"
@@ -209,7 +214,7 @@ export function failureOf(record: RunRecord, lastError?: LlmError): RunFailure {
       ...retryAfter(code),
     };
   }
-  if (record.endReason === "budget") {
+  if (record.endReason === EndReason.budget) {
     return { code: "call_budget", message: record.message ?? ENDING_TEXT.budget };
   }
   const failed = round?.steps.find((s) => s.status === "failed");

@@ -3,6 +3,7 @@
 // and 429 unless `x-should-retry: false` says otherwise; a retried request re-runs the whole
 // workflow, so failures that a retry cannot fix must say so.
 import { z } from "zod";
+import { ErrorCode } from "../../engine/errors.ts";
 
 export const ServeErrorCodeSchema = z.enum([
   // The request itself
@@ -142,29 +143,29 @@ export function errorBody(e: ApiError): string {
  */
 export function codeForCall(code: string): ServeErrorCode {
   switch (code) {
-    case "auth":
+    case ErrorCode.auth:
       return "upstream_auth";
-    case "bad_request":
-    case "grammar_refused":
+    case ErrorCode.bad_request:
+    case ErrorCode.grammar_refused:
       return "upstream_bad_request";
-    case "not_found":
+    case ErrorCode.not_found:
       return "upstream_not_found";
-    case "context_length":
-    case "request_too_large":
-    case "prompt_too_long":
+    case ErrorCode.context_length:
+    case ErrorCode.request_too_large:
+    case ErrorCode.prompt_too_long:
       return "context_length_exceeded";
-    case "rate_limited":
+    case ErrorCode.rate_limited:
       return "upstream_rate_limited";
-    case "timeout":
+    case ErrorCode.timeout:
       return "upstream_timeout";
-    case "budget":
+    case ErrorCode.budget:
       return "call_budget";
-    case "server":
-    case "network":
-    case "dropped":
-    case "empty_response":
-    case "unknown":
-    case "upstream_failed":
+    case ErrorCode.server:
+    case ErrorCode.network:
+    case ErrorCode.dropped:
+    case ErrorCode.empty_response:
+    case ErrorCode.unknown:
+    case ErrorCode.upstream_failed:
       return "upstream_unavailable";
     default:
       return "plan_error";

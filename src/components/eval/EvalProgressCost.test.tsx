@@ -2,7 +2,7 @@
 // Issue 35, Major 3: an evaluation on unpriced workers shows its cost so far as unknown, never $0.
 import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import { doneResult } from "../../engine/eval/results.fixtures.ts";
+import { doneResult } from "../../test-support/engine/eval/eval-results.ts";
 import type { EvalProgress } from "../../engine/eval/runner-types.ts";
 import { useStudio } from "../../state/store.ts";
 import { EvalProgressBar } from "./EvalProgressBar.tsx";

@@ -8,6 +8,6 @@ self.onmessage = (e: MessageEvent<string>) => {
   self.postMessage(
     result.ok
       ? { ok: true, record: result.record, notes: result.notes }
-      : { ok: false, message: result.message },
+      : { ok: false, code: result.code, message: result.message },
   );
 };

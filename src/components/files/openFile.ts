@@ -1,3 +1,5 @@
+import type { Failure } from "../../engine/errors.ts";
+import { ErrorCode } from "../../engine/errors.ts";
 import type { RunRecord } from "../../engine/schema/record.ts";
 import { POOL_FORMAT } from "../../engine/pool/transfer.ts";
 import {
@@ -32,7 +34,7 @@ export function poolFileWorkers(text: string): number | null {
   }
 }
 
-type Parsed = { ok: true; record: RunRecord; notes: string[] } | { ok: false; message: string };
+type Parsed = { ok: true; record: RunRecord; notes: string[] } | ({ ok: false } & Failure);
 
 /** importRun in a Web Worker; the worker ends after one file. */
 function parseInWorker(text: string): Promise<Parsed> {
@@ -44,7 +46,11 @@ function parseInWorker(text: string): Promise<Parsed> {
     };
     worker.onerror = (e) => {
       worker.terminate();
-      resolve({ ok: false, message: `The file could not be read: ${e.message}` });
+      resolve({
+        ok: false,
+        code: ErrorCode.unreadable_file,
+        message: `The file could not be read: ${e.message}`,
+      });
     };
     worker.postMessage(text);
   });

@@ -1,6 +1,5 @@
 import { useState } from "react";
-import type { EndReason } from "../../engine/errors.ts";
-import { ENDING_TEXT, endReasonOf } from "../../engine/errors.ts";
+import { ENDING_TEXT, EndReason, endReasonOf } from "../../engine/errors.ts";
 import { answerOf } from "../../engine/run/answer.ts";
 import type { RunRecord } from "../../engine/schema/record.ts";
 import { selectPhase } from "../../state/selectors.ts";
@@ -22,10 +21,10 @@ const UNANSWERED: ReadonlySet<EndReason> = new Set<EndReason>([
 /** Why a run that answered ended, where rounds make it worth saying (docs/protocol.md §1.6). */
 function endNote(record: RunRecord): string | null {
   const rounds = record.rounds.filter((r) => r.steps.length > 0).length;
-  if (record.endReason === "budget") return ENDING_TEXT.budget;
-  if (record.endReason === "accepted")
+  if (record.endReason === EndReason.budget) return ENDING_TEXT.budget;
+  if (record.endReason === EndReason.accepted)
     return `The Conductor accepted the answer of round ${rounds}.`;
-  if (record.endReason === "round_cap")
+  if (record.endReason === EndReason.round_cap)
     return `Stopped after ${rounds} rounds: the cap on refinement rounds.`;
   return null;
 }

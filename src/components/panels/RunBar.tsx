@@ -4,6 +4,7 @@ import { planningCostOf } from "../../engine/run/totals.ts";
 import type { RunKind } from "../../engine/schema/record.ts";
 import { capWarning } from "../../engine/graph/edit.ts";
 import { tidy } from "../../engine/graph/layout.ts";
+import { Capture } from "../../engine/graph/history.ts";
 import { cancelNow, runNow, showLiveRun } from "../../state/controller.ts";
 import {
   selectCanRedo,
@@ -110,7 +111,7 @@ export function RunBar() {
         <button
           type="button"
           onClick={() => {
-            st().replaceDoc(tidy(st().history.present), true);
+            st().replaceDoc(tidy(st().history.present), Capture.Undoable);
             useStudio.getState().relayout();
           }}
           title="Lay the graph out again"

@@ -3,6 +3,7 @@
  * plans"), and the prompt change that goes with it: under a grammar that starts with the opening,
  * the model writes the opening itself, so the folded-in instruction to begin with it is dropped.
  */
+import { ErrorCode } from "../errors.ts";
 import type { ChatRequest } from "../llm/types.ts";
 import { LlmError } from "../llm/types.ts";
 import type { ChatMessage } from "../schema/usage.ts";
@@ -60,7 +61,8 @@ export function grammarField(mode: PlanGrammarMode): string | undefined {
  */
 export function refusedGrammar(e: LlmError, mode: PlanGrammarMode): LlmError {
   const field = grammarField(mode);
-  if (!field || (e.status !== 400 && e.status !== 422 && e.code !== "bad_request")) return e;
+  if (!field || (e.status !== 400 && e.status !== 422 && e.code !== ErrorCode.bad_request))
+    return e;
   const words = new RegExp(`${field}|grammar|ebnf|structured|guided`, "i");
   if (!words.test(e.message)) return e;
   return new LlmError(

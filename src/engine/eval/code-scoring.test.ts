@@ -103,6 +103,7 @@ describe("the code scorer in the evaluation", () => {
     expect(defaultScorerId([{ expected: "3" }, { expected: "4", tests: "" }])).toBe("math");
     expect(createScorer({ id: "code", options: {} })).toEqual({
       ok: false,
+      code: "invalid_scorer",
       message: "The code scorer needs a Python sandbox.",
     });
   });

@@ -1,3 +1,4 @@
+import { EndReason } from "../errors.ts";
 import type { RunRecord, Totals } from "../schema/record.ts";
 import type { EvalError } from "./outcome.ts";
 import type { PosedItem } from "./pose.ts";
@@ -37,7 +38,7 @@ export function measuredResult(
     status: record.status,
     endReason: record.endReason,
     // A Conductor call that failed is an error, not a plan that failed to parse.
-    planFailed: record.endReason === "plan_error" && !error,
+    planFailed: record.endReason === EndReason.plan_error && !error,
     ...(record.rounds[0]?.fallback ? { fallback: true } : {}),
     finishedAt: now,
     error,

@@ -1,3 +1,4 @@
+import { ErrorCode } from "../errors.ts";
 import type { ChatBackend } from "../llm/types.ts";
 import { LlmError } from "../llm/types.ts";
 import type { Worker } from "../schema/worker.ts";
@@ -109,7 +110,7 @@ export class OriginLimiter {
           yield* backend.stream(request, signal);
           gate.succeeded();
         } catch (e: unknown) {
-          if (e instanceof LlmError && e.code === "rate_limited") gate.rateLimited();
+          if (e instanceof LlmError && e.code === ErrorCode.rate_limited) gate.rateLimited();
           throw e;
         } finally {
           release();

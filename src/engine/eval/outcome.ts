@@ -1,6 +1,5 @@
 import { z } from "zod";
-import type { ErrorCode } from "../errors.ts";
-import { ERROR_MESSAGES, isPlanOutputError } from "../errors.ts";
+import { ERROR_MESSAGES, EndReason, ErrorCode, isPlanOutputError } from "../errors.ts";
 import type { RunRecord } from "../schema/record.ts";
 
 /**
@@ -9,6 +8,8 @@ import type { RunRecord } from "../schema/record.ts";
  */
 export const EvalErrorStageSchema = z.enum(["worker", "conductor", "judge", "setup"]);
 export type EvalErrorStage = z.infer<typeof EvalErrorStageSchema>;
+/** The stages by name (`EvalErrorStage.worker`); stored as the same strings. */
+export const EvalErrorStage = EvalErrorStageSchema.enum;
 
 /** Why an item has no verdict because something failed to run: a code from the error table. */
 export const EvalErrorSchema = z.object({
@@ -24,9 +25,9 @@ export type EvalError = z.infer<typeof EvalErrorSchema>;
  * network, time-out, a context window exceeded) is a call that failed.
  */
 const ANSWER_FAULTS: ReadonlySet<string> = new Set<ErrorCode>([
-  "empty_response",
-  "budget",
-  "upstream_failed",
+  ErrorCode.empty_response,
+  ErrorCode.budget,
+  ErrorCode.upstream_failed,
 ]);
 
 /**
@@ -48,16 +49,29 @@ export function runError(record: RunRecord): EvalError | null {
   for (const round of record.rounds) {
     const planError = round.plan?.error;
     if (planError && !isPlanFault(planError.code))
-      return { stage: "conductor", code: planError.code, message: planError.message };
+      return { stage: EvalErrorStage.conductor, code: planError.code, message: planError.message };
     const failed = round.steps.find((s) => s.error && !ANSWER_FAULTS.has(s.error.code));
     if (failed?.error)
-      return { stage: "worker", code: failed.error.code, message: failed.error.message };
+      return {
+        stage: EvalErrorStage.worker,
+        code: failed.error.code,
+        message: failed.error.message,
+      };
   }
-  if (record.endReason === "no_conductor")
-    return { stage: "setup", code: "no_conductor", message: record.message ?? "" };
+  if (record.endReason === EndReason.no_conductor)
+    return {
+      stage: EvalErrorStage.setup,
+      code: ErrorCode.no_conductor,
+      message: record.message ?? "",
+    };
   // The run failed before any call: nothing planned, no step ran (a missing worker).
   const ran = record.rounds.some((r) => r.plan !== null || r.steps.length > 0);
-  if (!ran) return { stage: "setup", code: "invalid_config", message: record.message ?? "" };
+  if (!ran)
+    return {
+      stage: EvalErrorStage.setup,
+      code: ErrorCode.invalid_config,
+      message: record.message ?? "",
+    };
   return null;
 }
 
@@ -91,6 +105,6 @@ export function upgradeResultObject(raw: unknown): unknown {
   if (r.status !== "failed" || typeof r.reason !== "string") return raw;
   const code = codeOfMessage(r.reason);
   if (code === null || isPlanFault(code) || ANSWER_FAULTS.has(code)) return raw;
-  const stage: EvalErrorStage = r.endReason === "plan_error" ? "conductor" : "worker";
+  const stage: EvalErrorStage = r.endReason === EndReason.plan_error ? "conductor" : "worker";
   return { ...r, correct: null, score: 0, error: { stage, code, message: r.reason } };
 }

@@ -1,6 +1,8 @@
 // Sharding an evaluation across machines: every (item, strategy, repeat) cell belongs to exactly
 // one of N shards, chosen by a hash of the cell's identity (never its position), so the split is
 // the same on every machine and does not change when the question file is reordered.
+import type { Failure } from "../errors.ts";
+import { ErrorCode } from "../errors.ts";
 import { fnv1a64 } from "./dataset/hash.ts";
 import type { EvalResult } from "./schema.ts";
 import { resultKey } from "./schema.ts";
@@ -11,7 +13,7 @@ export interface Shard {
   count: number;
 }
 
-export type ShardParse = { ok: true; shard: Shard } | { ok: false; message: string };
+export type ShardParse = { ok: true; shard: Shard } | ({ ok: false } & Failure);
 
 /** Reads `I/N` (0 <= I < N); the message says what was wrong. */
 export function parseShard(text: string): ShardParse {
@@ -19,10 +21,15 @@ export function parseShard(text: string): ShardParse {
   const index = Number(m?.[1]);
   const count = Number(m?.[2]);
   if (!m || !Number.isSafeInteger(index) || !Number.isSafeInteger(count) || count < 1)
-    return { ok: false, message: `a shard is I/N with N of at least 1, got "${text}".` };
+    return {
+      ok: false,
+      code: ErrorCode.invalid_argument,
+      message: `a shard is I/N with N of at least 1, got "${text}".`,
+    };
   if (index >= count)
     return {
       ok: false,
+      code: ErrorCode.invalid_argument,
       message: `shard index ${index} is out of range: shards of ${count} are numbered 0 to ${count - 1}.`,
     };
   return { ok: true, shard: { index, count } };

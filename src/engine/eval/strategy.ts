@@ -1,3 +1,5 @@
+import type { Failure } from "../errors.ts";
+import { ErrorCode } from "../errors.ts";
 import { z } from "zod";
 import { DEFAULT_ROUNDS } from "../constants.ts";
 import { LIMIT_FIELDS } from "../schema/settings.ts";
@@ -46,7 +48,7 @@ export function strategyName(s: Strategy): string {
 export function parseStrategyList(
   text: string,
   pool: Pool,
-): { ok: true; strategies: Strategy[] } | { ok: false; message: string } {
+): { ok: true; strategies: Strategy[] } | ({ ok: false } & Failure) {
   const out: Strategy[] = [];
   for (const raw of text
     .split(",")
@@ -57,7 +59,11 @@ export function parseStrategyList(
     else if (raw.startsWith("single:")) {
       const name = raw.slice("single:".length);
       if (!pool.some((w) => w.name === name))
-        return { ok: false, message: `No worker named "${name}" in the pool.` };
+        return {
+          ok: false,
+          code: ErrorCode.invalid_argument,
+          message: `No worker named "${name}" in the pool.`,
+        };
       out.push({ kind: "single", worker: name });
     } else if (raw === "moa") out.push({ kind: "moa" });
     else if (raw === "chain") out.push({ kind: "chain" });
@@ -65,10 +71,12 @@ export function parseStrategyList(
     else
       return {
         ok: false,
+        code: ErrorCode.invalid_argument,
         message: `Unknown strategy "${raw}" (conductor, single, single:<worker>, moa, chain, best-of-n).`,
       };
   }
-  if (out.length === 0) return { ok: false, message: "No strategy given." };
+  if (out.length === 0)
+    return { ok: false, code: ErrorCode.invalid_argument, message: "No strategy given." };
   return { ok: true, strategies: out };
 }
 
@@ -85,7 +93,7 @@ export function formatInstruction(scorerId: string): string {
   return 'End your reply with a line "Answer: <your final answer>".';
 }
 
-type Picked = { ok: true; id: string } | { ok: false; message: string };
+type Picked = { ok: true; id: string } | ({ ok: false } & Failure);
 
 /** Why a strategy cannot run on a pool with no workers. */
 export const EMPTY_POOL = "The pool is empty.";
@@ -99,6 +107,7 @@ function pickWorker(pool: Pool, name: string | undefined, fallback: number): Pic
   if (w) return { ok: true, id: w.id };
   return {
     ok: false,
+    code: ErrorCode.invalid_argument,
     message: name === undefined ? EMPTY_POOL : `No worker named "${name}" in the pool.`,
   };
 }
@@ -120,9 +129,7 @@ export function stepsFor(s: Strategy, pool: Pool): Step[] | string {
       return "The Conductor plans each question itself.";
     case "single": {
       const w = need(pickWorker(pool, s.worker, 0));
-      return typeof w === "string"
-        ? w
-        : [{ worker: w[0]!, subtask: SOLVE, access: [] }];
+      return typeof w === "string" ? w : [{ worker: w[0]!, subtask: SOLVE, access: [] }];
     }
     case "moa": {
       const ws = need(...(s.workers ?? pool.map((w) => w.name)).map((n) => pickWorker(pool, n, 0)));

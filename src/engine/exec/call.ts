@@ -1,3 +1,4 @@
+import { ErrorCode } from "../errors.ts";
 import type { ChatBackend, ChatRequest } from "../llm/types.ts";
 import { LlmError } from "../llm/types.ts";
 import { estimateUsage } from "../llm/estimate.ts";
@@ -105,7 +106,7 @@ export async function callWithRetry(
       };
     } catch (e: unknown) {
       const error = toLlmError(e, signal, scoped.timedOut());
-      if (error.code === "aborted" || !error.retryable || attempt >= policy.maxAttempts)
+      if (error.code === ErrorCode.aborted || !error.retryable || attempt >= policy.maxAttempts)
         throw error;
       const delay = retryDelay(policy, attempt, error);
       hooks.onRetry?.(attempt + 1, delay, error, policy.maxAttempts);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ENDING_TEXT, EndReasonSchema } from "../errors.ts";
+import { ENDING_TEXT, ERROR_MESSAGES, EndReason, EndReasonSchema, ErrorCode } from "../errors.ts";
 import { finish, finishFor } from "./ending.ts";
 import type { WorkflowOutcome } from "./execute.ts";
 
@@ -57,6 +57,14 @@ describe("finish: the one constructor of a run's end", () => {
 
   it("has a text for every reason", () => {
     for (const reason of EndReasonSchema.options) expect(ENDING_TEXT[reason]).toMatch(/\.$/);
+  });
+
+  it("names every reason and error code by the string stored and exported (old files still read)", () => {
+    expect(EndReasonSchema.options).toEqual(Object.keys(ENDING_TEXT));
+    for (const reason of EndReasonSchema.options) expect(EndReason[reason]).toBe(reason);
+    for (const code of Object.keys(ERROR_MESSAGES))
+      expect(ErrorCode[code as keyof typeof ErrorCode]).toBe(code);
+    expect(EndReasonSchema.parse("step_error")).toBe(EndReason.step_error);
   });
 });
 

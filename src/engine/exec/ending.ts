@@ -1,5 +1,4 @@
-import type { EndReason } from "../errors.ts";
-import { ENDING_TEXT } from "../errors.ts";
+import { ENDING_TEXT, EndReason } from "../errors.ts";
 import type { EventOf } from "../schema/events.ts";
 import type { WorkflowOutcome } from "./execute.ts";
 
@@ -20,11 +19,11 @@ const STATUS: Readonly<Record<Exclude<EndReason, "budget">, Finish["status"]>> =
 
 /** Reasons whose finish says why in words (the others speak for themselves). */
 const EXPLAINED: ReadonlySet<EndReason> = new Set([
-  "plan_error",
-  "step_error",
-  "budget",
-  "no_conductor",
-  "setup_error",
+  EndReason.plan_error,
+  EndReason.step_error,
+  EndReason.budget,
+  EndReason.no_conductor,
+  EndReason.setup_error,
 ]);
 
 /**
@@ -36,14 +35,15 @@ export function finish(
   reason: EndReason,
   o: { at: number; answer: string | null; message?: string },
 ): Finish {
-  const status = reason === "budget" ? (o.answer !== null ? "done" : "failed") : STATUS[reason];
+  const status =
+    reason === EndReason.budget ? (o.answer !== null ? "done" : "failed") : STATUS[reason];
   const message = o.message ?? (EXPLAINED.has(reason) ? ENDING_TEXT[reason] : undefined);
   return {
     type: "run_finish",
     at: o.at,
     status,
     reason,
-    answer: reason === "planned" ? null : o.answer,
+    answer: reason === EndReason.planned ? null : o.answer,
     ...(message !== undefined ? { message } : {}),
   };
 }
@@ -51,9 +51,9 @@ export function finish(
 /** The end of a run whose workflow did not end done; `answer` is an earlier round's, if any. */
 export function finishFor(outcome: WorkflowOutcome, at: number, answer: string | null): Finish {
   const reason: EndReason = outcome.budgetExhausted
-    ? "budget"
+    ? EndReason.budget
     : outcome.status === "cancelled"
-      ? "cancelled"
-      : "step_error";
+      ? EndReason.cancelled
+      : EndReason.step_error;
   return finish(reason, { at, answer });
 }

@@ -1,6 +1,5 @@
 import { callCost, pricedUsage } from "../cost.ts";
-import type { ErrorCode } from "../errors.ts";
-import { failure } from "../errors.ts";
+import { ErrorCode, failure } from "../errors.ts";
 import type { ChatBackend } from "../llm/types.ts";
 import { LlmError } from "../llm/types.ts";
 import type { ParentPath, RunEvent } from "../schema/events.ts";
@@ -190,11 +189,11 @@ export async function* executeWorkflow(
       });
       return { status: "done", output: result.text };
     } catch (e: unknown) {
-      if (e instanceof LlmError && e.code === "aborted") {
+      if (e instanceof LlmError && e.code === ErrorCode.aborted) {
         emit({ type: "step_cancel", at: now(), round, step: index });
         return { status: "cancelled" };
       }
-      if (e instanceof LlmError && e.code === "budget") {
+      if (e instanceof LlmError && e.code === ErrorCode.budget) {
         budgetExhausted = true;
         if (!attempted) {
           emit({
@@ -261,7 +260,7 @@ export async function* executeWorkflow(
           r.status === "done"
             ? failure("empty_response", "The nested workflow gave no answer.")
             : r;
-        if (f.code === "budget") budgetExhausted = true;
+        if (f.code === ErrorCode.budget) budgetExhausted = true;
         emit({
           type: "step_error",
           at: now(),

@@ -1,7 +1,7 @@
 // When the Conductor cannot plan: ask it once more where its output did not parse, then (opt-in)
 // let one named worker answer the question alone, recorded as a fallback on the round.
 import type { Failure } from "../errors.ts";
-import { isPlanOutputError } from "../errors.ts";
+import { ErrorCode, isPlanOutputError } from "../errors.ts";
 import type { RunEvent } from "../schema/events.ts";
 import type { Pool } from "../schema/worker.ts";
 import type { Step } from "../schema/workflow.ts";
@@ -63,7 +63,7 @@ export function fallbackFor(
   failed: Failure & { cancelled: boolean },
 ): { steps: Step[]; fallback: { worker: string; reason: Failure } } | undefined {
   const id = policy?.workerId;
-  if (!id || failed.cancelled || failed.code === "budget") return undefined;
+  if (!id || failed.cancelled || failed.code === ErrorCode.budget) return undefined;
   if (!pool.some((w) => w.id === id)) return undefined;
   return {
     steps: [{ worker: id, subtask: FALLBACK_SUBTASK, access: [] }],

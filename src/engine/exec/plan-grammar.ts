@@ -1,3 +1,4 @@
+import { ErrorCode } from "../errors.ts";
 import { buildPlanGrammar } from "../conductor/grammar.ts";
 import type { PlanGrammarMode } from "../conductor/constrain.ts";
 import { constrainedPrompt, grammarFields } from "../conductor/constrain.ts";
@@ -30,7 +31,11 @@ export function constrainedRequest(
 
 /** The message to show when a grammar the backend compiles itself failed; undefined otherwise. */
 export function grammarProblem(e: unknown, request: ChatRequest): string | undefined {
-  if (request.grammar === undefined || !(e instanceof LlmError) || e.code !== "grammar_failed")
+  if (
+    request.grammar === undefined ||
+    !(e instanceof LlmError) ||
+    e.code !== ErrorCode.grammar_failed
+  )
     return undefined;
   return e.message;
 }

@@ -1,6 +1,6 @@
 import { callCost, pricedUsage } from "../cost.ts";
 import type { Failure } from "../errors.ts";
-import { ERROR_MESSAGES, failure } from "../errors.ts";
+import { ERROR_MESSAGES, ErrorCode, failure } from "../errors.ts";
 import { fitPrompt } from "../conductor/context.ts";
 import { stepsByWorkerId } from "../conductor/ids.ts";
 import { parseConductorOutput } from "../conductor/parse.ts";
@@ -204,7 +204,7 @@ export async function* planRound(o: PlanOptions): AsyncGenerator<RunEvent, PlanO
       error,
       ...notice,
     };
-    return { ok: false, raw, cancelled: err.code === "aborted", ...error };
+    return { ok: false, raw, cancelled: err.code === ErrorCode.aborted, ...error };
   }
 }
 
@@ -217,10 +217,12 @@ function failureOf(
 ): Failure {
   if (looped && !signal.aborted) return failure("repetition_loop", describeLoop(looped));
   const err = refusedGrammar(e instanceof LlmError ? e : new LlmError("unknown", String(e)), mode);
-  if (err.code === "aborted") return failure("aborted");
+  if (err.code === ErrorCode.aborted) return failure("aborted");
   // The adapters' messages speak of "this worker"; here the endpoint is the Conductor's.
   const message =
-    err.code === "auth" ? err.message.replace(ERROR_MESSAGES.auth, CONDUCTOR_AUTH) : err.message;
+    err.code === ErrorCode.auth
+      ? err.message.replace(ERROR_MESSAGES.auth, CONDUCTOR_AUTH)
+      : err.message;
   return { code: err.code, message };
 }
 

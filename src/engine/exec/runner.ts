@@ -1,3 +1,4 @@
+import { EndReason, ErrorCode } from "../errors.ts";
 import { formatLists } from "../conductor/format.ts";
 import { numberedSteps, shownIds } from "../conductor/ids.ts";
 import { buildRefinementConversation } from "../conductor/refine.ts";
@@ -129,7 +130,7 @@ export async function* runRun(o: RunnerOptions): AsyncGenerator<RunEvent, RunEnd
           end,
           plan.cancelled
             ? finish("cancelled", { at, answer })
-            : finish(plan.code === "budget" ? "budget" : "plan_error", {
+            : finish(plan.code === ErrorCode.budget ? EndReason.budget : EndReason.plan_error, {
                 at,
                 answer,
                 message: plan.message,

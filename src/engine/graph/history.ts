@@ -18,6 +18,13 @@ export interface PushOptions<T> {
   equals?: (a: T, b: T) => boolean;
 }
 
+/**
+ * Whether a replacement of the present is recorded as an undo step (`Undoable`) or overwrites the
+ * present in place (`Skip`), as Excalidraw's `CaptureUpdateAction` names it.
+ */
+export const Capture = { Undoable: "undoable", Skip: "skip" } as const;
+export type Capture = (typeof Capture)[keyof typeof Capture];
+
 /** Default cap on undo steps. */
 export const HISTORY_LIMIT = 200;
 

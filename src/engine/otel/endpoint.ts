@@ -1,9 +1,11 @@
+import type { Failure } from "../errors.ts";
+import { ErrorCode } from "../errors.ts";
 /**
  * Where traces are sent: a collector's OTLP/HTTP traces URL. A bare origin gets the standard
  * `/v1/traces` path (as `OTEL_EXPORTER_OTLP_ENDPOINT` does); any other path is used as given, so
  * Langfuse's `/api/public/otel/v1/traces` and Phoenix's `/v1/traces` both work as pasted.
  */
-export type TracesUrl = { ok: true; url: string } | { ok: false; message: string };
+export type TracesUrl = { ok: true; url: string } | ({ ok: false } & Failure);
 
 /**
  * OTLP/HTTP's two encodings, named as `OTEL_EXPORTER_OTLP_PROTOCOL` names them. Protobuf is the
@@ -29,17 +31,20 @@ export function tracesUrl(input: string): TracesUrl {
   } catch {
     return {
       ok: false,
+      code: ErrorCode.invalid_url,
       message: `"${text}" is not a URL; give the collector's traces URL, e.g. http://localhost:4318/v1/traces.`,
     };
   }
   if (url.protocol !== "http:" && url.protocol !== "https:")
     return {
       ok: false,
+      code: ErrorCode.invalid_url,
       message: `The collector URL must start with http:// or https://, not ${url.protocol}`,
     };
   if (url.username || url.password)
     return {
       ok: false,
+      code: ErrorCode.invalid_url,
       message: "Put credentials in a header (e.g. Authorization), not in the collector URL.",
     };
   if (url.pathname === "/" || url.pathname === "") url.pathname = "/v1/traces";

@@ -1,3 +1,4 @@
+import { EndReason } from "../errors.ts";
 import { workflowAnswer } from "../exec/execute.ts";
 import type { RunRecord } from "../schema/record.ts";
 
@@ -10,7 +11,7 @@ import type { RunRecord } from "../schema/record.ts";
 export function answerOf(record: RunRecord): string | null {
   const ran = record.rounds.filter((r) => r.steps.length > 0);
   const round =
-    record.endReason === "budget"
+    record.endReason === EndReason.budget
       ? ran.findLast((r) => r.steps.every((s) => s.status === "done"))
       : ran.at(-1);
   if (!round) return ran.length ? null : record.answer;

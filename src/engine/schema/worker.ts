@@ -1,3 +1,5 @@
+import type { Failure } from "../errors.ts";
+import { ErrorCode } from "../errors.ts";
 import { z } from "zod";
 
 /** Price in US dollars per million tokens. */
@@ -81,19 +83,24 @@ export type ConductorConfig = z.infer<typeof ConductorConfigSchema>;
  */
 export function readExtraBody(
   text: string,
-): { ok: true; body: Record<string, unknown> | undefined } | { ok: false; message: string } {
+): { ok: true; body: Record<string, unknown> | undefined } | ({ ok: false } & Failure) {
   if (!text.trim()) return { ok: true, body: undefined };
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e: unknown) {
-    return { ok: false, message: `Not valid JSON: ${e instanceof Error ? e.message : String(e)}` };
+    return {
+      ok: false,
+      code: ErrorCode.invalid_config,
+      message: `Not valid JSON: ${e instanceof Error ? e.message : String(e)}`,
+    };
   }
   const parsed = ExtraBodySchema.safeParse(value);
   if (!parsed.success) {
     const custom = parsed.error.issues.find((i) => i.code === "custom");
     return {
       ok: false,
+      code: ErrorCode.invalid_config,
       message: custom?.message ?? 'Expected a JSON object, e.g. {"reasoning_effort": "low"}.',
     };
   }

@@ -7,6 +7,7 @@
  * far, which the proxy returns as exact-type values. The test program is re-run with
  * `random.seed(0)`, so that its calls repeat; one that calls differently on a re-run is refused.
  */
+import { ErrorCode } from "../../errors.ts";
 import { z } from "zod";
 import type { Sandbox } from "./pool.ts";
 import type { ScoreResult } from "./types.ts";
@@ -132,11 +133,11 @@ export async function scoreWithProxy(
     details: { calls },
   });
   const tester = await o.sandbox.open(signal);
-  if (!tester.ok) return unscored(tester.code === "aborted" ? "cancelled" : tester.message);
+  if (!tester.ok) return unscored(tester.code === ErrorCode.aborted ? "cancelled" : tester.message);
   const answer = await o.sandbox.open(signal);
   if (!answer.ok) {
     tester.close();
-    return unscored(answer.code === "aborted" ? "cancelled" : answer.message);
+    return unscored(answer.code === ErrorCode.aborted ? "cancelled" : answer.message);
   }
   const answers: Answer[] = [];
   try {
@@ -147,7 +148,7 @@ export async function scoreWithProxy(
         { ...o.limits, outputBytes: 64 << 20 },
         signal,
       );
-      if (!t.ok) return unscored(t.code === "aborted" ? "cancelled" : t.message);
+      if (!t.ok) return unscored(t.code === ErrorCode.aborted ? "cancelled" : t.message);
       if (t.outcome.status !== "ok" || typeof t.outcome.value !== "string")
         return unscored(
           `the test program's interpreter: ${t.outcome.status} ${t.outcome.error ?? ""}`,
@@ -166,7 +167,7 @@ export async function scoreWithProxy(
         o.limits,
         signal,
       );
-      if (!r.ok) return unscored(r.code === "aborted" ? "cancelled" : r.message);
+      if (!r.ok) return unscored(r.code === ErrorCode.aborted ? "cancelled" : r.message);
       const out = r.outcome;
       if (out.status === "runtime_error") answers.push([s.need, { error: out.error ?? "error" }]);
       else if (out.status !== "ok")

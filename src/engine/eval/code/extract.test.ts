@@ -89,9 +89,14 @@ describe("the tests column", () => {
   });
 
   it("explains what is wrong instead of throwing", () => {
-    expect(parseCodeTests(undefined)).toEqual({ ok: false, message: "the item has no tests" });
+    expect(parseCodeTests(undefined)).toEqual({
+      ok: false,
+      code: "invalid_dataset",
+      message: "the item has no tests",
+    });
     expect(parseCodeTests("{oops")).toEqual({
       ok: false,
+      code: "invalid_dataset",
       message: "the tests column is not valid JSON",
     });
     expect(parseCodeTests({ style: "stdio", cases: [] })).toMatchObject({ ok: false });

@@ -4,6 +4,7 @@
  * a syntax error or a time-out the remaining tests are not run (they count as failed), so an item
  * costs at most about one time limit more than its passing tests.
  */
+import { ErrorCode } from "../../errors.ts";
 import { scoreWithProxy } from "./assert-proxy.ts";
 import { evalplusPlan } from "./evalplus-plan.ts";
 import { createOracleCache } from "./evalplus-oracle.ts";
@@ -201,7 +202,8 @@ export function createCodeScorer(opts: CodeScorerOptions): Scorer {
       if (tests.style === "evalplus") {
         const o = await oracles(tests, limits, signal);
         if (!o.ok) {
-          const reason = o.code === "aborted" ? "cancelled" : `EvalPlus cases: ${o.message}`;
+          const reason =
+            o.code === ErrorCode.aborted ? "cancelled" : `EvalPlus cases: ${o.message}`;
           return { correct: null, score: 0, extracted: code, reason };
         }
         plan = evalplusPlan(code, tests.dataset, o.oracle);
@@ -218,14 +220,14 @@ export function createCodeScorer(opts: CodeScorerOptions): Scorer {
       // One pristine interpreter for this answer's tests, thrown away afterwards.
       const lease = await opts.sandbox.open(signal);
       if (!lease.ok) {
-        const reason = lease.code === "aborted" ? "cancelled" : lease.message;
+        const reason = lease.code === ErrorCode.aborted ? "cancelled" : lease.message;
         return { correct: null, score: 0, extracted: code, reason, details: { ...details } };
       }
       try {
         for (let i = 0; i < total; i++) {
           const r = await lease.run(plan.request(i), limits, signal);
           if (!r.ok) {
-            const reason = r.code === "aborted" ? "cancelled" : r.message;
+            const reason = r.code === ErrorCode.aborted ? "cancelled" : r.message;
             return { correct: null, score: 0, extracted: code, reason, details: { ...details } };
           }
           const verdict = plan.judge(i, r.outcome);

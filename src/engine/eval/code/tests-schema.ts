@@ -10,6 +10,8 @@
  *   program runs apart from the answer, calling it through a proxy; assert-proxy.ts)
  * Optional `timeLimitMs` overrides the per-test wall time for the item.
  */
+import type { Failure } from "../../errors.ts";
+import { ErrorCode } from "../../errors.ts";
 import { z } from "zod";
 
 const timeLimitMs = z.number().int().positive().max(600_000).optional();
@@ -71,25 +73,35 @@ export type EvalplusTests = z.infer<typeof evalplusTestsSchema>;
 
 export type CodeTests = z.infer<typeof codeTestsSchema>;
 
-export type ParsedTests = { ok: true; tests: CodeTests } | { ok: false; message: string };
+export type ParsedTests = { ok: true; tests: CodeTests } | ({ ok: false } & Failure);
 
 /** Reads a `tests` cell: JSON text or a value; never throws. */
 export function parseCodeTests(cell: unknown): ParsedTests {
   let value = cell;
   if (typeof cell === "string") {
-    if (!cell.trim()) return { ok: false, message: "the item has no tests" };
+    if (!cell.trim())
+      return { ok: false, code: ErrorCode.invalid_dataset, message: "the item has no tests" };
     try {
       value = parseJsonExact(cell);
     } catch {
-      return { ok: false, message: "the tests column is not valid JSON" };
+      return {
+        ok: false,
+        code: ErrorCode.invalid_dataset,
+        message: "the tests column is not valid JSON",
+      };
     }
   }
-  if (value === undefined || value === null) return { ok: false, message: "the item has no tests" };
+  if (value === undefined || value === null)
+    return { ok: false, code: ErrorCode.invalid_dataset, message: "the item has no tests" };
   const parsed = codeTestsSchema.safeParse(value);
   if (parsed.success) return { ok: true, tests: parsed.data };
   const issue = parsed.error.issues[0];
   const where = issue?.path.length ? ` at ${issue.path.join(".")}` : "";
-  return { ok: false, message: `invalid tests${where}: ${issue?.message ?? "unknown problem"}` };
+  return {
+    ok: false,
+    code: ErrorCode.invalid_dataset,
+    message: `invalid tests${where}: ${issue?.message ?? "unknown problem"}`,
+  };
 }
 
 const BIG = "\u0000big:";

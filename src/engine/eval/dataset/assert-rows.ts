@@ -9,6 +9,7 @@
  *   the MBPP paper and lm-evaluation-harness pose it. The function is the canonical code's `def`
  *   that the asserts call.
  */
+import { ErrorCode } from "../../errors.ts";
 import { z } from "zod";
 import type { Decoded } from "./livecodebench.ts";
 import type { SourceRow } from "./parse.ts";
@@ -37,7 +38,8 @@ const problem = (e: z.ZodError) => {
 export function assertRow(dataset: "humaneval" | "mbpp", r: SourceRow): Decoded<SourceRow> {
   if (dataset === "humaneval") {
     const p = HumanevalSchema.safeParse(r.values);
-    if (!p.success) return { ok: false, message: problem(p.error) };
+    if (!p.success)
+      return { ok: false, code: ErrorCode.invalid_dataset, message: problem(p.error) };
     const v = p.data;
     const tests = {
       style: "asserts",
@@ -50,12 +52,17 @@ export function assertRow(dataset: "humaneval" | "mbpp", r: SourceRow): Decoded<
     };
   }
   const p = MbppSchema.safeParse(r.values);
-  if (!p.success) return { ok: false, message: problem(p.error) };
+  if (!p.success) return { ok: false, code: ErrorCode.invalid_dataset, message: problem(p.error) };
   const v = p.data;
   const asserts = v.test_list.join("\n");
   const defs = [...v.code.matchAll(/^def\s+([A-Za-z_]\w*)\s*\(/gm)].map((m) => m[1] ?? "");
   const name = defs.reverse().find((d) => new RegExp(`\\b${d}\\s*\\(`).test(asserts));
-  if (!name) return { ok: false, message: "the asserts call no function that the code defines" };
+  if (!name)
+    return {
+      ok: false,
+      code: ErrorCode.invalid_dataset,
+      message: "the asserts call no function that the code defines",
+    };
   const question = `${v.text.trim()}\nYour code should pass these tests:\n\n${asserts}`;
   const program = `${v.test_setup_code}\n${asserts}\n`;
   const id = typeof v.task_id === "number" ? `mbpp/${v.task_id}` : v.task_id;

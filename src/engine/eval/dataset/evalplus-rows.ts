@@ -7,6 +7,7 @@
  * `test` is the test program EvalPlus generates (`inputs = [...]`, `results = [...]`, an assertion
  * loop); the scorer reads only its literals (evalplus-oracle.ts).
  */
+import { ErrorCode } from "../../errors.ts";
 import { z } from "zod";
 import type { Decoded } from "./livecodebench.ts";
 import type { SourceRow } from "./parse.ts";
@@ -44,7 +45,8 @@ export function evalplusRow(
   const rev = revision ? { revision } : {};
   if (dataset === "humaneval") {
     const p = HumanevalRowSchema.safeParse(r.values);
-    if (!p.success) return { ok: false, message: problem(p.error) };
+    if (!p.success)
+      return { ok: false, code: ErrorCode.invalid_dataset, message: problem(p.error) };
     const v = p.data;
     const tests = {
       style: "evalplus",
@@ -61,7 +63,7 @@ export function evalplusRow(
     };
   }
   const p = MbppRowSchema.safeParse(r.values);
-  if (!p.success) return { ok: false, message: problem(p.error) };
+  if (!p.success) return { ok: false, code: ErrorCode.invalid_dataset, message: problem(p.error) };
   const v = p.data;
   const task = typeof v.task_id === "number" ? `Mbpp/${v.task_id}` : v.task_id;
   // EvalPlus's MBPP+ prompt: the task, then its first assert (which names the function).

@@ -65,10 +65,12 @@ describe("LiveCodeBench's private tests", () => {
   it("refuses text that is neither JSON nor base64 zlib, with the reason", async () => {
     expect(await decodeLcbTests("%%%", "t")).toEqual({
       ok: false,
+      code: "invalid_dataset",
       message: "t are neither JSON nor base64",
     });
     expect(await decodeLcbTests(btoa("not zlib"), "t")).toEqual({
       ok: false,
+      code: "invalid_dataset",
       message: "t are base64 but not zlib data",
     });
   });
@@ -140,19 +142,28 @@ describe("LiveCodeBench rows", () => {
       await livecodebenchRow(row({ ...base, public_test_cases: fn("1"), metadata: "{}" })),
     ).toEqual({
       ok: false,
+      code: "invalid_dataset",
       message: "functional tests but no metadata.func_name",
     });
     const meta = JSON.stringify({ func_name: "f" });
     expect(
       await livecodebenchRow(row({ ...base, public_test_cases: fn("{oops"), metadata: meta })),
-    ).toEqual({ ok: false, message: "functional test 1 is not one JSON value per line" });
+    ).toEqual({
+      ok: false,
+      code: "invalid_dataset",
+      message: "functional test 1 is not one JSON value per line",
+    });
     const mixed = JSON.stringify([
       { input: "1", output: "1", testtype: "functional" },
       { input: "1", output: "1", testtype: "stdin" },
     ]);
     expect(
       await livecodebenchRow(row({ ...base, public_test_cases: mixed, metadata: meta })),
-    ).toEqual({ ok: false, message: "the row mixes stdin and functional tests" });
+    ).toEqual({
+      ok: false,
+      code: "invalid_dataset",
+      message: "the row mixes stdin and functional tests",
+    });
     const ok = await livecodebenchRow(row({ ...base, public_test_cases: fn("2"), metadata: meta }));
     expect(ok.ok && ok.value.values.tests).toContain('"name":"f"');
   });

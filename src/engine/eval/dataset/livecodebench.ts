@@ -10,6 +10,8 @@
  * Numbers in the tests keep their text: the tests column is built from the raw JSON, so an integer
  * beyond 2^53 reaches the scorer exactly as the dataset wrote it.
  */
+import type { Failure } from "../../errors.ts";
+import { ErrorCode } from "../../errors.ts";
 import { z } from "zod";
 import { readPickledString } from "./pickle-string.ts";
 import type { SourceRow } from "./parse.ts";
@@ -22,7 +24,7 @@ const TestSchema = z.object({
 type LcbTest = z.infer<typeof TestSchema>;
 const TestsSchema = z.array(TestSchema);
 
-export type Decoded<T> = { ok: true; value: T } | { ok: false; message: string };
+export type Decoded<T> = { ok: true; value: T } | ({ ok: false } & Failure);
 
 function base64Bytes(text: string): Uint8Array | null {
   try {
@@ -51,12 +53,16 @@ function testsFromJson(text: string, what: string): Decoded<LcbTest[]> {
   try {
     value = JSON.parse(text);
   } catch {
-    return { ok: false, message: `${what} are not JSON` };
+    return { ok: false, code: ErrorCode.invalid_dataset, message: `${what} are not JSON` };
   }
   const parsed = TestsSchema.safeParse(value);
   return parsed.success
     ? { ok: true, value: parsed.data }
-    : { ok: false, message: `${what} are not a list of {input, output, testtype}` };
+    : {
+        ok: false,
+        code: ErrorCode.invalid_dataset,
+        message: `${what} are not a list of {input, output, testtype}`,
+      };
 }
 
 /**
@@ -69,17 +75,33 @@ export async function decodeLcbTests(cell: unknown, what: string): Promise<Decod
     const parsed = TestsSchema.safeParse(cell);
     return parsed.success
       ? { ok: true, value: parsed.data }
-      : { ok: false, message: `${what} are not a list of {input, output, testtype}` };
+      : {
+          ok: false,
+          code: ErrorCode.invalid_dataset,
+          message: `${what} are not a list of {input, output, testtype}`,
+        };
   }
-  if (typeof cell !== "string") return { ok: false, message: `${what} are not text` };
+  if (typeof cell !== "string")
+    return { ok: false, code: ErrorCode.invalid_dataset, message: `${what} are not text` };
   const t = cell.trim();
   if (t.startsWith("[")) return testsFromJson(t, what);
   const bytes = base64Bytes(t);
-  if (!bytes) return { ok: false, message: `${what} are neither JSON nor base64` };
+  if (!bytes)
+    return {
+      ok: false,
+      code: ErrorCode.invalid_dataset,
+      message: `${what} are neither JSON nor base64`,
+    };
   const raw = await inflate(bytes);
-  if (!raw) return { ok: false, message: `${what} are base64 but not zlib data` };
+  if (!raw)
+    return {
+      ok: false,
+      code: ErrorCode.invalid_dataset,
+      message: `${what} are base64 but not zlib data`,
+    };
   const pickled = readPickledString(raw);
-  if (!pickled.ok) return { ok: false, message: `${what}: ${pickled.message}` };
+  if (!pickled.ok)
+    return { ok: false, code: ErrorCode.invalid_dataset, message: `${what}: ${pickled.message}` };
   return testsFromJson(pickled.value, what);
 }
 
@@ -96,21 +118,36 @@ function rawJson(text: string): string | null {
 
 /** The `tests` column's JSON text for one row's tests (all of one style, as in LiveCodeBench). */
 function testsJson(tests: LcbTest[], funcName: string | null, starter: string): Decoded<string> {
-  if (tests.length === 0) return { ok: false, message: "the row has no tests" };
+  if (tests.length === 0)
+    return { ok: false, code: ErrorCode.invalid_dataset, message: "the row has no tests" };
   const styles = new Set(tests.map((t) => t.testtype));
-  if (styles.size > 1) return { ok: false, message: "the row mixes stdin and functional tests" };
+  if (styles.size > 1)
+    return {
+      ok: false,
+      code: ErrorCode.invalid_dataset,
+      message: "the row mixes stdin and functional tests",
+    };
   if (tests[0]?.testtype === "stdin") {
     const cases = tests.map((t) => ({ input: t.input, output: t.output }));
     return { ok: true, value: JSON.stringify({ style: "stdio", compare: "livecodebench", cases }) };
   }
-  if (!funcName) return { ok: false, message: "functional tests but no metadata.func_name" };
+  if (!funcName)
+    return {
+      ok: false,
+      code: ErrorCode.invalid_dataset,
+      message: "functional tests but no metadata.func_name",
+    };
   const name = /^\s*class\s+Solution\b/m.test(starter) ? `Solution.${funcName}` : funcName;
   const cases: string[] = [];
   for (const [i, t] of tests.entries()) {
     const args = t.input.split("\n").map(rawJson);
     const expected = rawJson(t.output);
     if (args.some((a) => a === null) || expected === null)
-      return { ok: false, message: `functional test ${i + 1} is not one JSON value per line` };
+      return {
+        ok: false,
+        code: ErrorCode.invalid_dataset,
+        message: `functional test ${i + 1} is not one JSON value per line`,
+      };
     cases.push(`{"args":[${args.join(",")}],"expected":${expected}}`);
   }
   return {
@@ -163,7 +200,11 @@ export function inWindow(row: SourceRow, w: DateWindow): boolean {
  */
 export async function livecodebenchRow(r: SourceRow): Promise<Decoded<SourceRow>> {
   const v = r.values;
-  const bad = (message: string) => ({ ok: false as const, message });
+  const bad = (message: string) => ({
+    ok: false as const,
+    code: ErrorCode.invalid_dataset,
+    message,
+  });
   const pub = await decodeLcbTests(v.public_test_cases, "the public tests");
   if (!pub.ok) return bad(pub.message);
   const priv = await decodeLcbTests(v.private_test_cases, "the private tests");

@@ -1,3 +1,5 @@
+import type { Failure } from "../../errors.ts";
+import { ErrorCode } from "../../errors.ts";
 import Papa from "papaparse";
 import { isObject } from "../../schema/guards.ts";
 import type { ColumnMapping, EvalItem } from "./schema.ts";
@@ -226,7 +228,7 @@ export function mapRows(rows: readonly SourceRow[], mapping: ColumnMapping): Map
 export function parseColumnsOption(
   text: string,
   defaults: ColumnMapping,
-): { ok: true; mapping: ColumnMapping } | { ok: false; message: string } {
+): { ok: true; mapping: ColumnMapping } | ({ ok: false } & Failure) {
   const mapping: ColumnMapping = { ...defaults };
   for (const pair of text
     .split(",")
@@ -236,10 +238,15 @@ export function parseColumnsOption(
     const field = pair.slice(0, at).trim();
     const column = pair.slice(at + 1).trim();
     if (at <= 0 || !column)
-      return { ok: false, message: `Bad column mapping "${pair}": expected FIELD=COLUMN.` };
+      return {
+        ok: false,
+        code: ErrorCode.invalid_argument,
+        message: `Bad column mapping "${pair}": expected FIELD=COLUMN.`,
+      };
     if (!["question", "answer", "choices", "id", "kind", "tests", "category"].includes(field))
       return {
         ok: false,
+        code: ErrorCode.invalid_argument,
         message: `Unknown field "${field}" (question, answer, choices, id, kind, tests, category).`,
       };
     mapping[field as keyof ColumnMapping] = column;

@@ -1,3 +1,5 @@
+import type { Failure } from "../../errors.ts";
+import { ErrorCode } from "../../errors.ts";
 /**
  * Reads one shape of Python pickle and nothing else: a pickled `str` (what LiveCodeBench's
  * `private_test_cases` hold once base64- and zlib-decoded: `pickle.dumps(json.dumps(tests))`).
@@ -8,7 +10,7 @@
  * (GLOBAL, REDUCE, BUILD, anything that calls or imports) can only be refused.
  */
 
-export type PickledString = { ok: true; value: string } | { ok: false; message: string };
+export type PickledString = { ok: true; value: string } | ({ ok: false } & Failure);
 
 const OP = {
   PROTO: 0x80,
@@ -24,6 +26,7 @@ const OP = {
 
 const refuse = (message: string): PickledString => ({
   ok: false,
+  code: ErrorCode.invalid_dataset,
   message: `not a pickled string: ${message} (only a pickled str is read; nothing else is unpickled)`,
 });
 

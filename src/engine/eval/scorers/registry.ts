@@ -1,3 +1,5 @@
+import type { Failure } from "../../errors.ts";
+import { ErrorCode } from "../../errors.ts";
 import { z } from "zod";
 import type { ChatBackend } from "../../llm/types.ts";
 import type { SandboxSource } from "../code/lazy.ts";
@@ -124,11 +126,12 @@ export function createScorer(
     profile?: string | undefined;
   },
   deps: ScorerDeps = {},
-): { ok: true; scorer: Scorer } | { ok: false; message: string } {
+): { ok: true; scorer: Scorer } | ({ ok: false } & Failure) {
   const factory = FACTORIES.get(spec.id);
   if (!factory)
     return {
       ok: false,
+      code: ErrorCode.invalid_scorer,
       message: `Unknown scorer "${spec.id}" (known: ${scorerIds().join(", ")}).`,
     };
   const asked = spec.version || num(spec.options.version) || undefined;
@@ -136,17 +139,23 @@ export function createScorer(
   if (asked !== undefined && known && !known.includes(asked))
     return {
       ok: false,
+      code: ErrorCode.invalid_scorer,
       message: `Scorer "${spec.id}" has no version ${asked} (known: ${known.join(", ")}).`,
     };
   if (spec.profile !== undefined && spec.id !== "math")
-    return { ok: false, message: `Only the math scorer has grader profiles, not "${spec.id}".` };
+    return {
+      ok: false,
+      code: ErrorCode.invalid_scorer,
+      message: `Only the math scorer has grader profiles, not "${spec.id}".`,
+    };
   const options =
     spec.profile !== undefined ? { ...spec.options, profile: spec.profile } : spec.options;
   const made = factory(options, deps, asked);
-  if (typeof made === "string") return { ok: false, message: made };
+  if (typeof made === "string") return { ok: false, code: ErrorCode.invalid_scorer, message: made };
   if (asked !== undefined && made.version !== asked)
     return {
       ok: false,
+      code: ErrorCode.invalid_scorer,
       message: `Scorer "${spec.id}" is at version ${made.version}; version ${asked} cannot be built.`,
     };
   return { ok: true, scorer: made };

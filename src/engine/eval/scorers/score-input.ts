@@ -3,6 +3,8 @@
  * "question"?, "choices"?}` read tolerantly (extra fields are ignored, so the agreement suite's
  * fixtures are valid input), and one output line per case.
  */
+import type { Failure } from "../../errors.ts";
+import { ErrorCode } from "../../errors.ts";
 import { z } from "zod";
 import type { Scorer } from "./types.ts";
 
@@ -29,7 +31,7 @@ export interface ScoreOutput {
 /** The cases of a JSONL text, or the first bad line (1-based) and what is wrong with it. */
 export function parseScoreInput(
   text: string,
-): { ok: true; cases: ScoreCase[] } | { ok: false; line: number; message: string } {
+): { ok: true; cases: ScoreCase[] } | ({ ok: false; line: number } & Failure) {
   const cases: ScoreCase[] = [];
   const ids = new Set<string>();
   const lines = text.split(/\r?\n/);
@@ -40,20 +42,32 @@ export function parseScoreInput(
     try {
       value = JSON.parse(raw);
     } catch {
-      return { ok: false, line: i + 1, message: "not valid JSON" };
+      return { ok: false, code: ErrorCode.invalid_file, line: i + 1, message: "not valid JSON" };
     }
     const parsed = ScoreCaseSchema.safeParse(value);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       const field = issue.path.join(".") || "the line";
-      return { ok: false, line: i + 1, message: `${field}: ${issue.message}` };
+      return {
+        ok: false,
+        code: ErrorCode.invalid_file,
+        line: i + 1,
+        message: `${field}: ${issue.message}`,
+      };
     }
     const key = String(parsed.data.id);
-    if (ids.has(key)) return { ok: false, line: i + 1, message: `duplicate id "${key}"` };
+    if (ids.has(key))
+      return {
+        ok: false,
+        code: ErrorCode.invalid_file,
+        line: i + 1,
+        message: `duplicate id "${key}"`,
+      };
     ids.add(key);
     cases.push(parsed.data);
   }
-  if (cases.length === 0) return { ok: false, line: 0, message: "no cases in the input" };
+  if (cases.length === 0)
+    return { ok: false, code: ErrorCode.invalid_file, line: 0, message: "no cases in the input" };
   return { ok: true, cases };
 }
 

@@ -3,7 +3,7 @@
  * (`err.toString()`, i.e. "ShaderF16SupportError: This model requires ..."), not Error objects, so
  * classification reads the error's name and text. Each class says what to do next.
  */
-import type { ErrorCode } from "../../errors.ts";
+import { ErrorCode } from "../../errors.ts";
 import { LlmError } from "../types.ts";
 
 /** A WebLLM failure in words for the UI. */
@@ -212,6 +212,6 @@ export function toWebLLMError(e: unknown, signal?: AbortSignal): LlmError {
   if (signal?.aborted) return new LlmError("aborted");
   if (e instanceof LlmError) return e;
   const problem = classifyWebLLMError(e);
-  if (problem.code === "aborted") return new LlmError("aborted");
+  if (problem.code === ErrorCode.aborted) return new LlmError("aborted");
   return new LlmError(problem.code, problem.detail);
 }
