@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { Evaluation } from "../engine/eval/schema.ts";
 import { table1 } from "../engine/eval/table1.ts";
 import { evalStore } from "./evalController.ts";
-import { table1Choices, table1Runs } from "./evalTable1.ts";
+import { table1Choices, table1Columns, table1Runs } from "./evalTable1.ts";
 import { resetEvaluate } from "../test-support/state/studio-state.ts";
 
 function evaluation(id: string, benchmark: string | null, createdAt: number): Evaluation {
@@ -41,5 +41,15 @@ describe("the studio's Table 1", () => {
     expect(c.chosen).toEqual(["new-gpqa", "lcb"]);
     const runs = await table1Runs(c.all.filter((e) => c.chosen.includes(e.id)));
     expect(table1(runs).benchmarks).toEqual(["GPQA", "LCB"]);
+  });
+
+  it("puts the columns in the presets' order, whichever benchmark ran last", () => {
+    const columns = table1Columns([
+      evaluation("mmlu", "mmlu", 3),
+      evaluation("own", "not-a-preset", 4),
+      evaluation("gsm8k", "gsm8k", 2),
+      evaluation("math", "math-500", 1),
+    ]);
+    expect(columns.map((e) => e.id)).toEqual(["math", "gsm8k", "mmlu", "own"]);
   });
 });

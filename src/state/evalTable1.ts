@@ -5,6 +5,7 @@
 import type { BenchmarkRun } from "../engine/eval/table1.ts";
 import type { Evaluation } from "../engine/eval/schema.ts";
 import { latestResults } from "../engine/eval/schema.ts";
+import { BENCHMARK_PRESETS } from "../engine/eval/dataset/presets.ts";
 import { evalStore } from "./evalController.ts";
 
 /** The stored evaluations of presets, newest first, and which are chosen by default. */
@@ -21,6 +22,19 @@ export async function table1Choices(): Promise<{ all: Evaluation[]; chosen: stri
     chosen.push(e.id);
   }
   return { all, chosen };
+}
+
+const presetRank = (e: Evaluation) => {
+  const i = BENCHMARK_PRESETS.findIndex((p) => p.id === e.benchmark?.id);
+  return i < 0 ? BENCHMARK_PRESETS.length : i;
+};
+
+/**
+ * The chosen evaluations as Table 1's columns: in the presets' order (older first within one), so
+ * a column keeps its place whichever benchmark was run last.
+ */
+export function table1Columns(chosen: readonly Evaluation[]): Evaluation[] {
+  return [...chosen].sort((a, b) => presetRank(a) - presetRank(b) || a.createdAt - b.createdAt);
 }
 
 /** The chosen evaluations with their results, in the order given. */

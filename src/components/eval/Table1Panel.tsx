@@ -3,7 +3,7 @@ import type { Evaluation } from "../../engine/eval/schema.ts";
 import type { BenchmarkRun } from "../../engine/eval/table1.ts";
 import { table1, table1Csv, table1Markdown } from "../../engine/eval/table1.ts";
 import { download } from "../../state/files.ts";
-import { table1Choices, table1Runs } from "../../state/evalTable1.ts";
+import { table1Choices, table1Columns, table1Runs } from "../../state/evalTable1.ts";
 import { useStudio } from "../../state/store.ts";
 
 const pct = (x: number | null) => (x === null ? "–" : (x * 100).toFixed(1));
@@ -14,6 +14,9 @@ const pct = (x: number | null) => (x === null ? "–" : (x * 100).toFixed(1));
  */
 export function Table1Panel() {
   const current = useStudio((s) => s.evaluation);
+  // The current evaluation's results are read again when it stops, so its column is not the
+  // empty one read when it started.
+  const phase = useStudio((s) => s.evalPhase);
   const [all, setAll] = useState<Evaluation[]>([]);
   const [chosen, setChosen] = useState<string[]>([]);
   const [runs, setRuns] = useState<BenchmarkRun[]>([]);
@@ -24,9 +27,9 @@ export function Table1Panel() {
     });
   }, [current]);
   useEffect(() => {
-    const picked = all.filter((e) => chosen.includes(e.id));
+    const picked = table1Columns(all.filter((e) => chosen.includes(e.id)));
     void table1Runs(picked).then(setRuns);
-  }, [all, chosen]);
+  }, [all, chosen, phase]);
   const t = useMemo(() => table1(runs), [runs]);
   if (all.length === 0) return null;
   const toggle = (id: string, on: boolean) =>

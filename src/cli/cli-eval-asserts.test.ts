@@ -1,0 +1,103 @@
+// `conductor-studio eval --preset humaneval|mbpp --dataset FILE`: plain HumanEval's and MBPP's rows in
+// the Hub's shape (e2e/fixtures/asserts: openai/openai_humaneval's and google-research-datasets/mbpp's
+// columns), whose own assert programs run through the assert proxy, scored end to end against the
+// local test server.
+import { fileURLToPath } from "node:url";
+import { describe, it } from "vitest";
+import {
+  chatRequests,
+  harness,
+  promptText,
+  readEvalResults,
+  runMain,
+  threeWorkerConfig,
+} from "../test-support/cli/cli-harness.ts";
+
+const FIXTURES = fileURLToPath(new URL("../../e2e/fixtures/asserts/", import.meta.url));
+
+const fence = (code: string) => `Here is the function.\n\`\`\`python\n${code}\n\`\`\``;
+
+/** Solver A's programs are right; Solver B's pass the example the question shows, not the asserts. */
+const PROGRAMS: Record<string, { right: string; wrong: string }> = {
+  "he-digits": {
+    right: "def add_digits(n):\n    return sum(int(c) for c in str(n))",
+    // Right on 123, wrong from four digits on (check's 9999).
+    wrong: "def add_digits(n):\n    return sum(int(c) for c in str(n)[:3])",
+  },
+  "he-evens": {
+    right:
+      "from typing import List\n\ndef evens(numbers: List[int]) -> List[int]:\n    return [x for x in numbers if x % 2 == 0]",
+    wrong: "def evens(numbers):\n    return [x for x in numbers if x % 2 == 0 and x > 0]",
+  },
+  "mb-occ": {
+    right:
+      "def remove_Occ(s, ch):\n    i = s.find(ch)\n    if i >= 0:\n        s = s[:i] + s[i + 1:]\n    j = s.rfind(ch)\n    if j >= 0:\n        s = s[:j] + s[j + 1:]\n    return s",
+    wrong: 'def remove_Occ(s, ch):\n    return s.replace(ch, "", 1)',
+  },
+  "mb-sort": {
+    right: "def sort_matrix(M):\n    return sorted(M, key=sum)",
+    // Sorted as lists, not by row sums: right on the first two asserts, wrong on the third.
+    wrong: "def sort_matrix(M):\n    return sorted(M)",
+  },
+};
+
+function reply(prompt: string, which: "right" | "wrong") {
+  const id = /\[((?:he|mb)-[a-z]+)\]/.exec(prompt)?.[1] ?? "";
+  return { content: fence(PROGRAMS[id]?.[which] ?? "pass"), latencyMs: 0 };
+}
+
+describe(
+  "conductor-studio eval --preset humaneval / mbpp (assert proxy)",
+  { timeout: 120_000 },
+  () => {
+    it("scores a right function right and a wrong one wrong by the rows' own asserts", async ({
+      expect,
+      onTestFinished,
+    }) => {
+      const h = await harness(onTestFinished);
+      h.server.setDefault("solver-a", (body) => reply(promptText({ headers: {}, body }), "right"));
+      h.server.setDefault("solver-b", (body) => reply(promptText({ headers: {}, body }), "wrong"));
+      const config = await h.file("pool.json", threeWorkerConfig(h.server));
+      for (const [preset, file, tasks] of [
+        ["humaneval", "humaneval-sample.jsonl", ["HumanEval/0", "HumanEval/1"]],
+        ["mbpp", "mbpp-sample.jsonl", ["mbpp/11", "mbpp/12"]],
+      ] as const) {
+        const out = `${h.dir}/${preset}.jsonl`;
+        const r = await runMain([
+          "eval",
+          "--config",
+          config,
+          "--preset",
+          preset,
+          "--dataset",
+          `${FIXTURES}${file}`,
+          "--out",
+          out,
+          "--strategies",
+          "single:Solver A,single:Solver B",
+        ]);
+        expect(r.code, r.stderr).toBe(0);
+        const rows = await readEvalResults(out);
+        const verdicts = Object.fromEntries(
+          rows.map((x) => [`${x.strategy} ${x.item}`, x.correct]),
+        );
+        expect(verdicts).toEqual(
+          Object.fromEntries(
+            tasks.flatMap((t) => [
+              [`single:Solver A ${t}`, true],
+              [`single:Solver B ${t}`, false],
+            ]),
+          ),
+        );
+      }
+      // MBPP's question shows its asserts, as lm-evaluation-harness poses it; HumanEval's its prompt.
+      const prompts = chatRequests(h.server, "solver-a").map(promptText);
+      expect(prompts.some((p) => p.includes('assert remove_Occ("hello","l") == "heo"'))).toBe(true);
+      expect(prompts.some((p) => p.includes("def evens(numbers: List[int]) -> List[int]:"))).toBe(
+        true,
+      );
+      // The asserts themselves never reach a worker: HumanEval's check() is not in any prompt.
+      expect(prompts.some((p) => p.includes("def check(candidate)"))).toBe(false);
+    });
+  },
+);
