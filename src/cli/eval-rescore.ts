@@ -5,15 +5,12 @@ import type { EvalItem } from "../engine/eval/dataset/schema.ts";
 import { DEFAULT_COLUMNS } from "../engine/eval/dataset/schema.ts";
 import { parseColumnsOption } from "../engine/eval/dataset/parse.ts";
 import { errorSummary } from "../engine/eval/errors-text.ts";
-import { JudgeMeter } from "../engine/eval/judge-meter.ts";
-import { OriginLimiter, originOf } from "../engine/eval/limiter.ts";
 import { reportText } from "../engine/eval/report-text.ts";
 import { scorerLabel } from "../engine/eval/report.ts";
-import { rescoreResults } from "../engine/eval/rescore.ts";
 import type { Evaluation } from "../engine/eval/schema.ts";
 import { EvaluationSchema, upgradeEvaluation } from "../engine/eval/schema.ts";
-import type { ScorerDeps } from "../engine/eval/scorers/registry.ts";
-import { createScorer } from "../engine/eval/scorers/registry.ts";
+import type { ScoringDeps } from "../engine/eval/session.ts";
+import { judgeOptions, rescoreSession } from "../engine/eval/session.ts";
 import { createOpenAIBackend } from "../engine/llm/openai.ts";
 import { resolveConfig } from "./config.ts";
 import type { Io as EvalIo } from "./command.ts";
@@ -45,27 +42,28 @@ async function readSidecar(out: string): Promise<Evaluation | string> {
   }
 }
 
-/** The judge's backend from --config and --judge, through one origin limiter. */
-async function judgeMeterOf(a: RescoreArgs, io: EvalIo): Promise<JudgeMeter | string> {
+/** The judge's workers and backend from --config and --judge, or why not. */
+async function judgeDepsOf(a: RescoreArgs, io: EvalIo): Promise<ScoringDeps | string> {
   if (!a.config || !a.judge) return "Re-scoring with the judge needs --config and --judge NAME.";
   const text = await readFile(a.config, "utf8").catch(() => null);
   if (text === null) return `Cannot read the config file ${a.config}.`;
   const resolved = resolveConfig(text, io.env);
   if (!resolved.ok) return resolved.message;
-  const judge = resolved.pool.find((w) => w.name === a.judge);
-  if (!judge) return `No worker named "${a.judge}" for --judge.`;
-  const backend = createOpenAIBackend({
-    baseURL: judge.baseURL,
-    model: judge.model,
-    apiKey: resolved.keys.get(judge.id),
-    headers: judge.headers,
-    timeoutMs: resolved.config.timeoutMs,
-  });
-  const gated = new OriginLimiter(4).wrap(backend, originOf(judge));
-  return new JudgeMeter(gated, judge.price, {
-    ...resolved.config.retry,
-    ...(resolved.config.timeoutMs ? { timeoutMs: resolved.config.timeoutMs } : {}),
-  });
+  if (!resolved.pool.some((w) => w.name === a.judge))
+    return `No worker named "${a.judge}" for --judge.`;
+  const { config, keys } = resolved;
+  return {
+    workers: resolved.pool,
+    judgeBackend: (judge) =>
+      createOpenAIBackend({
+        baseURL: judge.baseURL,
+        model: judge.model,
+        apiKey: keys.get(judge.id),
+        headers: judge.headers,
+        timeoutMs: config.timeoutMs,
+      }),
+    retry: { ...config.retry, ...(config.timeoutMs ? { timeoutMs: config.timeoutMs } : {}) },
+  };
 }
 
 /**
@@ -103,49 +101,35 @@ export async function rescoreFile(
     items = data.value.items;
   } else if (scorerId === "judge" || scorerId === "code")
     return usage(`Re-scoring with ${scorerId} needs --dataset (the questions and their tests).`);
-  const meter = scorerId === "judge" ? await judgeMeterOf(a, io) : undefined;
-  if (typeof meter === "string") return usage(meter);
-  const deps: ScorerDeps = { codeSandbox, judgeBackend: meter?.backend };
+  const judgeDeps = scorerId === "judge" ? await judgeDepsOf(a, io) : undefined;
+  if (typeof judgeDeps === "string") return usage(judgeDeps);
   const kept = scorerId === before.scorer.id ? before.scorer.options : {};
-  const options = {
-    ...kept,
-    ...(a.judge ? { judge: a.judge } : {}),
-    ...(a.rubric?.trim() ? { rubric: a.rubric.trim() } : {}),
-  };
+  const options = { ...kept, ...judgeOptions(a.judge, a.rubric) };
   // the newest version, under the profile asked for, else the one the evaluation had
   const profile = a.profile ?? (scorerId === before.scorer.id ? before.scorer.profile : undefined);
-  const made = createScorer({ id: scorerId, options, profile }, deps);
-  if (!made.ok) return usage(made.message);
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   process.once("SIGINT", onSignal);
-  let outcome;
+  let made;
   try {
-    outcome = await rescoreResults({
+    made = await rescoreSession({
       evaluation: before,
       results,
       items,
-      scorer: made.scorer,
+      spec: { id: scorerId, options, profile },
+      deps: { ...judgeDeps, codeSandbox },
       signal: controller.signal,
-      judgeMeter: meter,
       onlyUnscored: a["only-unscored"] ?? false,
     });
   } finally {
     process.off("SIGINT", onSignal);
   }
+  if (!made.ok) return usage(made.message);
+  const { outcome, evaluation } = made;
   if (outcome.cancelled) {
     io.stderr(`Cancelled; ${a.out} is unchanged.\n`);
     return 1;
   }
-  const evaluation: Evaluation = {
-    ...before,
-    scorer: {
-      id: scorerId,
-      options,
-      version: made.scorer.version,
-      ...(made.scorer.profile !== undefined ? { profile: made.scorer.profile } : {}),
-    },
-  };
   // The old file stays beside the new one; the new one replaces it in one rename.
   await copyFile(a.out, `${a.out}.bak`);
   const tmp = `${a.out}.rescore.tmp`;

@@ -6,18 +6,21 @@ import type { Sandbox } from "../engine/eval/code/pool.ts";
 import { columnsNote, columnsOf } from "../engine/eval/columns.ts";
 import { parseColumnsOption } from "../engine/eval/dataset/parse.ts";
 import { DEFAULT_COLUMNS } from "../engine/eval/dataset/schema.ts";
-import { OriginLimiter, originOf } from "../engine/eval/limiter.ts";
 import { oldScorerNote } from "../engine/eval/code/scorer.ts";
 import { analyse } from "../engine/eval/analysis.ts";
 import { errorSummary } from "../engine/eval/errors-text.ts";
-import { JudgeMeter } from "../engine/eval/judge-meter.ts";
 import { codeResultText } from "../engine/eval/report.ts";
 import { reportText } from "../engine/eval/report-text.ts";
 import { parseRewardOption } from "../engine/eval/training/reward.ts";
-import { EvalRun } from "../engine/eval/runner.ts";
+import {
+  evaluationDefinition,
+  sessionRun,
+  sessionScoring,
+  withScorerVersion,
+} from "../engine/eval/session.ts";
 import type { EvalResult } from "../engine/eval/schema.ts";
-import { EvaluationSchema, latestResults } from "../engine/eval/schema.ts";
-import { createScorer, defaultScorerId, scorerIds } from "../engine/eval/scorers/registry.ts";
+import { latestResults } from "../engine/eval/schema.ts";
+import { defaultScorerId, scorerIds } from "../engine/eval/scorers/registry.ts";
 import { strategyName } from "../engine/eval/strategy.ts";
 import { conductorSample } from "../engine/eval/training/sample.ts";
 import { withCache } from "../engine/llm/cache.ts";
@@ -226,15 +229,6 @@ async function evalWith(
           pool.map((w) => w.name),
         )}.`,
       );
-    // The judge's calls share its endpoint's concurrency limit with the runs.
-    const limiter = new OriginLimiter(concurrency);
-    // The judge's calls are retried like a worker's and metered per item (cost, tokens, calls, cap).
-    const judgeMeter = judge
-      ? new JudgeMeter(limiter.wrap(backendFor(judge), originOf(judge)), judge.price, {
-          ...config.retry,
-          ...(config.timeoutMs ? { timeoutMs: config.timeoutMs } : {}),
-        })
-      : undefined;
     const rubric = values.rubric?.trim() ? { rubric: values.rubric.trim() } : {};
     // A resumed evaluation keeps the scorer version (and profile) its stored verdicts came from.
     const stored = values.new ? null : await storedDefinition(`${out}.eval.json`);
@@ -244,29 +238,35 @@ async function evalWith(
         ? stored.scorer
         : null;
     const profile = values.profile ?? pinned?.profile;
-    const made = createScorer(
+    // The judge is stored by name, as the studio stores it; the core meters it and gates its calls
+    // with the runs' per-origin limiter.
+    const scorerOptions = { ...(judge ? { judge: judge.name, ...rubric } : {}), ...codeCap };
+    const made = sessionScoring(
       {
         id: scorerId,
-        options: { ...(judge ? { workerId: judge.id, ...rubric } : {}), ...codeCap },
+        options: scorerOptions,
         ...(pinned ? { version: pinned.version } : {}),
         ...(profile !== undefined ? { profile } : {}),
       },
-      { judgeBackend: judgeMeter?.backend, codeSandbox },
+      concurrency,
+      {
+        workers: pool,
+        judgeBackend: backendFor,
+        codeSandbox,
+        retry: { ...config.retry, ...(config.timeoutMs ? { timeoutMs: config.timeoutMs } : {}) },
+      },
     );
     if (!made.ok) return usage(made.message);
 
     const defined: StoredDefinition = {
-      ...EvaluationSchema.parse({
-        format: "conductor-studio-eval",
-        version: 1,
+      ...evaluationDefinition({
         id: basename(out),
-        name: datasetName,
+        name: String(datasetName),
         createdAt: Date.now(),
-        ...(preset
-          ? { instruction: preset.instruction, benchmark: { id: preset.id, name: preset.name } }
-          : {}),
+        instruction: preset?.instruction,
+        benchmark: preset ? { id: preset.id, name: preset.name } : undefined,
         dataset: {
-          name: datasetName,
+          name: String(datasetName),
           hash: data.value.hash,
           size: data.value.items.length,
           mapping,
@@ -274,14 +274,9 @@ async function evalWith(
         strategies: chosen,
         repeats,
         seed,
-        scorer: {
-          id: scorerId,
-          options: { ...(judge ? { judge: judge.name, ...rubric } : {}), ...codeCap },
-          version: made.scorer.version,
-          ...(made.scorer.profile !== undefined ? { profile: made.scorer.profile } : {}),
-        },
-        pool: pool.map((w) => ({ ...w, headers: undefined })),
-        conductor: { ...conductor, headers: undefined },
+        scorer: withScorerVersion({ id: scorerId, options: scorerOptions }, made.scorer),
+        pool,
+        conductor,
         concurrency,
         maxCost,
       }),
@@ -339,44 +334,44 @@ async function evalWith(
     let unreachable = 0;
     let session = 0;
     const started = Date.now();
-    const runner = new EvalRun({
-      evaluation,
-      items: data.value.items,
-      scorer: made.scorer,
-      backendFor: (w) => backendFor(w),
-      conductorBackend:
-        gguf?.backend ??
-        backendFor({
-          id: "conductor",
-          baseURL: conductor.baseURL,
-          model: conductor.model,
-          headers: conductor.headers,
-          price: conductor.price,
-        }),
-      previous,
-      ...(shard ? { shard } : {}),
-      limiter,
-      judgeMeter,
-      retry: { ...config.retry, ...(config.timeoutMs ? { timeoutMs: config.timeoutMs } : {}) },
-      maxCallsPerRun: config.maxCalls,
-      prompt: { namedWorkers: config.namedWorkers },
-      fallback: { replans: 1, ...(fallback.id ? { workerId: fallback.id } : {}) },
-      onProgress: (p) =>
-        display.update({ done: p.done, total: p.total, cost: p.cost, etaMs: p.etaMs }),
-      onResult: async (result, record) => {
-        await writeResult(result);
-        const sample = writeSample && conductorSample(result, record, reward);
-        if (sample) await writeSample(sample);
-        all.push(forSummary(result));
-        otlp?.add(record, evalRootAttributes(result, evaluation.id));
-        session++;
-        if (runExitCode(record) === EXIT.unreachable) unreachable++;
-        spent += result.cost;
-        display.counted(all.length, spent);
-        // The line carries what programs and models wrote (a reason, an output): shown escaped.
-        display.line(escapeControls(resultLine(result, all.length, runner.total, repeats)), true);
+    const runner = sessionRun(
+      {
+        evaluation,
+        items: data.value.items,
+        backendFor: (w) => backendFor(w),
+        conductorBackend:
+          gguf?.backend ??
+          backendFor({
+            id: "conductor",
+            baseURL: conductor.baseURL,
+            model: conductor.model,
+            headers: conductor.headers,
+            price: conductor.price,
+          }),
+        previous,
+        ...(shard ? { shard } : {}),
+        retry: { ...config.retry, ...(config.timeoutMs ? { timeoutMs: config.timeoutMs } : {}) },
+        maxCallsPerRun: config.maxCalls,
+        prompt: { namedWorkers: config.namedWorkers },
+        fallback: { replans: 1, ...(fallback.id ? { workerId: fallback.id } : {}) },
+        onProgress: (p) =>
+          display.update({ done: p.done, total: p.total, cost: p.cost, etaMs: p.etaMs }),
+        onResult: async (result, record) => {
+          await writeResult(result);
+          const sample = writeSample && conductorSample(result, record, reward);
+          if (sample) await writeSample(sample);
+          all.push(forSummary(result));
+          otlp?.add(record, evalRootAttributes(result, evaluation.id));
+          session++;
+          if (runExitCode(record) === EXIT.unreachable) unreachable++;
+          spent += result.cost;
+          display.counted(all.length, spent);
+          // The line carries what programs and models wrote (a reason, an output): shown escaped.
+          display.line(escapeControls(resultLine(result, all.length, runner.total, repeats)), true);
+        },
       },
-    });
+      made,
+    );
     const onSignal = () => runner.cancel();
     process.once("SIGINT", onSignal);
     let outcome;

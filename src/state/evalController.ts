@@ -5,12 +5,16 @@ import type { EvalItem } from "../engine/eval/dataset/schema.ts";
 import { guessColumns } from "../engine/eval/columns.ts";
 import type { SampleSet } from "../engine/eval/dataset/samples.ts";
 import type { CapBlock } from "../engine/eval/runner.ts";
-import { EvalRun } from "../engine/eval/runner.ts";
+import type { EvalRun } from "../engine/eval/runner.ts";
 import { formatCost } from "../engine/cost.ts";
-import { OriginLimiter } from "../engine/eval/limiter.ts";
 import type { Evaluation } from "../engine/eval/schema.ts";
 import type { RunRecord } from "../engine/schema/record.ts";
-import { EvaluationSchema } from "../engine/eval/schema.ts";
+import {
+  evaluationDefinition,
+  sessionRun,
+  sessionScoring,
+  withScorerVersion,
+} from "../engine/eval/session.ts";
 import { defaultScorerId } from "../engine/eval/scorers/registry.ts";
 import type { Strategy } from "../engine/eval/strategy.ts";
 import type { Worker } from "../engine/schema/worker.ts";
@@ -18,7 +22,7 @@ import { parseStrategyList, strategyName } from "../engine/eval/strategy.ts";
 import { conductorSample } from "../engine/eval/training/sample.ts";
 import { stepsOf } from "../engine/graph/document.ts";
 import { conductorBackend, conductorConfigOf, workerBackend } from "./backends.ts";
-import { judgeOptions, studioScorer } from "./evalScoring.ts";
+import { judgeOptions, studioScoringDeps } from "./evalScoring.ts";
 import type { EvalStore } from "./evalStore.ts";
 import { createDexieEvalStore } from "./evalStore.ts";
 import { openRecord } from "./files.ts";
@@ -131,9 +135,7 @@ export async function startEvaluation(): Promise<void> {
   // A cap that cannot be read fails closed: nothing starts (the form says why).
   const cap = parseMoney(s.evalSetup.maxCost, userLocale());
   if (!cap.ok) return s.patchEval({ evalMessage: `Fix the spending cap: ${cap.message}` });
-  const evaluation = EvaluationSchema.parse({
-    format: "conductor-studio-eval",
-    version: 1,
+  const evaluation = evaluationDefinition({
     id: newId("eval"),
     name: s.evalSetup.sourceName || "questions",
     createdAt: Date.now(),
@@ -144,8 +146,8 @@ export async function startEvaluation(): Promise<void> {
       mapping: s.evalSetup.mapping,
       ...(s.evalSetup.hfSource ? { source: s.evalSetup.hfSource } : {}),
     },
-    ...(s.evalSetup.instruction ? { instruction: s.evalSetup.instruction } : {}),
-    ...(s.evalSetup.benchmark ? { benchmark: s.evalSetup.benchmark } : {}),
+    instruction: s.evalSetup.instruction ?? undefined,
+    benchmark: s.evalSetup.benchmark ?? undefined,
     strategies,
     repeats: s.evalSetup.repeats,
     seed: Math.floor(Math.random() * 2 ** 31),
@@ -155,7 +157,7 @@ export async function startEvaluation(): Promise<void> {
       version: 0,
       ...(scorerId === "math" && s.evalSetup.profile ? { profile: s.evalSetup.profile } : {}),
     },
-    pool: s.pool.map((w) => ({ ...w, headers: undefined })),
+    pool: s.pool,
     conductor: conductorConfigOf(s),
     concurrency: s.evalSetup.concurrency,
     maxCost: cap.value,
@@ -180,16 +182,11 @@ async function runStored(
   partials: ReadonlyMap<string, RunRecord> = new Map(),
 ) {
   const s = useStudio.getState();
-  const limiter = new OriginLimiter(evaluation.concurrency);
-  const made = studioScorer(evaluation.scorer, limiter);
+  const made = sessionScoring(evaluation.scorer, evaluation.concurrency, studioScoringDeps());
   if (!made.ok) return s.patchEval({ evalMessage: made.message });
   const ev = {
     ...evaluation,
-    scorer: {
-      ...evaluation.scorer,
-      version: made.scorer.version,
-      ...(made.scorer.profile ? { profile: made.scorer.profile } : {}),
-    },
+    scorer: { ...evaluation.scorer, ...withScorerVersion(evaluation.scorer, made.scorer) },
   };
   // The stored definition names the version that scores from now on (it once kept a placeholder
   // 0 until the end); each result also records the version that scored it.
@@ -197,43 +194,44 @@ async function runStored(
   const conductor = conductorBackend(s);
   // Identical calls (endpoint, model, messages, parameters) are answered from the response cache.
   const cache = evaluationCache(s.evalSetup);
-  const run = new EvalRun({
-    evaluation: ev,
-    items,
-    scorer: made.scorer,
-    backendFor: (w) => cachedWorker(cache, workerBackend(useStudio.getState(), withHeaders(w)), w),
-    conductorBackend:
-      typeof conductor === "string"
-        ? undefined
-        : cachedConductor(cache, conductor, conductorConfigOf(s)),
-    previous,
-    partials,
-    // A run a pause cut short is kept, so that resuming (even after a reload) continues it.
-    onPartial: (key, record) => evalStore().savePartial(ev.id, key, record),
-    limiter,
-    judgeMeter: made.judgeMeter,
-    prompt: { template: s.conductor.template, namedWorkers: s.conductor.namedWorkers },
-    maxCallsPerRun: s.conductor.maxCalls || undefined,
-    fallback: fallbackOf(s.conductor),
-    onResult: async (result, record) => {
-      await evalStore().saveItem(ev.id, result, record);
-      // Every item is also a stored run in history (kind "evaluation"); a failure to store it
-      // there is said, and the evaluation's own copy stays.
-      const saved = await runStore()?.saveRun(record, {
-        key: record.id,
-        kind: "evaluation",
-        evaluation: evalTagOf(ev, result),
-      });
-      if (saved && !saved.ok)
-        useStudio
-          .getState()
-          .patchEval({ evalMessage: `History did not keep a run: ${saved.message}` });
-      useStudio.getState().addEvalResult(result);
-      // An open History lists the new item at once (its read is incremental and coalesced).
-      listInHistory();
+  const run = sessionRun(
+    {
+      evaluation: ev,
+      items,
+      backendFor: (w) =>
+        cachedWorker(cache, workerBackend(useStudio.getState(), withHeaders(w)), w),
+      conductorBackend:
+        typeof conductor === "string"
+          ? undefined
+          : cachedConductor(cache, conductor, conductorConfigOf(s)),
+      previous,
+      partials,
+      // A run a pause cut short is kept, so that resuming (even after a reload) continues it.
+      onPartial: (key, record) => evalStore().savePartial(ev.id, key, record),
+      prompt: { template: s.conductor.template, namedWorkers: s.conductor.namedWorkers },
+      maxCallsPerRun: s.conductor.maxCalls || undefined,
+      fallback: fallbackOf(s.conductor),
+      onResult: async (result, record) => {
+        await evalStore().saveItem(ev.id, result, record);
+        // Every item is also a stored run in history (kind "evaluation"); a failure to store it
+        // there is said, and the evaluation's own copy stays.
+        const saved = await runStore()?.saveRun(record, {
+          key: record.id,
+          kind: "evaluation",
+          evaluation: evalTagOf(ev, result),
+        });
+        if (saved && !saved.ok)
+          useStudio
+            .getState()
+            .patchEval({ evalMessage: `History did not keep a run: ${saved.message}` });
+        useStudio.getState().addEvalResult(result);
+        // An open History lists the new item at once (its read is incremental and coalesced).
+        listInHistory();
+      },
+      onProgress: (progress) => useStudio.getState().patchEval({ evalProgress: progress }),
     },
-    onProgress: (progress) => useStudio.getState().patchEval({ evalProgress: progress }),
-  });
+    made,
+  );
   current = run;
   s.patchEval({
     evaluation: ev,

@@ -1,9 +1,7 @@
 import { scorerLabel } from "../engine/eval/report.ts";
-import { OriginLimiter } from "../engine/eval/limiter.ts";
-import { rescoreResults } from "../engine/eval/rescore.ts";
-import type { Evaluation } from "../engine/eval/schema.ts";
+import { rescoreSession } from "../engine/eval/session.ts";
 import { evalStore } from "./evalController.ts";
-import { judgeOptions, studioScorer } from "./evalScoring.ts";
+import { judgeOptions, studioScoringDeps } from "./evalScoring.ts";
 import { useStudio } from "./store.ts";
 
 let rescoring: AbortController | null = null;
@@ -26,31 +24,24 @@ export async function rescoreEvaluation(scorerId: string, onlyUnscored = false):
   // the newest version; a math evaluation keeps its grader profile
   const profile = same ? ev.scorer.profile : undefined;
   const spec = { id: scorerId, options, ...(profile ? { profile } : {}) };
-  const made = studioScorer(spec, new OriginLimiter(ev.concurrency));
-  if (!made.ok) return ui.patchEval({ evalMessage: made.message });
   rescoring = new AbortController();
-  ui.patchEval({ evalMessage: `Re-scoring with ${scorerLabel(made.scorer)}…` });
   try {
     const items = await evalStore().loadQuestions(ev.id);
-    const outcome = await rescoreResults({
+    const made = await rescoreSession({
       evaluation: ev,
       results: ui.evalResults,
       items,
-      scorer: made.scorer,
+      spec,
+      deps: studioScoringDeps(),
       signal: rescoring.signal,
-      judgeMeter: made.judgeMeter,
       onlyUnscored,
+      onScorer: (scorer) =>
+        ui.patchEval({ evalMessage: `Re-scoring with ${scorerLabel(scorer)}…` }),
     });
+    if (!made.ok) return ui.patchEval({ evalMessage: made.message });
+    const { outcome, evaluation: next } = made;
     if (outcome.cancelled)
       return useStudio.getState().patchEval({ evalMessage: "Re-scoring cancelled." });
-    const next: Evaluation = {
-      ...ev,
-      scorer: {
-        ...spec,
-        version: made.scorer.version,
-        ...(made.scorer.profile ? { profile: made.scorer.profile } : {}),
-      },
-    };
     await evalStore().saveResults(ev.id, outcome.results);
     await evalStore().saveEvaluation(next, items);
     const errors = outcome.errors
