@@ -14,10 +14,10 @@ import {
   readEvalResults,
   runMain,
   threeWorkerConfig,
-} from "../cli/cli-harness.ts";
+} from "../test-support/cli/cli-harness.ts";
 import { loadQuestionText, startEvaluation } from "./evalController.ts";
 import { useStudio } from "./store.ts";
-import { resetEvaluate, serverWorker } from "./test-fixtures.ts";
+import { resetEvaluate, serverWorker } from "../test-support/state/studio-state.ts";
 
 /** The one definition: its questions, strategies, scorer and judge. */
 const DEFINITION = {

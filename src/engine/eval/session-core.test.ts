@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createFakeBackend } from "../llm/fake.ts";
-import { evaluation, worker } from "./runner.fixtures.ts";
+import { createFakeBackend } from "../../test-support/engine/llm/fake-backend.ts";
+import { evaluation, worker } from "../../test-support/engine/eval/eval-runner.ts";
 import {
   evaluationDefinition,
   judgeOptions,
