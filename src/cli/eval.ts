@@ -50,7 +50,7 @@ import { outputProblem } from "./output-paths.ts";
 import { otlpExporter } from "./otlp-export.ts";
 import { ggufConductor, ggufResolved } from "./gguf/conductor.ts";
 import { runExitCode } from "./run-command.ts";
-import { CLI_TIMEOUTS, fallbackWorkerId } from "./serve/engine.ts";
+import { CLI_TIMEOUTS, fallbackWorkerId } from "./kit/engine.ts";
 import { cacheOption } from "./serve/options.ts";
 import { didYouMean } from "./suggest.ts";
 import { escapeControls } from "./terminal-text.ts";

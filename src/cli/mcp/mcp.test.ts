@@ -23,7 +23,7 @@ import {
   threeWorkerConfig,
 } from "../cli-harness.ts";
 import { resolveConfig } from "../config.ts";
-import { createEngine } from "../serve/engine.ts";
+import { createEngine } from "../kit/engine.ts";
 import { serveInProcess } from "../serve/testing.ts";
 import { MCP_VERSION, createMcpServer } from "./tools.ts";
 

@@ -15,9 +15,9 @@ import type { RunEvent } from "../../engine/schema/events.ts";
 import type { RunRecord } from "../../engine/schema/record.ts";
 import type { Worker } from "../../engine/schema/worker.ts";
 import type { ResolvedConfig } from "../config.ts";
-import type { ServeErrorCode } from "./errors.ts";
-import { codeForCall } from "./errors.ts";
-import type { ContextMessage } from "./request.ts";
+import type { ServeErrorCode } from "../serve/errors.ts";
+import { codeForCall } from "../serve/errors.ts";
+import type { ContextMessage } from "../serve/request.ts";
 
 export interface ServeEngine {
   resolved: ResolvedConfig;
