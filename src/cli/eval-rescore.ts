@@ -14,8 +14,8 @@ import type { Evaluation } from "../engine/eval/schema.ts";
 import { EvaluationSchema, upgradeEvaluation } from "../engine/eval/schema.ts";
 import type { ScorerDeps } from "../engine/eval/scorers/registry.ts";
 import { createScorer } from "../engine/eval/scorers/registry.ts";
-import { createOpenAIBackend } from "../engine/llm/openai.ts";
 import { resolveConfig } from "./config.ts";
+import { backendFor } from "./kit/backend.ts";
 import type { Io as EvalIo } from "./command.ts";
 import { loadDataset, readResults, writeReport } from "./eval-files.ts";
 
@@ -54,13 +54,7 @@ async function judgeMeterOf(a: RescoreArgs, io: EvalIo): Promise<JudgeMeter | st
   if (!resolved.ok) return resolved.message;
   const judge = resolved.pool.find((w) => w.name === a.judge);
   if (!judge) return `No worker named "${a.judge}" for --judge.`;
-  const backend = createOpenAIBackend({
-    baseURL: judge.baseURL,
-    model: judge.model,
-    apiKey: resolved.keys.get(judge.id),
-    headers: judge.headers,
-    timeoutMs: resolved.config.timeoutMs,
-  });
+  const backend = backendFor(resolved, judge.id, judge);
   const gated = new OriginLimiter(4).wrap(backend, originOf(judge));
   return new JudgeMeter(gated, judge.price, {
     ...resolved.config.retry,
