@@ -2,7 +2,7 @@ import { scorerLabel } from "../engine/eval/report.ts";
 import { OriginLimiter } from "../engine/eval/limiter.ts";
 import { rescoreResults } from "../engine/eval/rescore.ts";
 import type { Evaluation } from "../engine/eval/schema.ts";
-import { evalStore } from "./evalController.ts";
+import { evalStore } from "./evalStore.ts";
 import { judgeOptions, studioScorer } from "./evalScoring.ts";
 import { useStudio } from "./store.ts";
 

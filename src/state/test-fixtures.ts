@@ -4,7 +4,7 @@ import { afterAll, beforeAll } from "vitest";
 import type { TestServer } from "../../e2e/server/server.ts";
 import { startTestServer } from "../../e2e/server/server.ts";
 import type { Worker } from "../engine/schema/worker.ts";
-import { setEvalStore } from "./evalController.ts";
+import { setEvalStore } from "./evalStore.ts";
 import { createDexieEvalStore } from "./evalStore.ts";
 import { useStudio } from "./store.ts";
 
