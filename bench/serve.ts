@@ -7,8 +7,8 @@ import { resolveConfig } from "../src/cli/config.ts";
 import type { ResolvedConfig } from "../src/cli/config.ts";
 import { SERVE_DEFAULTS } from "../src/cli/serve/args.ts";
 import { startServe } from "../src/cli/serve/server.ts";
-import { createEngine, runQuestion } from "../src/cli/serve/engine.ts";
-import { nodeFetch } from "../src/cli/serve/fetch.ts";
+import { createEngine, runQuestion } from "../src/cli/kit/engine.ts";
+import { nodeFetch } from "../src/cli/kit/fetch.ts";
 
 const PLAN = `Two attempts, then a check.
 model_id = [0, 1, 2]

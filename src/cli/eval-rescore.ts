@@ -11,8 +11,8 @@ import type { Evaluation } from "../engine/eval/schema.ts";
 import { EvaluationSchema, upgradeEvaluation } from "../engine/eval/schema.ts";
 import type { ScoringDeps } from "../engine/eval/session.ts";
 import { judgeOptions, rescoreSession } from "../engine/eval/session.ts";
-import { createOpenAIBackend } from "../engine/llm/openai.ts";
 import { resolveConfig } from "./config.ts";
+import { backendFor } from "./kit/backend.ts";
 import type { Io as EvalIo } from "./command.ts";
 import { loadDataset, readResults, writeReport } from "./eval-files.ts";
 
@@ -54,14 +54,7 @@ async function judgeDepsOf(a: RescoreArgs, io: EvalIo): Promise<ScoringDeps | st
   const { config, keys } = resolved;
   return {
     workers: resolved.pool,
-    judgeBackend: (judge) =>
-      createOpenAIBackend({
-        baseURL: judge.baseURL,
-        model: judge.model,
-        apiKey: keys.get(judge.id),
-        headers: judge.headers,
-        timeoutMs: config.timeoutMs,
-      }),
+    judgeBackend: (judge) => backendFor({ config, keys }, judge.id, judge),
     retry: { ...config.retry, ...(config.timeoutMs ? { timeoutMs: config.timeoutMs } : {}) },
   };
 }

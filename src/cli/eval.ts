@@ -24,7 +24,6 @@ import { defaultScorerId, scorerIds } from "../engine/eval/scorers/registry.ts";
 import { strategyName } from "../engine/eval/strategy.ts";
 import { conductorSample } from "../engine/eval/training/sample.ts";
 import { withCache } from "../engine/llm/cache.ts";
-import { createOpenAIBackend } from "../engine/llm/openai.ts";
 import { evalRootAttributes } from "../engine/otel/eval.ts";
 import type { Worker } from "../engine/schema/worker.ts";
 import { type CliCommand, type Io, UsageError } from "./command.ts";
@@ -53,7 +52,8 @@ import { outputProblem } from "./output-paths.ts";
 import { otlpExporter } from "./otlp-export.ts";
 import { ggufConductor, ggufResolved } from "./gguf/conductor.ts";
 import { runExitCode } from "./run-command.ts";
-import { CLI_TIMEOUTS, fallbackWorkerId } from "./serve/engine.ts";
+import { backendFor as kitBackendFor } from "./kit/backend.ts";
+import { fallbackWorkerId } from "./kit/engine.ts";
 import { cacheOption } from "./serve/options.ts";
 import { didYouMean } from "./suggest.ts";
 import { escapeControls } from "./terminal-text.ts";
@@ -140,7 +140,7 @@ async function evalWith(
   // A local GGUF Conductor is recorded in the definition now and loaded only once the run starts.
   const ggufFile = values["conductor-gguf"];
   const resolved = ggufFile ? ggufResolved(ggufFile, loaded.resolved) : loaded.resolved;
-  const { config, conductor, pool, keys } = resolved;
+  const { config, conductor, pool } = resolved;
   // A bad --columns is refused before the file is read. The file's columns are found by name as
   // the studio finds them (engine/eval/columns.ts), and --columns overrides what it names.
   const columns = values.columns ?? "";
@@ -206,14 +206,7 @@ async function evalWith(
   let gguf: Awaited<ReturnType<typeof ggufConductor>> | undefined;
   try {
     const backendFor = (w: Pick<Worker, "id" | "baseURL" | "model" | "headers" | "price">) => {
-      const backend = createOpenAIBackend({
-        baseURL: w.baseURL,
-        model: w.model,
-        apiKey: keys.get(w.id),
-        headers: w.headers,
-        timeoutMs: config.timeoutMs,
-        idleTimeoutMs: config.idleTimeoutMs ?? CLI_TIMEOUTS.idleMs,
-      });
+      const backend = kitBackendFor(resolved, w.id, w);
       return countingCalls(cache ? withCache(backend, cache, w) : backend, display.counter);
     };
     if (values.fallback !== undefined && !values.fallback.startsWith("worker:"))

@@ -12,7 +12,7 @@ import { firstUnwritable } from "./output-paths.ts";
 import { otlpExporter } from "./otlp-export.ts";
 import { CONDUCTOR_GGUF_OPTION, ggufConductor } from "./gguf/conductor.ts";
 import { answerBlock, progressLine, totalsLine } from "./run-progress.ts";
-import { createEngine, forCommandLine, runQuestion } from "./serve/engine.ts";
+import { createEngine, forCommandLine, runQuestion } from "./kit/engine.ts";
 
 const SHAPE = {
   name: "run",

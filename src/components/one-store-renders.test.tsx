@@ -9,7 +9,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { EvalProgress } from "../engine/eval/runner.ts";
 import type { EvalResult } from "../engine/eval/schema.ts";
 import { doneResult } from "../test-support/engine/eval/eval-results.ts";
-import { setEvalStore } from "../state/evalController.ts";
+import { setEvalStore } from "../state/evalStore.ts";
 import { createDexieEvalStore } from "../state/evalStore.ts";
 import { useStudio } from "../state/store.ts";
 import { EvalProgressBar } from "./eval/EvalProgressBar.tsx";

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { TestServer } from "../../e2e/server/server.ts";
 import { startTestServer } from "../../e2e/server/server.ts";
 import { SAMPLE_SETS } from "../engine/eval/dataset/samples.ts";
-import { loadSample, setEvalStore, startEvaluation } from "./evalController.ts";
+import { loadSample, startEvaluation } from "./evalController.ts";
+import { setEvalStore } from "./evalStore.ts";
 import { createDexieEvalStore } from "./evalStore.ts";
 import { useStudio } from "./store.ts";
 

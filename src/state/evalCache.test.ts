@@ -9,13 +9,8 @@ import { summarise } from "../engine/eval/report.ts";
 import { latestResults } from "../engine/eval/schema.ts";
 import type { Worker } from "../engine/schema/worker.ts";
 import { INITIAL_SETUP } from "./eval.ts";
-import {
-  findResumable,
-  loadSample,
-  resumeStored,
-  setEvalStore,
-  startEvaluation,
-} from "./evalController.ts";
+import { findResumable, loadSample, resumeStored, startEvaluation } from "./evalController.ts";
+import { setEvalStore } from "./evalStore.ts";
 import { createDexieEvalStore } from "./evalStore.ts";
 import { setHeader } from "./keyring.ts";
 import { createIdbCacheStore } from "./responseCacheStore.ts";

@@ -24,7 +24,7 @@ import { stepsOf } from "../engine/graph/document.ts";
 import { conductorBackend, conductorConfigOf, workerBackend } from "./backends.ts";
 import { judgeOptions, studioScoringDeps } from "./evalScoring.ts";
 import type { EvalStore } from "./evalStore.ts";
-import { createDexieEvalStore } from "./evalStore.ts";
+import { evalStore } from "./evalStore.ts";
 import { openRecord } from "./files.ts";
 import { evalTagOf } from "./evalHistory.ts";
 import { refreshHistory } from "./historyController.ts";
@@ -41,19 +41,7 @@ import {
 } from "./studioCache.ts";
 import { newId } from "../engine/ids.ts";
 
-let store: EvalStore | null = null;
 let current: EvalRun | null = null;
-
-/** The evaluation store in use (IndexedDB, or a test's). */
-export function evalStore(): EvalStore {
-  store ??= createDexieEvalStore();
-  return store;
-}
-
-/** Replaces the store (tests). */
-export function setEvalStore(s: EvalStore): void {
-  store = s;
-}
 
 /** Loads a question file's text into the setup form: rows, a guessed mapping, bad rows. */
 export function loadQuestionText(text: string, name: string): void {

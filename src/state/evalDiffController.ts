@@ -1,4 +1,4 @@
-import { evalStore } from "./evalController.ts";
+import { evalStore } from "./evalStore.ts";
 import { useStudio } from "./store.ts";
 
 /** Lists the stored evaluations that ran the same questions (same dataset hash) as the one on screen. */

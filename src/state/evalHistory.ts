@@ -1,5 +1,6 @@
 import type { EvalResult, Evaluation } from "../engine/eval/schema.ts";
 import type { EvalTag, Verdict } from "../engine/store/schema.ts";
+import { evalStore } from "./evalStore.ts";
 
 /** An item's verdict as History names it: a failed call is an error, not an unscored answer. */
 export function verdictOf(result: Pick<EvalResult, "correct" | "error">): Verdict {
@@ -21,7 +22,6 @@ export function evalTagOf(evaluation: Evaluation, result: EvalResult): EvalTag {
 
 /** The tags of the runs named (by run id), read from the evaluation store's results. */
 export async function evalTagsByRun(runIds: ReadonlySet<string>): Promise<Map<string, EvalTag>> {
-  const { evalStore } = await import("./evalController.ts");
   const tags = new Map<string, EvalTag>();
   for (const evaluation of await evalStore().listEvaluations())
     for (const result of await evalStore().listItems(evaluation.id))

@@ -1,6 +1,6 @@
 import { scorerLabel } from "../engine/eval/report.ts";
 import { rescoreSession } from "../engine/eval/session.ts";
-import { evalStore } from "./evalController.ts";
+import { evalStore } from "./evalStore.ts";
 import { judgeOptions, studioScoringDeps } from "./evalScoring.ts";
 import { useStudio } from "./store.ts";
 

@@ -192,3 +192,16 @@ export function createDexieEvalStore(name = EVAL_DB_NAME): EvalStore {
     },
   };
 }
+
+let store: EvalStore | null = null;
+
+/** The evaluation store in use (IndexedDB, or a test's). */
+export function evalStore(): EvalStore {
+  store ??= createDexieEvalStore();
+  return store;
+}
+
+/** Replaces the store (tests). */
+export function setEvalStore(s: EvalStore): void {
+  store = s;
+}

@@ -8,14 +8,9 @@ import { diffEvaluations } from "../engine/eval/diff.ts";
 import { SAMPLE_SETS } from "../engine/eval/dataset/samples.ts";
 import { latestResults } from "../engine/eval/schema.ts";
 import { containsScorer } from "../engine/eval/scorers/text.ts";
-import {
-  evalStore,
-  findResumable,
-  loadSample,
-  resumeStored,
-  startEvaluation,
-} from "./evalController.ts";
+import { findResumable, loadSample, resumeStored, startEvaluation } from "./evalController.ts";
 import { chooseDiff, loadDiffChoices } from "./evalDiffController.ts";
+import { evalStore } from "./evalStore.ts";
 import { rescoreEvaluation } from "./evalRescore.ts";
 import { useStudio } from "./store.ts";
 import { resetEvaluate, serverForFile, serverWorker } from "../test-support/state/studio-state.ts";

@@ -3,7 +3,7 @@ import "fake-indexeddb/auto";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Evaluation } from "../engine/eval/schema.ts";
 import { table1 } from "../engine/eval/table1.ts";
-import { evalStore } from "./evalController.ts";
+import { evalStore } from "./evalStore.ts";
 import { table1Choices, table1Columns, table1Runs } from "./evalTable1.ts";
 import { resetEvaluate } from "../test-support/state/studio-state.ts";
 

@@ -6,7 +6,7 @@ import type { BenchmarkRun } from "../engine/eval/table1.ts";
 import type { Evaluation } from "../engine/eval/schema.ts";
 import { latestResults } from "../engine/eval/schema.ts";
 import { BENCHMARK_PRESETS } from "../engine/eval/dataset/presets.ts";
-import { evalStore } from "./evalController.ts";
+import { evalStore } from "./evalStore.ts";
 
 /** The stored evaluations of presets, newest first, and which are chosen by default. */
 export async function table1Choices(): Promise<{ all: Evaluation[]; chosen: string[] }> {

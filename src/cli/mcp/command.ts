@@ -6,7 +6,7 @@ import type { CliCommand, Io } from "../command.ts";
 import { UsageError } from "../command.ts";
 import { loadConfig } from "../config.ts";
 import { EXIT, exitCodesHelp } from "../exit-codes.ts";
-import { createEngine } from "../serve/engine.ts";
+import { createEngine } from "../kit/engine.ts";
 import { MCP_VERSION, createMcpServer } from "./tools.ts";
 
 export const MCP_HELP = `Serve the Conductor and its pool as MCP tools over stdio, for a desktop client or IDE agent.

@@ -23,7 +23,7 @@ import {
   threeWorkerConfig,
 } from "../../test-support/cli/cli-harness.ts";
 import { resolveConfig } from "../config.ts";
-import { createEngine } from "../serve/engine.ts";
+import { createEngine } from "../kit/engine.ts";
 import { serveInProcess } from "../../test-support/cli/serve-in-process.ts";
 import { MCP_VERSION, createMcpServer } from "./tools.ts";
 

@@ -9,8 +9,9 @@ import type { RunEvent } from "../../engine/schema/events.ts";
 import type { RunRecord } from "../../engine/schema/record.ts";
 import type { Pool } from "../../engine/schema/worker.ts";
 import type { Access, Step } from "../../engine/schema/workflow.ts";
-import { CLI_TIMEOUTS, failureOf } from "../serve/engine.ts";
-import type { ServeEngine } from "../serve/engine.ts";
+import { CLI_TIMEOUTS } from "../kit/backend.ts";
+import { failureOf } from "../kit/engine.ts";
+import type { ServeEngine } from "../kit/engine.ts";
 
 /**
  * A plan as the tools show it and take it back: workers by name, access as

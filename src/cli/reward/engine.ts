@@ -14,7 +14,7 @@ import type { ResolvedConfig } from "../config.ts";
 import type { RewardItem, RewardRequest, RewardResult } from "./request.ts";
 import type { RewardEngine } from "./score.ts";
 import { rewardItem } from "./score.ts";
-import { createEngine } from "../serve/engine.ts";
+import { createEngine } from "../kit/engine.ts";
 import type { RateBuckets } from "../../node/redis/rate.ts";
 import { withRateLimit } from "../../node/redis/rate.ts";
 

@@ -6,7 +6,7 @@ import { SHUTDOWN } from "./chat.ts";
 import type { ServeSettings } from "./args.ts";
 import { parseServeArgs } from "./args.ts";
 import { openResponseCache } from "../cache-store.ts";
-import { createEngine, fallbackWorkerId } from "./engine.ts";
+import { createEngine, fallbackWorkerId } from "../kit/engine.ts";
 import { createServeServer } from "./http.ts";
 import type { RunningService } from "./lifecycle.ts";
 import { ServiceLife, untilStopped } from "./lifecycle.ts";

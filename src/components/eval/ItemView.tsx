@@ -3,7 +3,7 @@ import { formatCost } from "../../engine/cost.ts";
 import type { EvalResult } from "../../engine/eval/schema.ts";
 import { latestResults } from "../../engine/eval/schema.ts";
 import type { RunRecord } from "../../engine/schema/record.ts";
-import { evalStore } from "../../state/evalController.ts";
+import { evalStore } from "../../state/evalStore.ts";
 import { useStudio } from "../../state/store.ts";
 import { ItemRun } from "./ItemRun.tsx";
 import { choiceLabel } from "./StrategyOptions.tsx";

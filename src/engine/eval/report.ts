@@ -1,5 +1,5 @@
 import { csvCell } from "../csv.ts";
-import { VERDICT_TEXT } from "./code/scorer.ts";
+import { VERDICT_TEXT } from "./code/verdict.ts";
 import type { CodeResult, EvalResult } from "./schema.ts";
 import { verdictOf } from "./outcome.ts";
 import { latestResults } from "./schema.ts";

@@ -1,5 +1,5 @@
 // The plain way into the one runner (runner.ts): `runConductor` plans with the Conductor and runs
-// its plan, as the CLI's run and serve (cli/serve/engine.ts) and reward do. Runs of given steps (re-runs, resumes, fixed
+// its plan, as the CLI's run and serve (cli/kit/engine.ts) and reward do. Runs of given steps (re-runs, resumes, fixed
 // strategies) build their own `RunStart` for `runRun` (run/rerun.ts, eval/item-run.ts).
 import type { ChatBackend } from "../llm/types.ts";
 import type { RunEvent } from "../schema/events.ts";

@@ -7,7 +7,7 @@ import { startTestServer } from "../../../e2e/server/server.ts";
 import type { ErrorCode } from "../errors.ts";
 import { callWithRetry } from "../exec/call.ts";
 import { DEFAULT_RETRY } from "../exec/retry.ts";
-import { nodeFetch } from "../../cli/serve/fetch.ts";
+import { nodeFetch } from "../../cli/kit/fetch.ts";
 import { createOpenAIBackend } from "./openai.ts";
 import type { ChatChunk, ChatRequest } from "./types.ts";
 import { LlmError, collect } from "./types.ts";

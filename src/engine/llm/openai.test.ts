@@ -5,7 +5,7 @@ import type { TestServer } from "../../../e2e/server/server.ts";
 import { startTestServer } from "../../../e2e/server/server.ts";
 import type { ErrorCode } from "../errors.ts";
 import type { OpenAIBackendOptions } from "./openai.ts";
-import { nodeFetch } from "../../cli/serve/fetch.ts";
+import { nodeFetch } from "../../cli/kit/fetch.ts";
 import { createOpenAIBackend, estimateTokens } from "./openai.ts";
 import type { ChatRequest } from "./types.ts";
 import { LlmError, collect } from "./types.ts";

@@ -16,129 +16,13 @@
  * reasoning, subtasks, the question) appear only with `content`; keys and header values never,
  * since no span reads a worker's headers or a full URL.
  */
-import type { ParentPath } from "../schema/events.ts";
-import type { RoundRecord, RunRecord, StepRecord } from "../schema/record.ts";
+import type { RunRecord } from "../schema/record.ts";
 import { keptKey } from "../run/totals.ts";
 import { spanIdOf, traceIdOf } from "./ids.ts";
-import { planSpans, stepSpans } from "./parts.ts";
-import type {
-  Attributes,
-  GenAiConventions,
-  OtelSpan,
-  OtelTrace,
-  SpanStatus,
-  TraceOptions,
-} from "./span.ts";
+import type { MapContext } from "./parts.ts";
+import { makeSpan, roundSpans } from "./parts.ts";
+import type { Attributes, OtelTrace, SpanStatus, TraceOptions } from "./span.ts";
 import { double } from "./span.ts";
-
-/** What every part of the mapping reads. */
-export interface MapContext {
-  record: RunRecord;
-  traceId: string;
-  content: boolean;
-  /** Keys (totals.ts keptKey) of the plans and steps this run kept from its parent. */
-  kept: ReadonlySet<string>;
-  /** Where a kept part is drawn: it ran in the parent run, not in this one. */
-  runStart: number;
-  conventions: GenAiConventions;
-}
-
-/** Builds a span; its times default to its children's extent (a part with no time of its own). */
-export function makeSpan(
-  ctx: MapContext,
-  path: string,
-  parent: string | null,
-  init: {
-    name: string;
-    kind?: OtelSpan["kind"];
-    start: number | null | undefined;
-    end: number | null | undefined;
-    attributes: Attributes;
-    status: SpanStatus;
-    events?: OtelSpan["events"];
-    links?: OtelSpan["links"];
-  },
-  children: (id: string) => OtelSpan[] = () => [],
-): OtelSpan[] {
-  const spanId = spanIdOf(ctx.record.id, path);
-  const below = children(spanId);
-  const direct = below.filter((s) => s.parentSpanId === spanId);
-  const starts = direct.map((s) => s.startMs);
-  const ends = direct.map((s) => s.endMs);
-  const start = init.start ?? (starts.length ? Math.min(...starts) : null) ?? ctx.runStart;
-  const end = Math.max(start, init.end ?? (ends.length ? Math.max(...ends) : start), ...ends);
-  const span: OtelSpan = {
-    spanId,
-    parentSpanId: parent,
-    name: init.name,
-    kind: init.kind ?? "internal",
-    startMs: Math.min(start, ...starts),
-    endMs: end,
-    attributes: init.attributes,
-    status: init.status,
-    events: init.events ?? [],
-    links: init.links ?? [],
-  };
-  return [span, ...below];
-}
-
-/** Rounds of a workflow (the run's, or a nested one's) under `parent`. */
-export function roundSpans(
-  ctx: MapContext,
-  rounds: readonly RoundRecord[],
-  scope: ParentPath,
-  prefix: string,
-  parent: string,
-): OtelSpan[] {
-  return rounds.flatMap((round) => {
-    const path = `${prefix}r${round.index}`;
-    const attributes: Attributes = {
-      "openinference.span.kind": "CHAIN",
-      "conductor.round.index": round.index,
-      "conductor.round.accepted": round.accepted,
-      "conductor.round.steps": round.steps.length,
-    };
-    if (ctx.content && round.answer !== null) attributes["output.value"] = round.answer;
-    const failed = round.steps.find((s) => s.status === "failed");
-    const planError = round.plan?.error;
-    const status: SpanStatus = planError
-      ? { code: "error", message: planError.message }
-      : failed
-        ? { code: "error", message: `Step ${failed.index + 1} failed.` }
-        : round.answer !== null
-          ? { code: "ok" }
-          : { code: "unset" };
-    return makeSpan(
-      ctx,
-      path,
-      parent,
-      {
-        name: `round ${round.index + 1}`,
-        start: round.startedAt ?? null,
-        end: round.finishedAt ?? null,
-        attributes,
-        status,
-      },
-      (id) => [
-        ...planSpans(ctx, round, scope, path, id),
-        ...round.steps
-          .filter(
-            (s) => s.startedAt !== null || s.finishedAt !== null || isKept(ctx, scope, round, s),
-          )
-          .flatMap((s) => stepSpans(ctx, round, s, scope, `${path}/s${s.index}`, id)),
-      ],
-    );
-  });
-}
-
-export function isKept(
-  ctx: MapContext,
-  scope: ParentPath,
-  round: RoundRecord,
-  step: StepRecord | null,
-): boolean {
-  return ctx.kept.has(keptKey(scope, round.index, step?.index ?? null));
-}
 
 function runStatus(record: RunRecord): SpanStatus {
   switch (record.status) {

@@ -4,8 +4,7 @@ import { afterAll, beforeAll } from "vitest";
 import type { TestServer } from "../../../e2e/server/server.ts";
 import { startTestServer } from "../../../e2e/server/server.ts";
 import type { Worker } from "../../engine/schema/worker.ts";
-import { setEvalStore } from "../../state/evalController.ts";
-import { createDexieEvalStore } from "../../state/evalStore.ts";
+import { createDexieEvalStore, setEvalStore } from "../../state/evalStore.ts";
 import { useStudio } from "../../state/store.ts";
 
 // The store as it was before any test of the file changed it.

@@ -12,7 +12,7 @@ import { z } from "zod";
 import type { Sandbox } from "./pool.ts";
 import type { ScoreResult } from "./types.ts";
 import type { RunLimits } from "./types.ts";
-import { cut, VERDICT_TEXT } from "./scorer.ts";
+import { cut, VERDICT_TEXT } from "./verdict.ts";
 
 /** The most calls one test program may make of the answer. */
 const MAX_CALLS = 500;

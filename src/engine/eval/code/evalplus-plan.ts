@@ -6,8 +6,8 @@
 import { evalplusPasses } from "./evalplus-compare.ts";
 import type { EvalplusOracle } from "./evalplus-oracle.ts";
 import { exactValueSchema, pyRepr } from "./exact-value.ts";
-import type { FailedTest, TestPlan } from "./scorer.ts";
-import { cut } from "./scorer.ts";
+import type { FailedTest, TestPlan } from "./verdict.ts";
+import { cut } from "./verdict.ts";
 
 /** The plan for `code` against a task's cases. */
 export function evalplusPlan(

@@ -16,19 +16,8 @@ import { stdoutMatches } from "./stdio-compare.ts";
 import type { RunLimits, RunOutcome, RunRequest, ScoreResult, Scorer } from "./types.ts";
 import { DEFAULT_LIMITS, MAX_TIME_LIMIT_MS } from "./types.ts";
 import { equalsExpected, pyValueSchema } from "./value.ts";
-
-export type Verdict = "pass" | "wrong_answer" | Exclude<RunOutcome["status"], "ok">;
-
-/** The first failing test, cut to a readable length. */
-export interface FailedTest {
-  index: number;
-  verdict: Exclude<Verdict, "pass">;
-  input?: string;
-  args?: string;
-  expected: string;
-  actual: string;
-  error?: string;
-}
+import type { FailedTest, TestPlan, Verdict } from "./verdict.ts";
+import { cut, VERDICT_TEXT } from "./verdict.ts";
 
 export interface CodeScoreDetails {
   passed: number;
@@ -47,11 +36,6 @@ export interface CodeScorerOptions {
   limits?: Partial<RunLimits>;
   /** The most an item's `timeLimitMs` may ask for per test (default 60 s). */
   maxTimeLimitMs?: number;
-}
-
-const CUT = 300;
-export function cut(s: string, n = CUT): string {
-  return s.length <= n ? s : `${s.slice(0, n)}… (${s.length - n} more characters)`;
 }
 
 function request(code: string, tests: CaseTests, i: number): RunRequest {
@@ -107,18 +91,6 @@ function failure(
 /** The stdio and function styles: cases written out in the item. */
 type CaseTests = Exclude<CodeTests, { style: "evalplus" | "asserts" }>;
 
-/**
- * How one answer's tests run: the request per test, the verdict on its outcome (decided here,
- * outside the interpreter), the failure's description, and whether the first failure ends the item.
- */
-export interface TestPlan {
-  total: number;
-  request(i: number): RunRequest;
-  judge(i: number, o: RunOutcome): Verdict;
-  failure(i: number, verdict: Exclude<Verdict, "pass">, o: RunOutcome): FailedTest;
-  stopAtFirstFailure: boolean;
-}
-
 function casePlan(code: string, tests: CaseTests): TestPlan {
   return {
     total: tests.cases.length,
@@ -136,17 +108,6 @@ const STOPS = new Set<Verdict>([
   "memory_limit",
   "crashed",
 ]);
-
-/** How a failing test's verdict reads in a reason. */
-export const VERDICT_TEXT: Record<Exclude<Verdict, "pass">, string> = {
-  wrong_answer: "wrong answer",
-  syntax_error: "syntax error",
-  runtime_error: "runtime error",
-  timeout: "time limit exceeded",
-  output_limit: "output limit exceeded",
-  memory_limit: "memory limit exceeded",
-  crashed: "the interpreter crashed",
-};
 
 function describe(f: FailedTest, total: number): string {
   const what = `${VERDICT_TEXT[f.verdict]} on test ${f.index + 1} of ${total}`;

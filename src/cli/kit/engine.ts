@@ -7,8 +7,6 @@ import type { FallbackPolicy } from "../../engine/exec/fallback.ts";
 import { runConductor } from "../../engine/exec/simple-runs.ts";
 import type { ResponseCache } from "../../engine/llm/cache.ts";
 import { withCache } from "../../engine/llm/cache.ts";
-import { createOpenAIBackend } from "../../engine/llm/openai.ts";
-import { nodeFetch } from "./fetch.ts";
 import type { ChatBackend } from "../../engine/llm/types.ts";
 import { LlmError } from "../../engine/llm/types.ts";
 import { applyEvent, emptyRecord } from "../../engine/run/record.ts";
@@ -16,9 +14,10 @@ import type { RunEvent } from "../../engine/schema/events.ts";
 import type { RunRecord } from "../../engine/schema/record.ts";
 import type { Worker } from "../../engine/schema/worker.ts";
 import type { ResolvedConfig } from "../config.ts";
-import type { ServeErrorCode } from "./errors.ts";
-import { codeForCall } from "./errors.ts";
-import type { ContextMessage } from "./request.ts";
+import type { ServeErrorCode } from "../serve/errors.ts";
+import { codeForCall } from "../serve/errors.ts";
+import type { ContextMessage } from "../serve/request.ts";
+import { CLI_TIMEOUTS, backendFor } from "./backend.ts";
 
 export interface ServeEngine {
   resolved: ResolvedConfig;
@@ -27,13 +26,6 @@ export interface ServeEngine {
   conductorBackend: ChatBackend;
   backendFor: (w: Worker) => ChatBackend;
 }
-
-/**
-/**
- * A call's time limits on the command line: a stall is caught by the idle time-out between chunks,
- * so the per-attempt limit can leave room for a slow stream that keeps sending.
- */
-export const CLI_TIMEOUTS = { attemptMs: 600_000, idleMs: 120_000 } as const;
 
 /** The worker a `--fallback worker:NAME` names, by its name in the pool. */
 export function fallbackWorkerId(
@@ -66,34 +58,9 @@ export interface EngineOptions {
  */
 export function createEngine(resolved: ResolvedConfig, options: EngineOptions = {}): ServeEngine {
   const { cache, fallbackWorker } = options;
-  const { config, conductor, pool, keys } = resolved;
-  const timeoutMs = config.timeoutMs;
-  const idleTimeoutMs = config.idleTimeoutMs ?? CLI_TIMEOUTS.idleMs;
-  const conductorBackend =
-    options.conductor ??
-    createOpenAIBackend({
-      baseURL: conductor.baseURL,
-      model: conductor.model,
-      apiKey: keys.get("conductor"),
-      headers: conductor.headers,
-      timeoutMs,
-      idleTimeoutMs,
-      fetch: nodeFetch,
-    });
-  const workers = new Map(
-    pool.map((w) => [
-      w.id,
-      createOpenAIBackend({
-        baseURL: w.baseURL,
-        model: w.model,
-        apiKey: keys.get(w.id),
-        headers: w.headers,
-        timeoutMs,
-        idleTimeoutMs,
-        fetch: nodeFetch,
-      }),
-    ]),
-  );
+  const { conductor, pool } = resolved;
+  const conductorBackend = options.conductor ?? backendFor(resolved, "conductor", conductor);
+  const workers = new Map(pool.map((w) => [w.id, backendFor(resolved, w.id, w)]));
   if (cache) for (const w of pool) workers.set(w.id, withCache(workers.get(w.id)!, cache, w));
   const planner = cache ? withCache(conductorBackend, cache, conductor) : conductorBackend;
   return {
