@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { lineWriter } from "../src/cli/eval-files.ts";
+import { lineWriter } from "../src/cli/commands/eval-files.ts";
 import { EvalRun } from "../src/engine/eval/runner.ts";
 import { mathScorer } from "../src/engine/eval/scorers/math.ts";
 import type { ChatBackend } from "../src/engine/llm/types.ts";

@@ -4,7 +4,7 @@ import type { Browser, Page } from "@playwright/test";
 import { chromium } from "@playwright/test";
 import { MAX_POOL_WORKERS } from "../src/engine/pool/invariants.ts";
 import type { Worker } from "../src/engine/schema/worker.ts";
-import { SETTINGS_KEY } from "../src/state/persist.ts";
+import { SETTINGS_KEY } from "../src/state/storage/persist.ts";
 import type { StaticServer } from "./app.ts";
 import { serveStatic } from "./app.ts";
 

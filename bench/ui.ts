@@ -5,7 +5,7 @@ import { chromium } from "@playwright/test";
 import type { TestServer } from "../e2e/server/server.ts";
 import { startTestServer } from "../e2e/server/server.ts";
 import type { Worker } from "../src/engine/schema/worker.ts";
-import { SETTINGS_KEY } from "../src/state/persist.ts";
+import { SETTINGS_KEY } from "../src/state/storage/persist.ts";
 import type { StaticServer } from "./app.ts";
 import { serveStatic } from "./app.ts";
 

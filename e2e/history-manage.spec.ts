@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
-import { UNDO_MS } from "../src/state/history.ts";
+import { UNDO_MS } from "../src/state/slices/history.ts";
 import { HistoryPage } from "./pages/history.ts";
 import type { TestServer } from "./server/server.ts";
 import { withStudio } from "./support/studio.ts";

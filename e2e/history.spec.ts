@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
-import { SETTINGS_KEY } from "../src/state/persist.ts";
+import { SETTINGS_KEY } from "../src/state/storage/persist.ts";
 import { HistoryPage } from "./pages/history.ts";
 import type { TestServer } from "./server/server.ts";
 import { withStudio } from "./support/studio.ts";

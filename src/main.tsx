@@ -2,11 +2,11 @@ import "./zod-config.ts";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./components/App.tsx";
-import { bootRuns, bootStudio } from "./state/boot.ts";
-import { loadModel, probeNow, setEngineLoader } from "./state/inbrowserController.ts";
-import { loadRunStore } from "./state/runStore.ts";
-import { useStudio } from "./state/store.ts";
-import { selectDoc } from "./state/selectors.ts";
+import { bootRuns, bootStudio } from "./state/storage/boot.ts";
+import { loadModel, probeNow, setEngineLoader } from "./state/models/inbrowserController.ts";
+import { loadRunStore } from "./state/storage/runStore.ts";
+import { useStudio } from "./state/slices/store.ts";
+import { selectDoc } from "./state/slices/selectors.ts";
 import { loadLayout } from "./engine/graph/layout.ts";
 import "./styles.css";
 

@@ -105,7 +105,7 @@ export function fetchedUnder(server: TestServer, prefix: string): string[] {
     .map((r) => r.path.slice(prefix.length));
 }
 
-/** What `ConductorPage.seed` stores (the app's stored settings, src/state/persist.ts). */
+/** What `ConductorPage.seed` stores (the app's stored settings, src/state/storage/persist.ts). */
 export interface SeedSettings {
   /** Where the pool's workers are served (one test server); without it the pool is empty. */
   poolBaseURL?: string;

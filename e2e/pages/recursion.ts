@@ -10,7 +10,7 @@ export interface SeedWorker {
   model?: string;
 }
 
-/** The recursion settings of docs/protocol.md §1.6 (src/state/settings.ts). */
+/** The recursion settings of docs/protocol.md §1.6 (src/state/slices/settings.ts). */
 export interface RecursionSettings {
   /** Refinement rounds after the first. */
   rounds: number;

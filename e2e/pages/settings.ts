@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 
-/** Where the app keeps its settings (src/state/persist.ts). */
+/** Where the app keeps its settings (src/state/storage/persist.ts). */
 export const SETTINGS_KEY = "conductor-studio.settings.v1";
 
 /** A worker of the pool as the stored settings hold it. */

@@ -5,7 +5,7 @@ import { readExport } from "./exports.ts";
 import type { Sample } from "./sampling.ts";
 import { readSamples, startSampling } from "./sampling.ts";
 import { storeSettings, storedWorker } from "./settings.ts";
-import { DRAFT_KEY } from "../../src/state/draftKey.ts";
+import { DRAFT_KEY } from "../../src/state/run/draftKey.ts";
 import type { PoolWorker } from "../support/scenario.ts";
 import { CONDUCTOR_MODEL, WORKERS } from "../support/scenario.ts";
 

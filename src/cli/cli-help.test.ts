@@ -5,7 +5,7 @@ import { describe, it } from "vitest";
 import { memoryIo } from "../test-support/cli/cli-harness.ts";
 import { EXIT } from "./exit-codes.ts";
 import { COMMANDS, main } from "./main.ts";
-import { PARSE_EXAMPLE_INPUT, PARSE_EXAMPLE_OUTPUT } from "./parse-command.ts";
+import { PARSE_EXAMPLE_INPUT, PARSE_EXAMPLE_OUTPUT } from "./commands/parse.ts";
 
 async function cli(argv: string[], stdin?: string) {
   const { out, io } = memoryIo({ stdin });

@@ -2,7 +2,7 @@
  * The contract between `main.ts` and each command of `conductor-studio`. Every command lives in its
  * own module and exports one `CliCommand`; main.ts only dispatches, prints help and maps usage errors
  * to exit code 2, so commands written apart plug in the same way: one line in registry.ts,
- * `export { scoreCommand } from "./score.ts";`.
+ * `export { scoreCommand } from "./commands/score.ts";`.
  *
  * A command may parse with node:util parseArgs (an unknown option gets "did you mean" from the
  * `--options` its help mentions) or with options.ts (commander, help lines from the same table).

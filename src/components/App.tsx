@@ -18,7 +18,7 @@ import { Splitter } from "./ui/Splitter.tsx";
 import { deferred, whenIdle } from "./ui/deferred.tsx";
 import { useShortcuts } from "./useShortcuts.ts";
 import { useLayoutMode } from "./useLayoutMode.ts";
-import { useStudio } from "../state/store.ts";
+import { useStudio } from "../state/slices/store.ts";
 import { useDrawerFollowsWork } from "./useDrawerFollowsWork.ts";
 
 // Not needed for the first paint: history (virtual list) and compare (the diff library) load when

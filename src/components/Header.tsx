@@ -1,8 +1,8 @@
 import { useEffect } from "react";
-import { download, exportText } from "../state/files.ts";
-import type { StudioState } from "../state/store.ts";
-import { setHistoryOpen } from "../state/historyController.ts";
-import { useStudio } from "../state/store.ts";
+import { download, exportText } from "../state/run/files.ts";
+import type { StudioState } from "../state/slices/store.ts";
+import { setHistoryOpen } from "../state/run/historyController.ts";
+import { useStudio } from "../state/slices/store.ts";
 import { openUserFile } from "./files/openFile.ts";
 import { JsonFileButton } from "./ui/JsonFileButton.tsx";
 import { deferred, whenIdle } from "./ui/deferred.tsx";

@@ -1,6 +1,6 @@
 import { useState } from "react";
-import { ownerOfSecret } from "../state/keybinding.ts";
-import { useStudio } from "../state/store.ts";
+import { ownerOfSecret } from "../state/slices/keybinding.ts";
+import { useStudio } from "../state/slices/store.ts";
 import { Modal } from "./ui/Modal.tsx";
 
 /** A key-ring id's label: the API key, or the custom header it holds. */

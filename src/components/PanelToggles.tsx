@@ -1,5 +1,5 @@
-import { setHistoryOpen } from "../state/historyController.ts";
-import { useStudio } from "../state/store.ts";
+import { setHistoryOpen } from "../state/run/historyController.ts";
+import { useStudio } from "../state/slices/store.ts";
 import { useLayoutMode } from "./useLayoutMode.ts";
 
 /**

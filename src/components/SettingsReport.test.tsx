@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { useStudio } from "../state/store.ts";
+import { useStudio } from "../state/slices/store.ts";
 import { SettingsReport } from "./SettingsReport.tsx";
 
 const initial = useStudio.getState();

@@ -1,4 +1,4 @@
-import { useStudio } from "../state/store.ts";
+import { useStudio } from "../state/slices/store.ts";
 
 /** Says once, after a load, which stored settings could not be read and were reset. */
 export function SettingsReport() {

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// The studio is one store of slices (state/store.ts): the canvas's run, History, the Evaluate view
+// The studio is one store of slices (state/slices/store.ts): the canvas's run, History, the Evaluate view
 // and the UI's dialogs all live in it. Each panel subscribes to its own fields, so a step's tokens
 // render no History or Evaluate panel, and an evaluation's results render no canvas panel.
 import "fake-indexeddb/auto";
@@ -9,9 +9,9 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { EvalProgress } from "../engine/eval/runner.ts";
 import type { EvalResult } from "../engine/eval/schema.ts";
 import { doneResult } from "../test-support/engine/eval/eval-results.ts";
-import { setEvalStore } from "../state/evalStore.ts";
-import { createDexieEvalStore } from "../state/evalStore.ts";
-import { useStudio } from "../state/store.ts";
+import { setEvalStore } from "../state/eval/evalStore.ts";
+import { createDexieEvalStore } from "../state/eval/evalStore.ts";
+import { useStudio } from "../state/slices/store.ts";
 import { EvalProgressBar } from "./eval/EvalProgressBar.tsx";
 import EvaluateView from "./eval/EvaluateView.tsx";
 import { EvaluateMount } from "./eval/EvaluateMount.tsx";

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
-import { selectPhase, selectSelectedIds } from "../state/selectors.ts";
-import { useStudio } from "../state/store.ts";
+import { selectPhase, selectSelectedIds } from "../state/slices/selectors.ts";
+import { useStudio } from "../state/slices/store.ts";
 import type { LayoutMode } from "./useLayoutMode.ts";
 
 /**

@@ -1,7 +1,7 @@
 import { useMemo } from "react";
 import type { Worker } from "../engine/schema/worker.ts";
-import { formerWorkers } from "../state/flow.ts";
-import { useStudio } from "../state/store.ts";
+import { formerWorkers } from "../state/run/flow.ts";
+import { useStudio } from "../state/slices/store.ts";
 
 /**
  * Workers that may have left the pool (`formerWorkers`), to name steps still on them. Rebuilt only

@@ -3,7 +3,7 @@ import { cleanup, render } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { docFromSteps } from "../engine/graph/document.ts";
 import { createHistory } from "../engine/graph/history.ts";
-import { useStudio } from "../state/store.ts";
+import { useStudio } from "../state/slices/store.ts";
 import { useShortcuts } from "./useShortcuts.ts";
 
 function Harness() {

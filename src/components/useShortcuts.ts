@@ -1,8 +1,8 @@
 import { useEffect } from "react";
 import type { ClipStep } from "../engine/graph/clipboard.ts";
 import { copySteps } from "../engine/graph/clipboard.ts";
-import { runNow } from "../state/controller.ts";
-import { useStudio } from "../state/store.ts";
+import { runNow } from "../state/run/controller.ts";
+import { useStudio } from "../state/slices/store.ts";
 import { modalOpen } from "./ui/modalLayer.ts";
 
 /** Copied steps live in the page: a document's steps are meaningless outside the studio. */

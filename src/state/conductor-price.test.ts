@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { conductorConfigOf } from "./backends.ts";
-import { workflowRecord } from "./files.ts";
-import { SETTINGS_KEY, loadSettings, settingsToStore } from "./persist.ts";
-import { DEFAULT_CONDUCTOR } from "./settings.ts";
-import { useStudio } from "./store.ts";
+import { conductorConfigOf } from "./run/backends.ts";
+import { workflowRecord } from "./run/files.ts";
+import { SETTINGS_KEY, loadSettings, settingsToStore } from "./storage/persist.ts";
+import { DEFAULT_CONDUCTOR } from "./slices/settings.ts";
+import { useStudio } from "./slices/store.ts";
 
 const initial = useStudio.getState();
 beforeEach(() => useStudio.setState(initial, true));

@@ -15,8 +15,8 @@ import {
   runMain,
   threeWorkerConfig,
 } from "../test-support/cli/cli-harness.ts";
-import { loadQuestionText, startEvaluation } from "./evalController.ts";
-import { useStudio } from "./store.ts";
+import { loadQuestionText, startEvaluation } from "./eval/evalController.ts";
+import { useStudio } from "./slices/store.ts";
 import { resetEvaluate, serverWorker } from "../test-support/state/studio-state.ts";
 
 /** The one definition: its questions, strategies, scorer and judge. */

@@ -3,10 +3,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { runConductor } from "../engine/exec/simple-runs.ts";
 import { recordOf } from "../engine/run/record.ts";
 import type { Worker } from "../engine/schema/worker.ts";
-import { conductorBackend, conductorConfigOf, workerBackend } from "./backends.ts";
+import { conductorBackend, conductorConfigOf, workerBackend } from "./run/backends.ts";
 import { mountFakeWebLLM } from "./fakeWebLLMHook.ts";
-import { loadModel, setEngineLoader, unloadModel } from "./inbrowserController.ts";
-import { useStudio } from "./store.ts";
+import { loadModel, setEngineLoader, unloadModel } from "./models/inbrowserController.ts";
+import { useStudio } from "./slices/store.ts";
 import { drain } from "../test-support/engine/exec/collect-events.ts";
 
 const PLAN = `Two attempts on this computer, then a check.

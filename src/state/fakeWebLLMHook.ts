@@ -9,7 +9,7 @@
 import type { SmallChatRequest } from "../engine/llm/webllm/backend.ts";
 import type { ScriptedReply } from "../engine/llm/webllm/scripted.ts";
 import { createScriptedEngine } from "../engine/llm/webllm/scripted.ts";
-import type { EngineLoader } from "./inbrowserController.ts";
+import type { EngineLoader } from "./models/inbrowserController.ts";
 
 export interface FakeWebLLMHook {
   /** Replaces the scripted replies (see `ScriptedReply`). */

@@ -1,8 +1,8 @@
 // The studio's "When the Conductor cannot plan" settings reach the runs it starts.
 import { beforeEach, describe, expect, it } from "vitest";
 import type { ChatBody } from "../../e2e/server/server.ts";
-import { planNow } from "./controller.ts";
-import { useStudio } from "./store.ts";
+import { planNow } from "./run/controller.ts";
+import { useStudio } from "./slices/store.ts";
 import { numberedWorker, resetStudio, serverForFile } from "../test-support/state/studio-state.ts";
 
 const server = serverForFile();

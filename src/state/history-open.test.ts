@@ -2,10 +2,10 @@ import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { beforeEach, describe, expect, it } from "vitest";
 import { emptyRecord } from "../engine/run/record.ts";
 import { RunStore } from "../engine/store/db.ts";
-import { refreshHistory } from "./historyController.ts";
-import { openRun, openSettled } from "./open.ts";
-import { setRunStore } from "./runStore.ts";
-import { useStudio } from "./store.ts";
+import { refreshHistory } from "./run/historyController.ts";
+import { openRun, openSettled } from "./run/open.ts";
+import { setRunStore } from "./storage/runStore.ts";
+import { useStudio } from "./slices/store.ts";
 
 // Opening a run from a long History must not wait behind the background read of every row
 // (bench/history.ts: 100,000 stored runs): the read holds between chunks and before it lists.

@@ -2,10 +2,10 @@ import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { emptyRecord } from "../engine/run/record.ts";
 import { RunStore } from "../engine/store/db.ts";
-import { UNDO_MS } from "./history.ts";
-import { deleteRuns, undoDelete } from "./historyController.ts";
-import { setRunStore } from "./runStore.ts";
-import { useStudio } from "./store.ts";
+import { UNDO_MS } from "./slices/history.ts";
+import { deleteRuns, undoDelete } from "./run/historyController.ts";
+import { setRunStore } from "./storage/runStore.ts";
+import { useStudio } from "./slices/store.ts";
 
 // Two deletes in a row: the second must not take away the first one's Undo.
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { conductorConfigOf } from "./backends.ts";
-import { loadSettings, settingsToStore } from "./persist.ts";
-import { DEFAULT_CONDUCTOR, planGrammarOf } from "./settings.ts";
-import { useStudio } from "./store.ts";
+import { conductorConfigOf } from "./run/backends.ts";
+import { loadSettings, settingsToStore } from "./storage/persist.ts";
+import { DEFAULT_CONDUCTOR, planGrammarOf } from "./slices/settings.ts";
+import { useStudio } from "./slices/store.ts";
 
 describe("plan grammar settings", () => {
   it("is on by default in the browser, and off there when turned off", () => {

@@ -10,8 +10,8 @@ import {
   poolExportText,
   removeWorker,
   shareKeyWithOrigin,
-} from "./pool.ts";
-import { useStudio } from "./store.ts";
+} from "./slices/pool.ts";
+import { useStudio } from "./slices/store.ts";
 
 const initial = useStudio.getState();
 beforeEach(() => useStudio.setState(initial, true));

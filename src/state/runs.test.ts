@@ -4,11 +4,11 @@ import type { ChatBody } from "../../e2e/server/server.ts";
 import { readFileSync } from "node:fs";
 import { totalsOf } from "../engine/run/totals.ts";
 import { RunStore } from "../engine/store/db.ts";
-import { planNow, resumeNow, runNow } from "./controller.ts";
-import { DRAFT_KEY, autosaveDraft, restoreDraft } from "./draft.ts";
-import { exportText, openExport } from "./files.ts";
-import { runStore, setRunStore } from "./runStore.ts";
-import { useStudio } from "./store.ts";
+import { planNow, resumeNow, runNow } from "./run/controller.ts";
+import { DRAFT_KEY, autosaveDraft, restoreDraft } from "./run/draft.ts";
+import { exportText, openExport } from "./run/files.ts";
+import { runStore, setRunStore } from "./storage/runStore.ts";
+import { useStudio } from "./slices/store.ts";
 import {
   memoryStorage,
   numberedWorker,

@@ -4,7 +4,7 @@ import type { Edit } from "../engine/graph/edit.ts";
 import { createHistory } from "../engine/graph/history.ts";
 import { makeDoc } from "../test-support/engine/graph/graph-docs.ts";
 import type { Access } from "../engine/schema/workflow.ts";
-import { useStudio } from "./store.ts";
+import { useStudio } from "./slices/store.ts";
 
 const initial = useStudio.getState();
 

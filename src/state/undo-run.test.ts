@@ -4,10 +4,10 @@ import { makeDoc } from "../test-support/engine/graph/graph-docs.ts";
 import { emptyRecord, stepRecord } from "../engine/run/record.ts";
 import { emptyRound } from "../engine/run/record-parts.ts";
 import type { RunRecord } from "../engine/schema/record.ts";
-import { showRun } from "./open.ts";
-import type { StepResult } from "./run.ts";
+import { showRun } from "./run/open.ts";
+import type { StepResult } from "./slices/run.ts";
 import { resetStudio } from "../test-support/state/studio-state.ts";
-import { useStudio } from "./store.ts";
+import { useStudio } from "./slices/store.ts";
 
 // Undo gives back what the studio showed: a result only marked stale since comes back as it
 // was, and undoing an import (an opened run) shows the previous run whole, outputs and all.

@@ -2,8 +2,8 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { docFromSteps } from "../engine/graph/document.ts";
 import { importRunChecked } from "../engine/run/validate.ts";
 import type { Worker } from "../engine/schema/worker.ts";
-import { exportText } from "./files.ts";
-import { useStudio } from "./store.ts";
+import { exportText } from "./run/files.ts";
+import { useStudio } from "./slices/store.ts";
 
 // A workflow is exported and opened again whatever state its steps' workers are in: nothing a user
 // sketched is lost because a worker is not chosen yet or left the pool.

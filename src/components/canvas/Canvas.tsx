@@ -14,18 +14,18 @@ import {
 } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
-import { setHistoryOpen } from "../../state/historyController.ts";
-import { useStudio } from "../../state/store.ts";
-import type { CanvasNode } from "../../state/recordFlow.ts";
-import type { StepFlowNode } from "../../state/flow.ts";
-import { toFlowEdges, toFlowNodes } from "../../state/flow.ts";
+import { setHistoryOpen } from "../../state/run/historyController.ts";
+import { useStudio } from "../../state/slices/store.ts";
+import type { CanvasNode } from "../../state/run/recordFlow.ts";
+import type { StepFlowNode } from "../../state/run/flow.ts";
+import { toFlowEdges, toFlowNodes } from "../../state/run/flow.ts";
 import {
   selectDoc,
   selectPhase,
   selectPool,
   selectResults,
   selectSelectedIds,
-} from "../../state/selectors.ts";
+} from "../../state/slices/selectors.ts";
 import { edgesOf } from "../../engine/graph/edges.ts";
 import { layoutLoaded, loadLayout, onLayoutLoaded } from "../../engine/graph/layout.ts";
 import { useFormerWorkers } from "../useFormerWorkers.ts";

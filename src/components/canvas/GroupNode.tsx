@@ -2,8 +2,8 @@ import { Handle, Position } from "@xyflow/react";
 import type { NodeProps } from "@xyflow/react";
 import { memo } from "react";
 import { formatTotalCost } from "../../engine/cost.ts";
-import type { GroupFlowNode } from "../../state/recordFlow.ts";
-import { focusOn } from "../../state/focus.ts";
+import type { GroupFlowNode } from "../../state/run/recordFlow.ts";
+import { focusOn } from "../../state/slices/focus.ts";
 
 /** A round or a nested workflow: a labelled box with its tokens and cost summed. */
 export const GroupNode = memo(function GroupNode({ data }: NodeProps<GroupFlowNode>) {

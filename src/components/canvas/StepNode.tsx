@@ -2,8 +2,8 @@ import { Handle, Position } from "@xyflow/react";
 import type { NodeProps } from "@xyflow/react";
 import { memo } from "react";
 import { formatCost } from "../../engine/cost.ts";
-import type { StepFlowNode } from "../../state/flow.ts";
-import { useStudio } from "../../state/store.ts";
+import type { StepFlowNode } from "../../state/run/flow.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import { StatusBadge } from "../ui/StatusBadge.tsx";
 import { RetryNote, Thinking } from "../ui/Thinking.tsx";
 

@@ -1,5 +1,5 @@
-import type { StudioState } from "../../state/store.ts";
-import { useStudio } from "../../state/store.ts";
+import type { StudioState } from "../../state/slices/store.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import { ExampleButtons } from "../examples/ExampleButtons.tsx";
 
 /** Whether the Conductor can plan: a loaded in-browser model, or a remote endpoint and model. */

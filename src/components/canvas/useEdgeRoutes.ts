@@ -3,7 +3,7 @@ import type { Point, Rect } from "../../engine/graph/geometry.ts";
 import { DEFAULT_NODE_SIZE } from "../../engine/constants.ts";
 import type { RouteRequest } from "../../engine/graph/route.ts";
 import { routeEdges } from "../../engine/graph/route.ts";
-import type { CanvasNode } from "../../state/recordFlow.ts";
+import type { CanvasNode } from "../../state/run/recordFlow.ts";
 
 type Routes = Readonly<Record<string, Point[]>>;
 

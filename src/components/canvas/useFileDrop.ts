@@ -1,7 +1,7 @@
 import { useMemo, useState } from "react";
 import type { DragEvent } from "react";
 import { openUserFile } from "../files/openFile.ts";
-import { importFiles } from "../../state/imports.ts";
+import { importFiles } from "../../state/run/imports.ts";
 
 /** Dropping an exported run (or a pool file) on the canvas opens it; a bad file shows why and changes nothing. */
 export function useFileDrop() {

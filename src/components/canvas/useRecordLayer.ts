@@ -3,12 +3,12 @@ import { useMemo } from "react";
 import type { RoundRecord } from "../../engine/schema/record.ts";
 import type { WorkflowDoc } from "../../engine/graph/document.ts";
 import type { Position } from "../../engine/graph/document.ts";
-import type { StepNodeData } from "../../state/flow.ts";
-import type { CanvasNode } from "../../state/recordFlow.ts";
-import { recordFlow, roundSums } from "../../state/recordFlow.ts";
-import { selectPool, selectQuestion, selectRecord } from "../../state/selectors.ts";
-import { useStudio } from "../../state/store.ts";
-import { isTop } from "../../state/focus.ts";
+import type { StepNodeData } from "../../state/run/flow.ts";
+import type { CanvasNode } from "../../state/run/recordFlow.ts";
+import { recordFlow, roundSums } from "../../state/run/recordFlow.ts";
+import { selectPool, selectQuestion, selectRecord } from "../../state/slices/selectors.ts";
+import { useStudio } from "../../state/slices/store.ts";
+import { isTop } from "../../state/slices/focus.ts";
 import { DEFAULT_NODE_SIZE } from "../../engine/constants.ts";
 
 const NO_ROUNDS: readonly RoundRecord[] = [];

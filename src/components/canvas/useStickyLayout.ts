@@ -1,7 +1,7 @@
 import { useMemo, useState } from "react";
 import type { Position, WorkflowDoc } from "../../engine/graph/document.ts";
 import { layoutDoc, stickyLayout } from "../../engine/graph/layout.ts";
-import { useStudio } from "../../state/store.ts";
+import { useStudio } from "../../state/slices/store.ts";
 
 /**
  * Where the canvas draws each step. Automatic positions stick once given, so drawing an edge moves

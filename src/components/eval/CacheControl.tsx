@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react";
 import type { CacheMode } from "../../engine/llm/cache.ts";
 import { CacheModeSchema } from "../../engine/llm/cache.ts";
-import { useStudio } from "../../state/store.ts";
-import { cacheSizeText, clearCache } from "../../state/studioCache.ts";
+import { useStudio } from "../../state/slices/store.ts";
+import { cacheSizeText, clearCache } from "../../state/eval/studioCache.ts";
 
 const MODE_TEXT: Record<CacheMode, string> = {
   "read-write": "read-write: answer from it, store new answers",

@@ -3,8 +3,8 @@ import { PYODIDE_ASSETS } from "virtual:pyodide-assets";
 import { showControlChars as shown } from "../../engine/eval/code/controlChars.ts";
 import { verdictText } from "../../engine/eval/report.ts";
 import type { EvalResult } from "../../engine/eval/schema.ts";
-import { browserCodeSandbox } from "../../state/codeSandboxController.ts";
-import { useStudio } from "../../state/store.ts";
+import { browserCodeSandbox } from "../../state/models/codeSandboxController.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import { CodeRuntimeNote } from "./CodeRuntimeNote.tsx";
 
 const ms = (x: number) =>

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { summarise } from "../../engine/eval/report.ts";
 import { doneResult } from "../../test-support/engine/eval/eval-results.ts";
 import type { EvalResult } from "../../engine/eval/schema.ts";
-import { useStudio } from "../../state/store.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import { EvalProgressBar } from "./EvalProgressBar.tsx";
 import { ReportTable } from "./ReportTable.tsx";
 

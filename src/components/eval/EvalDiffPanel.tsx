@@ -1,9 +1,9 @@
 import { useEffect, useMemo } from "react";
 import type { FlippedItem } from "../../engine/eval/diff.ts";
 import { diffEvaluations } from "../../engine/eval/diff.ts";
-import { useStudio } from "../../state/store.ts";
-import { openItemRun } from "../../state/evalController.ts";
-import { chooseDiff, loadDiffChoices } from "../../state/evalDiffController.ts";
+import { useStudio } from "../../state/slices/store.ts";
+import { openItemRun } from "../../state/eval/evalController.ts";
+import { chooseDiff, loadDiffChoices } from "../../state/eval/evalDiffController.ts";
 
 const pct = (x: number | null) => (x === null ? "—" : `${(x * 100).toFixed(1)}%`);
 const points = (x: number) => `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)}`;

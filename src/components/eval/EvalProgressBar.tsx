@@ -1,7 +1,7 @@
 import { formatCost } from "../../engine/cost.ts";
 import { describeSkipped } from "../../engine/eval/skipped.ts";
-import { cancelEvaluation, pauseEvaluation, resumeEvaluation } from "../../state/evalController.ts";
-import { useStudio } from "../../state/store.ts";
+import { cancelEvaluation, pauseEvaluation, resumeEvaluation } from "../../state/eval/evalController.ts";
+import { useStudio } from "../../state/slices/store.ts";
 
 const eta = (ms: number | null) =>
   ms === null ? "—" : ms < 60_000 ? `${Math.ceil(ms / 1000)} s` : `${Math.ceil(ms / 60_000)} min`;

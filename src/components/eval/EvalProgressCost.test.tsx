@@ -4,7 +4,7 @@ import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { doneResult } from "../../test-support/engine/eval/eval-results.ts";
 import type { EvalProgress } from "../../engine/eval/runner-types.ts";
-import { useStudio } from "../../state/store.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import { EvalProgressBar } from "./EvalProgressBar.tsx";
 
 const initial = useStudio.getState();

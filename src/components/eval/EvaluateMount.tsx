@@ -1,5 +1,5 @@
 import { deferred } from "../ui/deferred.tsx";
-import { useStudio } from "../../state/store.ts";
+import { useStudio } from "../../state/slices/store.ts";
 
 // The Evaluate mode's code (and uPlot, which it imports lazily in turn) loads on first open.
 const Evaluate = deferred(() => import("./EvaluateView.tsx").then((m) => m.default));

@@ -1,5 +1,5 @@
-import { HF_TOKEN_ID, hubOrigin, originOf } from "../../state/keybinding.ts";
-import { useStudio } from "../../state/store.ts";
+import { HF_TOKEN_ID, hubOrigin, originOf } from "../../state/slices/keybinding.ts";
+import { useStudio } from "../../state/slices/store.ts";
 
 const selectToken = (s: { keys: Record<string, string> }) => s.keys[HF_TOKEN_ID] ?? "";
 const selectRemember = (s: { rememberKeys: boolean }) => s.rememberKeys;

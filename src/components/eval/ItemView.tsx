@@ -3,8 +3,8 @@ import { formatCost } from "../../engine/cost.ts";
 import type { EvalResult } from "../../engine/eval/schema.ts";
 import { latestResults } from "../../engine/eval/schema.ts";
 import type { RunRecord } from "../../engine/schema/record.ts";
-import { evalStore } from "../../state/evalStore.ts";
-import { useStudio } from "../../state/store.ts";
+import { evalStore } from "../../state/eval/evalStore.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import { ItemRun } from "./ItemRun.tsx";
 import { choiceLabel } from "./StrategyOptions.tsx";
 

@@ -1,6 +1,6 @@
 import type { ColumnMapping } from "../../engine/eval/dataset/schema.ts";
-import { mappedItems } from "../../state/evalController.ts";
-import { useStudio } from "../../state/store.ts";
+import { mappedItems } from "../../state/eval/evalController.ts";
+import { useStudio } from "../../state/slices/store.ts";
 
 const FIELDS: [keyof ColumnMapping, string][] = [
   ["question", "Question"],

@@ -1,6 +1,6 @@
 import { codeResultText, correctnessMatrix } from "../../engine/eval/report.ts";
 import type { EvalResult } from "../../engine/eval/schema.ts";
-import { useStudio } from "../../state/store.ts";
+import { useStudio } from "../../state/slices/store.ts";
 
 /** Which strategies got each question right; a cell opens that item (answer, verdict, run) in place of the report. */
 export function QuestionMatrix({

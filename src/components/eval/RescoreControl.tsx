@@ -2,9 +2,9 @@ import { useState } from "react";
 import type { EvalResult } from "../../engine/eval/schema.ts";
 import { latestResults } from "../../engine/eval/schema.ts";
 import { scorerIds } from "../../engine/eval/scorers/registry.ts";
-import type { StudioState } from "../../state/store.ts";
-import { useStudio } from "../../state/store.ts";
-import { rescoreEvaluation } from "../../state/evalRescore.ts";
+import type { StudioState } from "../../state/slices/store.ts";
+import { useStudio } from "../../state/slices/store.ts";
+import { rescoreEvaluation } from "../../state/eval/evalRescore.ts";
 
 const unscoredOf = new WeakMap<EvalResult[], number>();
 

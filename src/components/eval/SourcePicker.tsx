@@ -2,9 +2,9 @@ import { useState } from "react";
 import { SAMPLE_SETS } from "../../engine/eval/dataset/samples.ts";
 import type { BenchmarkPreset } from "../../engine/eval/dataset/presets.ts";
 import { BENCHMARK_PRESETS } from "../../engine/eval/dataset/presets.ts";
-import { loadHfQuestions } from "../../state/evalHf.ts";
-import { loadQuestionText, loadSample } from "../../state/evalController.ts";
-import { useStudio } from "../../state/store.ts";
+import { loadHfQuestions } from "../../state/eval/evalHf.ts";
+import { loadQuestionText, loadSample } from "../../state/eval/evalController.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import { HubTokenField } from "./HubTokenField.tsx";
 
 /** Where the questions come from: a sample set, a file, or a Hugging Face dataset's rows. */

@@ -1,8 +1,8 @@
 import { useMemo } from "react";
 import type { StrategyExplanation } from "../../engine/eval/strategy-explain.ts";
 import { callsText, explainStrategy } from "../../engine/eval/strategy-explain.ts";
-import { mappedItems, strategyChoices, strategyOfChoice } from "../../state/evalController.ts";
-import { useStudio } from "../../state/store.ts";
+import { mappedItems, strategyChoices, strategyOfChoice } from "../../state/eval/evalController.ts";
+import { useStudio } from "../../state/slices/store.ts";
 
 /** A strategy's name as the form shows it. */
 export const choiceLabel = (name: string) => (name === "workflow" ? "this workflow" : name);

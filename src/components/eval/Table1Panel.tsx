@@ -2,9 +2,9 @@ import { useEffect, useMemo, useState } from "react";
 import type { Evaluation } from "../../engine/eval/schema.ts";
 import type { BenchmarkRun } from "../../engine/eval/table1.ts";
 import { table1, table1Csv, table1Markdown } from "../../engine/eval/table1.ts";
-import { download } from "../../state/files.ts";
-import { table1Choices, table1Columns, table1Runs } from "../../state/evalTable1.ts";
-import { useStudio } from "../../state/store.ts";
+import { download } from "../../state/run/files.ts";
+import { table1Choices, table1Columns, table1Runs } from "../../state/eval/evalTable1.ts";
+import { useStudio } from "../../state/slices/store.ts";
 
 const pct = (x: number | null) => (x === null ? "–" : (x * 100).toFixed(1));
 

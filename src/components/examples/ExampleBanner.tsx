@@ -1,4 +1,4 @@
-import { useStudio } from "../../state/store.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import { isExampleRun } from "./examples.ts";
 
 /** Says that the run on screen is a shipped example, not the user's own, while it is open. */

@@ -1,4 +1,4 @@
-import { useStudio } from "../../state/store.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import { openUserFile } from "../files/openFile.ts";
 
 /** The example runs shipped in public/examples (recorded by scripts/record-examples.ts). */

@@ -1,5 +1,5 @@
-import { importPoolText } from "../../state/pool.ts";
-import { useStudio } from "../../state/store.ts";
+import { importPoolText } from "../../state/slices/pool.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import { answerOffer } from "./openFile.ts";
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;

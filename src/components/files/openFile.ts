@@ -8,11 +8,11 @@ import {
   openExport,
   openRecord,
   readRunFile,
-} from "../../state/files.ts";
-import { refreshHistory } from "../../state/historyController.ts";
-import { importFiles, isJsonLines, openedNote } from "../../state/imports.ts";
-import type { FileOffer } from "../../state/fileOffer.ts";
-import { useStudio } from "../../state/store.ts";
+} from "../../state/run/files.ts";
+import { refreshHistory } from "../../state/run/historyController.ts";
+import { importFiles, isJsonLines, openedNote } from "../../state/run/imports.ts";
+import type { FileOffer } from "../../state/slices/fileOffer.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import { importRun } from "../../engine/run/export.ts";
 
 /** Files above this size are read in a Web Worker, so the page stays responsive. */

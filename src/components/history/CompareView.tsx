@@ -4,8 +4,8 @@ import type { CompareTotals, Comparison, DiffPart } from "../../engine/run/compa
 import { compareRuns } from "../../engine/run/compare.ts";
 import type { Totals } from "../../engine/schema/record.ts";
 import type { RunMeta } from "../../engine/store/schema.ts";
-import { runStore } from "../../state/runStore.ts";
-import { useStudio } from "../../state/store.ts";
+import { runStore } from "../../state/storage/runStore.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import { CLOSING_BACKDROP, Modal } from "../ui/Modal.tsx";
 import { formatCost, formatDuration } from "./format.ts";
 import "./history.css";

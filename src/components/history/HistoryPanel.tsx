@@ -2,21 +2,21 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { useCallback, useRef } from "react";
 import type { RunStatus } from "../../engine/schema/record.ts";
 import type { EvalGroup, HistoryKind } from "../../engine/store/history-view.ts";
-import { download } from "../../state/files.ts";
+import { download } from "../../state/run/files.ts";
 import {
   deleteRuns,
   exportTexts,
   setHistoryOpen,
   undoDelete,
-} from "../../state/historyController.ts";
-import { importFiles } from "../../state/imports.ts";
+} from "../../state/run/historyController.ts";
+import { importFiles } from "../../state/run/imports.ts";
 import { ExampleButtons } from "../examples/ExampleButtons.tsx";
-import { openRun } from "../../state/open.ts";
-import { useStudio } from "../../state/store.ts";
+import { openRun } from "../../state/run/open.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import { EvalGroupRow } from "./EvalGroupRow.tsx";
 import { HistoryRow } from "./HistoryRow.tsx";
 import { TraceActions } from "../telemetry/TraceActions.tsx";
-import { storedRecords } from "../../state/telemetry.ts";
+import { storedRecords } from "../../state/run/telemetry.ts";
 import { Lineage } from "./Lineage.tsx";
 import "./history.css";
 import { formatBytes } from "./format.ts";
@@ -66,7 +66,7 @@ export function HistoryPanel() {
   const exportOne = useCallback((key: string) => void exportKeys([key], "json"), []);
   const openEvaluation = useCallback((id: string) => {
     // The evaluation code loads with the report, not with History.
-    void import("../../state/evalController.ts")
+    void import("../../state/eval/evalController.ts")
       .then((m) => m.openStoredEvaluation(id))
       .then((m) => m && useStudio.setState({ historyError: m }));
   }, []);

@@ -1,6 +1,6 @@
 import { memo, useState } from "react";
 import type { RunMeta } from "../../engine/store/schema.ts";
-import { deleteRuns, renameRun, starRun } from "../../state/historyController.ts";
+import { deleteRuns, renameRun, starRun } from "../../state/run/historyController.ts";
 import { formatTotalCost } from "../../engine/cost.ts";
 import { KIND_LABELS, formatDate, formatDuration } from "./format.ts";
 

@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react";
 import type { RunMeta } from "../../engine/store/schema.ts";
-import { openRun } from "../../state/open.ts";
-import { runStore } from "../../state/runStore.ts";
-import { useStudio } from "../../state/store.ts";
+import { openRun } from "../../state/run/open.ts";
+import { runStore } from "../../state/storage/runStore.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import { KIND_LABELS } from "./format.ts";
 
 /** A run kind as history rows name it ("re-run", not "rerun"). */

@@ -1,8 +1,8 @@
 import { resumePoint } from "../../engine/run/continue.ts";
 import type { RunRecord } from "../../engine/schema/record.ts";
-import { resumeNow } from "../../state/controller.ts";
-import { adoptRunPool, poolDiffers } from "../../state/open.ts";
-import { useStudio } from "../../state/store.ts";
+import { resumeNow } from "../../state/run/controller.ts";
+import { adoptRunPool, poolDiffers } from "../../state/run/open.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import { isExampleRun } from "../examples/examples.ts";
 
 /** What an interrupted run kept, in words: only what it really has. */

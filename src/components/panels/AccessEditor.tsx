@@ -1,5 +1,5 @@
 import type { Access } from "../../engine/schema/workflow.ts";
-import { useStudio } from "../../state/store.ts";
+import { useStudio } from "../../state/slices/store.ts";
 
 /** Access of one step: all earlier steps, none, or chosen ones (docs/protocol.md §1.1). */
 export function AccessEditor({ id, index, access }: { id: string; index: number; access: Access }) {

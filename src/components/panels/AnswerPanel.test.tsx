@@ -3,7 +3,7 @@ import { act, cleanup, render, screen } from "@testing-library/react";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { emptyRecord, stepRecord } from "../../engine/run/record.ts";
 import type { RunRecord } from "../../engine/schema/record.ts";
-import { useStudio } from "../../state/store.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import { loadMarkdown } from "../ui/Markdown.tsx";
 import { AnswerPanel } from "./AnswerPanel.tsx";
 

@@ -2,9 +2,9 @@ import { useState } from "react";
 import { ENDING_TEXT, EndReason, endReasonOf } from "../../engine/errors.ts";
 import { answerOf } from "../../engine/run/answer.ts";
 import type { RunRecord } from "../../engine/schema/record.ts";
-import { selectPhase } from "../../state/selectors.ts";
-import type { StudioState } from "../../state/store.ts";
-import { useStudio } from "../../state/store.ts";
+import { selectPhase } from "../../state/slices/selectors.ts";
+import type { StudioState } from "../../state/slices/store.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import { CopyButton } from "../ui/CopyButton.tsx";
 import { Markdown } from "../ui/Markdown.tsx";
 

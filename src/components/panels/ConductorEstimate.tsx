@@ -8,11 +8,11 @@ import { conductorPricing, estimateConductorCalls } from "../../engine/pool/cond
 import type { Span } from "../../engine/pool/estimate.ts";
 import { isTop } from "../../engine/run/focus.ts";
 import { stepsAt } from "../../engine/run/continue.ts";
-import { conductorConfigOf } from "../../state/backends.ts";
-import { TOP } from "../../state/run.ts";
-import { selectDoc, selectPool, selectQuestion } from "../../state/selectors.ts";
-import type { StudioState } from "../../state/store.ts";
-import { useStudio } from "../../state/store.ts";
+import { conductorConfigOf } from "../../state/run/backends.ts";
+import { TOP } from "../../state/slices/run.ts";
+import { selectDoc, selectPool, selectQuestion } from "../../state/slices/selectors.ts";
+import type { StudioState } from "../../state/slices/store.ts";
+import { useStudio } from "../../state/slices/store.ts";
 
 /**
  * The cost of the open planned run's plan when Run continues that run (its workflow unedited, as

@@ -3,12 +3,12 @@ import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { emptyRecord } from "../../engine/run/record.ts";
 import type { PlanRecord } from "../../engine/schema/record.ts";
-import { planNow } from "../../state/controller.ts";
-import type { Phase } from "../../state/run.ts";
-import { useStudio } from "../../state/store.ts";
+import { planNow } from "../../state/run/controller.ts";
+import type { Phase } from "../../state/slices/run.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import { ConductorPanel } from "./ConductorPanel.tsx";
 
-vi.mock("../../state/controller.ts", () => ({ planNow: vi.fn(() => Promise.resolve()) }));
+vi.mock("../../state/run/controller.ts", () => ({ planNow: vi.fn(() => Promise.resolve()) }));
 
 const initial = useStudio.getState();
 

@@ -1,8 +1,8 @@
 import { formatCost } from "../../engine/cost.ts";
 import type { ConductorConfig } from "../../engine/schema/worker.ts";
-import { planNow } from "../../state/controller.ts";
-import { selectFallbackName, selectPhase, selectPlan } from "../../state/selectors.ts";
-import { useStudio } from "../../state/store.ts";
+import { planNow } from "../../state/run/controller.ts";
+import { selectFallbackName, selectPhase, selectPlan } from "../../state/slices/selectors.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import { RetryNote, Thinking } from "../ui/Thinking.tsx";
 import { ErrorBadge } from "../ui/ErrorBadge.tsx";
 import { RoundPlans } from "./RoundPlans.tsx";

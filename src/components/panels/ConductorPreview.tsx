@@ -1,7 +1,7 @@
 import { useMemo } from "react";
 import { buildConductorMessages } from "../../engine/conductor/prompt.ts";
-import { selectPool, selectQuestion } from "../../state/selectors.ts";
-import { useStudio } from "../../state/store.ts";
+import { selectPool, selectQuestion } from "../../state/slices/selectors.ts";
+import { useStudio } from "../../state/slices/store.ts";
 
 /**
  * The exact messages the Conductor will receive (docs/protocol.md §1.4): system, the filled

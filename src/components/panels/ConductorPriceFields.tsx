@@ -1,4 +1,4 @@
-import { useStudio } from "../../state/store.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import { PriceInput } from "../pool/PriceField.tsx";
 
 /**

@@ -4,8 +4,8 @@ import {
   boundKey,
   movedSecretMessage,
   originOf,
-} from "../../state/keybinding.ts";
-import { useStudio } from "../../state/store.ts";
+} from "../../state/slices/keybinding.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import type { Credentials } from "../pool/ConnectionTest.tsx";
 import { EndpointTest } from "../pool/ConnectionTest.tsx";
 import { KeyMovedNote } from "../pool/KeyMovedNote.tsx";

@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CATALOGUE } from "../../state/inbrowserController.ts";
-import { useStudio } from "../../state/store.ts";
+import { CATALOGUE } from "../../state/models/inbrowserController.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import { ConductorStatus } from "./ConductorStatus.tsx";
 
 const initial = useStudio.getState();

@@ -1,6 +1,6 @@
-import { isGgufId } from "../../state/inbrowserRuntime.ts";
-import { CATALOGUE } from "../../state/inbrowserController.ts";
-import { useStudio } from "../../state/store.ts";
+import { isGgufId } from "../../state/models/inbrowserRuntime.ts";
+import { CATALOGUE } from "../../state/models/inbrowserController.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import { LoadProgressBar } from "./LoadProgressBar.tsx";
 import { chooseConductor } from "./namedWorkers.ts";
 import { ProblemBox } from "./ProblemBox.tsx";

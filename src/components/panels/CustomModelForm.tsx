@@ -1,7 +1,7 @@
 import { chooseConductor } from "./namedWorkers.ts";
 import { useState } from "react";
 import { customModelRecord } from "../../engine/llm/webllm/custom.ts";
-import { useStudio } from "../../state/store.ts";
+import { useStudio } from "../../state/slices/store.ts";
 
 /** Adds a custom model record: the user's own MLC conversion of Conductor weights. */
 export function CustomModelForm() {

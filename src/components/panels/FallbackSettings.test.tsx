@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { fallbackOf } from "../../state/settings.ts";
-import { useStudio } from "../../state/store.ts";
+import { fallbackOf } from "../../state/slices/settings.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import { FallbackSettings } from "./FallbackSettings.tsx";
 
 const initial = useStudio.getState();

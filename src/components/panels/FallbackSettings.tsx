@@ -1,4 +1,4 @@
-import { useStudio } from "../../state/store.ts";
+import { useStudio } from "../../state/slices/store.ts";
 
 /**
  * What a run does when the Conductor cannot plan: ask it once more for an output that did not

@@ -1,5 +1,5 @@
-import { focusLabel, focusTop, isTop } from "../../state/focus.ts";
-import { useStudio } from "../../state/store.ts";
+import { focusLabel, focusTop, isTop } from "../../state/slices/focus.ts";
+import { useStudio } from "../../state/slices/store.ts";
 
 /** Says which workflow of the run the editor holds when it is not the first round, with a way back. */
 export function FocusBanner() {

@@ -9,9 +9,9 @@ import {
   loadGgufModel,
   runSpeedTest,
   unloadGguf,
-} from "../../state/ggufController.ts";
-import { isGgufId } from "../../state/inbrowserRuntime.ts";
-import { useStudio } from "../../state/store.ts";
+} from "../../state/models/ggufController.ts";
+import { isGgufId } from "../../state/models/inbrowserRuntime.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import { formatMB as mb } from "./DownloadConfirm.tsx";
 import { GgufEstimate, sizeText } from "./GgufEstimate.tsx";
 

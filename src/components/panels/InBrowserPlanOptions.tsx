@@ -3,8 +3,8 @@ import {
   CONTEXT_WINDOWS,
   vramAtContext,
 } from "../../engine/llm/webllm/catalogue.ts";
-import { CATALOGUE } from "../../state/inbrowserController.ts";
-import { useStudio } from "../../state/store.ts";
+import { CATALOGUE } from "../../state/models/inbrowserController.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import { formatMB as mb } from "./DownloadConfirm.tsx";
 
 /** The in-browser Conductor's plan grammar switch and context window. */

@@ -7,9 +7,9 @@ import {
   loadModel,
   needsDownload,
   unloadModel,
-} from "../../state/inbrowserController.ts";
+} from "../../state/models/inbrowserController.ts";
 import { vramAtContext } from "../../engine/llm/webllm/catalogue.ts";
-import { useStudio } from "../../state/store.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import { CustomModelForm } from "./CustomModelForm.tsx";
 import { DownloadConfirm, formatMB as mb } from "./DownloadConfirm.tsx";
 import { GgufSection } from "./GgufSection.tsx";

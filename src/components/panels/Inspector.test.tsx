@@ -5,9 +5,9 @@ import { createHistory } from "../../engine/graph/history.ts";
 import { makeDoc } from "../../test-support/engine/graph/graph-docs.ts";
 import { notInPool } from "../../engine/pool/estimate.ts";
 import type { Worker } from "../../engine/schema/worker.ts";
-import { runNow } from "../../state/controller.ts";
-import type { StepResult } from "../../state/run.ts";
-import { useStudio } from "../../state/store.ts";
+import { runNow } from "../../state/run/controller.ts";
+import type { StepResult } from "../../state/slices/run.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import { storeWorker } from "../../test-support/components/run-in-flight.tsx";
 import { loadMarkdown } from "../ui/Markdown.tsx";
 import { Inspector } from "./Inspector.tsx";
@@ -16,7 +16,7 @@ beforeAll(async () => {
   await loadMarkdown();
 });
 
-vi.mock("../../state/controller.ts", () => ({ runNow: vi.fn(() => Promise.resolve()) }));
+vi.mock("../../state/run/controller.ts", () => ({ runNow: vi.fn(() => Promise.resolve()) }));
 
 const initial = useStudio.getState();
 

@@ -1,9 +1,9 @@
 import { findWorker } from "../../engine/conductor/ids.ts";
 import { formatCost } from "../../engine/cost.ts";
 import { notInPool } from "../../engine/pool/estimate.ts";
-import { runNow } from "../../state/controller.ts";
-import { selectDoc, selectPhase, selectPool, selectSelectedIds } from "../../state/selectors.ts";
-import { useStudio } from "../../state/store.ts";
+import { runNow } from "../../state/run/controller.ts";
+import { selectDoc, selectPhase, selectPool, selectSelectedIds } from "../../state/slices/selectors.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import { useFormerWorkers } from "../useFormerWorkers.ts";
 import { isExampleRun } from "../examples/examples.ts";
 import { CopyButton } from "../ui/CopyButton.tsx";

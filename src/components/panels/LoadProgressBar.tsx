@@ -1,5 +1,5 @@
-import { cancelLoad } from "../../state/inbrowserController.ts";
-import { useStudio } from "../../state/store.ts";
+import { cancelLoad } from "../../state/models/inbrowserController.ts";
+import { useStudio } from "../../state/slices/store.ts";
 
 /** Download and load progress of the in-browser model: percent, megabytes, time left, cancel. */
 export function LoadProgressBar() {

@@ -1,6 +1,6 @@
-import { cancelNow, planNow } from "../../state/controller.ts";
-import { selectInBackground, selectPhase, selectQuestion } from "../../state/selectors.ts";
-import { useStudio } from "../../state/store.ts";
+import { cancelNow, planNow } from "../../state/run/controller.ts";
+import { selectInBackground, selectPhase, selectQuestion } from "../../state/slices/selectors.ts";
+import { useStudio } from "../../state/slices/store.ts";
 
 /** The question and the Plan button: the Conductor designs a workflow for it. */
 export function QuestionBox() {

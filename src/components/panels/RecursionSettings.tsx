@@ -1,6 +1,6 @@
 import type { Worker } from "../../engine/schema/worker.ts";
-import { MAX_DEPTH, MAX_ROUNDS } from "../../state/settings.ts";
-import { useStudio } from "../../state/store.ts";
+import { MAX_DEPTH, MAX_ROUNDS } from "../../state/slices/settings.ts";
+import { useStudio } from "../../state/slices/store.ts";
 
 const SELF: Worker = {
   id: "conductor-self",

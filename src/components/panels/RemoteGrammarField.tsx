@@ -1,6 +1,6 @@
 import type { PlanGrammarMode } from "../../engine/conductor/constrain.ts";
 import { REMOTE_GRAMMAR_MODES } from "../../engine/conductor/constrain.ts";
-import { useStudio } from "../../state/store.ts";
+import { useStudio } from "../../state/slices/store.ts";
 
 /** "Constrain the plan" for the remote Conductor: which grammar field this endpoint's server takes. */
 export function RemoteGrammarField() {

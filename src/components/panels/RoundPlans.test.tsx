@@ -3,7 +3,7 @@ import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { emptyRecord } from "../../engine/run/record.ts";
 import type { RoundRecord } from "../../engine/schema/record.ts";
-import { useStudio } from "../../state/store.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import { RoundPlans } from "./RoundPlans.tsx";
 
 const initial = useStudio.getState();

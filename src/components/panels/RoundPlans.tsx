@@ -1,4 +1,4 @@
-import { useStudio } from "../../state/store.ts";
+import { useStudio } from "../../state/slices/store.ts";
 
 /**
  * The Conductor's reasoning in each refinement round (docs/protocol.md §1.6): whether it accepted

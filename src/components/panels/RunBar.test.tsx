@@ -4,11 +4,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createHistory } from "../../engine/graph/history.ts";
 import { makeDoc } from "../../test-support/engine/graph/graph-docs.ts";
 import { emptyRecord } from "../../engine/run/record.ts";
-import { cancelNow, runNow } from "../../state/controller.ts";
-import { useStudio } from "../../state/store.ts";
+import { cancelNow, runNow } from "../../state/run/controller.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import { RunBar } from "./RunBar.tsx";
 
-vi.mock("../../state/controller.ts", () => ({
+vi.mock("../../state/run/controller.ts", () => ({
   runNow: vi.fn(() => Promise.resolve()),
   cancelNow: vi.fn(),
 }));

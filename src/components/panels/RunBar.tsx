@@ -5,7 +5,7 @@ import type { RunKind } from "../../engine/schema/record.ts";
 import { capWarning } from "../../engine/graph/edit.ts";
 import { tidy } from "../../engine/graph/layout.ts";
 import { Capture } from "../../engine/graph/history.ts";
-import { cancelNow, runNow, showLiveRun } from "../../state/controller.ts";
+import { cancelNow, runNow, showLiveRun } from "../../state/run/controller.ts";
 import {
   selectCanRedo,
   selectCanUndo,
@@ -13,9 +13,9 @@ import {
   selectInBackground,
   selectNotice,
   selectPhase,
-} from "../../state/selectors.ts";
-import type { StudioState } from "../../state/store.ts";
-import { useStudio } from "../../state/store.ts";
+} from "../../state/slices/selectors.ts";
+import type { StudioState } from "../../state/slices/store.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import { FocusBanner } from "./FocusBanner.tsx";
 import { RunBanner } from "../history/RunBanner.tsx";
 import { RunEstimate } from "./RunEstimate.tsx";

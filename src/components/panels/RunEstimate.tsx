@@ -4,8 +4,8 @@ import { formatCost } from "../../engine/cost.ts";
 import { stepsOf } from "../../engine/graph/document.ts";
 import type { RunEstimate as Estimate, StepEstimate } from "../../engine/pool/estimate.ts";
 import { TYPICAL_OUTPUT_TOKENS, estimateRun } from "../../engine/pool/estimate.ts";
-import { selectDoc, selectPool, selectQuestion } from "../../state/selectors.ts";
-import { useStudio } from "../../state/store.ts";
+import { selectDoc, selectPool, selectQuestion } from "../../state/slices/selectors.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import { ConductorEstimate } from "./ConductorEstimate.tsx";
 import "./run-estimate.css";
 

@@ -8,9 +8,9 @@ import type { ChatMessage } from "../../engine/schema/usage.ts";
 import { visibleSteps } from "../../engine/schema/workflow.ts";
 import { useShallow } from "zustand/react/shallow";
 import type { WorkflowDoc } from "../../engine/graph/document.ts";
-import type { StepResult } from "../../state/run.ts";
-import { selectDoc, selectPool, selectQuestion } from "../../state/selectors.ts";
-import { useStudio } from "../../state/store.ts";
+import type { StepResult } from "../../state/slices/run.ts";
+import { selectDoc, selectPool, selectQuestion } from "../../state/slices/selectors.ts";
+import { useStudio } from "../../state/slices/store.ts";
 
 /** What step `index` reads of each step: a finished output, a placeholder, or nothing (unseen). */
 function readOutputs(

@@ -1,6 +1,6 @@
 import { namedWorkersAdvice } from "../../engine/conductor/named-workers.ts";
-import type { ConductorSettings } from "../../state/settings.ts";
-import { useStudio } from "../../state/store.ts";
+import type { ConductorSettings } from "../../state/slices/settings.ts";
+import { useStudio } from "../../state/slices/store.ts";
 
 /** The rule lives in the engine, shared with the CLI's config. */
 export { namedWorkersAdvice };

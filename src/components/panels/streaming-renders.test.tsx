@@ -5,7 +5,7 @@ import { act, screen } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { describe, expect, it } from "vitest";
 import type { RunEvent } from "../../engine/schema/events.ts";
-import { useStudio } from "../../state/store.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import { renderCounted, withRunInFlight } from "../../test-support/components/run-in-flight.tsx";
 import { AnswerPanel } from "./AnswerPanel.tsx";
 import { Inspector } from "./Inspector.tsx";

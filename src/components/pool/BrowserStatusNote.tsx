@@ -1,5 +1,5 @@
 import { BROWSER_STATUS_LABEL, presetById } from "../../engine/pool/presets.ts";
-import { useStudio } from "../../state/store.ts";
+import { useStudio } from "../../state/slices/store.ts";
 
 /**
  * What is known of calling this provider from a web page, and where that knowledge comes from;

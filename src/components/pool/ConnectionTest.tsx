@@ -2,8 +2,8 @@ import { useState } from "react";
 import type { ProbeOutcome } from "../../engine/pool/probe.ts";
 import { describeOutcome, testConnection } from "../../engine/pool/probe.ts";
 import type { Worker } from "../../engine/schema/worker.ts";
-import { credentialsFor, movedSecretMessage, originOf } from "../../state/keybinding.ts";
-import { useStudio } from "../../state/store.ts";
+import { credentialsFor, movedSecretMessage, originOf } from "../../state/slices/keybinding.ts";
+import { useStudio } from "../../state/slices/store.ts";
 
 /** What a call to an endpoint carries, or why nothing may be sent to it yet. */
 export type Credentials = { apiKey?: string; headers?: Record<string, string> } | string;

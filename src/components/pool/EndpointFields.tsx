@@ -1,6 +1,6 @@
 import { CUSTOM_PRESET, PROVIDER_PRESETS } from "../../engine/pool/presets.ts";
 import type { Worker } from "../../engine/schema/worker.ts";
-import { changeBaseURL, changeProvider } from "../../state/pool.ts";
+import { changeBaseURL, changeProvider } from "../../state/slices/pool.ts";
 import { BrowserStatusNote } from "./BrowserStatusNote.tsx";
 import { HeadersField } from "./HeadersField.tsx";
 import { KeyField } from "./KeyField.tsx";

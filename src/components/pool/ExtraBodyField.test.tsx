@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { WorkerSchema } from "../../engine/schema/worker.ts";
-import { useStudio } from "../../state/store.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import { ExtraBodyField } from "./ExtraBodyField.tsx";
 
 const initial = useStudio.getState();

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import type { Worker } from "../../engine/schema/worker.ts";
 import { readExtraBody } from "../../engine/schema/worker.ts";
-import { useStudio } from "../../state/store.ts";
+import { useStudio } from "../../state/slices/store.ts";
 
 const PLACEHOLDER = '{"chat_template_kwargs": {"enable_thinking": false}}';
 

@@ -1,6 +1,6 @@
 import { listPrice } from "../../engine/pool/prices.ts";
 import type { Worker } from "../../engine/schema/worker.ts";
-import { useStudio } from "../../state/store.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import { ExtraBodyField } from "./ExtraBodyField.tsx";
 import { PriceField } from "./PriceField.tsx";
 

@@ -1,8 +1,8 @@
 import { useState } from "react";
 import { isPlainHeader } from "../../engine/pool/headers.ts";
 import type { Worker } from "../../engine/schema/worker.ts";
-import { headerSecretId, originOf } from "../../state/keybinding.ts";
-import { removeHeader, setHeader, setHeaderSecret } from "../../state/keyring.ts";
+import { headerSecretId, originOf } from "../../state/slices/keybinding.ts";
+import { removeHeader, setHeader, setHeaderSecret } from "../../state/storage/keyring.ts";
 import { KeyMovedNote } from "./KeyMovedNote.tsx";
 import { useHeldSecret } from "./useHeldSecret.ts";
 

@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen } from "@testing-library/react"
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { WebGpuProbe } from "../../engine/llm/webllm/probe.ts";
 import type { Worker } from "../../engine/schema/worker.ts";
-import { useStudio } from "../../state/store.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import { InBrowserWorkerNote } from "./InBrowserWorkerNote.tsx";
 
 const worker: Worker = {

@@ -5,8 +5,8 @@ import {
   downloadSizeMB,
   loadModel,
   needsDownload,
-} from "../../state/inbrowserController.ts";
-import { useStudio } from "../../state/store.ts";
+} from "../../state/models/inbrowserController.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import { DownloadConfirm } from "../panels/DownloadConfirm.tsx";
 import { LoadProgressBar } from "../panels/LoadProgressBar.tsx";
 

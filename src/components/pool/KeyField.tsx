@@ -1,9 +1,9 @@
 import { useState } from "react";
 import { presetById } from "../../engine/pool/presets.ts";
 import type { Worker } from "../../engine/schema/worker.ts";
-import { originOf, workersByOrigin } from "../../state/keybinding.ts";
-import { shareKeyWithOrigin } from "../../state/pool.ts";
-import { useStudio } from "../../state/store.ts";
+import { originOf, workersByOrigin } from "../../state/slices/keybinding.ts";
+import { shareKeyWithOrigin } from "../../state/slices/pool.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import { KeyMovedNote } from "./KeyMovedNote.tsx";
 import { useHeldSecret } from "./useHeldSecret.ts";
 

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { useStudio } from "../../state/store.ts";
+import { useStudio } from "../../state/slices/store.ts";
 
 const selectRemember = (s: { rememberKeys: boolean }) => s.rememberKeys;
 const selectKeyCount = (s: { keys: Record<string, string> }) => Object.keys(s.keys).length;

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { fetchModels } from "../../engine/pool/probe.ts";
 import type { Worker } from "../../engine/schema/worker.ts";
-import { changeModel } from "../../state/pool.ts";
+import { changeModel } from "../../state/slices/pool.ts";
 import type { Credentials } from "./ConnectionTest.tsx";
 import { workerCredentials } from "./ConnectionTest.tsx";
 

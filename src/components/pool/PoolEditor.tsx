@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from "react";
 import { paperPool } from "../../engine/pool/paper.ts";
-import { loadPaperPool } from "../../state/pool.ts";
-import { useStudio } from "../../state/store.ts";
+import { loadPaperPool } from "../../state/slices/pool.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import { KeysPanel } from "./KeysPanel.tsx";
 import { PoolTransfer } from "./PoolTransfer.tsx";
 import { PresetMenu } from "./PresetMenu.tsx";

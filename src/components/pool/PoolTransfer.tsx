@@ -1,9 +1,9 @@
 import { useState } from "react";
 import { JsonFileButton } from "../ui/JsonFileButton.tsx";
-import { download } from "../../state/files.ts";
+import { download } from "../../state/run/files.ts";
 import { importPool } from "../../engine/pool/transfer.ts";
-import { importPoolFile, poolExportText } from "../../state/pool.ts";
-import { useStudio } from "../../state/store.ts";
+import { importPoolFile, poolExportText } from "../../state/slices/pool.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import type { Worker } from "../../engine/schema/worker.ts";
 import { LosingSteps } from "./RemoveWorker.tsx";
 

@@ -3,7 +3,7 @@ import {
   CUSTOM_PRESET,
   PROVIDER_PRESETS,
 } from "../../engine/pool/presets.ts";
-import { CONDUCTOR_CHOICE, IN_BROWSER_CHOICE, addWorkerFrom } from "../../state/pool.ts";
+import { CONDUCTOR_CHOICE, IN_BROWSER_CHOICE, addWorkerFrom } from "../../state/slices/pool.ts";
 
 /** "Add worker": a menu of provider presets, a custom endpoint, in-browser and Conductor workers. */
 export function PresetMenu() {

@@ -1,5 +1,5 @@
 import type { Price, Worker } from "../../engine/schema/worker.ts";
-import { useStudio } from "../../state/store.ts";
+import { useStudio } from "../../state/slices/store.ts";
 
 /**
  * The price after one side is typed as `raw`: an empty side counts as 0 while the other is set

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import type { Worker } from "../../engine/schema/worker.ts";
-import { removeWorker } from "../../state/pool.ts";
-import { useStudio } from "../../state/store.ts";
+import { removeWorker } from "../../state/slices/pool.ts";
+import { useStudio } from "../../state/slices/store.ts";
 
 /** The 1-based numbers of the draft's steps that use this worker. */
 function stepsUsing(workerId: string): number[] {

@@ -1,8 +1,8 @@
 import { memo, useState } from "react";
 import type { Worker } from "../../engine/schema/worker.ts";
 import { newWorkerId } from "../../engine/pool/paper.ts";
-import { modelName, moveWorker } from "../../state/pool.ts";
-import { useStudio } from "../../state/store.ts";
+import { modelName, moveWorker } from "../../state/slices/pool.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import { ConnectionTest } from "./ConnectionTest.tsx";
 import { EndpointFields } from "./EndpointFields.tsx";
 import { GenerationFields } from "./GenerationFields.tsx";

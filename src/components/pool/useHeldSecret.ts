@@ -1,6 +1,6 @@
-import type { KeyStatus } from "../../state/keybinding.ts";
-import { keyStatusAt } from "../../state/keybinding.ts";
-import { useStudio } from "../../state/store.ts";
+import type { KeyStatus } from "../../state/slices/keybinding.ts";
+import { keyStatusAt } from "../../state/slices/keybinding.ts";
+import { useStudio } from "../../state/slices/store.ts";
 
 /**
  * A held secret (a key or a header value) as its field shows it: whether it is bound to `origin`

@@ -1,7 +1,7 @@
 import type { OtlpProtocol } from "../../engine/otel/endpoint.ts";
 import { tracesUrl } from "../../engine/otel/endpoint.ts";
 import type { GenAiConventions } from "../../engine/otel/span.ts";
-import { useStudio } from "../../state/store.ts";
+import { useStudio } from "../../state/slices/store.ts";
 
 /**
  * Settings → Tracing: an optional OpenTelemetry collector that runs are sent to from this page, an

@@ -1,8 +1,8 @@
 import { useState } from "react";
 import type { RunRecord } from "../../engine/schema/record.ts";
-import { download } from "../../state/files.ts";
-import { useStudio } from "../../state/store.ts";
-import { sendTraces, traceText } from "../../state/telemetry.ts";
+import { download } from "../../state/run/files.ts";
+import { useStudio } from "../../state/slices/store.ts";
+import { sendTraces, traceText } from "../../state/run/telemetry.ts";
 
 type Status = { ok: boolean; message: string } | null;
 

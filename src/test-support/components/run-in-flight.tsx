@@ -9,7 +9,7 @@ import { createHistory } from "../../engine/graph/history.ts";
 import { makeDoc } from "../engine/graph/graph-docs.ts";
 import type { RunEvent } from "../../engine/schema/events.ts";
 import type { Worker } from "../../engine/schema/worker.ts";
-import { useStudio } from "../../state/store.ts";
+import { useStudio } from "../../state/slices/store.ts";
 import { loadMarkdown } from "../../components/ui/Markdown.tsx";
 
 const initial = useStudio.getState();

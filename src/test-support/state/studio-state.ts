@@ -4,8 +4,8 @@ import { afterAll, beforeAll } from "vitest";
 import type { TestServer } from "../../../e2e/server/server.ts";
 import { startTestServer } from "../../../e2e/server/server.ts";
 import type { Worker } from "../../engine/schema/worker.ts";
-import { createDexieEvalStore, setEvalStore } from "../../state/evalStore.ts";
-import { useStudio } from "../../state/store.ts";
+import { createDexieEvalStore, setEvalStore } from "../../state/eval/evalStore.ts";
+import { useStudio } from "../../state/slices/store.ts";
 
 // The store as it was before any test of the file changed it.
 const initialStudio = useStudio.getState();
