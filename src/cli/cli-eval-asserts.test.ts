@@ -4,21 +4,14 @@
 // local test server.
 import { fileURLToPath } from "node:url";
 import { describe, it } from "vitest";
-import {
-  chatRequests,
-  harness,
-  promptText,
-  readEvalResults,
-  runMain,
-  threeWorkerConfig,
-} from "../test-support/cli/cli-harness.ts";
+import { chatRequests, harness, promptText } from "../test-support/cli/cli-harness.ts";
+import type { Programs } from "../test-support/cli/code-presets.ts";
+import { rightAndWrong, runPreset, scriptSolvers } from "../test-support/cli/code-presets.ts";
 
 const FIXTURES = fileURLToPath(new URL("../../e2e/fixtures/asserts/", import.meta.url));
 
-const fence = (code: string) => `Here is the function.\n\`\`\`python\n${code}\n\`\`\``;
-
 /** Solver A's programs are right; Solver B's pass the example the question shows, not the asserts. */
-const PROGRAMS: Record<string, { right: string; wrong: string }> = {
+const PROGRAMS: Programs = {
   "he-digits": {
     right: "def add_digits(n):\n    return sum(int(c) for c in str(n))",
     // Right on 123, wrong from four digits on (check's 9999).
@@ -41,11 +34,6 @@ const PROGRAMS: Record<string, { right: string; wrong: string }> = {
   },
 };
 
-function reply(prompt: string, which: "right" | "wrong") {
-  const id = /\[((?:he|mb)-[a-z]+)\]/.exec(prompt)?.[1] ?? "";
-  return { content: fence(PROGRAMS[id]?.[which] ?? "pass"), latencyMs: 0 };
-}
-
 describe(
   "conductor-studio eval --preset humaneval / mbpp (assert proxy)",
   { timeout: 120_000 },
@@ -55,40 +43,14 @@ describe(
       onTestFinished,
     }) => {
       const h = await harness(onTestFinished);
-      h.server.setDefault("solver-a", (body) => reply(promptText({ headers: {}, body }), "right"));
-      h.server.setDefault("solver-b", (body) => reply(promptText({ headers: {}, body }), "wrong"));
-      const config = await h.file("pool.json", threeWorkerConfig(h.server));
+      const config = await scriptSolvers(h, PROGRAMS, /\[((?:he|mb)-[a-z]+)\]/);
       for (const [preset, file, tasks] of [
         ["humaneval", "humaneval-sample.jsonl", ["HumanEval/0", "HumanEval/1"]],
         ["mbpp", "mbpp-sample.jsonl", ["mbpp/11", "mbpp/12"]],
       ] as const) {
-        const out = `${h.dir}/${preset}.jsonl`;
-        const r = await runMain([
-          "eval",
-          "--config",
-          config,
-          "--preset",
-          preset,
-          "--dataset",
-          `${FIXTURES}${file}`,
-          "--out",
-          out,
-          "--strategies",
-          "single:Solver A,single:Solver B",
-        ]);
+        const r = await runPreset(h, config, preset, `${FIXTURES}${file}`);
         expect(r.code, r.stderr).toBe(0);
-        const rows = await readEvalResults(out);
-        const verdicts = Object.fromEntries(
-          rows.map((x) => [`${x.strategy} ${x.item}`, x.correct]),
-        );
-        expect(verdicts).toEqual(
-          Object.fromEntries(
-            tasks.flatMap((t) => [
-              [`single:Solver A ${t}`, true],
-              [`single:Solver B ${t}`, false],
-            ]),
-          ),
-        );
+        expect(r.verdicts).toEqual(rightAndWrong(tasks));
       }
       // MBPP's question shows its asserts, as lm-evaluation-harness poses it; HumanEval's its prompt.
       const prompts = chatRequests(h.server, "solver-a").map(promptText);

@@ -3,21 +3,14 @@
 // programs), scored end to end against the local test server, then Table 1 over both.
 import { fileURLToPath } from "node:url";
 import { describe, it } from "vitest";
-import {
-  chatRequests,
-  harness,
-  promptText,
-  readEvalResults,
-  runMain,
-  threeWorkerConfig,
-} from "../test-support/cli/cli-harness.ts";
+import { chatRequests, harness, promptText, runMain } from "../test-support/cli/cli-harness.ts";
+import type { Programs } from "../test-support/cli/code-presets.ts";
+import { rightAndWrong, runPreset, scriptSolvers } from "../test-support/cli/code-presets.ts";
 
 const FIXTURES = fileURLToPath(new URL("../../e2e/fixtures/evalplus/", import.meta.url));
 
-const fence = (code: string) => `Here is the function.\n\`\`\`python\n${code}\n\`\`\``;
-
 /** Solver A's programs are right; Solver B's each have a bug that the prompt's example misses. */
-const PROGRAMS: Record<string, { right: string; wrong: string }> = {
+const PROGRAMS: Programs = {
   "he-sum": {
     right:
       "def running_sum(numbers):\n    out = []\n    for x in numbers:\n        out.append(x + (out[-1] if out else 0))\n    return out",
@@ -42,53 +35,22 @@ const PROGRAMS: Record<string, { right: string; wrong: string }> = {
   },
 };
 
-function reply(prompt: string, which: "right" | "wrong") {
-  const id = /\[([a-z-]+)\]/.exec(prompt)?.[1] ?? "";
-  return { content: fence(PROGRAMS[id]?.[which] ?? "pass"), latencyMs: 0 };
-}
-
 describe("conductor-studio eval --preset humanevalplus / mbppplus", { timeout: 120_000 }, () => {
   it("scores right programs right and wrong ones wrong on both presets, then tabulates them", async ({
     expect,
     onTestFinished,
   }) => {
     const h = await harness(onTestFinished);
-    h.server.setDefault("solver-a", (body) => reply(promptText({ headers: {}, body }), "right"));
-    h.server.setDefault("solver-b", (body) => reply(promptText({ headers: {}, body }), "wrong"));
-    const config = await h.file("pool.json", threeWorkerConfig(h.server));
+    const config = await scriptSolvers(h, PROGRAMS, /\[([a-z-]+)\]/);
     const outs: string[] = [];
-    for (const [preset, file] of [
-      ["humanevalplus", "humanevalplus-sample.jsonl"],
-      ["mbppplus", "mbppplus-sample.jsonl"],
+    for (const [preset, file, tasks] of [
+      ["humanevalplus", "humanevalplus-sample.jsonl", ["HumanEval/0", "HumanEval/1"]],
+      ["mbppplus", "mbppplus-sample.jsonl", ["Mbpp/2", "Mbpp/3"]],
     ] as const) {
-      const out = `${h.dir}/${preset}.jsonl`;
-      outs.push(out);
-      const r = await runMain([
-        "eval",
-        "--config",
-        config,
-        "--preset",
-        preset,
-        "--dataset",
-        `${FIXTURES}${file}`,
-        "--out",
-        out,
-        "--strategies",
-        "single:Solver A,single:Solver B",
-      ]);
+      const r = await runPreset(h, config, preset, `${FIXTURES}${file}`);
       expect(r.code, r.stderr).toBe(0);
-      const rows = await readEvalResults(out);
-      const verdicts = Object.fromEntries(rows.map((x) => [`${x.strategy} ${x.item}`, x.correct]));
-      const tasks =
-        preset === "humanevalplus" ? ["HumanEval/0", "HumanEval/1"] : ["Mbpp/2", "Mbpp/3"];
-      expect(verdicts).toEqual(
-        Object.fromEntries(
-          tasks.flatMap((t) => [
-            [`single:Solver A ${t}`, true],
-            [`single:Solver B ${t}`, false],
-          ]),
-        ),
-      );
+      expect(r.verdicts).toEqual(rightAndWrong(tasks));
+      outs.push(r.out);
     }
     // MBPP+'s prompt shows the first assert, which names the function; HumanEval+'s its signature.
     const prompts = chatRequests(h.server, "solver-a").map(promptText);
