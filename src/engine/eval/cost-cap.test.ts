@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ChatBackend } from "../llm/types.ts";
-import type { Pool, Worker } from "../schema/worker.ts";
+import type { Pool } from "../schema/worker.ts";
+import { worker } from "../../test-support/engine/eval/eval-runner.ts";
 import type { EvalItem } from "./dataset/schema.ts";
 import { CostModel } from "./cost-model.ts";
 import { priorCost } from "./estimate.ts";
@@ -9,17 +10,6 @@ import type { EvalResult, Evaluation } from "./schema.ts";
 import { mathScorer } from "./scorers/math.ts";
 import type { Strategy } from "./strategy.ts";
 
-const worker = (name: string, price: { input: number; output: number }): Worker => ({
-  id: name,
-  name,
-  kind: "openai",
-  baseURL: "http://models.test/v1",
-  model: name,
-  temperature: 0.2,
-  maxTokens: 256,
-  prefill: false,
-  price,
-});
 // $1 per million tokens: a call of 15 tokens costs $0.000015, its prior (600 output tokens) ~45x more.
 const POOL: Pool = [
   worker("cheap", { input: 1, output: 1 }),

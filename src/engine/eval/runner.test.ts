@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { ChatBackend } from "../llm/types.ts";
 import { LlmError } from "../llm/types.ts";
 import type { RunRecord } from "../schema/record.ts";
-import type { Pool, Worker } from "../schema/worker.ts";
+import type { Pool } from "../schema/worker.ts";
+import { worker } from "../../test-support/engine/eval/eval-runner.ts";
 import type { EvalItem } from "./dataset/schema.ts";
 import { OriginLimiter } from "./limiter.ts";
 import { EvalRun } from "./runner.ts";
@@ -10,17 +11,6 @@ import type { EvalResult, Evaluation } from "./schema.ts";
 import { mathScorer } from "./scorers/math.ts";
 import { summarise } from "./report.ts";
 
-const worker = (name: string, price?: { input: number; output: number }): Worker => ({
-  id: name,
-  name,
-  kind: "openai",
-  baseURL: "http://models.test/v1",
-  model: name,
-  temperature: 0.2,
-  maxTokens: 256,
-  prefill: false,
-  price,
-});
 const POOL: Pool = [worker("right", { input: 1000, output: 1000 }), worker("wrong")];
 const ITEMS: EvalItem[] = Array.from({ length: 6 }, (_, i) => ({
   id: `q${i}`,
