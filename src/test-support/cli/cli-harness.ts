@@ -7,6 +7,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { it } from "vitest";
 import type { ChatBody, TestServer, TestServerOptions } from "../../../e2e/server/server.ts";
 import { startTestServer } from "../../../e2e/server/server.ts";
 import { ChatBodySchema } from "../../../e2e/server/reply.ts";
@@ -97,6 +98,21 @@ export interface Harness {
   /** Writes `content` (a string as is, anything else as JSON) into `dir` and returns its path. */
   file(name: string, content: unknown): Promise<string>;
 }
+
+/** `it` with a fresh harness as the `h` fixture: `cliIt("…", async ({ expect, h }) => …)`. The
+ * server closes and the directory goes when the test ends. A test that needs server options calls
+ * `harness(onTestFinished, options)` itself. */
+export const cliIt = it.extend<{ h: Harness }>({
+  // eslint-disable-next-line no-empty-pattern -- vitest reads the fixture's dependencies from this pattern
+  h: async ({}, use) => {
+    const cleanups: (() => Promise<void>)[] = [];
+    try {
+      await use(await harness((fn) => cleanups.push(fn)));
+    } finally {
+      for (const fn of cleanups) await fn();
+    }
+  },
+});
 
 /** A test server and a temp directory for one test; `onFinished` is the test context's hook. */
 export async function harness(
