@@ -3,8 +3,8 @@
 // columns), whose own assert programs run through the assert proxy, scored end to end against the
 // local test server.
 import { fileURLToPath } from "node:url";
-import { describe, it } from "vitest";
-import { chatRequests, harness, promptText } from "../test-support/cli/cli-harness.ts";
+import { describe } from "vitest";
+import { chatRequests, cliIt, promptText } from "../test-support/cli/cli-harness.ts";
 import type { Programs } from "../test-support/cli/code-presets.ts";
 import { rightAndWrong, runPreset, scriptSolvers } from "../test-support/cli/code-presets.ts";
 
@@ -38,28 +38,29 @@ describe(
   "conductor-studio eval --preset humaneval / mbpp (assert proxy)",
   { timeout: 120_000 },
   () => {
-    it("scores a right function right and a wrong one wrong by the rows' own asserts", async ({
-      expect,
-      onTestFinished,
-    }) => {
-      const h = await harness(onTestFinished);
-      const config = await scriptSolvers(h, PROGRAMS, /\[((?:he|mb)-[a-z]+)\]/);
-      for (const [preset, file, tasks] of [
-        ["humaneval", "humaneval-sample.jsonl", ["HumanEval/0", "HumanEval/1"]],
-        ["mbpp", "mbpp-sample.jsonl", ["mbpp/11", "mbpp/12"]],
-      ] as const) {
-        const r = await runPreset(h, config, preset, `${FIXTURES}${file}`);
-        expect(r.code, r.stderr).toBe(0);
-        expect(r.verdicts).toEqual(rightAndWrong(tasks));
-      }
-      // MBPP's question shows its asserts, as lm-evaluation-harness poses it; HumanEval's its prompt.
-      const prompts = chatRequests(h.server, "solver-a").map(promptText);
-      expect(prompts.some((p) => p.includes('assert remove_Occ("hello","l") == "heo"'))).toBe(true);
-      expect(prompts.some((p) => p.includes("def evens(numbers: List[int]) -> List[int]:"))).toBe(
-        true,
-      );
-      // The asserts themselves never reach a worker: HumanEval's check() is not in any prompt.
-      expect(prompts.some((p) => p.includes("def check(candidate)"))).toBe(false);
-    });
+    cliIt(
+      "scores a right function right and a wrong one wrong by the rows' own asserts",
+      async ({ expect, h }) => {
+        const config = await scriptSolvers(h, PROGRAMS, /\[((?:he|mb)-[a-z]+)\]/);
+        for (const [preset, file, tasks] of [
+          ["humaneval", "humaneval-sample.jsonl", ["HumanEval/0", "HumanEval/1"]],
+          ["mbpp", "mbpp-sample.jsonl", ["mbpp/11", "mbpp/12"]],
+        ] as const) {
+          const r = await runPreset(h, config, preset, `${FIXTURES}${file}`);
+          expect(r.code, r.stderr).toBe(0);
+          expect(r.verdicts).toEqual(rightAndWrong(tasks));
+        }
+        // MBPP's question shows its asserts, as lm-evaluation-harness poses it; HumanEval's its prompt.
+        const prompts = chatRequests(h.server, "solver-a").map(promptText);
+        expect(prompts.some((p) => p.includes('assert remove_Occ("hello","l") == "heo"'))).toBe(
+          true,
+        );
+        expect(prompts.some((p) => p.includes("def evens(numbers: List[int]) -> List[int]:"))).toBe(
+          true,
+        );
+        // The asserts themselves never reach a worker: HumanEval's check() is not in any prompt.
+        expect(prompts.some((p) => p.includes("def check(candidate)"))).toBe(false);
+      },
+    );
   },
 );

@@ -2,8 +2,8 @@
 // Hub's shape (e2e/fixtures/evalplus, written as EvalPlus's to_original_fmt.py writes its test
 // programs), scored end to end against the local test server, then Table 1 over both.
 import { fileURLToPath } from "node:url";
-import { describe, it } from "vitest";
-import { chatRequests, harness, promptText, runMain } from "../test-support/cli/cli-harness.ts";
+import { describe } from "vitest";
+import { chatRequests, cliIt, promptText, runMain } from "../test-support/cli/cli-harness.ts";
 import type { Programs } from "../test-support/cli/code-presets.ts";
 import { rightAndWrong, runPreset, scriptSolvers } from "../test-support/cli/code-presets.ts";
 
@@ -36,30 +36,29 @@ const PROGRAMS: Programs = {
 };
 
 describe("conductor-studio eval --preset humanevalplus / mbppplus", { timeout: 120_000 }, () => {
-  it("scores right programs right and wrong ones wrong on both presets, then tabulates them", async ({
-    expect,
-    onTestFinished,
-  }) => {
-    const h = await harness(onTestFinished);
-    const config = await scriptSolvers(h, PROGRAMS, /\[([a-z-]+)\]/);
-    const outs: string[] = [];
-    for (const [preset, file, tasks] of [
-      ["humanevalplus", "humanevalplus-sample.jsonl", ["HumanEval/0", "HumanEval/1"]],
-      ["mbppplus", "mbppplus-sample.jsonl", ["Mbpp/2", "Mbpp/3"]],
-    ] as const) {
-      const r = await runPreset(h, config, preset, `${FIXTURES}${file}`);
-      expect(r.code, r.stderr).toBe(0);
-      expect(r.verdicts).toEqual(rightAndWrong(tasks));
-      outs.push(r.out);
-    }
-    // MBPP+'s prompt shows the first assert, which names the function; HumanEval+'s its signature.
-    const prompts = chatRequests(h.server, "solver-a").map(promptText);
-    expect(prompts.some((p) => p.includes("assert is_not_prime(2) == False"))).toBe(true);
-    expect(prompts.some((p) => p.includes("def min_max(numbers: tuple) -> tuple:"))).toBe(true);
-    const table = await runMain(["eval-table", ...outs]);
-    expect(table.code, table.stderr).toBe(0);
-    expect(table.stdout.split("\n")[0]).toBe("| Strategy | HumanEval+ | MBPP+ |");
-    expect(table.stdout).toMatch(/^\| single:Solver A \| 100\.0 .*\| 100\.0 /m);
-    expect(table.stdout).toMatch(/^\| single:Solver B \| 0\.0 .*\| 0\.0 /m);
-  });
+  cliIt(
+    "scores right programs right and wrong ones wrong on both presets, then tabulates them",
+    async ({ expect, h }) => {
+      const config = await scriptSolvers(h, PROGRAMS, /\[([a-z-]+)\]/);
+      const outs: string[] = [];
+      for (const [preset, file, tasks] of [
+        ["humanevalplus", "humanevalplus-sample.jsonl", ["HumanEval/0", "HumanEval/1"]],
+        ["mbppplus", "mbppplus-sample.jsonl", ["Mbpp/2", "Mbpp/3"]],
+      ] as const) {
+        const r = await runPreset(h, config, preset, `${FIXTURES}${file}`);
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.verdicts).toEqual(rightAndWrong(tasks));
+        outs.push(r.out);
+      }
+      // MBPP+'s prompt shows the first assert, which names the function; HumanEval+'s its signature.
+      const prompts = chatRequests(h.server, "solver-a").map(promptText);
+      expect(prompts.some((p) => p.includes("assert is_not_prime(2) == False"))).toBe(true);
+      expect(prompts.some((p) => p.includes("def min_max(numbers: tuple) -> tuple:"))).toBe(true);
+      const table = await runMain(["eval-table", ...outs]);
+      expect(table.code, table.stderr).toBe(0);
+      expect(table.stdout.split("\n")[0]).toBe("| Strategy | HumanEval+ | MBPP+ |");
+      expect(table.stdout).toMatch(/^\| single:Solver A \| 100\.0 .*\| 100\.0 /m);
+      expect(table.stdout).toMatch(/^\| single:Solver B \| 0\.0 .*\| 0\.0 /m);
+    },
+  );
 });

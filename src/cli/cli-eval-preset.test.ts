@@ -8,12 +8,15 @@ import type { AddressInfo } from "node:net";
 import { describe, it } from "vitest";
 import {
   chatRequests,
-  harness,
+  cliIt,
   promptText,
   readEvalResults,
   runMain,
   threeWorkerConfig,
 } from "../test-support/cli/cli-harness.ts";
+import type { Harness } from "../test-support/cli/cli-harness.ts";
+import { presetArgs, writeEvalFiles } from "../test-support/cli/eval-setups.ts";
+import { hubRowsPage } from "../test-support/cli/hub-rows.ts";
 
 const TIMEOUT_MS = 120_000;
 
@@ -94,132 +97,100 @@ function reply(prompt: string) {
   return { content: ANSWERS[id] ?? "no idea", latencyMs: 0 };
 }
 
-describe("conductor-studio eval --preset", { timeout: TIMEOUT_MS }, () => {
-  it("scores LiveCodeBench rows from a file: right programs right, ones that only reproduce the public example wrong, big integers exactly", async ({
-    expect,
-    onTestFinished,
-  }) => {
-    const h = await harness(onTestFinished);
-    h.server.setDefault("solver-a", (body) => reply(promptText({ headers: {}, body })));
-    const config = await h.file(
-      "pool.json",
-      threeWorkerConfig(h.server, { retry: { maxAttempts: 1 } }),
-    );
-    const dataset = await h.file("lcb.jsonl", ROWS.map((r) => JSON.stringify(r)).join("\n"));
-    const out = `${h.dir}/results.jsonl`;
-    const r = await runMain([
-      "eval",
-      "--config",
-      config,
-      "--preset",
-      "livecodebench",
-      "--dataset",
-      dataset,
-      "--out",
-      out,
-      "--strategies",
-      "single:Solver A",
-    ]);
-    expect(r.stderr).toContain("Python sandbox");
-    const rows = await readEvalResults(out);
-    expect(Object.fromEntries(rows.map((x) => [x.item, x.correct]))).toEqual({
-      "stdin-right": true,
-      "stdin-example": false,
-      "fn-right": true,
-      "fn-example": false,
-      "fn-rounded": false,
-    });
-    expect(rows.find((x) => x.item === "stdin-right")?.code).toMatchObject({ passed: 3, total: 3 });
-    // The worker saw the starter code and the preset's answer format.
-    const prompts = chatRequests(h.server, "solver-a").map(promptText);
-    expect(prompts.find((p) => p.includes("[fn-right]"))).toContain("class Solution:");
-    expect(prompts.every((p) => p.includes("```python fenced code block"))).toBe(true);
-    const sidecar = JSON.parse(await readFile(`${out}.eval.json`, "utf8")) as {
-      name: string;
-      scorer: { id: string };
-      instruction: string;
-    };
-    expect(sidecar.name).toBe("LiveCodeBench (lcb.jsonl)");
-    expect(sidecar.scorer.id).toBe("code");
-    expect(r.code, r.stderr).toBe(0);
-  });
+/** Solver A answering with each row's scripted program, the pool's config (`config` merged in) and
+ * `rows` written as `name`: the files of a LiveCodeBench run. */
+async function lcbSetup(
+  h: Harness,
+  rows: string | readonly object[],
+  name: string,
+  config: Record<string, unknown> = {},
+) {
+  h.server.setDefault("solver-a", (body) => reply(promptText({ headers: {}, body })));
+  return writeEvalFiles(h, rows, { datasetName: name, config });
+}
 
-  it("reads only the contest-date window it is given", async ({ expect, onTestFinished }) => {
-    const h = await harness(onTestFinished);
-    h.server.setDefault("solver-a", (body) => reply(promptText({ headers: {}, body })));
-    const config = await h.file("pool.json", threeWorkerConfig(h.server));
+const lcbArgs = (files: { config: string; dataset: string; out: string }, ...extra: string[]) =>
+  presetArgs({ ...files, preset: "livecodebench" }, ...extra);
+
+describe("conductor-studio eval --preset", { timeout: TIMEOUT_MS }, () => {
+  cliIt(
+    "scores LiveCodeBench rows from a file: right programs right, ones that only reproduce the public example wrong, big integers exactly",
+    async ({ expect, h }) => {
+      const files = await lcbSetup(h, ROWS, "lcb.jsonl", { retry: { maxAttempts: 1 } });
+      const { out } = files;
+      const r = await runMain(lcbArgs(files, "--strategies", "single:Solver A"));
+      expect(r.stderr).toContain("Python sandbox");
+      const rows = await readEvalResults(out);
+      expect(Object.fromEntries(rows.map((x) => [x.item, x.correct]))).toEqual({
+        "stdin-right": true,
+        "stdin-example": false,
+        "fn-right": true,
+        "fn-example": false,
+        "fn-rounded": false,
+      });
+      expect(rows.find((x) => x.item === "stdin-right")?.code).toMatchObject({
+        passed: 3,
+        total: 3,
+      });
+      // The worker saw the starter code and the preset's answer format.
+      const prompts = chatRequests(h.server, "solver-a").map(promptText);
+      expect(prompts.find((p) => p.includes("[fn-right]"))).toContain("class Solution:");
+      expect(prompts.every((p) => p.includes("```python fenced code block"))).toBe(true);
+      const sidecar = JSON.parse(await readFile(`${out}.eval.json`, "utf8")) as {
+        name: string;
+        scorer: { id: string };
+        instruction: string;
+      };
+      expect(sidecar.name).toBe("LiveCodeBench (lcb.jsonl)");
+      expect(sidecar.scorer.id).toBe("code");
+      expect(r.code, r.stderr).toBe(0);
+    },
+  );
+
+  cliIt("reads only the contest-date window it is given", async ({ expect, h }) => {
     const late = { ...ROWS[0]!, question_id: "late", contest_date: "2025-06-01T00:00:00" };
-    const dataset = await h.file("lcb.json", JSON.stringify([ROWS[0], late]));
-    const out = `${h.dir}/results.jsonl`;
-    const r = await runMain([
-      "eval",
-      "--config",
-      config,
-      "--preset",
-      "livecodebench",
-      "--dataset",
-      dataset,
-      "--out",
-      out,
-      "--strategies",
-      "single:Solver A",
-      "--since",
-      "2025-01-01",
-      "--until",
-      "2025-04-30",
-    ]);
+    const files = await lcbSetup(h, JSON.stringify([ROWS[0], late]), "lcb.json");
+    const { out } = files;
+    const r = await runMain(
+      lcbArgs(
+        files,
+        "--strategies",
+        "single:Solver A",
+        "--since",
+        "2025-01-01",
+        "--until",
+        "2025-04-30",
+      ),
+    );
     expect(r.code, r.stderr).toBe(0);
     expect((await readEvalResults(out)).map((x) => x.item)).toEqual(["stdin-right"]);
-    const bad = await runMain([
-      "eval",
-      "--config",
-      config,
-      "--preset",
-      "livecodebench",
-      "--dataset",
-      dataset,
-      "--out",
-      out,
-      "--since",
-      "June",
-    ]);
+    const bad = await runMain(lcbArgs(files, "--since", "June"));
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--since takes a day as YYYY-MM-DD, got "June".');
   });
 
-  it("refuses a LiveCodeBench row whose private tests are a pickle of anything but a string", async ({
-    expect,
-    onTestFinished,
-  }) => {
-    const h = await harness(onTestFinished);
-    const config = await h.file("pool.json", threeWorkerConfig(h.server));
-    const hostile = execFileSync(
-      "python3",
-      [
-        "-c",
-        `import base64, os, pickle, zlib\nclass E:\n  def __reduce__(self): return (os.system, ("true",))\nprint(base64.b64encode(zlib.compress(pickle.dumps(E()))).decode())`,
-      ],
-      { encoding: "utf8" },
-    ).trim();
-    const dataset = await h.file(
-      "lcb.jsonl",
-      JSON.stringify({ ...ROWS[0], private_test_cases: hostile }),
-    );
-    const r = await runMain([
-      "eval",
-      "--config",
-      config,
-      "--preset",
-      "livecodebench",
-      "--dataset",
-      dataset,
-      "--out",
-      `${h.dir}/o.jsonl`,
-    ]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/row 1: the private tests: not a pickled string/);
-    expect(h.server.requests).toHaveLength(0);
-  });
+  cliIt(
+    "refuses a LiveCodeBench row whose private tests are a pickle of anything but a string",
+    async ({ expect, h }) => {
+      const hostile = execFileSync(
+        "python3",
+        [
+          "-c",
+          `import base64, os, pickle, zlib\nclass E:\n  def __reduce__(self): return (os.system, ("true",))\nprint(base64.b64encode(zlib.compress(pickle.dumps(E()))).decode())`,
+        ],
+        { encoding: "utf8" },
+      ).trim();
+      const files = await writeEvalFiles(
+        h,
+        JSON.stringify({ ...ROWS[0], private_test_cases: hostile }),
+        { datasetName: "lcb.jsonl", config: {} },
+      );
+      const r = await runMain(lcbArgs(files));
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/row 1: the private tests: not a pickled string/);
+      expect(h.server.requests).toHaveLength(0);
+    },
+  );
 
   it("lists the presets with their datasets, scorers and references", async ({ expect }) => {
     const r = await runMain(["eval", "--list-presets"]);
@@ -232,85 +203,63 @@ describe("conductor-studio eval --preset", { timeout: TIMEOUT_MS }, () => {
     expect(unknown.stderr).toMatch(/Unknown preset "gpqa".*gpqa-diamond/);
   });
 
-  it("reads gated GPQA-Diamond from the Hub with a token that reaches the Hub and nothing else", async ({
-    expect,
-    onTestFinished,
-  }) => {
-    const TOKEN = "hf_canary_0123456789";
-    const seen: { path: string; headers: IncomingHttpHeaders }[] = [];
-    const hub = createServer((req, res) => {
-      seen.push({ path: req.url ?? "", headers: req.headers });
-      const url = new URL(req.url ?? "/", "http://x");
-      if (req.headers.authorization !== `Bearer ${TOKEN}`) {
-        res.writeHead(401, { "content-type": "application/json" });
-        res.end(JSON.stringify({ error: "The dataset is gated." }));
-      } else if (url.pathname.startsWith("/api/datasets/")) {
-        res.end(JSON.stringify({ sha: "0123456789abcdef" }));
-      } else {
-        const row = {
-          "Record ID": "r1",
-          Question: "Which boson carries the electromagnetic force?",
-          "Correct Answer": "Photon",
-          "Incorrect Answer 1": "Gluon",
-          "Incorrect Answer 2": "Z boson",
-          "Incorrect Answer 3": "Higgs boson",
-          "High-level domain": "Physics",
-        };
-        res.end(
-          JSON.stringify({
-            features: Object.keys(row).map((name) => ({ name })),
-            rows: [{ row_idx: 0, row }],
-            num_rows_total: 1,
-          }),
-        );
-      }
-    });
-    await new Promise<void>((ok) => hub.listen(0, "127.0.0.1", ok));
-    onTestFinished(() => void hub.close());
-    const base = `http://127.0.0.1:${(hub.address() as AddressInfo).port}`;
-    const h = await harness(onTestFinished);
-    // The worker answers with the letter the shuffle gave the photon.
-    h.server.setDefault("solver-a", (body) => {
-      const text = promptText({ headers: {}, body });
-      const letter = /([A-D])\) Photon/.exec(text)?.[1] ?? "Z";
-      return { content: `Answer: ${letter}`, latencyMs: 0 };
-    });
-    const config = await h.file("pool.json", threeWorkerConfig(h.server));
-    const out = `${h.dir}/gpqa.jsonl`;
-    const args = [
-      "eval",
-      "--config",
-      config,
-      "--preset",
-      "gpqa-diamond",
-      "--out",
-      out,
-      "--strategies",
-      "single:Solver A",
-    ];
-    const env = { HF_ENDPOINT: base, CONDUCTOR_HF_ROWS_ENDPOINT: base, HF_TOKEN_X: TOKEN };
-    const without = await runMain(args, { env });
-    expect(without.code).toBe(2);
-    expect(without.stderr).toContain("GPQA-Diamond is gated on the Hub");
-    const r = await runMain([...args, "--hf-token-env", "HF_TOKEN_X"], { env });
-    expect(r.code, r.stderr).toBe(0);
-    expect((await readEvalResults(out)).map((x) => x.correct)).toEqual([true]);
-    expect(seen.length).toBeGreaterThan(0);
-    // The token reached the Hub, never a model endpoint, and is not in the files written.
-    expect(h.server.requests.some((q) => JSON.stringify(q).includes(TOKEN))).toBe(false);
-    expect(await readFile(out, "utf8")).not.toContain(TOKEN);
-    expect(await readFile(`${out}.eval.json`, "utf8")).not.toContain(TOKEN);
+  cliIt(
+    "reads gated GPQA-Diamond from the Hub with a token that reaches the Hub and nothing else",
+    async ({ expect, h, onTestFinished }) => {
+      const TOKEN = "hf_canary_0123456789";
+      const seen: { path: string; headers: IncomingHttpHeaders }[] = [];
+      const hub = createServer((req, res) => {
+        seen.push({ path: req.url ?? "", headers: req.headers });
+        const url = new URL(req.url ?? "/", "http://x");
+        if (req.headers.authorization !== `Bearer ${TOKEN}`) {
+          res.writeHead(401, { "content-type": "application/json" });
+          res.end(JSON.stringify({ error: "The dataset is gated." }));
+        } else if (url.pathname.startsWith("/api/datasets/")) {
+          res.end(JSON.stringify({ sha: "0123456789abcdef" }));
+        } else {
+          res.end(JSON.stringify(hubRowsPage()));
+        }
+      });
+      await new Promise<void>((ok) => hub.listen(0, "127.0.0.1", ok));
+      onTestFinished(() => void hub.close());
+      const base = `http://127.0.0.1:${(hub.address() as AddressInfo).port}`;
+      // The worker answers with the letter the shuffle gave the photon.
+      h.server.setDefault("solver-a", (body) => {
+        const text = promptText({ headers: {}, body });
+        const letter = /([A-D])\) Photon/.exec(text)?.[1] ?? "Z";
+        return { content: `Answer: ${letter}`, latencyMs: 0 };
+      });
+      const config = await h.file("pool.json", threeWorkerConfig(h.server));
+      const out = `${h.dir}/gpqa.jsonl`;
+      const args = presetArgs(
+        { config, preset: "gpqa-diamond", out },
+        "--strategies",
+        "single:Solver A",
+      );
+      const env = { HF_ENDPOINT: base, CONDUCTOR_HF_ROWS_ENDPOINT: base, HF_TOKEN_X: TOKEN };
+      const without = await runMain(args, { env });
+      expect(without.code).toBe(2);
+      expect(without.stderr).toContain("GPQA-Diamond is gated on the Hub");
+      const r = await runMain([...args, "--hf-token-env", "HF_TOKEN_X"], { env });
+      expect(r.code, r.stderr).toBe(0);
+      expect((await readEvalResults(out)).map((x) => x.correct)).toEqual([true]);
+      expect(seen.length).toBeGreaterThan(0);
+      // The token reached the Hub, never a model endpoint, and is not in the files written.
+      expect(h.server.requests.some((q) => JSON.stringify(q).includes(TOKEN))).toBe(false);
+      expect(await readFile(out, "utf8")).not.toContain(TOKEN);
+      expect(await readFile(`${out}.eval.json`, "utf8")).not.toContain(TOKEN);
 
-    // Table 1 from the evaluation: the benchmark's column, the strategy's row.
-    const table = await runMain(["eval-table", out]);
-    expect(table.code, table.stderr).toBe(0);
-    expect(table.stdout.split("\n")[0]).toBe("| Strategy | GPQA-Diamond |");
-    expect(table.stdout).toMatch(/^\| single:Solver A \| 100\.0 /m);
-    const csv = await runMain(["eval-table", out, "--out", `${h.dir}/t1.csv`]);
-    expect(csv.code, csv.stderr).toBe(0);
-    expect(await readFile(`${h.dir}/t1.csv`, "utf8")).toMatch(
-      /^single:Solver A,GPQA-Diamond,1,1,/m,
-    );
-    expect((await runMain(["eval-table", out, "--out", out])).code).toBe(2);
-  });
+      // Table 1 from the evaluation: the benchmark's column, the strategy's row.
+      const table = await runMain(["eval-table", out]);
+      expect(table.code, table.stderr).toBe(0);
+      expect(table.stdout.split("\n")[0]).toBe("| Strategy | GPQA-Diamond |");
+      expect(table.stdout).toMatch(/^\| single:Solver A \| 100\.0 /m);
+      const csv = await runMain(["eval-table", out, "--out", `${h.dir}/t1.csv`]);
+      expect(csv.code, csv.stderr).toBe(0);
+      expect(await readFile(`${h.dir}/t1.csv`, "utf8")).toMatch(
+        /^single:Solver A,GPQA-Diamond,1,1,/m,
+      );
+      expect((await runMain(["eval-table", out, "--out", out])).code).toBe(2);
+    },
+  );
 });

@@ -2,56 +2,36 @@
 // answers): three shards merged equal an unsharded run cell for cell, and what the merged file is
 // given to (a resume, eval-diff, --rescore) reads it as an unsharded run's.
 import { readFile } from "node:fs/promises";
-import { describe, it } from "vitest";
-import type { TestServer } from "../../e2e/server/server.ts";
+import { describe } from "vitest";
 import type { EvalResult } from "../engine/eval/schema.ts";
 import { resultKey } from "../engine/eval/schema.ts";
 import {
   CLI_TIMEOUT_MS,
   evalArgs,
-  harness,
+  cliIt,
   readEvalResults,
   runMain,
-  threeWorkerConfig,
 } from "../test-support/cli/cli-harness.ts";
 import type { Harness } from "../test-support/cli/cli-harness.ts";
+import {
+  SOLVER_THEN_CHECKER_PLAN,
+  chatCount,
+  plusOneItems,
+  scriptPlusOne,
+  writeEvalFiles,
+} from "../test-support/cli/eval-setups.ts";
 
-const PLAN = `One solver, then the checker answers.
-model_id = [1, 2]
-subtasks = ["Work it out.", "Check it and give the final answer."]
-access_list = [[], ["all"]]`;
-
-const USAGE = { prompt_tokens: 1000, completion_tokens: 1000 };
-
-const asked = (text: string) => Number(/What is (\d+) plus one\?/.exec(text)?.[1] ?? NaN);
-
-function script(server: TestServer) {
-  server.setDefault("conductor-7b", { content: PLAN, usage: USAGE });
-  const answer = (b: { messages: { content: unknown }[] }) =>
-    asked(b.messages.map((m) => (typeof m.content === "string" ? m.content : "")).join("\n")) + 1;
-  server.setDefault("solver-a", (b) => ({ content: `Answer: ${answer(b)}`, usage: USAGE }));
-  // Solver B is right on even questions only, so verdicts differ per cell.
-  server.setDefault("solver-b", (b) => ({
-    content: `Answer: ${answer(b) % 2 === 1 ? answer(b) : 0}`,
-    usage: USAGE,
-  }));
-  server.setDefault("checker", (b) => ({ content: `Answer: ${answer(b)}`, usage: USAGE }));
-}
-
-const ITEMS = [3, 8, 20, 41, 6, 12].map((n, i) => ({
-  id: `q${i + 1}`,
-  question: `What is ${n} plus one?`,
-  answer: String(n + 1),
-}));
+const ITEMS = plusOneItems([3, 8, 20, 41, 6, 12]);
 
 async function setup(h: Harness) {
-  script(h.server);
-  const config = await h.file(
-    "pool.json",
-    threeWorkerConfig(h.server, { retry: { maxAttempts: 1 } }),
-  );
-  const dataset = await h.file("questions.jsonl", ITEMS.map((i) => JSON.stringify(i)).join("\n"));
-  return { config, dataset };
+  scriptPlusOne(h.server, {
+    "conductor-7b": SOLVER_THEN_CHECKER_PLAN,
+    "solver-a": (n) => `Answer: ${n + 1}`,
+    // Solver B is right on even questions only, so verdicts differ per cell.
+    "solver-b": (n) => `Answer: ${(n + 1) % 2 === 1 ? n + 1 : 0}`,
+    checker: (n) => `Answer: ${n + 1}`,
+  });
+  return writeEvalFiles(h, ITEMS);
 }
 
 /** What a cell's result says, without what differs between any two runs (ids, times). */
@@ -61,15 +41,8 @@ function cells(rows: EvalResult[]): Map<string, unknown> {
   );
 }
 
-const chats = (h: Harness) =>
-  h.server.requests.filter((r) => r.path === "/v1/chat/completions").length;
-
 describe("eval --shard and eval-merge", { timeout: CLI_TIMEOUT_MS * 3 }, () => {
-  it("three shards merged equal an unsharded run cell for cell", async ({
-    expect,
-    onTestFinished,
-  }) => {
-    const h = await harness(onTestFinished);
+  cliIt("three shards merged equal an unsharded run cell for cell", async ({ expect, h }) => {
     const files = await setup(h);
     const whole = `${h.dir}/whole.jsonl`;
     expect((await runMain(evalArgs({ ...files, out: whole }, "--repeats", "2"))).code).toBe(0);
@@ -114,7 +87,7 @@ describe("eval --shard and eval-merge", { timeout: CLI_TIMEOUT_MS * 3 }, () => {
     const resumed = await runMain(evalArgs({ ...files, out: merged }, "--repeats", "2"));
     expect(resumed.code).toBe(0);
     expect(resumed.stderr).toContain("Resuming: 60 result(s)");
-    expect(chats(h)).toBe(0);
+    expect(chatCount(h)).toBe(0);
     // eval-diff finds nothing flipped, and --rescore reads it.
     const diff = await runMain(["eval-diff", whole, merged]);
     expect(diff.code).toBe(0);
@@ -124,66 +97,64 @@ describe("eval --shard and eval-merge", { timeout: CLI_TIMEOUT_MS * 3 }, () => {
     );
   });
 
-  it("refuses different evaluations, reports missing cells, and never writes over an input", async ({
-    expect,
-    onTestFinished,
-  }) => {
-    const h = await harness(onTestFinished);
-    const files = await setup(h);
-    const s0 = `${h.dir}/s0.jsonl`;
-    const s1 = `${h.dir}/s1.jsonl`;
-    const other = `${h.dir}/other.jsonl`;
-    const args = (out: string, ...extra: string[]) =>
-      evalArgs({ ...files, out }, "--strategies", "single", ...extra);
-    expect((await runMain(args(s0, "--shard", "0/2"))).code).toBe(0);
-    expect((await runMain(args(s1, "--shard", "1/2"))).code).toBe(0);
-    expect((await runMain(args(other, "--shard", "1/2", "--seed", "7"))).code).toBe(0);
+  cliIt(
+    "refuses different evaluations, reports missing cells, and never writes over an input",
+    async ({ expect, h }) => {
+      const files = await setup(h);
+      const s0 = `${h.dir}/s0.jsonl`;
+      const s1 = `${h.dir}/s1.jsonl`;
+      const other = `${h.dir}/other.jsonl`;
+      const args = (out: string, ...extra: string[]) =>
+        evalArgs({ ...files, out }, "--strategies", "single", ...extra);
+      expect((await runMain(args(s0, "--shard", "0/2"))).code).toBe(0);
+      expect((await runMain(args(s1, "--shard", "1/2"))).code).toBe(0);
+      expect((await runMain(args(other, "--shard", "1/2", "--seed", "7"))).code).toBe(0);
 
-    const out = `${h.dir}/merged.jsonl`;
-    const refused = await runMain(["eval-merge", s0, other, "--out", out]);
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain("are results of different evaluations");
-    expect(refused.stderr).toContain("--seed 0 → 7");
-    await expect(readFile(out, "utf8")).rejects.toThrow();
+      const out = `${h.dir}/merged.jsonl`;
+      const refused = await runMain(["eval-merge", s0, other, "--out", out]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain("are results of different evaluations");
+      expect(refused.stderr).toContain("--seed 0 → 7");
+      await expect(readFile(out, "utf8")).rejects.toThrow();
 
-    const clash = await runMain(["eval-merge", s0, s1, "--out", s1]);
-    expect(clash.code).toBe(2);
-    expect(clash.stderr).toContain("is an input of this command");
+      const clash = await runMain(["eval-merge", s0, s1, "--out", s1]);
+      expect(clash.code).toBe(2);
+      expect(clash.stderr).toContain("is an input of this command");
 
-    // Shard 0 alone (twice: duplicates count once): shard 1's cells are missing, each named.
-    const part = await runMain(["eval-merge", s0, s0, "--out", out]);
-    expect(part.code).toBe(1);
-    const own = await readEvalResults(s0);
-    expect(part.stderr).toContain(`${own.length} duplicate line(s) dropped`);
-    const missing = 6 * 3 - own.length;
-    expect(part.stderr).toContain(`Missing ${missing} cell(s) of 18`);
-    const s1cells = await readEvalResults(s1);
-    for (const c of s1cells.slice(0, 3))
-      expect(part.stderr).toContain(`  ${c.item} ${c.strategy} #${c.repeat}`);
-    // Resuming the partial merge without --shard runs just the missing cells.
-    const resumed = await runMain(evalArgs({ ...files, out }, "--strategies", "single"));
-    expect(resumed.code).toBe(0);
-    expect(resumed.stderr).toContain(`Resuming: ${own.length} result(s)`);
-    expect(await readEvalResults(out)).toHaveLength(18);
-  });
+      // Shard 0 alone (twice: duplicates count once): shard 1's cells are missing, each named.
+      const part = await runMain(["eval-merge", s0, s0, "--out", out]);
+      expect(part.code).toBe(1);
+      const own = await readEvalResults(s0);
+      expect(part.stderr).toContain(`${own.length} duplicate line(s) dropped`);
+      const missing = 6 * 3 - own.length;
+      expect(part.stderr).toContain(`Missing ${missing} cell(s) of 18`);
+      const s1cells = await readEvalResults(s1);
+      for (const c of s1cells.slice(0, 3))
+        expect(part.stderr).toContain(`  ${c.item} ${c.strategy} #${c.repeat}`);
+      // Resuming the partial merge without --shard runs just the missing cells.
+      const resumed = await runMain(evalArgs({ ...files, out }, "--strategies", "single"));
+      expect(resumed.code).toBe(0);
+      expect(resumed.stderr).toContain(`Resuming: ${own.length} result(s)`);
+      expect(await readEvalResults(out)).toHaveLength(18);
+    },
+  );
 
-  it("refuses a bad shard, half a shard from the environment, and a changed shard on resume", async ({
-    expect,
-    onTestFinished,
-  }) => {
-    const h = await harness(onTestFinished);
-    const files = await setup(h);
-    const out = `${h.dir}/r.jsonl`;
-    const bad = await runMain(evalArgs({ ...files, out }, "--shard", "3/3"));
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("numbered 0 to 2");
-    const half = await runMain(evalArgs({ ...files, out }), { env: { CONDUCTOR_SHARD: "1" } });
-    expect(half.code).toBe(2);
-    expect(half.stderr).toContain("CONDUCTOR_SHARD and CONDUCTOR_SHARDS go together");
-    const args = evalArgs({ ...files, out }, "--strategies", "single:Solver A");
-    expect((await runMain([...args, "--shard", "0/2"])).code).toBe(0);
-    const changed = await runMain([...args, "--shard", "1/2"]);
-    expect(changed.code).toBe(2);
-    expect(changed.stderr).toContain("--shard 0/2 → 1/2");
-  });
+  cliIt(
+    "refuses a bad shard, half a shard from the environment, and a changed shard on resume",
+    async ({ expect, h }) => {
+      const files = await setup(h);
+      const out = `${h.dir}/r.jsonl`;
+      const bad = await runMain(evalArgs({ ...files, out }, "--shard", "3/3"));
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain("numbered 0 to 2");
+      const half = await runMain(evalArgs({ ...files, out }), { env: { CONDUCTOR_SHARD: "1" } });
+      expect(half.code).toBe(2);
+      expect(half.stderr).toContain("CONDUCTOR_SHARD and CONDUCTOR_SHARDS go together");
+      const args = evalArgs({ ...files, out }, "--strategies", "single:Solver A");
+      expect((await runMain([...args, "--shard", "0/2"])).code).toBe(0);
+      const changed = await runMain([...args, "--shard", "1/2"]);
+      expect(changed.code).toBe(2);
+      expect(changed.stderr).toContain("--shard 0/2 → 1/2");
+    },
+  );
 });

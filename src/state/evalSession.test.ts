@@ -3,54 +3,47 @@
 // same scorer (the judge by name) and reach the same verdicts, answers, tokens and costs.
 import "fake-indexeddb/auto";
 import { readFile } from "node:fs/promises";
-import { describe, it } from "vitest";
-import type { ChatBody, TestServer } from "../../e2e/server/server.ts";
+import { describe } from "vitest";
+import type { TestServer } from "../../e2e/server/server.ts";
 import type { EvalResult } from "../engine/eval/schema.ts";
 import { EvaluationSchema } from "../engine/eval/schema.ts";
 import {
   CLI_TIMEOUT_MS,
   evalArgs,
-  harness,
+  cliIt,
   readEvalResults,
   runMain,
-  threeWorkerConfig,
 } from "../test-support/cli/cli-harness.ts";
+import {
+  judgeByReference,
+  plusOneItems,
+  scriptPlusOne,
+  writeEvalFiles,
+} from "../test-support/cli/eval-setups.ts";
 import { loadQuestionText, startEvaluation } from "./eval/evalController.ts";
 import { useStudio } from "./slices/store.ts";
 import { resetEvaluate, serverWorker } from "../test-support/state/studio-state.ts";
 
 /** The one definition: its questions, strategies, scorer and judge. */
 const DEFINITION = {
-  items: [3, 8, 20, 41].map((n, i) => ({
-    id: `q${i + 1}`,
-    question: `What is ${n} plus one?`,
-    answer: String(n + 1),
-  })),
+  items: plusOneItems([3, 8, 20, 41]),
   strategies: ["single:Solver A", "single:Solver B"],
   scorer: "judge",
   judge: "Checker",
 };
 const JSONL = DEFINITION.items.map((i) => JSON.stringify(i)).join("\n");
-const USAGE = { prompt_tokens: 1000, completion_tokens: 500 };
-
-/** The number a question asks about. */
-const asked = (b: ChatBody) =>
-  Number(/What is (\d+) plus one/.exec(JSON.stringify(b.messages))![1]);
 
 /** Solver A answers right, Solver B right only on odd numbers; the Checker compares with the reference. */
 function script(server: TestServer) {
-  server.setDefault("solver-a", (b) => ({ content: `Answer: ${asked(b) + 1}`, usage: USAGE }));
-  server.setDefault("solver-b", (b) => ({
-    content: `Answer: ${asked(b) % 2 ? asked(b) + 1 : 0}`,
-    usage: USAGE,
-  }));
-  server.setDefault("checker", (b) => {
-    const text = JSON.stringify(b.messages);
-    const ref = /<reference>\\n(\d+)/.exec(text)?.[1];
-    const cand = /<candidate>\\n([\s\S]*?)\\n<\/candidate>/.exec(text)?.[1] ?? "";
-    const right = ref && cand.includes(`Answer: ${ref}`);
-    return { content: `VERDICT: ${right ? "CORRECT" : "INCORRECT"}`, usage: USAGE };
-  });
+  scriptPlusOne(
+    server,
+    {
+      "solver-a": (n) => `Answer: ${n + 1}`,
+      "solver-b": (n) => `Answer: ${n % 2 ? n + 1 : 0}`,
+      checker: (_n, body) => judgeByReference(body),
+    },
+    { prompt_tokens: 1000, completion_tokens: 500 },
+  );
 }
 
 /** What both adapters must agree on, per result (not its run id or latency). */
@@ -70,8 +63,7 @@ const comparable = (rows: readonly EvalResult[]) =>
     .sort((a, b) => `${a.item} ${a.strategy}`.localeCompare(`${b.item} ${b.strategy}`));
 
 describe("one evaluation through the studio and the CLI", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
-  it("stores the same scorer and reaches the same results", async ({ expect, onTestFinished }) => {
-    const h = await harness(onTestFinished);
+  cliIt("stores the same scorer and reaches the same results", async ({ expect, h }) => {
     script(h.server);
 
     // The studio: its pool names the config's workers, its form the definition.
@@ -96,11 +88,7 @@ describe("one evaluation through the studio and the CLI", { timeout: CLI_TIMEOUT
     expect(studio.evalPhase).toBe("finished");
 
     // The CLI: the same workers from a config file, the definition as options.
-    const files = {
-      config: await h.file("pool.json", threeWorkerConfig(h.server, { retry: { maxAttempts: 1 } })),
-      dataset: await h.file("questions.jsonl", JSONL),
-      out: `${h.dir}/results.jsonl`,
-    };
+    const files = await writeEvalFiles(h, JSONL);
     const cli = await runMain(
       evalArgs(
         files,

@@ -7,19 +7,10 @@ import { hfEndpoints, loadHfQuestions } from "./evalHf.ts";
 import { HF_TOKEN_ID, hubOrigin } from "../slices/keybinding.ts";
 import { useStudio } from "../slices/store.ts";
 import { resetEvaluate } from "../../test-support/state/studio-state.ts";
+import { hubRowsPage } from "../../test-support/cli/hub-rows.ts";
 
 const GPQA = BENCHMARK_PRESETS.find((p) => p.id === "gpqa-diamond")!;
 const TOKEN = "hf_canary_studio_42";
-const ROW = {
-  "Record ID": "r1",
-  Question: "Which boson carries the electromagnetic force?",
-  "Correct Answer": "Photon",
-  "Incorrect Answer 1": "Gluon",
-  "Incorrect Answer 2": "Z boson",
-  "Incorrect Answer 3": "Higgs boson",
-  "High-level domain": "Physics",
-};
-
 const seen: { url: string; auth: string | null }[] = [];
 
 beforeEach(() => {
@@ -30,9 +21,7 @@ beforeEach(() => {
   vi.stubGlobal("fetch", (input: RequestInfo | URL, init?: RequestInit) => {
     const url = input instanceof Request ? input.url : input.toString();
     seen.push({ url, auth: new Headers(init?.headers).get("authorization") });
-    const body = url.includes("/api/datasets/")
-      ? { sha: "0123456789abcdef" }
-      : { features: Object.keys(ROW).map((name) => ({ name })), rows: [{ row_idx: 0, row: ROW }] };
+    const body = url.includes("/api/datasets/") ? { sha: "0123456789abcdef" } : hubRowsPage();
     return Promise.resolve(new Response(JSON.stringify(body)));
   });
 });
