@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { describe } from "vitest";
 import { chatRequests, cliIt, promptText } from "../test-support/cli/cli-harness.ts";
 import type { Programs } from "../test-support/cli/code-presets.ts";
-import { rightAndWrong, runPreset, scriptSolvers } from "../test-support/cli/code-presets.ts";
+import { expectRightAndWrong, scriptSolvers } from "../test-support/cli/code-presets.ts";
 
 const FIXTURES = fileURLToPath(new URL("../../e2e/fixtures/asserts/", import.meta.url));
 
@@ -42,14 +42,10 @@ describe(
       "scores a right function right and a wrong one wrong by the rows' own asserts",
       async ({ expect, h }) => {
         const config = await scriptSolvers(h, PROGRAMS, /\[((?:he|mb)-[a-z]+)\]/);
-        for (const [preset, file, tasks] of [
+        await expectRightAndWrong(expect, h, config, FIXTURES, [
           ["humaneval", "humaneval-sample.jsonl", ["HumanEval/0", "HumanEval/1"]],
           ["mbpp", "mbpp-sample.jsonl", ["mbpp/11", "mbpp/12"]],
-        ] as const) {
-          const r = await runPreset(h, config, preset, `${FIXTURES}${file}`);
-          expect(r.code, r.stderr).toBe(0);
-          expect(r.verdicts).toEqual(rightAndWrong(tasks));
-        }
+        ]);
         // MBPP's question shows its asserts, as lm-evaluation-harness poses it; HumanEval's its prompt.
         const prompts = chatRequests(h.server, "solver-a").map(promptText);
         expect(prompts.some((p) => p.includes('assert remove_Occ("hello","l") == "heo"'))).toBe(

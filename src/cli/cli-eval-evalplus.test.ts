@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { describe } from "vitest";
 import { chatRequests, cliIt, promptText, runMain } from "../test-support/cli/cli-harness.ts";
 import type { Programs } from "../test-support/cli/code-presets.ts";
-import { rightAndWrong, runPreset, scriptSolvers } from "../test-support/cli/code-presets.ts";
+import { expectRightAndWrong, scriptSolvers } from "../test-support/cli/code-presets.ts";
 
 const FIXTURES = fileURLToPath(new URL("../../e2e/fixtures/evalplus/", import.meta.url));
 
@@ -40,16 +40,10 @@ describe("conductor-studio eval --preset humanevalplus / mbppplus", { timeout: 1
     "scores right programs right and wrong ones wrong on both presets, then tabulates them",
     async ({ expect, h }) => {
       const config = await scriptSolvers(h, PROGRAMS, /\[([a-z-]+)\]/);
-      const outs: string[] = [];
-      for (const [preset, file, tasks] of [
+      const outs = await expectRightAndWrong(expect, h, config, FIXTURES, [
         ["humanevalplus", "humanevalplus-sample.jsonl", ["HumanEval/0", "HumanEval/1"]],
         ["mbppplus", "mbppplus-sample.jsonl", ["Mbpp/2", "Mbpp/3"]],
-      ] as const) {
-        const r = await runPreset(h, config, preset, `${FIXTURES}${file}`);
-        expect(r.code, r.stderr).toBe(0);
-        expect(r.verdicts).toEqual(rightAndWrong(tasks));
-        outs.push(r.out);
-      }
+      ]);
       // MBPP+'s prompt shows the first assert, which names the function; HumanEval+'s its signature.
       const prompts = chatRequests(h.server, "solver-a").map(promptText);
       expect(prompts.some((p) => p.includes("assert is_not_prime(2) == False"))).toBe(true);

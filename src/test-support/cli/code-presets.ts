@@ -1,6 +1,7 @@
 // Test support for the code presets' CLI tests (HumanEval/MBPP through the assert proxy, HumanEval+/
 // MBPP+ through EvalPlus's comparison): two scripted solvers, one answering each question's right
 // program and one its wrong one, and a preset run whose verdicts read as "strategy item" → correct.
+import type { ExpectStatic } from "vitest";
 import type { Harness } from "./cli-harness.ts";
 import { promptText, readEvalResults, runMain, threeWorkerConfig } from "./cli-harness.ts";
 
@@ -52,4 +53,28 @@ export function rightAndWrong(tasks: readonly string[]): Record<string, boolean>
       [`single:Solver B ${t}`, false],
     ]),
   );
+}
+
+/** A preset, its fixture file's name and the tasks that file holds. */
+export type PresetCase = readonly [preset: string, file: string, tasks: readonly string[]];
+
+/**
+ * Runs each preset on `folder + file` with both solvers, expecting it to exit 0 with Solver A right
+ * and Solver B wrong on every task; returns the results files, in order.
+ */
+export async function expectRightAndWrong(
+  expect: ExpectStatic,
+  h: Harness,
+  config: string,
+  folder: string,
+  cases: readonly PresetCase[],
+): Promise<string[]> {
+  const outs: string[] = [];
+  for (const [preset, file, tasks] of cases) {
+    const r = await runPreset(h, config, preset, `${folder}${file}`);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.verdicts).toEqual(rightAndWrong(tasks));
+    outs.push(r.out);
+  }
+  return outs;
 }
