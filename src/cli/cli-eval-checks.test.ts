@@ -6,8 +6,8 @@ import { describe } from "vitest";
 import type { Harness } from "../test-support/cli/cli-harness.ts";
 import {
   CLI_TIMEOUT_MS,
-  evalArgs,
   cliIt,
+  evalArgs,
   memoryIo,
   readEvalResults,
   runCli,

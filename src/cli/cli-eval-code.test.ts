@@ -12,8 +12,8 @@ import {
 } from "../../e2e/fixtures/code-answers.ts";
 import {
   chatRequests,
-  evalArgs,
   cliIt,
+  evalArgs,
   promptText,
   readEvalResults,
   runCli,

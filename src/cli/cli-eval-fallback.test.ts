@@ -4,8 +4,8 @@ import { describe } from "vitest";
 import {
   CLI_TIMEOUT_MS,
   chatRequests,
-  evalArgs,
   cliIt,
+  evalArgs,
   readEvalResults,
   runCli,
   runMain,

@@ -8,8 +8,8 @@ import { bootstrapMeanInterval } from "../engine/eval/stats/bootstrap.ts";
 import {
   CLI_TIMEOUT_MS,
   chatRequests,
-  evalArgs,
   cliIt,
+  evalArgs,
   readEvalResults,
   runCli,
   runMain,

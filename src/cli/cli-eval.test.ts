@@ -12,8 +12,8 @@ import { WorkerSchema } from "../engine/schema/worker.ts";
 import {
   CLI_TIMEOUT_MS,
   chatRequests,
-  evalArgs,
   cliIt,
+  evalArgs,
   readEvalResults as lines,
   runCli,
   runMain,

@@ -9,8 +9,8 @@ import type { EvalResult } from "../engine/eval/schema.ts";
 import { EvaluationSchema } from "../engine/eval/schema.ts";
 import {
   CLI_TIMEOUT_MS,
-  evalArgs,
   cliIt,
+  evalArgs,
   readEvalResults,
   runMain,
 } from "../test-support/cli/cli-harness.ts";
