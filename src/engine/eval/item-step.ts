@@ -8,7 +8,6 @@ import { withScope } from "../llm/cache.ts";
 import type { CallScope, ChatBackend } from "../llm/types.ts";
 import { applyEvent, emptyRecord } from "../run/record.ts";
 import { totalsOf } from "../run/totals.ts";
-import type { RunEvent } from "../schema/events.ts";
 import type { RunRecord } from "../schema/record.ts";
 import type { Worker } from "../schema/worker.ts";
 import { measuredResult } from "./item-result.ts";
@@ -65,9 +64,10 @@ export class ItemStep {
     partial: RunRecord | undefined,
     scope: CallScope,
   ): Promise<RunRecord> {
+    const context = this.context(task, posed, runId, signal, scope);
+    const events = partial ? continueItemRun(context, partial) : itemRunEvents(context);
     let record = emptyRecord(runId);
-    for await (const event of this.events(task, posed, runId, signal, partial, scope))
-      record = applyEvent(record, event);
+    for await (const event of events) record = applyEvent(record, event);
     return record;
   }
 
@@ -117,21 +117,21 @@ export class ItemStep {
     return b;
   }
 
-  private events(
+  /** What the engine's runner needs for this task: its backends gated by origin and scoped to it. */
+  private context(
     task: Task,
     posed: PosedItem,
     runId: string,
     signal: AbortSignal,
-    partial: RunRecord | undefined,
     scope: CallScope,
-  ): AsyncGenerator<RunEvent, unknown> {
+  ): ItemRunContext {
     const conductor = this.o.evaluation.conductor;
     const raw = this.o.conductorBackend;
     const planner =
       raw && conductor
         ? this.limiter.wrap(raw, originOf({ kind: conductor.kind, baseURL: conductor.baseURL }))
         : undefined;
-    const context: ItemRunContext = {
+    return {
       evaluation: this.o.evaluation,
       strategy: task.strategy,
       question: posed.question,
@@ -145,6 +145,5 @@ export class ItemStep {
       fallback: this.o.fallback,
       now: this.o.now ?? Date.now,
     };
-    return partial ? continueItemRun(context, partial) : itemRunEvents(context);
   }
 }
