@@ -193,17 +193,7 @@ export class EvalScheduler {
         await waitFor(false);
         continue;
       }
-      let estimate = this.estimate(task);
-      // Under a cap, what runs settles first when this run would not fit beside it (its real
-      // cost may leave room), and a strategy nothing has been measured for runs one item at a
-      // time until it has been: a prior is a guess, and parallel runs would all trust it.
-      const mustWait = (limit: number) =>
-        this.spent + this.reserved + estimate.cost > limit ||
-        (estimate.basis === "prior" && (this.flying.get(task.name) ?? 0) > 0);
-      while (cap !== null && inFlight.size > 0 && mustWait(cap)) {
-        await Promise.race(inFlight);
-        estimate = this.estimate(task);
-      }
+      const estimate = await this.roomFor(task, inFlight, cap);
       if (this.stopReason) break;
       // A pause that came while it waited for room: it goes first once resumed.
       if (this.pausedFlag) {
@@ -212,28 +202,59 @@ export class EvalScheduler {
       }
       if (cap !== null && this.spent + this.reserved + estimate.cost > cap) {
         // Only this run would pass the cap: skip it, and let cheaper ones go on.
-        this.capBlock ??= {
-          item: task.item.id,
-          strategy: task.name,
-          estimate: estimate.cost,
-          committed: this.spent + this.reserved,
-          cap,
-        };
-        this.skip(task, estimate, Math.max(0, cap - this.spent - this.reserved));
+        this.refuse(task, estimate, cap);
         continue;
       }
-      const reserved = estimate.cost;
-      this.reserved += reserved;
-      this.flying.set(task.name, (this.flying.get(task.name) ?? 0) + 1);
-      const p = this.runTask(task).finally(() => {
-        this.reserved -= reserved;
-        this.flying.set(task.name, (this.flying.get(task.name) ?? 1) - 1);
-        inFlight.delete(p);
-      });
-      inFlight.add(p);
+      this.start(task, estimate.cost, inFlight);
     }
     await Promise.all(inFlight);
     this.emit();
+    return this.outcome();
+  }
+
+  /**
+   * The task's estimate once it may start beside the runs in flight. Under a cap, what runs
+   * settles first when this run would not fit beside it (its real cost may leave room), and a
+   * strategy nothing has been measured for runs one item at a time until it has been: a prior is a
+   * guess, and parallel runs would all trust it.
+   */
+  private async roomFor(task: Task, inFlight: ReadonlySet<Promise<void>>, cap: number | null) {
+    let estimate = this.estimate(task);
+    const mustWait = (limit: number) =>
+      this.spent + this.reserved + estimate.cost > limit ||
+      (estimate.basis === "prior" && (this.flying.get(task.name) ?? 0) > 0);
+    while (cap !== null && inFlight.size > 0 && mustWait(cap)) {
+      await Promise.race(inFlight);
+      estimate = this.estimate(task);
+    }
+    return estimate;
+  }
+
+  /** Skips a task the cap refuses; the first refusal is the block the outcome names. */
+  private refuse(task: Task, estimate: { cost: number; basis: EstimateBasis }, cap: number) {
+    this.capBlock ??= {
+      item: task.item.id,
+      strategy: task.name,
+      estimate: estimate.cost,
+      committed: this.spent + this.reserved,
+      cap,
+    };
+    this.skip(task, estimate, Math.max(0, cap - this.spent - this.reserved));
+  }
+
+  /** Starts a task, its estimate reserved against the cap until it settles. */
+  private start(task: Task, reserved: number, inFlight: Set<Promise<void>>) {
+    this.reserved += reserved;
+    this.flying.set(task.name, (this.flying.get(task.name) ?? 0) + 1);
+    const p = this.runTask(task).finally(() => {
+      this.reserved -= reserved;
+      this.flying.set(task.name, (this.flying.get(task.name) ?? 1) - 1);
+      inFlight.delete(p);
+    });
+    inFlight.add(p);
+  }
+
+  private outcome(): EvalOutcome {
     const skipped = [...this.skipped.values()];
     return {
       status: this.stopReason ?? (skipped.length > 0 ? "cost_cap" : "finished"),
