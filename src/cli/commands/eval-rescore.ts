@@ -8,6 +8,7 @@ import { errorSummary } from "../../engine/eval/errors-text.ts";
 import { reportText } from "../../engine/eval/report-text.ts";
 import { scorerLabel } from "../../engine/eval/report.ts";
 import type { Evaluation } from "../../engine/eval/schema.ts";
+import { scorerKind } from "../../engine/eval/scorers/kinds.ts";
 import { EvaluationSchema, upgradeEvaluation } from "../../engine/eval/schema.ts";
 import type { ScoringDeps } from "../../engine/eval/session.ts";
 import { judgeOptions, rescoreSession } from "../../engine/eval/session.ts";
@@ -76,6 +77,7 @@ export async function rescoreFile(
   const results = await readResults(a.out, io.stderr);
   if (results.length === 0) return usage(`${a.out} holds no results to score again.`);
   const scorerId = a.scorer ?? before.scorer.id;
+  const kind = scorerKind(scorerId);
   let items: EvalItem[] | undefined;
   if (a.dataset) {
     const mapping = parseColumnsOption(a.columns ?? "", before.dataset.mapping ?? DEFAULT_COLUMNS);
@@ -92,9 +94,9 @@ export async function rescoreFile(
         `${a.dataset} is not the question set of ${a.out} (hash ${before.dataset.hash}).`,
       );
     items = data.value.items;
-  } else if (scorerId === "judge" || scorerId === "code")
+  } else if (kind.readsItems)
     return usage(`Re-scoring with ${scorerId} needs --dataset (the questions and their tests).`);
-  const judgeDeps = scorerId === "judge" ? await judgeDepsOf(a, io) : undefined;
+  const judgeDeps = kind.needsJudge ? await judgeDepsOf(a, io) : undefined;
   if (typeof judgeDeps === "string") return usage(judgeDeps);
   const kept = scorerId === before.scorer.id ? before.scorer.options : {};
   const options = { ...kept, ...judgeOptions(a.judge, a.rubric) };

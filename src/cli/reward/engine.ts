@@ -2,6 +2,7 @@
 // the graders by id (code in the Pyodide sandbox), and a batch scored concurrently.
 import type { Sandbox } from "../../engine/eval/code/pool.ts";
 import { OriginLimiter, originOf } from "../../engine/eval/limiter.ts";
+import { scorerKind } from "../../engine/eval/scorers/kinds.ts";
 import { createScorer } from "../../engine/eval/scorers/registry.ts";
 import type { Scorer } from "../../engine/eval/scorers/types.ts";
 import type { RewardScheme } from "../../engine/eval/training/reward.ts";
@@ -88,7 +89,11 @@ export function createRewardRuntime(
     let made = scorers.get(id);
     if (made === undefined) {
       const built = createScorer(
-        { id, options: {}, ...(id === "math" && o.profile ? { profile: o.profile } : {}) },
+        {
+          id,
+          options: {},
+          ...(scorerKind(id).takesProfile && o.profile ? { profile: o.profile } : {}),
+        },
         o.codeSandbox ? { codeSandbox: () => (sandbox ??= o.codeSandbox!()) } : {},
       );
       made = built.ok ? built.scorer : built.message;

@@ -4,6 +4,7 @@ import { analyse, evaluationJson } from "../../engine/eval/analysis.ts";
 import { resultsCsv } from "../../engine/eval/report.ts";
 import { reportCsv, scorerNote } from "../../engine/eval/report-text.ts";
 import { latestResults } from "../../engine/eval/schema.ts";
+import { scorerKind } from "../../engine/eval/scorers/kinds.ts";
 import { strategyName } from "../../engine/eval/strategy.ts";
 import { findResumable, resumeStored, trainingDataJsonl } from "../../state/eval/evalController.ts";
 import { useStudio } from "../../state/slices/store.ts";
@@ -56,7 +57,7 @@ function Report({ hidden }: { hidden: boolean }) {
   );
   if (!evaluation || !report) return null;
   const rows = report.strategies;
-  const code = evaluation.scorer.id === "code";
+  const code = scorerKind(evaluation.scorer.id).runsCode;
   const stamp = new Date(evaluation.createdAt).toISOString().slice(0, 16).replace(/[:T]/g, "-");
   return (
     <section

@@ -1,6 +1,7 @@
 import { useMemo } from "react";
 import type { StrategyExplanation } from "../../engine/eval/strategy-explain.ts";
 import { callsText, explainStrategy } from "../../engine/eval/strategy-explain.ts";
+import { scorerKind } from "../../engine/eval/scorers/kinds.ts";
 import { mappedItems, strategyChoices, strategyOfChoice } from "../../state/eval/evalController.ts";
 import { useStudio } from "../../state/slices/store.ts";
 
@@ -37,7 +38,7 @@ function CallsTotal({ explained }: { explained: [string, StrategyExplanation | s
   const chosen = explained.filter(([name]) => setup.strategies.includes(name));
   const ok = chosen.flatMap(([, e]) => (typeof e === "string" ? [] : [e]));
   if (ok.length === 0 || questions === 0) return null;
-  const judge = setup.scorer === "judge" ? 1 : 0;
+  const judge = scorerKind(setup.scorer).needsJudge ? 1 : 0;
   const times = questions * setup.repeats;
   const min = ok.reduce((t, e) => t + e.calls.min + judge, 0) * times;
   const max = ok.reduce((t, e) => t + e.calls.max + judge, 0) * times;

@@ -1,6 +1,7 @@
 import { DEFAULT_RUBRIC } from "../../engine/eval/scorers/judge.ts";
 import type { MathProfile } from "../../engine/eval/scorers/math-profiles.ts";
 import { MathProfileSchema } from "../../engine/eval/scorers/math-profiles.ts";
+import { scorerKind } from "../../engine/eval/scorers/kinds.ts";
 import { scorerIds } from "../../engine/eval/scorers/registry.ts";
 import { startEvaluation } from "../../state/eval/evalController.ts";
 import { useStudio } from "../../state/slices/store.ts";
@@ -44,6 +45,8 @@ export function StrategyPicker() {
   const pool = useStudio((s) => s.pool);
   const cap = parseMoney(setup.maxCost, userLocale());
   const capProblem = cap.ok ? null : cap.message;
+  // "" is automatic, which may pick math: the grader is offered then too.
+  const { takesProfile, needsJudge } = scorerKind(setup.scorer);
   const blocker = runBlocker(!!setup.table, pool.length, setup.strategies.length, capProblem);
   return (
     <section className="eval-card eval-strategies" aria-label="Strategies">
@@ -65,7 +68,7 @@ export function StrategyPicker() {
             ))}
           </select>
         </label>
-        {(setup.scorer === "math" || setup.scorer === "") && (
+        {(takesProfile || setup.scorer === "") && (
           <label title="Which reference grader's conventions math answers are scored by (README: Graders)">
             Grader
             <select
@@ -81,7 +84,7 @@ export function StrategyPicker() {
             </select>
           </label>
         )}
-        {setup.scorer === "judge" && (
+        {needsJudge && (
           <label>
             Judge
             <select value={setup.judge} onChange={(e) => patchSetup({ judge: e.target.value })}>
@@ -92,7 +95,7 @@ export function StrategyPicker() {
             </select>
           </label>
         )}
-        {setup.scorer === "judge" && <JudgeRubric />}
+        {needsJudge && <JudgeRubric />}
         <label>
           Repeats
           <input

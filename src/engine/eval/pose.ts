@@ -1,6 +1,6 @@
 import type { EvalItem } from "./dataset/schema.ts";
 import { poseChoices } from "./dataset/shuffle.ts";
-import { formatInstruction } from "./strategy.ts";
+import { scorerKind } from "./scorers/kinds.ts";
 
 /** An item as every strategy receives it, and the reference its scorer compares with. */
 export interface PosedItem {
@@ -22,8 +22,9 @@ export function poseItem(
   /** The evaluation's own answer-format instruction (a benchmark preset's), else the scorer's. */
   instructionOverride?: string,
 ): PosedItem {
-  const instruction = instructionOverride ?? formatInstruction(scorerId);
-  const mc = scorerId === "mc" ? poseChoices(item, seed) : null;
+  const kind = scorerKind(scorerId);
+  const instruction = instructionOverride ?? kind.instruction;
+  const mc = kind.posesChoices ? poseChoices(item, seed) : null;
   if (mc)
     return {
       question: `${mc.text}\n\n${instruction}`,

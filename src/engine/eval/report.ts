@@ -1,6 +1,7 @@
 import { csvCell } from "../csv.ts";
 import { VERDICT_TEXT } from "./code/verdict.ts";
-import type { CodeResult, EvalResult } from "./schema.ts";
+import type { CodeResult } from "./scorers/code-result.ts";
+import type { EvalResult } from "./schema.ts";
 import { verdictOf } from "./outcome.ts";
 import { latestResults } from "./schema.ts";
 import type { BootstrapSettings, Interval } from "./stats/bootstrap.ts";

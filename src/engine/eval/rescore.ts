@@ -2,13 +2,12 @@ import type { EvalItem } from "./dataset/schema.ts";
 import type { JudgeMeter, JudgeSpend } from "./judge-meter.ts";
 import { poseItem } from "./pose.ts";
 import type { EvalResult, Evaluation } from "./schema.ts";
-import { CodeResultSchema, latestResults } from "./schema.ts";
+import { latestResults } from "./schema.ts";
+import { scorerKind } from "./scorers/kinds.ts";
 import type { ScoreResult, Scorer } from "./scorers/types.ts";
 
 /** The verdict fields a scorer sets; everything else of a result is what the run measured. */
 export function applyScore(result: EvalResult, scored: ScoreResult, scorer: Scorer): EvalResult {
-  const strict = scored.details?.strict;
-  const code = scorer.id === "code" ? CodeResultSchema.safeParse(scored.details) : null;
   const { reason: _reason, strict: _strict, code: _code, ...kept } = result;
   return {
     ...kept,
@@ -16,8 +15,7 @@ export function applyScore(result: EvalResult, scored: ScoreResult, scorer: Scor
     score: scored.score,
     extracted: scored.extracted,
     ...(scored.reason ? { reason: scored.reason } : {}),
-    ...(typeof strict === "boolean" ? { strict } : {}),
-    ...(code?.success ? { code: code.data } : {}),
+    ...scorerKind(scorer.id).readDetails(scored.details),
     scoredBy: {
       id: scorer.id,
       version: scorer.version,

@@ -3,8 +3,7 @@ import type { ChatBackend } from "../llm/types.ts";
 import { LlmError } from "../llm/types.ts";
 import type { RunRecord } from "../schema/record.ts";
 import type { Pool } from "../schema/worker.ts";
-import { worker } from "../../test-support/engine/eval/eval-runner.ts";
-import type { EvalItem } from "./dataset/schema.ts";
+import { evaluation, items, worker } from "../../test-support/engine/eval/eval-runner.ts";
 import { OriginLimiter } from "./limiter.ts";
 import { EvalRun } from "./runner.ts";
 import type { EvalResult, Evaluation } from "./schema.ts";
@@ -12,35 +11,19 @@ import { mathScorer } from "./scorers/math.ts";
 import { summarise } from "./report.ts";
 
 const POOL: Pool = [worker("right", { input: 1000, output: 1000 }), worker("wrong")];
-const ITEMS: EvalItem[] = Array.from({ length: 6 }, (_, i) => ({
-  id: `q${i}`,
-  question: `Question ${i}`,
-  expected: "7",
-}));
+const ITEMS = items(6);
 
-function evaluation(over: Partial<Evaluation> = {}): Evaluation {
-  return {
-    format: "conductor-studio-eval",
-    version: 1,
-    id: "ev",
-    name: "t",
-    createdAt: 0,
+/** The evaluation of these tests: both workers alone and a mixture, over six items. */
+const threeWays = (over: Partial<Evaluation> = {}): Evaluation =>
+  evaluation(POOL, {
     dataset: { name: "d", hash: "h", size: ITEMS.length },
     strategies: [
       { kind: "single", worker: "right" },
       { kind: "single", worker: "wrong" },
       { kind: "moa", aggregator: "right" },
     ],
-    repeats: 1,
-    seed: 1,
-    scorer: { id: "math", options: {}, version: 1 },
-    pool: POOL,
-    conductor: null,
-    concurrency: 2,
-    maxCost: null,
     ...over,
-  };
-}
+  });
 
 /** Answers after a few microtasks, counting the calls open at once. */
 function counting(
@@ -97,7 +80,7 @@ async function runAll(
 // Pause, resume and cancel are pinned in runner-control.test.ts; errors in runner-errors.test.ts.
 describe("evaluation runner", () => {
   it("gives each worker the answer-format instruction once, at the end of the question", async () => {
-    const { records } = await runAll(evaluation());
+    const { records } = await runAll(threeWays());
     const instruction = 'End your reply with a line "Answer: <value>"';
     const steps = records.flatMap((r) => r.rounds.flatMap((round) => round.steps));
     expect(steps.length).toBe(6 * (1 + 1 + 3));
@@ -109,7 +92,7 @@ describe("evaluation runner", () => {
   });
 
   it("runs every (item, strategy) through the engine runner and scores it", async () => {
-    const { results, records, outcome, stats } = await runAll(evaluation());
+    const { results, records, outcome, stats } = await runAll(threeWays());
     expect(outcome).toMatchObject({ status: "finished", done: 18, total: 18 });
     const table = summarise(results, ["single:right", "single:wrong", "moa"]);
     expect(table.map((r) => r.accuracy)).toEqual([1, 0, 1]);
@@ -124,9 +107,9 @@ describe("evaluation runner", () => {
   });
 
   it("resumes: finished results are never run again", async () => {
-    const first = await runAll(evaluation());
+    const first = await runAll(threeWays());
     const kept = first.results.filter((r) => r.item !== "q5");
-    const again = await runAll(evaluation(), kept);
+    const again = await runAll(threeWays(), kept);
     expect(again.results.map((r) => r.item)).toEqual(["q5", "q5", "q5"]);
     expect(again.outcome).toMatchObject({ done: 18, total: 18 });
     expect(again.stats.calls).toBe(5);
@@ -134,7 +117,7 @@ describe("evaluation runner", () => {
 
   it("starts nothing that the estimate says would pass the spending cap", async () => {
     // A question costs $0.80 (800 tokens at $1000/M); the prior estimate is about $0.76.
-    const ev = evaluation({ strategies: [{ kind: "single", worker: "right" }], maxCost: 3 });
+    const ev = threeWays({ strategies: [{ kind: "single", worker: "right" }], maxCost: 3 });
     const usage = { promptTokens: 200, completionTokens: 600, estimated: false };
     const { results, outcome } = await runAll(ev, [], undefined, usage);
     expect(outcome.status).toBe("cost_cap");

@@ -80,19 +80,6 @@ export function parseStrategyList(
   return { ok: true, strategies: out };
 }
 
-/**
- * The answer-format instruction every strategy answers under, so that the scorer sees the same
- * format whoever answered. It is appended to the posed question, which every worker reads.
- */
-export function formatInstruction(scorerId: string): string {
-  if (scorerId === "mc")
-    return 'End your reply with a line "Answer: X", where X is the letter of your choice.';
-  if (scorerId === "math")
-    return 'End your reply with a line "Answer: <value>" giving only the final number or expression.';
-  if (scorerId === "code") return "Reply with the complete program in one fenced code block.";
-  return 'End your reply with a line "Answer: <your final answer>".';
-}
-
 type Picked = { ok: true; id: string } | ({ ok: false } & Failure);
 
 /** Why a strategy cannot run on a pool with no workers. */

@@ -15,6 +15,7 @@ import {
   sessionScoring,
   withScorerVersion,
 } from "../../engine/eval/session.ts";
+import { scorerKind } from "../../engine/eval/scorers/kinds.ts";
 import { defaultScorerId } from "../../engine/eval/scorers/registry.ts";
 import type { Strategy } from "../../engine/eval/strategy.ts";
 import type { Worker } from "../../engine/schema/worker.ts";
@@ -120,6 +121,7 @@ export async function startEvaluation(): Promise<void> {
   if (typeof strategies === "string") return s.patchEval({ evalMessage: strategies });
   if (strategies.length === 0) return s.patchEval({ evalMessage: "Choose at least one strategy." });
   const scorerId = s.evalSetup.scorer || defaultScorerId(items);
+  const kind = scorerKind(scorerId);
   // A cap that cannot be read fails closed: nothing starts (the form says why).
   const cap = parseMoney(s.evalSetup.maxCost, userLocale());
   if (!cap.ok) return s.patchEval({ evalMessage: `Fix the spending cap: ${cap.message}` });
@@ -141,9 +143,9 @@ export async function startEvaluation(): Promise<void> {
     seed: Math.floor(Math.random() * 2 ** 31),
     scorer: {
       id: scorerId,
-      options: scorerId === "judge" ? judgeOptions(s.evalSetup.judge, s.evalSetup.rubric) : {},
+      options: kind.needsJudge ? judgeOptions(s.evalSetup.judge, s.evalSetup.rubric) : {},
       version: 0,
-      ...(scorerId === "math" && s.evalSetup.profile ? { profile: s.evalSetup.profile } : {}),
+      ...(kind.takesProfile && s.evalSetup.profile ? { profile: s.evalSetup.profile } : {}),
     },
     pool: s.pool,
     conductor: conductorConfigOf(s),

@@ -1,4 +1,5 @@
 import { scorerLabel } from "../../engine/eval/report.ts";
+import { scorerKind } from "../../engine/eval/scorers/kinds.ts";
 import { rescoreSession } from "../../engine/eval/session.ts";
 import { evalStore } from "./evalStore.ts";
 import { judgeOptions, studioScoringDeps } from "./evalScoring.ts";
@@ -18,7 +19,7 @@ export async function rescoreEvaluation(scorerId: string, onlyUnscored = false):
   const same = scorerId === ev.scorer.id;
   const options = same
     ? ev.scorer.options
-    : scorerId === "judge"
+    : scorerKind(scorerId).needsJudge
       ? judgeOptions(ui.evalSetup.judge, ui.evalSetup.rubric)
       : {};
   // the newest version; a math evaluation keeps its grader profile

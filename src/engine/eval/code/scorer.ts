@@ -5,6 +5,7 @@
  * costs at most about one time limit more than its passing tests.
  */
 import { ErrorCode } from "../../errors.ts";
+import { scorerKind } from "../scorers/kinds.ts";
 import { scoreWithProxy } from "./assert-proxy.ts";
 import { evalplusPlan } from "./evalplus-plan.ts";
 import { createOracleCache } from "./evalplus-oracle.ts";
@@ -122,7 +123,7 @@ export const CODE_SCORER_VERSION = 2;
 
 /** What to tell a reader of results scored by an older code scorer; null for the current one. */
 export function oldScorerNote(scorer: { id: string; version: number }): string | null {
-  if (scorer.id !== "code" || scorer.version >= CODE_SCORER_VERSION) return null;
+  if (!scorerKind(scorer.id).runsCode || scorer.version >= CODE_SCORER_VERSION) return null;
   return (
     `Scored by code scorer v${scorer.version}, whose sandbox a program could cheat (a value that ` +
     "equals anything, reading the expected value, changing the items after it): re-score these " +

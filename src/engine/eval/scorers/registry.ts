@@ -11,6 +11,7 @@ import { mathScorer } from "./math.ts";
 import { multipleChoiceScorerV2 } from "./mc-v2.ts";
 import { multipleChoiceScorer } from "./mc.ts";
 import { containsScorer, exactScorer, regexScorer } from "./text.ts";
+import { ScorerId, ScorerIdSchema, parseScorerId, scorerKind } from "./kinds.ts";
 import type { Scorer } from "./types.ts";
 
 /** A scorer as stored with an evaluation: its id and options (the judge names a worker). */
@@ -48,70 +49,53 @@ export type ScorerFactory = (
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 const num = (v: unknown): number | undefined => (typeof v === "number" ? v : undefined);
 
-/** The versions each built-in scorer can still be built at, oldest first; the last is the default. */
-const VERSIONS = new Map<string, number[]>([
-  ["mc", [1, 2, 3]],
-  ["math", [1, 2, 3]],
-]);
+/** How each scorer kind is built (what each kind is: kinds.ts); a Record, so no kind lacks one. */
+const FACTORIES: Record<ScorerId, ScorerFactory> = {
+  mc: (o, _deps, version) => {
+    const mode = o.mode === "strict" ? "strict" : "lenient";
+    return version === 1
+      ? multipleChoiceScorer(mode)
+      : multipleChoiceScorerV2(mode, version === 2 ? 2 : 3);
+  },
+  math: (o, _deps, version) => {
+    if (version === 1) return mathScorer({ relTol: num(o.relTol), absTol: num(o.absTol) });
+    const profile = MathProfileSchema.safeParse(o.profile ?? "default");
+    if (!profile.success)
+      return `Unknown math profile "${String(o.profile)}" (known: ${MathProfileSchema.options.join(", ")}).`;
+    if (version === 2 && o.profile !== undefined)
+      return "Math version 2 has no profiles (profiles came with version 3).";
+    const opts = { precision: num(o.precision), relTol: num(o.relTol), profile: profile.data };
+    return mathScorerV2(opts, version ?? 3);
+  },
+  exact: () => exactScorer(),
+  contains: () => containsScorer(),
+  regex: (o) => regexScorer({ pattern: str(o.pattern), flags: str(o.flags) }),
+  judge: (o, deps) =>
+    deps.judgeBackend
+      ? judgeScorer({ backend: deps.judgeBackend, rubric: str(o.rubric) })
+      : "The LLM judge needs a judge worker.",
+  code: (o, deps) =>
+    deps.codeSandbox
+      ? lazyCodeScorer(deps.codeSandbox, codeLimitsOf(o))
+      : "The code scorer needs a Python sandbox.",
+};
 
-const FACTORIES = new Map<string, ScorerFactory>([
-  [
-    "mc",
-    (o, _deps, version) => {
-      const mode = o.mode === "strict" ? "strict" : "lenient";
-      return version === 1
-        ? multipleChoiceScorer(mode)
-        : multipleChoiceScorerV2(mode, version === 2 ? 2 : 3);
-    },
-  ],
-  [
-    "math",
-    (o, _deps, version) => {
-      if (version === 1) return mathScorer({ relTol: num(o.relTol), absTol: num(o.absTol) });
-      const profile = MathProfileSchema.safeParse(o.profile ?? "default");
-      if (!profile.success)
-        return `Unknown math profile "${String(o.profile)}" (known: ${MathProfileSchema.options.join(", ")}).`;
-      if (version === 2 && o.profile !== undefined)
-        return "Math version 2 has no profiles (profiles came with version 3).";
-      const opts = { precision: num(o.precision), relTol: num(o.relTol), profile: profile.data };
-      return mathScorerV2(opts, version ?? 3);
-    },
-  ],
-  ["exact", () => exactScorer()],
-  ["contains", () => containsScorer()],
-  ["regex", (o) => regexScorer({ pattern: str(o.pattern), flags: str(o.flags) })],
-  [
-    "judge",
-    (o, deps) =>
-      deps.judgeBackend
-        ? judgeScorer({ backend: deps.judgeBackend, rubric: str(o.rubric) })
-        : "The LLM judge needs a judge worker.",
-  ],
-  [
-    "code",
-    (o, deps) =>
-      deps.codeSandbox
-        ? lazyCodeScorer(deps.codeSandbox, codeLimitsOf(o))
-        : "The code scorer needs a Python sandbox.",
-  ],
-]);
-
-/** Adds a scorer kind (or replaces one: a test can register a fake "code"). */
-export function registerScorer(id: string, factory: ScorerFactory): void {
-  FACTORIES.set(id, factory);
+/** Replaces how a scorer kind is built (a test registers a fake "code"). */
+export function registerScorer(id: ScorerId, factory: ScorerFactory): void {
+  FACTORIES[id] = factory;
 }
 
-/** The scorer kinds known now. */
+/** The scorer kinds, in the order they are offered (as strings: user input is checked against them). */
 export function scorerIds(): string[] {
-  return [...FACTORIES.keys()];
+  return [...ScorerIdSchema.options];
 }
 
 /**
  * The versions a scorer kind can be built at, oldest first (the last is what a spec without a
- * version gets); one entry for kinds that keep only their current version.
+ * version gets); none for kinds that keep only their current version.
  */
-export function scorerVersions(id: string): number[] {
-  return VERSIONS.get(id) ?? [];
+export function scorerVersions(id: ScorerId): number[] {
+  return [...scorerKind(id).versions];
 }
 
 /**
@@ -127,22 +111,23 @@ export function createScorer(
   },
   deps: ScorerDeps = {},
 ): { ok: true; scorer: Scorer } | ({ ok: false } & Failure) {
-  const factory = FACTORIES.get(spec.id);
-  if (!factory)
+  const id = parseScorerId(spec.id);
+  if (!id)
     return {
       ok: false,
       code: ErrorCode.invalid_scorer,
       message: `Unknown scorer "${spec.id}" (known: ${scorerIds().join(", ")}).`,
     };
   const asked = spec.version || num(spec.options.version) || undefined;
-  const known = VERSIONS.get(spec.id);
-  if (asked !== undefined && known && !known.includes(asked))
+  const kind = scorerKind(id);
+  const known = kind.versions;
+  if (asked !== undefined && known.length > 0 && !known.includes(asked))
     return {
       ok: false,
       code: ErrorCode.invalid_scorer,
       message: `Scorer "${spec.id}" has no version ${asked} (known: ${known.join(", ")}).`,
     };
-  if (spec.profile !== undefined && spec.id !== "math")
+  if (spec.profile !== undefined && !kind.takesProfile)
     return {
       ok: false,
       code: ErrorCode.invalid_scorer,
@@ -150,7 +135,7 @@ export function createScorer(
     };
   const options =
     spec.profile !== undefined ? { ...spec.options, profile: spec.profile } : spec.options;
-  const made = factory(options, deps, asked);
+  const made = FACTORIES[id](options, deps, asked);
   if (typeof made === "string") return { ok: false, code: ErrorCode.invalid_scorer, message: made };
   if (asked !== undefined && made.version !== asked)
     return {
@@ -167,14 +152,15 @@ export function createScorer(
  */
 export function defaultScorerId(
   items: readonly { choices?: string[]; kind?: string; expected?: string; tests?: unknown }[],
-): string {
-  if (items.some((i) => i.tests !== undefined && i.tests !== null && i.tests !== "")) return "code";
-  if (items.some((i) => i.choices && i.choices.length > 1)) return "mc";
+): ScorerId {
+  if (items.some((i) => i.tests !== undefined && i.tests !== null && i.tests !== ""))
+    return ScorerId.code;
+  if (items.some((i) => i.choices && i.choices.length > 1)) return ScorerId.mc;
   if (
     items.every(
       (i) => i.kind === "math" || (i.expected !== undefined && /^[-\d.,/%\s$]+$/.test(i.expected)),
     )
   )
-    return "math";
-  return "contains";
+    return ScorerId.math;
+  return ScorerId.contains;
 }
