@@ -1,13 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { ChatBackend } from "../llm/types.ts";
 import type { Pool } from "../schema/worker.ts";
-import { worker } from "../../test-support/engine/eval/eval-runner.ts";
-import type { EvalItem } from "./dataset/schema.ts";
+import { collect, evaluation, items, worker } from "../../test-support/engine/eval/eval-runner.ts";
 import { CostModel } from "./cost-model.ts";
 import { priorCost } from "./estimate.ts";
-import { EvalRun } from "./runner.ts";
-import type { EvalResult, Evaluation } from "./schema.ts";
-import { mathScorer } from "./scorers/math.ts";
+import type { Evaluation } from "./schema.ts";
 import type { Strategy } from "./strategy.ts";
 
 // $1 per million tokens: a call of 15 tokens costs $0.000015, its prior (600 output tokens) ~45x more.
@@ -15,34 +12,15 @@ const POOL: Pool = [
   worker("cheap", { input: 1, output: 1 }),
   worker("gold", { input: 1e5, output: 1e5 }),
 ];
-const ITEMS: EvalItem[] = Array.from({ length: 6 }, (_, i) => ({
-  id: `q${i}`,
-  question: `Question ${i}`,
-  expected: "7",
-}));
+const ITEMS = items(6);
 const MOA: Strategy = { kind: "moa", workers: ["cheap", "cheap"], aggregator: "cheap" };
 const CHEAP: Strategy = { kind: "single", worker: "cheap" };
 const GOLD: Strategy = { kind: "single", worker: "gold" };
 const CALL = 15 / 1e6;
 
-function evaluation(strategies: Strategy[], maxCost: number | null): Evaluation {
-  return {
-    format: "conductor-studio-eval",
-    version: 1,
-    id: "ev",
-    name: "t",
-    createdAt: 0,
-    dataset: { name: "d", hash: "h", size: ITEMS.length },
-    strategies,
-    repeats: 1,
-    seed: 1,
-    scorer: { id: "math", options: {}, version: 1 },
-    pool: POOL,
-    conductor: null,
-    concurrency: 2,
-    maxCost,
-  };
-}
+/** The pool's evaluation of the six items under `strategies`, capped at `maxCost`. */
+const capped = (strategies: Strategy[], maxCost: number | null): Evaluation =>
+  evaluation(POOL, { strategies, maxCost, dataset: { name: "d", hash: "h", size: ITEMS.length } });
 
 /** Every call answers "7" with this usage. */
 const answering = (promptTokens: number, completionTokens: number): ChatBackend => ({
@@ -55,25 +33,15 @@ const answering = (promptTokens: number, completionTokens: number): ChatBackend 
   },
 });
 
-async function run(ev: Evaluation, usage: [number, number] = [10, 5]) {
-  const results: EvalResult[] = [];
-  const outcome = await new EvalRun({
-    evaluation: ev,
-    items: ITEMS,
-    scorer: mathScorer(),
-    backendFor: () => answering(...usage),
-    onResult: (r) => void results.push(r),
-    retry: { maxAttempts: 1 },
-  }).run();
-  return { outcome, results };
-}
+const run = (ev: Evaluation, usage: [number, number] = [10, 5]) =>
+  collect({ evaluation: ev, items: ITEMS, backendFor: () => answering(...usage) });
 
 describe("the spending cap", () => {
   it("learns each worker's cost from the calls made, and skips only what would pass the cap", async () => {
     const cap = 0.002;
     // The priors alone would stop everything: MoA's is above the whole cap.
     expect(priorCost(MOA, POOL, null, 10)).toBeGreaterThan(cap);
-    const { outcome, results } = await run(evaluation([CHEAP, MOA, GOLD], cap));
+    const { outcome, results } = await run(capped([CHEAP, MOA, GOLD], cap));
     const count = (s: string) => results.filter((r) => r.strategy === s).length;
     expect(count("single:cheap")).toBe(6);
     expect(count("moa")).toBe(6);
@@ -97,7 +65,7 @@ describe("the spending cap", () => {
     // Calls as long as the prior guesses (150 + 600 tokens), so the first items fit.
     const call = 750 / 1e6;
     const cap = 12 * call + call / 2;
-    const { outcome, results } = await run(evaluation([CHEAP, MOA], cap), [150, 600]);
+    const { outcome, results } = await run(capped([CHEAP, MOA], cap), [150, 600]);
     // Items go q0 cheap, q0 MoA, q1 cheap, ...: three of each (3 + 9 calls) fit, then
     // half a call's worth is left, less than either strategy's measured cost.
     expect(results.filter((r) => r.strategy === "single:cheap")).toHaveLength(3);
@@ -114,7 +82,7 @@ describe("the spending cap", () => {
   });
 
   it("finishes, skipping nothing, when everything fits", async () => {
-    const { outcome } = await run(evaluation([CHEAP, MOA], 1));
+    const { outcome } = await run(capped([CHEAP, MOA], 1));
     expect(outcome).toMatchObject({ status: "finished", done: 12, skipped: [] });
   });
 });
