@@ -4,20 +4,16 @@ import { analyse, comparisonSentence, formatP, mixedScorers, scorerUse } from ".
 import { summarise } from "./report.ts";
 import { reportCsv, scorerNote, summaryTable } from "./report-text.ts";
 import type { EvalResult } from "./schema.ts";
-import { EvalResultSchema } from "./schema.ts";
+import { line } from "../../test-support/engine/eval/eval-results.ts";
 
-function r(
+/** A result as the analysis reads it: 100 tokens for $0.01 in one call, "7" right and "8" wrong. */
+const r = (
   strategy: string,
   item: string,
   correct: boolean | null,
   over: Partial<EvalResult> = {},
-): EvalResult {
-  return EvalResultSchema.parse({
-    item,
-    strategy,
-    repeat: 0,
-    correct,
-    score: correct ? 1 : 0,
+): EvalResult =>
+  line(strategy, item, correct, "", {
     answer: correct ? "Answer: 7" : "Answer: 8",
     expected: "7",
     tokens: 100,
@@ -29,7 +25,6 @@ function r(
     scoredBy: { id: "math", version: 2 },
     ...over,
   });
-}
 
 const ERROR = { stage: "worker" as const, code: "server", message: "500" };
 

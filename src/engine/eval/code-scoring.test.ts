@@ -4,46 +4,12 @@
 import { describe, expect, it } from "vitest";
 import type { ChatBackend } from "../llm/types.ts";
 import type { Worker } from "../schema/worker.ts";
-import type { Sandbox } from "./code/pool.ts";
-import { IDLE_STATUS, leaseOver } from "./code/pool.ts";
+import { summingSandbox } from "../../test-support/engine/eval/code/summing-sandbox.ts";
+import { collect, evaluation, worker } from "../../test-support/engine/eval/eval-runner.ts";
 import { CODE_SCORER_VERSION } from "./code/scorer.ts";
-import type { RunRequest } from "./code/types.ts";
 import type { EvalItem } from "./dataset/schema.ts";
 import { summarise } from "./report.ts";
-import { EvalRun } from "./runner.ts";
-import type { EvalResult, Evaluation } from "./schema.ts";
 import { createScorer, defaultScorerId, scorerIds } from "./scorers/registry.ts";
-
-/** Runs "programs" by name: `sum` adds the numbers on stdin, anything else prints nothing. */
-function fakeSandbox(): Sandbox & { runs: RunRequest[]; limits: number[] } {
-  const runs: RunRequest[] = [];
-  const limits: number[] = [];
-  const run: Sandbox["run"] = (request, l) => {
-    runs.push(request);
-    limits.push(l.timeMs);
-    const stdin = request.mode === "stdio" ? request.stdin : "";
-    const sum = stdin
-      .split(/\s+/)
-      .filter(Boolean)
-      .map(Number)
-      .reduce((a, b) => a + b, 0);
-    const stdout = request.code.includes("sum") ? `${sum}\n` : "";
-    return Promise.resolve({
-      ok: true,
-      outcome: { status: "ok", stdout, stderr: "", timeMs: 2 },
-    });
-  };
-  return {
-    runs,
-    limits,
-    run,
-    open: leaseOver(run),
-    warm: () => Promise.resolve(),
-    status: () => IDLE_STATUS,
-    subscribe: () => () => undefined,
-    dispose: () => undefined,
-  };
-}
 
 const TESTS = JSON.stringify({
   style: "stdio",
@@ -56,16 +22,7 @@ const ITEMS: EvalItem[] = [
   { id: "a", question: "Add them (a).", tests: TESTS },
   { id: "b", question: "Add them (b).", tests: JSON.parse(TESTS) as unknown },
 ];
-const WORKER: Worker = {
-  id: "w",
-  name: "w",
-  kind: "openai",
-  baseURL: "http://models.test/v1",
-  model: "w",
-  temperature: 0,
-  maxTokens: 256,
-  prefill: false,
-};
+const WORKER: Worker = { ...worker("w"), temperature: 0 };
 
 /** Right on item a, wrong on item b. */
 const backend: ChatBackend = {
@@ -79,22 +36,11 @@ const backend: ChatBackend = {
   },
 };
 
-const EVALUATION: Evaluation = {
-  format: "conductor-studio-eval",
-  version: 1,
-  id: "ev",
+const EVALUATION = evaluation([WORKER], {
   name: "code",
-  createdAt: 0,
   dataset: { name: "code", hash: "h", size: 2 },
-  strategies: [{ kind: "single", worker: "w" }],
-  repeats: 1,
-  seed: 1,
   scorer: { id: "code", options: {}, version: 1 },
-  pool: [WORKER],
-  conductor: null,
-  concurrency: 2,
-  maxCost: null,
-};
+});
 
 describe("the code scorer in the evaluation", () => {
   it("is registered as code, picked for items with tests, and needs a sandbox", () => {
@@ -118,7 +64,7 @@ describe("the code scorer in the evaluation", () => {
       [{ maxTimeLimitMs: 300_000 }, 300_000],
       [{ maxTimeLimitMs: 900_000 }, 600_000],
     ] as const) {
-      const sandbox = fakeSandbox();
+      const sandbox = summingSandbox();
       const made = createScorer({ id: "code", options }, { codeSandbox: () => sandbox });
       if (!made.ok) throw new Error(made.message);
       await made.scorer.score("```python\nprint(sum)\n```", item, new AbortController().signal);
@@ -127,7 +73,7 @@ describe("the code scorer in the evaluation", () => {
   });
 
   it("asks for its sandbox on the first answer only, and keeps the tests with each result", async () => {
-    const sandbox = fakeSandbox();
+    const sandbox = summingSandbox();
     let asked = 0;
     const made = createScorer(
       { id: "code", options: { timeMs: 1500 } },
@@ -136,16 +82,13 @@ describe("the code scorer in the evaluation", () => {
     if (!made.ok) throw new Error(made.message);
     expect(made.scorer).toMatchObject({ id: "code", version: CODE_SCORER_VERSION });
     expect(asked).toBe(0);
-    const results: EvalResult[] = [];
-    const run = new EvalRun({
+    const { outcome, results } = await collect({
       evaluation: EVALUATION,
       items: ITEMS,
       scorer: made.scorer,
       backendFor: () => backend,
-      onResult: (r) => void results.push(r),
-      retry: { maxAttempts: 1 },
     });
-    expect(await run.run()).toMatchObject({ status: "finished", done: 2 });
+    expect(outcome).toMatchObject({ status: "finished", done: 2 });
     expect(asked).toBe(1);
     // Both tests of both items ran (a wrong answer does not stop the remaining tests).
     expect(sandbox.runs).toHaveLength(4);

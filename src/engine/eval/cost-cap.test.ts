@@ -1,12 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { ChatBackend } from "../llm/types.ts";
 import type { Pool } from "../schema/worker.ts";
-import { evaluation, items, worker } from "../../test-support/engine/eval/eval-runner.ts";
+import { collect, evaluation, items, worker } from "../../test-support/engine/eval/eval-runner.ts";
 import { CostModel } from "./cost-model.ts";
 import { priorCost } from "./estimate.ts";
-import { EvalRun } from "./runner.ts";
-import type { EvalResult, Evaluation } from "./schema.ts";
-import { mathScorer } from "./scorers/math.ts";
+import type { Evaluation } from "./schema.ts";
 import type { Strategy } from "./strategy.ts";
 
 // $1 per million tokens: a call of 15 tokens costs $0.000015, its prior (600 output tokens) ~45x more.
@@ -20,12 +18,9 @@ const CHEAP: Strategy = { kind: "single", worker: "cheap" };
 const GOLD: Strategy = { kind: "single", worker: "gold" };
 const CALL = 15 / 1e6;
 
+/** The pool's evaluation of the six items under `strategies`, capped at `maxCost`. */
 const capped = (strategies: Strategy[], maxCost: number | null): Evaluation =>
-  evaluation(POOL, {
-    dataset: { name: "d", hash: "h", size: ITEMS.length },
-    strategies,
-    maxCost,
-  });
+  evaluation(POOL, { strategies, maxCost, dataset: { name: "d", hash: "h", size: ITEMS.length } });
 
 /** Every call answers "7" with this usage. */
 const answering = (promptTokens: number, completionTokens: number): ChatBackend => ({
@@ -38,18 +33,8 @@ const answering = (promptTokens: number, completionTokens: number): ChatBackend 
   },
 });
 
-async function run(ev: Evaluation, usage: [number, number] = [10, 5]) {
-  const results: EvalResult[] = [];
-  const outcome = await new EvalRun({
-    evaluation: ev,
-    items: ITEMS,
-    scorer: mathScorer(),
-    backendFor: () => answering(...usage),
-    onResult: (r) => void results.push(r),
-    retry: { maxAttempts: 1 },
-  }).run();
-  return { outcome, results };
-}
+const run = (ev: Evaluation, usage: [number, number] = [10, 5]) =>
+  collect({ evaluation: ev, items: ITEMS, backendFor: () => answering(...usage) });
 
 describe("the spending cap", () => {
   it("learns each worker's cost from the calls made, and skips only what would pass the cap", async () => {

@@ -1,27 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { diffEvaluations, diffText } from "./diff.ts";
-import { line } from "../../test-support/engine/eval/eval-results.ts";
+import { line, lines } from "../../test-support/engine/eval/eval-results.ts";
 
 describe("evaluation diff", () => {
   // A: q1..q4 right on 2; B: q1..q4 right on 4 (q3, q4 gained), conductor q2 lost.
-  const A = [
-    line("single:w", "q1", true, "a"),
-    line("single:w", "q2", true, "a"),
-    line("single:w", "q3", false, "a"),
-    line("single:w", "q4", false, "a"),
-    line("conductor", "q1", true, "a"),
-    line("conductor", "q2", true, "a"),
-    line("moa", "q1", true, "a"),
-  ];
-  const B = [
-    line("single:w", "q1", true, "b"),
-    line("single:w", "q2", true, "b"),
-    line("single:w", "q3", true, "b"),
-    line("single:w", "q4", true, "b"),
-    line("conductor", "q1", true, "b"),
-    line("conductor", "q2", false, "b"),
-    line("chain", "q1", true, "b"),
-  ];
+  const A = lines("a", {
+    "single:w": { q1: true, q2: true, q3: false, q4: false },
+    conductor: { q1: true, q2: true },
+    moa: { q1: true },
+  });
+  const B = lines("b", {
+    "single:w": { q1: true, q2: true, q3: true, q4: true },
+    conductor: { q1: true, q2: false },
+    chain: { q1: true },
+  });
 
   it("gives each shared strategy's accuracies and the paired change B - A", () => {
     const d = diffEvaluations(A, B, { seed: 3 });

@@ -1,31 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { doneResult } from "../../test-support/engine/eval/eval-results.ts";
+import { storedEvaluation } from "../../test-support/engine/eval/stored-evaluation.ts";
 import type { Evaluation } from "./schema.ts";
 import { table1, table1Csv, table1Markdown } from "./table1.ts";
 
-function evaluation(
+/** A stored evaluation of four questions from `name`, of `benchmark` when one is named. */
+const evaluation = (
   benchmark: string | null,
   name = "file.jsonl",
-  strategies: Evaluation["strategies"] = [{ kind: "conductor", rounds: 0 }],
-): Evaluation {
-  return {
-    format: "conductor-studio-eval",
-    version: 1,
-    id: name,
-    name,
-    createdAt: 0,
+  strategies?: Evaluation["strategies"],
+): Evaluation =>
+  storedEvaluation(name, benchmark ? { id: benchmark.toLowerCase(), name: benchmark } : null, {
     dataset: { name, hash: "h", size: 4 },
-    ...(benchmark ? { benchmark: { id: benchmark.toLowerCase(), name: benchmark } } : {}),
-    strategies,
-    repeats: 1,
-    seed: 0,
-    scorer: { id: "mc", options: {}, version: 1 },
-    pool: [],
-    conductor: null,
-    concurrency: 1,
-    maxCost: null,
-  };
-}
+    ...(strategies ? { strategies } : {}),
+  });
 
 /** `right` of four questions correct for `strategy`, each question costing `cost`. */
 const results = (strategy: string, right: number, cost: number) =>

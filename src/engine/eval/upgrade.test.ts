@@ -3,6 +3,7 @@ import { upgradeRunObject } from "../run/export.ts";
 import { RunRecordSchema } from "../schema/record.ts";
 import { StrategySchema } from "./strategy.ts";
 import { upgradeEvaluation } from "./schema.ts";
+import { v1Step } from "../../test-support/engine/eval/stored-v1.ts";
 
 // Evaluations and their item runs are stored as objects, not exports: ones stored before steps
 // referred to workers by id still open, on the same workers.
@@ -46,23 +47,8 @@ describe("stored evaluations from before workers by id", () => {
   });
 
   it("an item run stored as an object gains worker ids and its lists' mapping, once", () => {
-    const step = (i: number, worker: number) => ({
-      index: i,
-      worker,
-      workerName: pool[worker]?.name ?? "",
-      subtask: `s${i}`,
-      access: [],
-      status: "done",
-      messages: [],
-      output: "ok",
-      startedAt: 1,
-      finishedAt: 2,
-      attempts: 1,
-      usage: null,
-      cost: null,
-      error: null,
-      nested: null,
-    });
+    const step = (i: number, worker: number) =>
+      v1Step(i, worker, pool[worker]?.name ?? "", `s${i}`);
     const run = {
       id: "r",
       kind: "evaluation",

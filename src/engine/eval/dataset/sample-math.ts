@@ -1,7 +1,8 @@
+import { answerItems } from "./sample-items.ts";
 import type { EvalItem } from "./schema.ts";
 
 /** Twenty word problems with numeric answers, written for this project. */
-export const SAMPLE_MATH: EvalItem[] = [
+export const SAMPLE_MATH: EvalItem[] = answerItems("math", "math", [
   [
     "A baker fills 14 trays with 18 rolls each and sells all but 25 rolls. How many rolls are sold?",
     "227",
@@ -37,9 +38,4 @@ export const SAMPLE_MATH: EvalItem[] = [
   ],
   ["What fraction of an hour is 45 minutes? Give the answer as a fraction in lowest terms.", "3/4"],
   ["A square has a diagonal of length 10. What is its area?", "50"],
-].map(([question, expected], i) => ({
-  id: `math-${String(i + 1).padStart(2, "0")}`,
-  question: question!,
-  expected: expected!,
-  kind: "math",
-}));
+]);

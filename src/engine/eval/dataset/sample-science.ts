@@ -1,3 +1,4 @@
+import { sampleId } from "./sample-items.ts";
 import type { EvalItem } from "./schema.ts";
 
 type Row = [question: string, correct: string, ...wrong: string[]];
@@ -99,7 +100,7 @@ const ROWS: Row[] = [
 
 /** Twenty four-choice science questions, written for this project; `expected` is the option text. */
 export const SAMPLE_SCIENCE: EvalItem[] = ROWS.map(([question, correct, ...wrong], i) => ({
-  id: `sci-${String(i + 1).padStart(2, "0")}`,
+  id: sampleId("sci", i),
   question,
   expected: correct,
   choices: [correct, ...wrong],

@@ -1,10 +1,11 @@
 import { datasetHash } from "./hash.ts";
 import { SAMPLE_CODE } from "./sample-code.ts";
 import { SAMPLE_MATH } from "./sample-math.ts";
+import { answerItems } from "./sample-items.ts";
 import { SAMPLE_SCIENCE } from "./sample-science.ts";
 import type { EvalItem, QuestionSet } from "./schema.ts";
 
-const FACTUAL: EvalItem[] = [
+const FACTUAL: EvalItem[] = answerItems("fact", "factual", [
   ["What is the capital city of Canada?", "Ottawa"],
   ["Which element has the chemical symbol Fe?", "Iron"],
   ["How many sides does a hexagon have?", "6"],
@@ -15,12 +16,7 @@ const FACTUAL: EvalItem[] = [
   ["Which planet is known as the Red Planet?", "Mars"],
   ["What language has the most native speakers?", "Mandarin Chinese"],
   ["How many minutes are there in a day?", "1440"],
-].map(([question, expected], i) => ({
-  id: `fact-${String(i + 1).padStart(2, "0")}`,
-  question: question!,
-  expected: expected!,
-  kind: "factual",
-}));
+]);
 
 export interface SampleSet extends QuestionSet {
   id: "math" | "science" | "factual" | "code";

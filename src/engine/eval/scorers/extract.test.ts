@@ -3,62 +3,77 @@
 import { describe, expect, it } from "vitest";
 import { finalAnswer, lastAnswerLine, lastAnswerTag, lastBoxed, stripThinking } from "./extract.ts";
 
+/** Each extractor by name, with [text, what it gives] pairs. */
+const EXTRACTORS: [string, (text: string) => string | null, [string, string | null][]][] = [
+  [
+    "stripThinking",
+    stripThinking,
+    [
+      ["<think>a</think>b", "b"],
+      ["<THINK>a</THINK>b", "b"],
+      ["<think>a\nb</think>c", "c"],
+      ["<think>an unclosed block runs to the end", ""],
+      ["x<think>1</think>y<think>2</think>z", "xyz"],
+    ],
+  ],
+  [
+    "lastBoxed",
+    lastBoxed,
+    [
+      ["\\boxed{1} \\boxed{2}", "2"],
+      ["\\boxed{a{b}}", "a{b}"],
+      ["\\fbox{3}", "3"],
+      ["\\boxed {4}", "4"],
+      ["\\boxed{4} \\boxed{5", "4"], // an unclosed box is none
+      ["none", null],
+    ],
+  ],
+  [
+    "lastAnswerTag",
+    lastAnswerTag,
+    [
+      ["<answer> 6 </answer>", "6"],
+      ["<ANSWER>7</ANSWER>", "7"],
+      ["<answer>1</answer><answer>2</answer>", "2"],
+      ["<answer>\n8\n</answer>", "8"],
+      ["x", null],
+    ],
+  ],
+  [
+    "lastAnswerLine",
+    lastAnswerLine,
+    [
+      ["Answer: 5", "5"],
+      ["answer:5", "5"],
+      ["  > **Final Answer:** 7 ", "7"],
+      ["The answer is: 8", "8"],
+      ["The  final  answer  is : 8", "8"],
+      ["Answer: **9**", "9"],
+      ["Answer:   ", null],
+      ["Answer: 1\nAnswer: 2", "2"],
+      ["x\nAnswer：3", "3"],
+      ["Answer: 3 \nthen more", "3"],
+      ["So the answer: 4", null], // the label opens its line
+    ],
+  ],
+  [
+    "finalAnswer",
+    finalAnswer,
+    [
+      ["<think>\\boxed{1}</think>\\boxed{2}", "2"],
+      ["<think>\\boxed{1}</think>no box", null],
+      ["<answer>3</answer> Answer: 4", "3"],
+      ["\\boxed{5} <answer>3</answer>", "5"],
+      ["Answer: 5", "5"],
+      ["nothing", null],
+    ],
+  ],
+];
+
 describe("answer extraction", () => {
-  it.each<[string, string]>([
-    ["<think>a</think>b", "b"],
-    ["<THINK>a</THINK>b", "b"],
-    ["<think>a\nb</think>c", "c"],
-    ["<think>an unclosed block runs to the end", ""],
-    ["x<think>1</think>y<think>2</think>z", "xyz"],
-  ])("stripThinking(%j) is %j", (text, want) => {
-    expect(stripThinking(text)).toBe(want);
-  });
-
-  it.each<[string, string | null]>([
-    ["\\boxed{1} \\boxed{2}", "2"],
-    ["\\boxed{a{b}}", "a{b}"],
-    ["\\fbox{3}", "3"],
-    ["\\boxed {4}", "4"],
-    ["\\boxed{4} \\boxed{5", "4"], // an unclosed box is none
-    ["none", null],
-  ])("lastBoxed(%j) is %j", (text, want) => {
-    expect(lastBoxed(text)).toBe(want);
-  });
-
-  it.each<[string, string | null]>([
-    ["<answer> 6 </answer>", "6"],
-    ["<ANSWER>7</ANSWER>", "7"],
-    ["<answer>1</answer><answer>2</answer>", "2"],
-    ["<answer>\n8\n</answer>", "8"],
-    ["x", null],
-  ])("lastAnswerTag(%j) is %j", (text, want) => {
-    expect(lastAnswerTag(text)).toBe(want);
-  });
-
-  it.each<[string, string | null]>([
-    ["Answer: 5", "5"],
-    ["answer:5", "5"],
-    ["  > **Final Answer:** 7 ", "7"],
-    ["The answer is: 8", "8"],
-    ["The  final  answer  is : 8", "8"],
-    ["Answer: **9**", "9"],
-    ["Answer:   ", null],
-    ["Answer: 1\nAnswer: 2", "2"],
-    ["x\nAnswer：3", "3"],
-    ["Answer: 3 \nthen more", "3"],
-    ["So the answer: 4", null], // the label opens its line
-  ])("lastAnswerLine(%j) is %j", (text, want) => {
-    expect(lastAnswerLine(text)).toBe(want);
-  });
-
-  it.each<[string, string | null]>([
-    ["<think>\\boxed{1}</think>\\boxed{2}", "2"],
-    ["<think>\\boxed{1}</think>no box", null],
-    ["<answer>3</answer> Answer: 4", "3"],
-    ["\\boxed{5} <answer>3</answer>", "5"],
-    ["Answer: 5", "5"],
-    ["nothing", null],
-  ])("finalAnswer(%j) is %j", (text, want) => {
-    expect(finalAnswer(text)).toBe(want);
-  });
+  for (const [name, extract, cases] of EXTRACTORS) {
+    it.each(cases)(`${name}(%j) is %j`, (text, want) => {
+      expect(extract(text)).toBe(want);
+    });
+  }
 });

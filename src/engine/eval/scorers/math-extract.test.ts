@@ -4,38 +4,57 @@ import { describe, expect, it } from "vitest";
 import type { FoundAnswer } from "./math-extract.ts";
 import { MathExtractionSchema, findMathAnswer, referenceAnswer } from "./math-extract.ts";
 
+/**
+ * Replies whose answer a reference gives up the same way: a final-answer sentence, boxes, tags, an
+ * "Answer:" line, reasoning left out. Both findMathAnswer and referenceAnswer must read each one so.
+ */
+const READ_ALIKE: [string, FoundAnswer][] = [
+  ["The final answer is $5$. I hope it is correct.", { text: "5", how: "final-answer" }],
+  ["The final answer is: 7. I hope it is correct.", { text: "7", how: "final-answer" }],
+  ["The final answer is $\\boxed{8}$. I hope it is correct.", { text: "8", how: "boxed" }],
+  ['The final answer is "9". I hope it is correct.', { text: "9", how: "final-answer" }],
+  ["The final answer is 4. I hope it is correct. Then \\boxed{5}", { text: "5", how: "boxed" }],
+  ["So \\boxed{1}, \\boxed{2}", { text: "\\{1, 2\\}", how: "boxed-group" }],
+  [
+    "We get \\boxed{1} \\quad \\text{and} \\quad \\boxed{2}",
+    { text: "\\{1, 2\\}", how: "boxed-group" },
+  ],
+  ["\\boxed{1} and then \\boxed{42}", { text: "42", how: "boxed" }],
+  ["\\boxed{1} or \\boxed{2}", { text: "\\{1, 2\\}", how: "boxed-group" }],
+  ["\\boxed{1}\\boxed{2}", { text: "\\{1, 2\\}", how: "boxed-group" }],
+  ["\\fbox{6}", { text: "6", how: "boxed" }],
+  ["\\boxed {7}", { text: "7", how: "boxed" }],
+  ["\\boxed{\\frac{1}{2}", { text: "\\frac{1}{2}", how: "boxed" }],
+  ["\\boxed{a{b}c}", { text: "a{b}c", how: "boxed" }],
+  ["<answer>1</answer> then <answer>$13$</answer>", { text: "13", how: "answer-tag" }],
+  ["$[0,1)$", { text: "[0,1)", how: "whole" }],
+  [
+    "the final answer, after all that, is $\\frac{3}{4}$",
+    { text: "\\frac{3}{4}", how: "final-answer" },
+  ],
+  ["Answer: the total is 22 apples and 3 pears", { text: "22", how: "answer-line" }],
+  ["<think>The answer is 99</think> so the result is 7", { text: "7", how: "last-number" }],
+  ["The final answer is $\\boxed{3}$ and 4. I hope", { text: "3", how: "boxed" }],
+  ["\\boxed{1}, and \\boxed{2}", { text: "\\{1, 2\\}", how: "boxed-group" }],
+  ["\\boxed{1}$ and $\\boxed{2}", { text: "\\{1, 2\\}", how: "boxed-group" }],
+  ["\\boxed{1} the papers and \\boxed{2}", { text: "\\{1, 2\\}", how: "boxed-group" }],
+  [
+    "\\boxed{1} first this very long sentence of more than thirty characters and \\boxed{2}",
+    { text: "2", how: "boxed" },
+  ],
+  ["\\boxed{1} \\textnormal{or} \\boxed{2}", { text: "\\{1, 2\\}", how: "boxed-group" }],
+];
+
 describe("findMathAnswer", () => {
   it.each<[string, FoundAnswer | null]>([
-    ["The final answer is $5$. I hope it is correct.", { text: "5", how: "final-answer" }],
-    ["The final answer is: 7. I hope it is correct.", { text: "7", how: "final-answer" }],
-    ["The final answer is $\\boxed{8}$. I hope it is correct.", { text: "8", how: "boxed" }],
-    ['The final answer is "9". I hope it is correct.', { text: "9", how: "final-answer" }],
+    ...READ_ALIKE,
     [
       "\\boxed{3} and later the final answer is 4. I hope it is correct.",
       { text: "4", how: "final-answer" },
     ],
-    ["The final answer is 4. I hope it is correct. Then \\boxed{5}", { text: "5", how: "boxed" }],
-    ["So \\boxed{1}, \\boxed{2}", { text: "\\{1, 2\\}", how: "boxed-group" }],
-    [
-      "We get \\boxed{1} \\quad \\text{and} \\quad \\boxed{2}",
-      { text: "\\{1, 2\\}", how: "boxed-group" },
-    ],
-    ["\\boxed{1} and then \\boxed{42}", { text: "42", how: "boxed" }],
-    ["\\boxed{1} or \\boxed{2}", { text: "\\{1, 2\\}", how: "boxed-group" }],
-    ["\\boxed{1}\\boxed{2}", { text: "\\{1, 2\\}", how: "boxed-group" }],
-    ["\\fbox{6}", { text: "6", how: "boxed" }],
-    ["\\boxed {7}", { text: "7", how: "boxed" }],
-    ["\\boxed{\\frac{1}{2}", { text: "\\frac{1}{2}", how: "boxed" }],
-    ["\\boxed{a{b}c}", { text: "a{b}c", how: "boxed" }],
     ["<answer>12</answer>", { text: "12", how: "answer-tag" }],
-    ["<answer>1</answer> then <answer>$13$</answer>", { text: "13", how: "answer-tag" }],
     ["x^2 + 2x + 1", { text: "x^2 + 2x + 1", how: "whole" }],
-    ["$[0,1)$", { text: "[0,1)", how: "whole" }],
     ["The final answer for part a is 15.", { text: "15", how: "final-answer" }],
-    [
-      "the final answer, after all that, is $\\frac{3}{4}$",
-      { text: "\\frac{3}{4}", how: "final-answer" },
-    ],
     ["The final answer is 1,234.5 dollars", { text: "1,234.5", how: "final-answer" }],
     ["Answer: 16", { text: "16", how: "answer-line" }],
     ["Reasoning here.\nAnswer: 17.", { text: "17", how: "answer-line" }],
@@ -43,7 +62,6 @@ describe("findMathAnswer", () => {
     ["Réponse : 19", { text: "19", how: "answer-line" }],
     ["Respuesta: 20", { text: "20", how: "answer-line" }],
     ["答案：21", { text: "21", how: "answer-line" }],
-    ["Answer: the total is 22 apples and 3 pears", { text: "22", how: "answer-line" }],
     ["Answer: we get $x = 23$ here", { text: "23", how: "answer-line" }],
     ["Answer: none of these", null],
     ["The answer is \\( (9+1) \\) clearly", { text: "(9+1)", how: "answer-line" }],
@@ -60,18 +78,8 @@ describe("findMathAnswer", () => {
     ["It is -.5 now", { text: "-.5", how: "last-number" }],
     ["version 2.0.1 and AZYUK2A", null],
     ["no numbers at all here", null],
-    ["<think>The answer is 99</think> so the result is 7", { text: "7", how: "last-number" }],
     ["The value is 10,5 and 3", { text: "3", how: "last-number" }],
-    ["The final answer is $\\boxed{3}$ and 4. I hope", { text: "3", how: "boxed" }],
     ["FINAL ANSWER IS 12. I hope", { text: "12", how: "final-answer" }],
-    ["\\boxed{1}, and \\boxed{2}", { text: "\\{1, 2\\}", how: "boxed-group" }],
-    ["\\boxed{1}$ and $\\boxed{2}", { text: "\\{1, 2\\}", how: "boxed-group" }],
-    ["\\boxed{1} the papers and \\boxed{2}", { text: "\\{1, 2\\}", how: "boxed-group" }],
-    [
-      "\\boxed{1} first this very long sentence of more than thirty characters and \\boxed{2}",
-      { text: "2", how: "boxed" },
-    ],
-    ["\\boxed{1} \\textnormal{or} \\boxed{2}", { text: "\\{1, 2\\}", how: "boxed-group" }],
     ["Answer: $5$ and $6$", { text: "5, 6", how: "answer-line" }],
     ["Answer: $5$, $6$.", { text: "5, 6", how: "answer-line" }],
     ["Answer: $5$ then $6$", { text: "5", how: "answer-line" }],
@@ -183,44 +191,12 @@ describe("findMathAnswer", () => {
 
 describe("referenceAnswer", () => {
   it.each<[string, FoundAnswer]>([
-    ["The final answer is $5$. I hope it is correct.", { text: "5", how: "final-answer" }],
-    ["The final answer is: 7. I hope it is correct.", { text: "7", how: "final-answer" }],
-    ["The final answer is $\\boxed{8}$. I hope it is correct.", { text: "8", how: "boxed" }],
-    ['The final answer is "9". I hope it is correct.', { text: "9", how: "final-answer" }],
+    ...READ_ALIKE,
+    // a reference takes its first box, not a later final-answer sentence
     [
       "\\boxed{3} and later the final answer is 4. I hope it is correct.",
       { text: "3", how: "boxed" },
     ],
-    ["The final answer is 4. I hope it is correct. Then \\boxed{5}", { text: "5", how: "boxed" }],
-    ["So \\boxed{1}, \\boxed{2}", { text: "\\{1, 2\\}", how: "boxed-group" }],
-    [
-      "We get \\boxed{1} \\quad \\text{and} \\quad \\boxed{2}",
-      { text: "\\{1, 2\\}", how: "boxed-group" },
-    ],
-    ["\\boxed{1} and then \\boxed{42}", { text: "42", how: "boxed" }],
-    ["\\boxed{1} or \\boxed{2}", { text: "\\{1, 2\\}", how: "boxed-group" }],
-    ["\\boxed{1}\\boxed{2}", { text: "\\{1, 2\\}", how: "boxed-group" }],
-    ["\\fbox{6}", { text: "6", how: "boxed" }],
-    ["\\boxed {7}", { text: "7", how: "boxed" }],
-    ["\\boxed{\\frac{1}{2}", { text: "\\frac{1}{2}", how: "boxed" }],
-    ["\\boxed{a{b}c}", { text: "a{b}c", how: "boxed" }],
-    ["<answer>1</answer> then <answer>$13$</answer>", { text: "13", how: "answer-tag" }],
-    ["$[0,1)$", { text: "[0,1)", how: "whole" }],
-    [
-      "the final answer, after all that, is $\\frac{3}{4}$",
-      { text: "\\frac{3}{4}", how: "final-answer" },
-    ],
-    ["Answer: the total is 22 apples and 3 pears", { text: "22", how: "answer-line" }],
-    ["<think>The answer is 99</think> so the result is 7", { text: "7", how: "last-number" }],
-    ["The final answer is $\\boxed{3}$ and 4. I hope", { text: "3", how: "boxed" }],
-    ["\\boxed{1}, and \\boxed{2}", { text: "\\{1, 2\\}", how: "boxed-group" }],
-    ["\\boxed{1}$ and $\\boxed{2}", { text: "\\{1, 2\\}", how: "boxed-group" }],
-    ["\\boxed{1} the papers and \\boxed{2}", { text: "\\{1, 2\\}", how: "boxed-group" }],
-    [
-      "\\boxed{1} first this very long sentence of more than thirty characters and \\boxed{2}",
-      { text: "2", how: "boxed" },
-    ],
-    ["\\boxed{1} \\textnormal{or} \\boxed{2}", { text: "\\{1, 2\\}", how: "boxed-group" }],
   ])("%j gives %j", (reference, want) => {
     expect(referenceAnswer(reference)).toEqual(want);
   });

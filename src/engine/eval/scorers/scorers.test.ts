@@ -57,6 +57,15 @@ describe("exact, contains and regex scorers", () => {
       expect(cases.length).toBeGreaterThanOrEqual(30);
     }
   });
+  it.each(["exact", "contains"])("%s leaves an item without a reference unscored", async (id) => {
+    const made = createScorer({ id, options: {} });
+    if (!made.ok) throw new Error(made.message);
+    expect(made.scorer).toMatchObject({ id, version: 2 });
+    for (const expected of [undefined, "  "]) {
+      const r = await made.scorer.score("Answer: x", { question: "q", expected }, signal);
+      expect(r).toMatchObject({ correct: null, reason: "The item has no reference answer." });
+    }
+  });
   it("a pattern that does not compile leaves the item unscored", async () => {
     const made = createScorer({ id: "regex", options: { pattern: "(" } });
     expect(made.ok && (await made.scorer.score("x", { question: "q" }, signal)).correct).toBeNull();

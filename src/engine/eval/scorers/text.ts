@@ -1,5 +1,5 @@
 import { finalAnswer, stripThinking } from "./extract.ts";
-import type { ScoreResult, Scorer, ScoredItem } from "./types.ts";
+import type { Scorer } from "./types.ts";
 import { verdict } from "./types.ts";
 
 /**
@@ -32,44 +32,42 @@ function alternatives(expected: string): string[] {
     .filter(Boolean);
 }
 
-function needReference(item: ScoredItem): ScoreResult | null {
-  return item.expected?.trim()
-    ? null
-    : verdict(null, null, { reason: "The item has no reference answer." });
+/**
+ * A version-2 scorer that reads the final answer and accepts it when `matches` holds for one of the
+ * reference's alternatives (both sides normalised). An item without a reference is left unscored.
+ */
+function referenceTextScorer(
+  id: string,
+  matches: (normalisedAnswer: string, normalisedReference: string) => boolean,
+): Scorer {
+  return {
+    id,
+    version: 2,
+    score(answer, item) {
+      if (!item.expected?.trim()) {
+        return Promise.resolve(
+          verdict(null, null, { reason: "The item has no reference answer." }),
+        );
+      }
+      const got = answerText(answer);
+      const normalised = normaliseText(got);
+      const ok = alternatives(item.expected).some((e) => matches(normalised, normaliseText(e)));
+      return Promise.resolve(verdict(ok, got));
+    },
+  };
 }
 
 /** Exact match of the final answer against the reference, after normalisation. */
 export function exactScorer(): Scorer {
-  return {
-    id: "exact",
-    version: 2,
-    score(answer, item) {
-      const missing = needReference(item);
-      if (missing) return Promise.resolve(missing);
-      const got = answerText(answer);
-      const ok = alternatives(item.expected!).some((e) => normaliseText(e) === normaliseText(got));
-      return Promise.resolve(verdict(ok, got));
-    },
-  };
+  return referenceTextScorer("exact", (got, reference) => got === reference);
 }
 
 /** The reference appears in the final answer as whole words, after normalisation. */
 export function containsScorer(): Scorer {
-  return {
-    id: "contains",
-    version: 2,
-    score(answer, item) {
-      const missing = needReference(item);
-      if (missing) return Promise.resolve(missing);
-      const got = answerText(answer);
-      const hay = ` ${normaliseText(got)} `;
-      const ok = alternatives(item.expected!).some((e) => {
-        const needle = normaliseText(e);
-        return needle !== "" && hay.includes(` ${needle} `);
-      });
-      return Promise.resolve(verdict(ok, got));
-    },
-  };
+  return referenceTextScorer(
+    "contains",
+    (got, reference) => reference !== "" && ` ${got} `.includes(` ${reference} `),
+  );
 }
 
 /**

@@ -27,6 +27,15 @@ export function line(
   });
 }
 
+/** One `line` per strategy and item of `verdicts` (strategy -> item -> correct), in their order. */
+export const lines = (
+  tag: string,
+  verdicts: Record<string, Record<string, boolean | null>>,
+): EvalResult[] =>
+  Object.entries(verdicts).flatMap(([strategy, items]) =>
+    Object.entries(items).map(([item, correct]) => line(strategy, item, correct, tag)),
+  );
+
 /** A correct result of one call that answered "7", with run id `run-${item}-${strategy}`. */
 export const doneResult = (
   item: string,
