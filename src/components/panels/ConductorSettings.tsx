@@ -18,6 +18,7 @@ import { chooseConductor, namedWorkersAdvice } from "./namedWorkers.ts";
 import { FallbackSettings } from "./FallbackSettings.tsx";
 import { RecursionSettings } from "./RecursionSettings.tsx";
 import { RemoteGrammarField } from "./RemoteGrammarField.tsx";
+import { NumberField } from "../ui/NumberField.tsx";
 
 /** The remote Conductor's key where it is bound to its endpoint, or why nothing may be sent. */
 function conductorCredentials(): Credentials {
@@ -119,38 +120,28 @@ export function ConductorSettings() {
         </div>
       )}
       <div className="grid2">
-        <label className="field">
-          Temperature
-          <input
-            type="number"
-            min={0}
-            max={2}
-            step={0.1}
-            data-testid="conductor-temperature"
-            value={conductor.temperature}
-            onChange={(e) =>
-              st().setConductor({
-                temperature: Math.min(2, Math.max(0, Number(e.target.value) || 0)),
-              })
-            }
-          />
-        </label>
-        <label className="field">
-          Max new tokens
-          <input
-            type="number"
-            min={64}
-            max={8192}
-            step={64}
-            data-testid="conductor-max-tokens"
-            value={conductor.maxTokens}
-            onChange={(e) =>
-              st().setConductor({
-                maxTokens: Math.max(1, Math.round(Number(e.target.value) || 1024)),
-              })
-            }
-          />
-        </label>
+        <NumberField
+          label="Temperature"
+          min={0}
+          max={2}
+          step={0.1}
+          testId="conductor-temperature"
+          value={conductor.temperature}
+          onChange={(raw) =>
+            st().setConductor({ temperature: Math.min(2, Math.max(0, Number(raw) || 0)) })
+          }
+        />
+        <NumberField
+          label="Max new tokens"
+          min={64}
+          max={8192}
+          step={64}
+          testId="conductor-max-tokens"
+          value={conductor.maxTokens}
+          onChange={(raw) =>
+            st().setConductor({ maxTokens: Math.max(1, Math.round(Number(raw) || 1024)) })
+          }
+        />
         <ConductorPriceFields />
         <label className="field checkbox span2">
           <input
