@@ -2,6 +2,7 @@ import type { Worker } from "../../engine/schema/worker.ts";
 import { MAX_DEPTH, MAX_ROUNDS } from "../../state/slices/settings.ts";
 import { useStudio } from "../../state/slices/store.ts";
 import { NumberField } from "../ui/NumberField.tsx";
+import { CheckboxField } from "../ui/CheckboxField.tsx";
 
 const SELF: Worker = {
   id: "conductor-self",
@@ -48,16 +49,10 @@ export function RecursionSettings() {
     <section data-testid="recursion-settings">
       <h3>Recursion</h3>
       <div className="grid2">
-        <label className="field checkbox span2">
-          <input
-            type="checkbox"
-            data-testid="self-select"
-            checked={selfIndex >= 0}
-            onChange={(e) => setSelf(e.target.checked)}
-          />
+        <CheckboxField testId="self-select" checked={selfIndex >= 0} onChange={setSelf}>
           List the Conductor itself as a worker{selfIndex >= 0 ? ` (Model id ${selfIndex})` : ""}: a
           step given to it plans and runs a nested workflow
-        </label>
+        </CheckboxField>
         <NumberField
           label={<>Refinement rounds after the first (0–{MAX_ROUNDS})</>}
           min={0}
