@@ -11,12 +11,15 @@ export function NumberField({
   min,
   max,
   step,
+  placeholder,
   ariaLabel,
   onChange,
 }: {
   label: ReactNode;
   testId: string;
-  value: number;
+  /** "" shows the field empty, with its placeholder. */
+  value: number | "";
+  placeholder?: string;
   min?: number;
   max?: number;
   step?: number;
@@ -34,6 +37,7 @@ export function NumberField({
         min={min}
         max={max}
         step={step}
+        placeholder={placeholder}
         value={value}
         onChange={(e) => onChange(e.target.value)}
       />
