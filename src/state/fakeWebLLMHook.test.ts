@@ -7,6 +7,7 @@ import { conductorBackend, conductorConfigOf, workerBackend } from "./run/backen
 import { mountFakeWebLLM } from "./fakeWebLLMHook.ts";
 import { loadModel, setEngineLoader, unloadModel } from "./models/inbrowserController.ts";
 import { useStudio } from "./slices/store.ts";
+import { inBrowserWorker } from "../test-support/state/slices/pool-workers.ts";
 import { drain } from "../test-support/engine/exec/collect-events.ts";
 
 const PLAN = `Two attempts on this computer, then a check.
@@ -14,16 +15,7 @@ model_id = [0, 0, 0]
 subtasks = ["Attempt one.", "Attempt two.", "Check both."]
 access_list = [[], [], "all"]`;
 
-const local: Worker = {
-  id: "local",
-  name: "In-browser model",
-  kind: "webllm",
-  baseURL: "",
-  model: "",
-  temperature: 0.2,
-  maxTokens: 64,
-  prefill: false,
-};
+const local: Worker = inBrowserWorker(64);
 
 afterEach(() => {
   unloadModel();

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { WorkflowDoc } from "../engine/graph/document.ts";
 import type { Edit } from "../engine/graph/edit.ts";
 import { createHistory } from "../engine/graph/history.ts";
+import { seededRandom } from "../engine/eval/dataset/shuffle.ts";
 import { makeDoc } from "../test-support/engine/graph/graph-docs.ts";
 import type { Access } from "../engine/schema/workflow.ts";
 import { useStudio } from "./slices/store.ts";
@@ -9,16 +10,7 @@ import { useStudio } from "./slices/store.ts";
 const initial = useStudio.getState();
 
 /** A small deterministic PRNG (mulberry32), so a failing seed can be replayed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = seededRandom;
 
 const present = () => useStudio.getState().history.present;
 

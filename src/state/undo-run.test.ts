@@ -7,6 +7,7 @@ import type { RunRecord } from "../engine/schema/record.ts";
 import { showRun } from "./run/open.ts";
 import type { StepResult } from "./slices/run.ts";
 import { resetStudio } from "../test-support/state/studio-state.ts";
+import { stepResult } from "../test-support/state/slices/step-results.ts";
 import { useStudio } from "./slices/store.ts";
 
 // Undo gives back what the studio showed: a result only marked stale since comes back as it
@@ -15,18 +16,9 @@ import { useStudio } from "./slices/store.ts";
 /** a; b sees a; c sees b. */
 const DOC = makeDoc([[], [0], [1]]);
 
+/** A step done with `output`, which its one message also holds. */
 function done(output: string): StepResult {
-  return {
-    status: "done",
-    output,
-    messages: [{ role: "assistant", content: output }],
-    usage: null,
-    cost: null,
-    startedAt: 1,
-    finishedAt: 2,
-    attempts: 1,
-    error: null,
-  };
+  return stepResult({ output, messages: [{ role: "assistant", content: output }] });
 }
 
 const allDone = () => ({ a: done("A"), b: done("B"), c: done("C") });

@@ -2,18 +2,12 @@
 import { act, cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Sandbox, SandboxStatus } from "../../engine/eval/code/pool.ts";
+import { IDLE_STATUS } from "../../engine/eval/code/pool.ts";
 import { CodeRuntimeNote } from "./CodeRuntimeNote.tsx";
 
 /** A sandbox whose status the test sets. */
 function scriptedSandbox() {
-  let status: SandboxStatus = {
-    phase: "idle",
-    loaded: 0,
-    total: 0,
-    starts: 0,
-    lastLoadMs: null,
-    message: null,
-  };
+  let status: SandboxStatus = IDLE_STATUS;
   const subs = new Set<(s: SandboxStatus) => void>();
   const sandbox: Sandbox = {
     run: () => Promise.reject(new Error("not used")),

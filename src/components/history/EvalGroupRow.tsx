@@ -3,6 +3,7 @@ import type { EvalGroup } from "../../engine/store/history-view.ts";
 import { UNTAGGED_EVAL } from "../../engine/store/history-view.ts";
 import { formatTotalCost } from "../../engine/cost.ts";
 import { formatDate } from "./format.ts";
+import { LinkButton } from "../ui/LinkButton.tsx";
 
 interface Props {
   group: EvalGroup;
@@ -56,14 +57,9 @@ export const EvalGroupRow = memo(function EvalGroupRow({ group, onOpen, onItems 
         </div>
       </div>
       <div className="history-actions">
-        <button
-          type="button"
-          className="link"
-          data-testid="history-evaluation-items-button"
-          onClick={() => onItems(group)}
-        >
+        <LinkButton testId="history-evaluation-items-button" onClick={() => onItems(group)}>
           Items
-        </button>
+        </LinkButton>
       </div>
     </div>
   );

@@ -20,6 +20,7 @@ import { storedRecords } from "../../state/run/telemetry.ts";
 import { Lineage } from "./Lineage.tsx";
 import "./history.css";
 import { formatBytes } from "./format.ts";
+import { LinkButton } from "../ui/LinkButton.tsx";
 
 const STATUSES: RunStatus[] = ["done", "failed", "cancelled", "interrupted", "planned", "running"];
 const ROW_HEIGHT = 64;
@@ -213,14 +214,9 @@ export function HistoryPanel() {
       {undo && (
         <div className="notice" role="status" data-testid="history-undo">
           Deleted {undo.count} run{undo.count === 1 ? "" : "s"}.{" "}
-          <button
-            type="button"
-            className="link"
-            data-testid="history-undo-button"
-            onClick={() => void undoDelete()}
-          >
+          <LinkButton testId="history-undo-button" onClick={() => void undoDelete()}>
             Undo
-          </button>
+          </LinkButton>
         </div>
       )}
       {error && (

@@ -3,6 +3,7 @@ import type { RunMeta } from "../../engine/store/schema.ts";
 import { deleteRuns, renameRun, starRun } from "../../state/run/historyController.ts";
 import { formatTotalCost } from "../../engine/cost.ts";
 import { KIND_LABELS, formatDate, formatDuration } from "./format.ts";
+import { LinkButton } from "../ui/LinkButton.tsx";
 
 interface Props {
   row: RunMeta;
@@ -105,14 +106,9 @@ export const HistoryRow = memo(function HistoryRow(p: Props) {
         </div>
       </div>
       <div className="history-actions">
-        <button
-          type="button"
-          className="link"
-          data-testid="history-rename"
-          onClick={() => setRenaming(true)}
-        >
+        <LinkButton testId="history-rename" onClick={() => setRenaming(true)}>
           Rename
-        </button>
+        </LinkButton>
         <button type="button" className="link" onClick={() => p.onExport(row.key)}>
           Export
         </button>

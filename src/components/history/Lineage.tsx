@@ -4,6 +4,7 @@ import { openRun } from "../../state/run/open.ts";
 import { runStore } from "../../state/storage/runStore.ts";
 import { useStudio } from "../../state/slices/store.ts";
 import { KIND_LABELS } from "./format.ts";
+import { LinkButton } from "../ui/LinkButton.tsx";
 
 /** A run kind as history rows name it ("re-run", not "rerun"). */
 const kindLabel = (kind: string) => KIND_LABELS[kind] ?? kind;
@@ -34,15 +35,10 @@ export function Lineage() {
       {links.parent && (
         <div>
           Continues{" "}
-          <button
-            type="button"
-            className="link"
-            data-testid="lineage-parent"
-            onClick={() => go(links.parent!.key)}
-          >
+          <LinkButton testId="lineage-parent" onClick={() => go(links.parent!.key)}>
             {links.parent.title || links.parent.question} ({kindLabel(links.parent.kind)} ·{" "}
             {new Date(links.parent.createdAt).toLocaleTimeString()})
-          </button>
+          </LinkButton>
         </div>
       )}
       {links.children.length > 0 && (

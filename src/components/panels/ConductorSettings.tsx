@@ -18,6 +18,8 @@ import { chooseConductor, namedWorkersAdvice } from "./namedWorkers.ts";
 import { FallbackSettings } from "./FallbackSettings.tsx";
 import { RecursionSettings } from "./RecursionSettings.tsx";
 import { RemoteGrammarField } from "./RemoteGrammarField.tsx";
+import { NumberField } from "../ui/NumberField.tsx";
+import { CheckboxField } from "../ui/CheckboxField.tsx";
 
 /** The remote Conductor's key where it is bound to its endpoint, or why nothing may be sent. */
 function conductorCredentials(): Credentials {
@@ -27,6 +29,12 @@ function conductorCredentials(): Credentials {
   const apiKey = boundKey(s, CONDUCTOR_KEY_ID);
   return apiKey ? { apiKey } : {};
 }
+
+/** Where the Conductor can run, as the radio buttons offer it. */
+const BACKENDS = [
+  { backend: "webllm", label: "In this browser (WebGPU, free and private)" },
+  { backend: "remote", label: "Remote endpoint (OpenAI-compatible)" },
+] as const;
 
 /** Which Conductor plans (in this browser or a remote endpoint), its generation and its prompt. */
 export function ConductorSettings() {
@@ -44,26 +52,18 @@ export function ConductorSettings() {
     <section data-testid="conductor-settings">
       <h3>Conductor</h3>
       <div className="row">
-        <label className="chip">
-          <input
-            type="radio"
-            name="conductor-backend"
-            data-testid="backend-webllm"
-            checked={conductor.backend === "webllm"}
-            onChange={() => chooseConductor({ backend: "webllm" })}
-          />
-          In this browser (WebGPU, free and private)
-        </label>
-        <label className="chip">
-          <input
-            type="radio"
-            name="conductor-backend"
-            data-testid="backend-remote"
-            checked={conductor.backend === "remote"}
-            onChange={() => chooseConductor({ backend: "remote" })}
-          />
-          Remote endpoint (OpenAI-compatible)
-        </label>
+        {BACKENDS.map(({ backend, label }) => (
+          <label key={backend} className="chip">
+            <input
+              type="radio"
+              name="conductor-backend"
+              data-testid={`backend-${backend}`}
+              checked={conductor.backend === backend}
+              onChange={() => chooseConductor({ backend })}
+            />
+            {label}
+          </label>
+        ))}
       </div>
       {conductor.backend === "webllm" ? (
         <InBrowserSection />
@@ -119,48 +119,36 @@ export function ConductorSettings() {
         </div>
       )}
       <div className="grid2">
-        <label className="field">
-          Temperature
-          <input
-            type="number"
-            min={0}
-            max={2}
-            step={0.1}
-            data-testid="conductor-temperature"
-            value={conductor.temperature}
-            onChange={(e) =>
-              st().setConductor({
-                temperature: Math.min(2, Math.max(0, Number(e.target.value) || 0)),
-              })
-            }
-          />
-        </label>
-        <label className="field">
-          Max new tokens
-          <input
-            type="number"
-            min={64}
-            max={8192}
-            step={64}
-            data-testid="conductor-max-tokens"
-            value={conductor.maxTokens}
-            onChange={(e) =>
-              st().setConductor({
-                maxTokens: Math.max(1, Math.round(Number(e.target.value) || 1024)),
-              })
-            }
-          />
-        </label>
+        <NumberField
+          label="Temperature"
+          min={0}
+          max={2}
+          step={0.1}
+          testId="conductor-temperature"
+          value={conductor.temperature}
+          onChange={(raw) =>
+            st().setConductor({ temperature: Math.min(2, Math.max(0, Number(raw) || 0)) })
+          }
+        />
+        <NumberField
+          label="Max new tokens"
+          min={64}
+          max={8192}
+          step={64}
+          testId="conductor-max-tokens"
+          value={conductor.maxTokens}
+          onChange={(raw) =>
+            st().setConductor({ maxTokens: Math.max(1, Math.round(Number(raw) || 1024)) })
+          }
+        />
         <ConductorPriceFields />
-        <label className="field checkbox span2">
-          <input
-            type="checkbox"
-            data-testid="named-workers"
-            checked={conductor.namedWorkers}
-            onChange={(e) => st().setConductor({ namedWorkers: e.target.checked })}
-          />
+        <CheckboxField
+          testId="named-workers"
+          checked={conductor.namedWorkers}
+          onChange={(checked) => st().setConductor({ namedWorkers: checked })}
+        >
           Show worker names and notes to the Conductor
-        </label>
+        </CheckboxField>
         {/* The hint always matches the box: the default's reason, or that it differs from it. */}
         <p className="muted small" data-testid="named-workers-hint">
           {conductor.namedWorkers === advice.on ? (

@@ -1,4 +1,5 @@
 import { useStudio } from "../../state/slices/store.ts";
+import { CheckboxField } from "../ui/CheckboxField.tsx";
 
 /**
  * What a run does when the Conductor cannot plan: ask it once more for an output that did not
@@ -15,15 +16,13 @@ export function FallbackSettings() {
     <section data-testid="fallback-settings">
       <h3>When the Conductor cannot plan</h3>
       <div className="grid2">
-        <label className="field checkbox span2">
-          <input
-            type="checkbox"
-            data-testid="replan-once"
-            checked={replanOnce}
-            onChange={(e) => setConductor({ replanOnce: e.target.checked })}
-          />
+        <CheckboxField
+          testId="replan-once"
+          checked={replanOnce}
+          onChange={(checked) => setConductor({ replanOnce: checked })}
+        >
           Ask the Conductor once more when its plan does not parse
-        </label>
+        </CheckboxField>
         <label className="field span2">
           Then answer with one worker alone (recorded as a fallback)
           <select

@@ -6,6 +6,7 @@ import {
 import { CATALOGUE } from "../../state/models/inbrowserController.ts";
 import { useStudio } from "../../state/slices/store.ts";
 import { formatMB as mb } from "./DownloadConfirm.tsx";
+import { CheckboxField } from "../ui/CheckboxField.tsx";
 
 /** The in-browser Conductor's plan grammar switch and context window. */
 export function InBrowserPlanOptions() {
@@ -24,16 +25,14 @@ export function InBrowserPlanOptions() {
   };
   return (
     <div className="grid2">
-      <label className="field checkbox span2">
-        <input
-          type="checkbox"
-          data-testid="webllm-grammar"
-          checked={grammar}
-          onChange={(e) => st().setConductor({ webllmGrammar: e.target.checked })}
-        />
+      <CheckboxField
+        testId="webllm-grammar"
+        checked={grammar}
+        onChange={(checked) => st().setConductor({ webllmGrammar: checked })}
+      >
         Constrain the plan with a grammar (it always parses and fits the pool; off lets the model
         write freely)
-      </label>
+      </CheckboxField>
       <label className="field span2">
         Context window (applies on the next load)
         <select

@@ -9,6 +9,7 @@ import { runNow } from "../../state/run/controller.ts";
 import type { StepResult } from "../../state/slices/run.ts";
 import { useStudio } from "../../state/slices/store.ts";
 import { storeWorker } from "../../test-support/components/run-in-flight.tsx";
+import { stepResult } from "../../test-support/state/slices/step-results.ts";
 import { loadMarkdown } from "../ui/Markdown.tsx";
 import { Inspector } from "./Inspector.tsx";
 
@@ -22,20 +23,7 @@ const initial = useStudio.getState();
 
 const worker = (i: number, name: string): Worker => storeWorker(i, name);
 
-function result(patch: Partial<StepResult>): StepResult {
-  return {
-    status: "done",
-    output: "",
-    messages: [],
-    usage: null,
-    cost: null,
-    startedAt: 1,
-    finishedAt: 2,
-    attempts: 1,
-    error: null,
-    ...patch,
-  };
-}
+const result = (patch: Partial<StepResult>): StepResult => stepResult(patch);
 
 /** Steps a (worker 0), b (worker 1, sees a), c (worker 2, sees all); `selected` is selected. */
 function seed(selected: string | null) {

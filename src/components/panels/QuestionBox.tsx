@@ -1,6 +1,7 @@
-import { cancelNow, planNow } from "../../state/run/controller.ts";
+import { planNow } from "../../state/run/controller.ts";
 import { selectInBackground, selectPhase, selectQuestion } from "../../state/slices/selectors.ts";
 import { useStudio } from "../../state/slices/store.ts";
+import { StartOrCancel } from "./StartOrCancel.tsx";
 
 /** The question and the Plan button: the Conductor designs a workflow for it. */
 export function QuestionBox() {
@@ -23,21 +24,16 @@ export function QuestionBox() {
         onChange={(e) => setQuestion(e.target.value)}
       />
       <div className="row">
-        {phase === "planning" && !background ? (
-          <button type="button" className="danger" data-testid="stop-plan" onClick={cancelNow}>
-            Stop
-          </button>
-        ) : (
-          <button
-            type="button"
-            className="primary"
-            data-testid="plan"
-            disabled={phase !== "idle"}
-            onClick={() => void planNow()}
-          >
-            Plan with the Conductor
-          </button>
-        )}
+        <StartOrCancel
+          running={phase === "planning" && !background}
+          cancelTestId="stop-plan"
+          cancelLabel="Stop"
+          testId="plan"
+          disabled={phase !== "idle"}
+          onStart={() => void planNow()}
+        >
+          Plan with the Conductor
+        </StartOrCancel>
       </div>
     </section>
   );

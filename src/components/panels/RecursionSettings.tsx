@@ -1,6 +1,8 @@
 import type { Worker } from "../../engine/schema/worker.ts";
 import { MAX_DEPTH, MAX_ROUNDS } from "../../state/slices/settings.ts";
 import { useStudio } from "../../state/slices/store.ts";
+import { NumberField } from "../ui/NumberField.tsx";
+import { CheckboxField } from "../ui/CheckboxField.tsx";
 
 const SELF: Worker = {
   id: "conductor-self",
@@ -47,50 +49,33 @@ export function RecursionSettings() {
     <section data-testid="recursion-settings">
       <h3>Recursion</h3>
       <div className="grid2">
-        <label className="field checkbox span2">
-          <input
-            type="checkbox"
-            data-testid="self-select"
-            checked={selfIndex >= 0}
-            onChange={(e) => setSelf(e.target.checked)}
-          />
+        <CheckboxField testId="self-select" checked={selfIndex >= 0} onChange={setSelf}>
           List the Conductor itself as a worker{selfIndex >= 0 ? ` (Model id ${selfIndex})` : ""}: a
           step given to it plans and runs a nested workflow
-        </label>
-        <label className="field">
-          Refinement rounds after the first (0–{MAX_ROUNDS})
-          <input
-            type="number"
-            min={0}
-            max={MAX_ROUNDS}
-            data-testid="rounds"
-            value={conductor.rounds}
-            onChange={(e) => st().setConductor({ rounds: clampInt(e.target.value, 0, MAX_ROUNDS) })}
-          />
-        </label>
-        <label className="field">
-          Nesting depth (1–{MAX_DEPTH})
-          <input
-            type="number"
-            min={1}
-            max={MAX_DEPTH}
-            data-testid="max-depth"
-            value={conductor.maxDepth}
-            onChange={(e) =>
-              st().setConductor({ maxDepth: clampInt(e.target.value, 1, MAX_DEPTH) })
-            }
-          />
-        </label>
-        <label className="field">
-          Budget: model calls per run (0 = no cap)
-          <input
-            type="number"
-            min={0}
-            data-testid="max-calls"
-            value={conductor.maxCalls}
-            onChange={(e) => st().setConductor({ maxCalls: clampInt(e.target.value, 0, 1000) })}
-          />
-        </label>
+        </CheckboxField>
+        <NumberField
+          label={<>Refinement rounds after the first (0–{MAX_ROUNDS})</>}
+          min={0}
+          max={MAX_ROUNDS}
+          testId="rounds"
+          value={conductor.rounds}
+          onChange={(raw) => st().setConductor({ rounds: clampInt(raw, 0, MAX_ROUNDS) })}
+        />
+        <NumberField
+          label={<>Nesting depth (1–{MAX_DEPTH})</>}
+          min={1}
+          max={MAX_DEPTH}
+          testId="max-depth"
+          value={conductor.maxDepth}
+          onChange={(raw) => st().setConductor({ maxDepth: clampInt(raw, 1, MAX_DEPTH) })}
+        />
+        <NumberField
+          label="Budget: model calls per run (0 = no cap)"
+          min={0}
+          testId="max-calls"
+          value={conductor.maxCalls}
+          onChange={(raw) => st().setConductor({ maxCalls: clampInt(raw, 0, 1000) })}
+        />
       </div>
     </section>
   );

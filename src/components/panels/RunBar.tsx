@@ -19,6 +19,13 @@ import { useStudio } from "../../state/slices/store.ts";
 import { FocusBanner } from "./FocusBanner.tsx";
 import { RunBanner } from "../history/RunBanner.tsx";
 import { RunEstimate } from "./RunEstimate.tsx";
+import { StartOrCancel } from "./StartOrCancel.tsx";
+
+/** Undo and redo, as the bar shows them. */
+const HISTORY_BUTTONS = [
+  { action: "undo", label: "↶ Undo", title: "Undo (Ctrl+Z)" },
+  { action: "redo", label: "↷ Redo", title: "Redo (Ctrl+Shift+Z)" },
+] as const;
 
 /** Planning and execution time apart: the time spent editing in between counts for neither. */
 function durations(planningMs: number | null, executionMs: number | null): string | null {
@@ -71,43 +78,32 @@ export function RunBar() {
   return (
     <div className="run-bar">
       <div className="row">
-        {phase === "running" && !background ? (
-          <button type="button" className="danger" data-testid="cancel" onClick={cancelNow}>
-            Cancel
-          </button>
-        ) : (
-          <button
-            type="button"
-            className="primary"
-            data-testid="run"
-            disabled={phase !== "idle" || !doc.steps.length}
-            onClick={() => void runNow()}
-            title="Run the workflow (Ctrl+Enter)"
-          >
-            ▶ Run
-          </button>
-        )}
+        <StartOrCancel
+          running={phase === "running" && !background}
+          cancelTestId="cancel"
+          cancelLabel="Cancel"
+          testId="run"
+          disabled={phase !== "idle" || !doc.steps.length}
+          onStart={() => void runNow()}
+          title="Run the workflow (Ctrl+Enter)"
+        >
+          ▶ Run
+        </StartOrCancel>
         <button type="button" data-testid="add-step" onClick={() => st().edit({ kind: "add" })}>
           + Step
         </button>
-        <button
-          type="button"
-          data-testid="undo"
-          disabled={!canUndo}
-          onClick={() => st().undo()}
-          title="Undo (Ctrl+Z)"
-        >
-          ↶ Undo
-        </button>
-        <button
-          type="button"
-          data-testid="redo"
-          disabled={!canRedo}
-          onClick={() => st().redo()}
-          title="Redo (Ctrl+Shift+Z)"
-        >
-          ↷ Redo
-        </button>
+        {HISTORY_BUTTONS.map(({ action, label, title }) => (
+          <button
+            key={action}
+            type="button"
+            data-testid={action}
+            disabled={!(action === "undo" ? canUndo : canRedo)}
+            onClick={() => st()[action]()}
+            title={title}
+          >
+            {label}
+          </button>
+        ))}
         <button
           type="button"
           onClick={() => {

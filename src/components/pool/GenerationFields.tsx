@@ -3,6 +3,7 @@ import type { Worker } from "../../engine/schema/worker.ts";
 import { useStudio } from "../../state/slices/store.ts";
 import { ExtraBodyField } from "./ExtraBodyField.tsx";
 import { PriceField } from "./PriceField.tsx";
+import { NumberField } from "../ui/NumberField.tsx";
 
 /** Temperature, max tokens, prices and the note a prompted Conductor reads. */
 export function GenerationFields({ worker }: { worker: Worker }) {
@@ -15,35 +16,25 @@ export function GenerationFields({ worker }: { worker: Worker }) {
   const api = worker.kind === "openai";
   return (
     <div className="worker-grid">
-      <label className="field">
-        Temperature
-        <input
-          type="number"
-          aria-label="Temperature"
-          data-testid="worker-temperature"
-          min={0}
-          max={2}
-          step={0.1}
-          value={worker.temperature}
-          onChange={(e) =>
-            update({ temperature: Math.min(2, Math.max(0, Number(e.target.value) || 0)) })
-          }
-        />
-      </label>
-      <label className="field">
-        Max tokens
-        <input
-          type="number"
-          aria-label="Max tokens"
-          data-testid="worker-max-tokens"
-          min={1}
-          step={256}
-          value={worker.maxTokens}
-          onChange={(e) =>
-            update({ maxTokens: Math.max(1, Math.round(Number(e.target.value) || 1)) })
-          }
-        />
-      </label>
+      <NumberField
+        label="Temperature"
+        ariaLabel="Temperature"
+        testId="worker-temperature"
+        min={0}
+        max={2}
+        step={0.1}
+        value={worker.temperature}
+        onChange={(raw) => update({ temperature: Math.min(2, Math.max(0, Number(raw) || 0)) })}
+      />
+      <NumberField
+        label="Max tokens"
+        ariaLabel="Max tokens"
+        testId="worker-max-tokens"
+        min={1}
+        step={256}
+        value={worker.maxTokens}
+        onChange={(raw) => update({ maxTokens: Math.max(1, Math.round(Number(raw) || 1)) })}
+      />
       {api && (
         <>
           <PriceField worker={worker} side="input" label="Input $ / million tokens" />

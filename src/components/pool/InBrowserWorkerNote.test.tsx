@@ -4,18 +4,10 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { WebGpuProbe } from "../../engine/llm/webllm/probe.ts";
 import type { Worker } from "../../engine/schema/worker.ts";
 import { useStudio } from "../../state/slices/store.ts";
+import { inBrowserWorker } from "../../test-support/state/slices/pool-workers.ts";
 import { InBrowserWorkerNote } from "./InBrowserWorkerNote.tsx";
 
-const worker: Worker = {
-  id: "local",
-  name: "In-browser model",
-  kind: "webllm",
-  baseURL: "",
-  model: "",
-  temperature: 0.2,
-  maxTokens: 512,
-  prefill: false,
-};
+const worker: Worker = inBrowserWorker(512);
 
 const probe = (ok: boolean): WebGpuProbe => ({
   ok,

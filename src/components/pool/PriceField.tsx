@@ -1,5 +1,6 @@
 import type { Price, Worker } from "../../engine/schema/worker.ts";
 import { useStudio } from "../../state/slices/store.ts";
+import { NumberField } from "../ui/NumberField.tsx";
 
 /**
  * The price after one side is typed as `raw`: an empty side counts as 0 while the other is set
@@ -34,19 +35,16 @@ export function PriceInput({
   onChange: (price: Price | undefined) => void;
 }) {
   return (
-    <label className="field">
-      {label}
-      <input
-        type="number"
-        aria-label={label}
-        data-testid={testId}
-        min={0}
-        step={0.01}
-        placeholder="unknown"
-        value={price?.[side] ?? ""}
-        onChange={(e) => onChange(nextPrice(price, side, e.target.value))}
-      />
-    </label>
+    <NumberField
+      label={label}
+      ariaLabel={label}
+      testId={testId}
+      min={0}
+      step={0.01}
+      placeholder="unknown"
+      value={price?.[side] ?? ""}
+      onChange={(raw) => onChange(nextPrice(price, side, raw))}
+    />
   );
 }
 

@@ -2,6 +2,7 @@ import type { OtlpProtocol } from "../../engine/otel/endpoint.ts";
 import { tracesUrl } from "../../engine/otel/endpoint.ts";
 import type { GenAiConventions } from "../../engine/otel/span.ts";
 import { useStudio } from "../../state/slices/store.ts";
+import { CheckboxField } from "../ui/CheckboxField.tsx";
 
 /**
  * Settings → Tracing: an optional OpenTelemetry collector that runs are sent to from this page, an
@@ -44,16 +45,14 @@ export function TelemetrySettings() {
             onChange={(e) => setTelemetry({ authorization: e.target.value })}
           />
         </label>
-        <label className="field checkbox span2">
-          <input
-            type="checkbox"
-            data-testid="otel-content"
-            checked={t.content}
-            onChange={(e) => setTelemetry({ content: e.target.checked })}
-          />
+        <CheckboxField
+          testId="otel-content"
+          checked={t.content}
+          onChange={(checked) => setTelemetry({ content: checked })}
+        >
           Include prompts, answers, reasoning and subtasks in traces (off: only structure, models,
           tokens, cost and times)
-        </label>
+        </CheckboxField>
         <label className="field">
           Protocol
           <select

@@ -9,13 +9,12 @@ import type { Pool } from "../schema/worker.ts";
 import { WorkerSchema } from "../schema/worker.ts";
 import type { RunnerOptions } from "./runner.ts";
 import { runRun } from "./runner.ts";
-import { conductor7b, runnerOptions } from "../../test-support/engine/exec/exec-runner.ts";
+import { questionRun } from "../../test-support/engine/exec/exec-runner.ts";
 import { drain } from "../../test-support/engine/exec/collect-events.ts";
 
 const pool: Pool = ["Alpha", "Beta"].map((name, i) =>
   WorkerSchema.parse({ id: `w${i}`, name, model: `m${i}` }),
 );
-const conductor = conductor7b;
 const PLAN = `Two tries, then a check.
 model_id = [0, 1, 0]
 subtasks = ["Try A", "Try B", "Check both"]
@@ -38,14 +37,7 @@ function setUp(conductorTexts: string[], over: Partial<RunnerOptions> = {}) {
     calls.push("plan");
     return { text: conductorTexts[Math.min(n, conductorTexts.length - 1)] ?? "" };
   });
-  const o = runnerOptions({
-    question: "Is 391 prime?",
-    pool,
-    conductor,
-    conductorBackend,
-    backendFor: () => workers,
-    ...over,
-  });
+  const o = questionRun(pool, { conductorBackend, workers }, over);
   return { o, calls };
 }
 

@@ -8,6 +8,7 @@ import { callWithRetry, retryFields } from "./call.ts";
 import type { CallHooks } from "./call.ts";
 import type { RetryPolicy } from "./retry.ts";
 import { retryDelay } from "./retry.ts";
+import { llmErrorOf } from "../../test-support/engine/llm/llm-error.ts";
 
 const request: ChatRequest = {
   messages: [{ role: "user", content: "What is 2 + 2?" }],
@@ -42,17 +43,6 @@ function traced(extra: CallHooks = {}): { trace: Trace; hooks: CallHooks } {
 
 function never(): Promise<void> {
   return new Promise<void>(() => undefined);
-}
-
-/** Resolves with the error a promise rejects with; fails the test if it resolves. */
-async function rejection(promise: Promise<unknown>): Promise<LlmError> {
-  try {
-    await promise;
-  } catch (e: unknown) {
-    if (e instanceof LlmError) return e;
-    throw e;
-  }
-  throw new Error("expected a rejection");
 }
 
 describe("callWithRetry", () => {
@@ -105,7 +95,7 @@ describe("callWithRetry", () => {
     const backend = createFakeBackend([{ error: new LlmError("server", "bad gateway", 502) }]);
     const { trace, hooks } = traced();
     const policy = { ...fast, maxAttempts: 3 };
-    const error = await rejection(
+    const error = await llmErrorOf(
       callWithRetry(backend, request, new AbortController().signal, policy, hooks),
     );
     expect(error.code).toBe("server");
@@ -139,7 +129,7 @@ describe("callWithRetry", () => {
       { text: "ok" },
     ]);
     const { trace, hooks } = traced();
-    const error = await rejection(
+    const error = await llmErrorOf(
       callWithRetry(backend, request, new AbortController().signal, fast, hooks),
     );
     expect(error.code).toBe(code);
@@ -151,7 +141,7 @@ describe("callWithRetry", () => {
     const backend = createFakeBackend(() => {
       throw new TypeError("boom");
     });
-    const error = await rejection(
+    const error = await llmErrorOf(
       callWithRetry(backend, request, new AbortController().signal, fast),
     );
     expect(error.code).toBe("unknown");
@@ -162,7 +152,7 @@ describe("callWithRetry", () => {
     const backend = createFakeBackend([{ text: "ok" }]);
     const controller = new AbortController();
     controller.abort();
-    const error = await rejection(callWithRetry(backend, request, controller.signal, fast));
+    const error = await llmErrorOf(callWithRetry(backend, request, controller.signal, fast));
     expect(error.code).toBe("aborted");
     expect(backend.calls).toHaveLength(0);
   });
@@ -171,7 +161,7 @@ describe("callWithRetry", () => {
     const controller = new AbortController();
     const backend = createFakeBackend([{ gate: never() }, { text: "ok" }]);
     const { trace, hooks } = traced({ onAttempt: () => queueMicrotask(() => controller.abort()) });
-    const error = await rejection(callWithRetry(backend, request, controller.signal, fast, hooks));
+    const error = await llmErrorOf(callWithRetry(backend, request, controller.signal, fast, hooks));
     expect(error.code).toBe("aborted");
     expect(backend.calls).toHaveLength(1);
     expect(trace.retries).toEqual([]);
@@ -185,7 +175,7 @@ describe("callWithRetry", () => {
     ]);
     const policy = { ...fast, baseDelayMs: 60_000, maxDelayMs: 60_000 };
     const hooks: CallHooks = { onRetry: () => controller.abort() };
-    const error = await rejection(
+    const error = await llmErrorOf(
       callWithRetry(backend, request, controller.signal, policy, hooks),
     );
     expect(error.code).toBe("aborted");
@@ -205,7 +195,7 @@ describe("callWithRetry", () => {
       },
     };
     const hooks: CallHooks = { onDelta: () => controller.abort() };
-    const error = await rejection(callWithRetry(quiet, request, controller.signal, fast, hooks));
+    const error = await llmErrorOf(callWithRetry(quiet, request, controller.signal, fast, hooks));
     expect(error.code).toBe("aborted");
   });
 
@@ -227,7 +217,7 @@ describe("callWithRetry", () => {
   it("fails with timeout when every attempt times out", async () => {
     const backend = createFakeBackend([{ gate: never() }]);
     const policy = { ...fast, timeoutMs: 2, maxAttempts: 2 };
-    const error = await rejection(
+    const error = await llmErrorOf(
       callWithRetry(backend, request, new AbortController().signal, policy),
     );
     expect(error.code).toBe("timeout");
@@ -249,7 +239,7 @@ describe("callWithRetry", () => {
     let allowed = 2;
     const backend = createFakeBackend([{ error: new LlmError("server", undefined, 500) }]);
     const mayCall = vi.fn(() => allowed-- > 0);
-    const error = await rejection(
+    const error = await llmErrorOf(
       callWithRetry(backend, request, new AbortController().signal, fast, { mayCall }),
     );
     expect(error.code).toBe("budget");
@@ -288,7 +278,7 @@ describe("callWithRetry's edges", () => {
         controller.abort();
       },
     };
-    const error = await rejection(callWithRetry(deaf, request, controller.signal, fast, hooks));
+    const error = await llmErrorOf(callWithRetry(deaf, request, controller.signal, fast, hooks));
     expect(error.code).toBe("aborted");
     expect(deltas).toEqual(["partial"]);
   });

@@ -23,21 +23,34 @@ const previousRound: PriorStep[] = [
   { worker: "delta", subtask: "Double-check.", output: "  " },
 ];
 
+/** buildWorkerMessages over the shared workflow, with the given fields changed. */
+function build(over: Partial<Parameters<typeof buildWorkerMessages>[0]> = {}) {
+  return buildWorkerMessages({ question, steps, workerIds, index: 0, outputs, ...over });
+}
+
 function content(
   index: number,
   extra: { previousRound?: PriorStep[]; outputs?: (string | undefined)[] } = {},
 ): string {
-  const messages = buildWorkerMessages({
-    question,
-    steps,
-    workerIds,
-    index,
-    outputs: extra.outputs ?? outputs,
-    ...extra,
-  });
+  const messages = build({ index, ...extra });
   expect(messages).toHaveLength(1);
   return messages[0]?.content ?? "";
 }
+
+/** The prompt the worker sees: the preamble and the question, then each block, then its subtask. */
+function prompt(blocks: string[], subtask: string): string {
+  const head = `${WORKER_PREAMBLE}\n\n<overall_task>\nIs 91 prime?\n</overall_task>`;
+  return [head, ...blocks, `Your assigned subtask: ${subtask}`].join("\n\n");
+}
+
+/** Agent 3's (alpha's) step and its output, as a later step sees them. */
+const factorBlock = `<Subtask assigned to Agent 3>
+Factor 91.
+</Subtask assigned to Agent 3>
+
+<Agent 3 response>
+91 = 7 * 13
+</Agent 3 response>`;
 
 describe("buildWorkerMessages", () => {
   it("gives the first step only the question and its subtask", () => {
@@ -52,44 +65,19 @@ Your assigned subtask: Factor 91.`,
     );
   });
 
-  it('shows every earlier step to a step with access "all"', () => {
-    expect(content(1)).toBe(
-      `${WORKER_PREAMBLE}
-
-<overall_task>
-Is 91 prime?
-</overall_task>
-
-<Subtask assigned to Agent 3>
-Factor 91.
-</Subtask assigned to Agent 3>
-
-<Agent 3 response>
-91 = 7 * 13
-</Agent 3 response>
-
-Your assigned subtask: Check the factorisation.`,
-    );
-  });
-
-  it("shows only the listed steps to a step with indices", () => {
-    expect(content(2)).toBe(
-      `${WORKER_PREAMBLE}
-
-<overall_task>
-Is 91 prime?
-</overall_task>
-
-<Subtask assigned to Agent 3>
-Factor 91.
-</Subtask assigned to Agent 3>
-
-<Agent 3 response>
-91 = 7 * 13
-</Agent 3 response>
-
-Your assigned subtask: Give the final answer.`,
-    );
+  it.each([
+    {
+      access: 'shows every earlier step to a step with access "all"',
+      index: 1,
+      subtask: "Check the factorisation.",
+    },
+    {
+      access: "shows only the listed steps to a step with indices",
+      index: 2,
+      subtask: "Give the final answer.",
+    },
+  ])("$access", ({ index, subtask }) => {
+    expect(content(index)).toBe(prompt([factorBlock], subtask));
   });
 
   it("skips empty and missing outputs", () => {
@@ -99,13 +87,7 @@ Your assigned subtask: Give the final answer.`,
       { worker: "gamma", subtask: "C", access: "all" },
       { worker: "alpha", subtask: "D", access: "all" },
     ];
-    const messages = buildWorkerMessages({
-      question,
-      steps: chain,
-      workerIds,
-      index: 3,
-      outputs: [" \n", undefined, "from C"],
-    });
+    const messages = build({ steps: chain, index: 3, outputs: [" \n", undefined, "from C"] });
     const text = messages[0]?.content ?? "";
     expect(text).not.toContain("Agent 0");
     expect(text).not.toContain("Agent 1");
@@ -122,35 +104,9 @@ Answer directly.
 <Previous round Agent 2 response>
 91 is prime.
 </Previous round Agent 2 response>`;
-    expect(content(0, { previousRound })).toBe(
-      `${WORKER_PREAMBLE}
-
-<overall_task>
-Is 91 prime?
-</overall_task>
-
-${previousBlocks}
-
-Your assigned subtask: Factor 91.`,
-    );
+    expect(content(0, { previousRound })).toBe(prompt([previousBlocks], "Factor 91."));
     expect(content(2, { previousRound })).toBe(
-      `${WORKER_PREAMBLE}
-
-<overall_task>
-Is 91 prime?
-</overall_task>
-
-${previousBlocks}
-
-<Subtask assigned to Agent 3>
-Factor 91.
-</Subtask assigned to Agent 3>
-
-<Agent 3 response>
-91 = 7 * 13
-</Agent 3 response>
-
-Your assigned subtask: Give the final answer.`,
+      prompt([previousBlocks, factorBlock], "Give the final answer."),
     );
     expect(content(1, { previousRound })).not.toContain("Agent 4");
   });
@@ -161,89 +117,47 @@ Your assigned subtask: Give the final answer.`,
       { worker: "beta", subtask: "B", access: [0] },
     ];
     for (const index of [0, 1]) {
-      const messages = buildWorkerMessages({
-        question,
-        steps: narrow,
-        workerIds,
-        index,
-        outputs: ["a"],
-        previousRound,
-      });
+      const messages = build({ steps: narrow, index, outputs: ["a"], previousRound });
       expect(messages[0]?.content).not.toContain("Previous round");
     }
   });
 
   it("adds the assistant prefill only when enabled", () => {
-    const on = buildWorkerMessages({
-      question,
-      steps,
-      workerIds,
-      index: 0,
-      outputs: [],
-      prefill: true,
-    });
+    const on = build({ outputs: [], prefill: true });
     expect(on.map((m) => m.role)).toEqual(["user", "assistant"]);
     expect(on[1]?.content).toBe(WORKER_PREFILL);
-    const off = buildWorkerMessages({
-      question,
-      steps,
-      workerIds,
-      index: 0,
-      outputs: [],
-      prefill: false,
-    });
+    const off = build({ outputs: [], prefill: false });
     expect(off.map((m) => m.role)).toEqual(["user"]);
   });
 
   it("numbers an agent by its worker's place in workerIds, so a reordered pool renumbers it", () => {
     const reordered = ["alpha", "delta", "zeta", "beta", "gamma"];
-    const text =
-      buildWorkerMessages({ question, steps, workerIds: reordered, index: 1, outputs })[0]
-        ?.content ?? "";
+    const text = build({ workerIds: reordered, index: 1 })[0]?.content ?? "";
     expect(text).toContain(
       "<Subtask assigned to Agent 0>\nFactor 91.\n</Subtask assigned to Agent 0>",
     );
     expect(text).toContain("<Agent 0 response>\n91 = 7 * 13\n</Agent 0 response>");
     expect(text).not.toContain("Agent 3");
-    const prior =
-      buildWorkerMessages({
-        question,
-        steps,
-        workerIds: reordered,
-        index: 0,
-        outputs,
-        previousRound,
-      })[0]?.content ?? "";
+    const prior = build({ workerIds: reordered, previousRound })[0]?.content ?? "";
     expect(prior).toContain(
       "<Previous round Agent 4 response>\n91 is prime.\n</Previous round Agent 4 response>",
     );
   });
 
   it('tags a step whose worker left the pool as Agent "?", never with a number it does not have', () => {
-    const text =
-      buildWorkerMessages({ question, steps, workerIds: ["beta"], index: 1, outputs })[0]
-        ?.content ?? "";
+    const text = build({ workerIds: ["beta"], index: 1 })[0]?.content ?? "";
     expect(text).toContain("<Agent ? response>\n91 = 7 * 13\n</Agent ? response>");
     expect(text).not.toContain("Agent -1");
   });
 
   it("folds the prefill into the user message for a model that cannot continue an assistant message", () => {
-    const folded = buildWorkerMessages({
-      question,
-      steps,
-      workerIds,
-      index: 0,
-      outputs: [],
-      prefill: "folded",
-    });
+    const folded = build({ outputs: [], prefill: "folded" });
     expect(folded.map((m) => m.role)).toEqual(["user"]);
-    const plain = buildWorkerMessages({ question, steps, workerIds, index: 0, outputs: [] });
+    const plain = build({ outputs: [] });
     expect(folded[0]?.content).toBe(
       `${plain[0]?.content}\n\nBegin your reply with this sentence: "${WORKER_PREFILL}"`,
     );
-    expect(
-      buildWorkerMessages({ question, steps, workerIds, index: 0, outputs: [], prefill: "none" }),
-    ).toEqual(plain);
+    expect(build({ outputs: [], prefill: "none" })).toEqual(plain);
   });
 
   it("gives in-browser workers the folded prefill and API workers the assistant one", () => {
@@ -254,9 +168,7 @@ Your assigned subtask: Give the final answer.`,
   });
 
   it("throws on a step index outside the workflow, which is a bug in the caller", () => {
-    expect(() => buildWorkerMessages({ question, steps, workerIds, index: 3, outputs })).toThrow(
-      new RangeError("No step 3 in a workflow of 3"),
-    );
+    expect(() => build({ index: 3 })).toThrow(new RangeError("No step 3 in a workflow of 3"));
   });
 
   it("trims the text inside each tag, so an answer's stray blank lines do not widen the prompt", () => {

@@ -9,17 +9,7 @@ import {
   sleep,
   toLlmError,
 } from "./retry.ts";
-
-/** Resolves with the error a promise rejects with; fails the test if it resolves. */
-async function rejection(promise: Promise<unknown>): Promise<LlmError> {
-  try {
-    await promise;
-  } catch (e: unknown) {
-    if (e instanceof LlmError) return e;
-    throw e;
-  }
-  throw new Error("expected a rejection");
-}
+import { llmErrorOf } from "../../test-support/engine/llm/llm-error.ts";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -98,8 +88,8 @@ describe("sleep", () => {
     const controller = new AbortController();
     const p = sleep(60_000, controller.signal);
     controller.abort();
-    expect((await rejection(p)).code).toBe("aborted");
-    expect((await rejection(sleep(10, controller.signal))).code).toBe("aborted");
+    expect((await llmErrorOf(p)).code).toBe("aborted");
+    expect((await llmErrorOf(sleep(10, controller.signal))).code).toBe("aborted");
     expect(vi.getTimerCount()).toBe(0);
   });
 });

@@ -8,14 +8,9 @@ import { recordOf } from "../run/record.ts";
 import type { EventOf, RunEvent } from "../schema/events.ts";
 import type { RunnerOptions } from "./runner.ts";
 import { runRun } from "./runner.ts";
-import {
-  conductor7b,
-  runnerOptions,
-  selfPool,
-} from "../../test-support/engine/exec/exec-runner.ts";
+import { questionRun, selfPool } from "../../test-support/engine/exec/exec-runner.ts";
 
 const pool = selfPool();
-const conductor = conductor7b;
 const lists = (ids: number[], access = "[]") =>
   `model_id = [${ids.join(", ")}]\nsubtasks = [${ids.map((_, i) => `"Task ${i}"`).join(", ")}]\naccess_list = [${ids.map(() => access).join(", ")}]`;
 const ONE = lists([0]);
@@ -29,17 +24,7 @@ function setup(over: Partial<RunnerOptions>, texts: string[]) {
     return { text: `worker answer ${seen.length}` };
   });
   const conductorBackend = createFakeBackend(texts.map((text) => ({ text })));
-  const o = runnerOptions(
-    {
-      question: "Is 391 prime?",
-      pool,
-      conductor,
-      conductorBackend,
-      backendFor: () => workers,
-      ...over,
-    },
-    { from: 0, by: 1 },
-  );
+  const o = questionRun(pool, { conductorBackend, workers }, over, { from: 0, by: 1 });
   return { o, seen, conductorBackend };
 }
 

@@ -7,10 +7,12 @@ import { startTestServer } from "../../../e2e/server/server.ts";
 import type { ErrorCode } from "../errors.ts";
 import { callWithRetry } from "../exec/call.ts";
 import { DEFAULT_RETRY } from "../exec/retry.ts";
-import { nodeFetch } from "../../cli/kit/fetch.ts";
+import { llmErrorOf } from "../../test-support/engine/llm/llm-error.ts";
+import { TRANSPORTS } from "../../test-support/engine/llm/openai-calls.ts";
 import { createOpenAIBackend } from "./openai.ts";
 import type { ChatChunk, ChatRequest } from "./types.ts";
-import { LlmError, collect } from "./types.ts";
+import type { LlmError } from "./types.ts";
+import { collect } from "./types.ts";
 
 const request: ChatRequest = {
   messages: [{ role: "user", content: "Is 391 prime?" }],
@@ -25,11 +27,6 @@ beforeAll(async () => {
 afterEach(() => server.reset());
 afterAll(() => server.close());
 
-/** The fetch the backend calls: the global one (browsers, tests) or the CLI's node:http one. */
-const TRANSPORTS: [string, typeof fetch | undefined][] = [
-  ["the global fetch", undefined],
-  ["the CLI's node:http fetch", nodeFetch],
-];
 let transport: typeof fetch | undefined;
 
 const backend = (key?: string) =>
@@ -47,13 +44,7 @@ async function replay(fixture: string) {
 
 async function failure(fixture: string, key?: string): Promise<LlmError> {
   server.script("m", { fixture });
-  try {
-    await collect(backend(key), request, new AbortController().signal);
-  } catch (e: unknown) {
-    if (e instanceof LlmError) return e;
-    throw e;
-  }
-  throw new Error("the call did not fail");
+  return llmErrorOf(() => collect(backend(key), request, new AbortController().signal));
 }
 
 describe.each(TRANSPORTS)("over %s", (_name, fetchImpl) => {

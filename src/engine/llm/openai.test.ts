@@ -5,10 +5,11 @@ import type { TestServer } from "../../../e2e/server/server.ts";
 import { startTestServer } from "../../../e2e/server/server.ts";
 import type { ErrorCode } from "../errors.ts";
 import type { OpenAIBackendOptions } from "./openai.ts";
-import { nodeFetch } from "../../cli/kit/fetch.ts";
+import { llmErrorOf } from "../../test-support/engine/llm/llm-error.ts";
+import { TRANSPORTS } from "../../test-support/engine/llm/openai-calls.ts";
 import { createOpenAIBackend, estimateTokens } from "./openai.ts";
 import type { ChatRequest } from "./types.ts";
-import { LlmError, collect } from "./types.ts";
+import { collect } from "./types.ts";
 
 const KEY = "sk-test-0123456789abcdef";
 const request: ChatRequest = {
@@ -27,11 +28,6 @@ beforeAll(async () => {
 afterEach(() => server.reset());
 afterAll(() => server.close());
 
-/** The fetch the backend calls: the global one (browsers, tests) or the CLI's node:http one. */
-const TRANSPORTS: [string, typeof fetch | undefined][] = [
-  ["the global fetch", undefined],
-  ["the CLI's node:http fetch", nodeFetch],
-];
 let transport: typeof fetch | undefined;
 
 function backend(model: string, extra: Partial<OpenAIBackendOptions> = {}) {
@@ -49,13 +45,9 @@ async function failure(
   extra: Partial<OpenAIBackendOptions> = {},
   signal?: AbortSignal,
 ) {
-  try {
-    await collect(backend(model, extra), request, signal ?? new AbortController().signal);
-  } catch (e: unknown) {
-    if (e instanceof LlmError) return e;
-    throw e;
-  }
-  throw new Error("the call did not fail");
+  return llmErrorOf(() =>
+    collect(backend(model, extra), request, signal ?? new AbortController().signal),
+  );
 }
 
 describe.each(TRANSPORTS)("over %s", (_name, fetchImpl) => {

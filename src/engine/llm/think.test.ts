@@ -2,16 +2,25 @@ import { describe, expect, it } from "vitest";
 import type { ContentPiece, UnopenedPiece } from "./think.ts";
 import { ThinkSplitter, UnopenedThink, splitUnopenedThink } from "./think.ts";
 
-/** Feeds `text` cut at the given positions and returns the answer and reasoning it produced. */
-function split(text: string, cuts: number[]) {
-  const splitter = new ThinkSplitter();
-  const pieces: ContentPiece[] = [];
+/** Feeds `text` to `parser` cut at the given positions, then ends it; every piece it gave, in order. */
+function feed<P>(
+  parser: { push(text: string): P[]; end(): P[] },
+  text: string,
+  cuts: number[],
+): P[] {
+  const pieces: P[] = [];
   let from = 0;
   for (const cut of [...cuts, text.length]) {
-    pieces.push(...splitter.push(text.slice(from, cut)));
+    pieces.push(...parser.push(text.slice(from, cut)));
     from = cut;
   }
-  pieces.push(...splitter.end());
+  pieces.push(...parser.end());
+  return pieces;
+}
+
+/** Feeds `text` cut at the given positions and returns the answer and reasoning it produced. */
+function split(text: string, cuts: number[]) {
+  const pieces: ContentPiece[] = feed(new ThinkSplitter(), text, cuts);
   const of = (type: string) =>
     pieces
       .filter((p) => p.type === type)
@@ -71,14 +80,7 @@ describe("splitUnopenedThink", () => {
 
 /** Feeds `text` to an `UnopenedThink` cut at `cuts`; the answer as it stands after every piece. */
 function watch(text: string, cuts: number[]) {
-  const watcher = new UnopenedThink();
-  const pieces: UnopenedPiece[] = [];
-  let from = 0;
-  for (const cut of [...cuts, text.length]) {
-    pieces.push(...watcher.push(text.slice(from, cut)));
-    from = cut;
-  }
-  pieces.push(...watcher.end());
+  const pieces: UnopenedPiece[] = feed(new UnopenedThink(), text, cuts);
   let answer = "";
   let reasoning = "";
   const shown: string[] = [];

@@ -25,26 +25,25 @@ const base = promptTokensOf(planMessages);
 const answerTokens = { max: 2000, typical: 600 };
 const refine = estimateTokens(buildRefinementMessage("", 1)) + 8;
 
+/** The priced Conductor's further calls for the plan above, with no refinement or nesting unless `over` says. */
+const estimate = (over: Partial<Parameters<typeof estimateConductorCalls>[0]> = {}) =>
+  estimateConductorCalls({
+    conductor: priced,
+    planMessages,
+    refineRounds: 0,
+    selfSelectedSteps: 0,
+    answerTokens,
+    ...over,
+  });
+
 describe("estimateConductorCalls", () => {
   it("prices nothing when the run makes no further Conductor call", () => {
-    const e = estimateConductorCalls({
-      conductor: priced,
-      planMessages,
-      refineRounds: 0,
-      selfSelectedSteps: 0,
-      answerTokens,
-    });
+    const e = estimate();
     expect(e).toMatchObject({ pricing: "priced", calls: 0, cost: { max: 0, typical: 0 } });
   });
 
   it("grows each refinement round's prompt by the earlier plans and answers", () => {
-    const e = estimateConductorCalls({
-      conductor: priced,
-      planMessages,
-      refineRounds: 2,
-      selfSelectedSteps: 0,
-      answerTokens,
-    });
+    const e = estimate({ refineRounds: 2 });
     const max = 2 * base + 3 * (1000 + 2000 + refine);
     const typical = 2 * base + 3 * (TYPICAL_PLAN_TOKENS + 600 + refine);
     expect(e.calls).toBe(2);
@@ -58,22 +57,15 @@ describe("estimateConductorCalls", () => {
   });
 
   it("counts one nested plan per self-selected step", () => {
-    const e = estimateConductorCalls({
-      conductor: priced,
-      planMessages,
-      refineRounds: 0,
-      selfSelectedSteps: 2,
-      answerTokens,
-    });
+    const e = estimate({ selfSelectedSteps: 2 });
     expect(e.calls).toBe(2);
     expect(e.promptTokens).toEqual({ max: 2 * base, typical: 2 * base });
   });
 
   it("is free in the browser and unknown for a remote Conductor without a price", () => {
-    const input = { planMessages, refineRounds: 1, selfSelectedSteps: 0, answerTokens };
-    const free = estimateConductorCalls({ ...input, conductor: inBrowser });
+    const free = estimate({ refineRounds: 1, conductor: inBrowser });
     expect(free).toMatchObject({ pricing: "free", cost: { max: 0, typical: 0 } });
-    const unknown = estimateConductorCalls({ ...input, conductor: unpriced });
+    const unknown = estimate({ refineRounds: 1, conductor: unpriced });
     expect(unknown).toMatchObject({ pricing: "no_price", cost: null });
     expect([priced, unpriced, inBrowser].map(conductorPricing)).toEqual([
       "priced",

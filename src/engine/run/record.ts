@@ -17,6 +17,9 @@ export { emptyRecord, listsOf, stepRecord } from "./record-parts.ts";
 
 const plus = (total: number | null, ms: number) => (total ?? 0) + Math.max(0, ms);
 
+/** What a step holds before an attempt writes anything: no text, reasoning, pending retry or error. */
+const FRESH_ATTEMPT = { output: "", reasoning: undefined, retry: undefined, error: null } as const;
+
 /** Events that stream text: they change no call, so the totals stand. */
 const STREAMING: ReadonlySet<RunEvent["type"]> = new Set([
   "plan_delta",
@@ -127,10 +130,7 @@ function fold(r: RunRecord, e: RunEvent): RunRecord {
       return withStep(r, e.parent, e.round, e.step, (s) => ({
         ...s,
         status: "queued",
-        output: "",
-        reasoning: undefined,
-        retry: undefined,
-        error: null,
+        ...FRESH_ATTEMPT,
         usage: null,
         cost: null,
         startedAt: null,
@@ -145,10 +145,7 @@ function fold(r: RunRecord, e: RunEvent): RunRecord {
         status: "running",
         messages: e.messages,
         // A new attempt starts over: the dropped attempt's partial text and reasoning are gone.
-        output: "",
-        reasoning: undefined,
-        retry: undefined,
-        error: null,
+        ...FRESH_ATTEMPT,
         startedAt: s.startedAt ?? e.at,
         attempts: e.attempt,
         ...(e.attempt > 1 ? { attemptStartedAt: e.at } : { tries: undefined }),

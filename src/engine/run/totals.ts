@@ -65,27 +65,24 @@ export function* callsOf(
     const plan = round.plan;
     if (plan) {
       const planKept = kept.has(keptKey(parent, round.index, null));
+      /** A call of the Conductor's for this round: the plan, or an output it was asked to redo. */
+      const conductorCall = (
+        kind: "plan" | "rejected",
+        usage: Usage,
+        cost: number | null | undefined,
+        finished: boolean,
+      ): RecordedCall => ({
+        ...at,
+        kind,
+        step: null,
+        usage,
+        cost: cost ?? 0,
+        kept: planKept,
+        finished,
+      });
       for (const r of plan.rejected ?? [])
-        if (r.usage)
-          yield {
-            ...at,
-            kind: "rejected",
-            step: null,
-            usage: r.usage,
-            cost: r.cost ?? 0,
-            kept: planKept,
-            finished: true,
-          };
-      if (plan.usage)
-        yield {
-          ...at,
-          kind: "plan",
-          step: null,
-          usage: plan.usage,
-          cost: plan.cost ?? 0,
-          kept: planKept,
-          finished: plan.finishedAt !== null,
-        };
+        if (r.usage) yield conductorCall("rejected", r.usage, r.cost, true);
+      if (plan.usage) yield conductorCall("plan", plan.usage, plan.cost, plan.finishedAt !== null);
     }
     for (const step of round.steps) {
       if (step.nested) {

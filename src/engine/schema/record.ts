@@ -20,15 +20,20 @@ export type StepStatus = z.infer<typeof StepStatusSchema>;
 
 export const FailureSchema = z.object({ code: z.string(), message: z.string() });
 
+/** Why an attempt failed: the error's code, the HTTP status where there was one, and its message. */
+const attemptFailure = {
+  code: z.string(),
+  status: z.number().int().nullable(),
+  message: z.string(),
+};
+
 /** A retry in progress: attempt `attempt` of `of` starts at `at + delayMs`, after `code`/`status`. */
 export const RetryStateSchema = z.object({
   attempt: z.number().int().positive(),
   of: z.number().int().positive().nullable(),
   at: z.number(),
   delayMs: z.number().nonnegative(),
-  code: z.string(),
-  status: z.number().int().nullable(),
-  message: z.string(),
+  ...attemptFailure,
 });
 export type RetryState = z.infer<typeof RetryStateSchema>;
 
@@ -40,9 +45,7 @@ export const FailedAttemptSchema = z.object({
   attempt: z.number().int().positive(),
   startedAt: z.number().nullable(),
   finishedAt: z.number(),
-  code: z.string(),
-  status: z.number().int().nullable(),
-  message: z.string(),
+  ...attemptFailure,
 });
 export type FailedAttempt = z.infer<typeof FailedAttemptSchema>;
 

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { WorkflowDoc } from "../../engine/graph/document.ts";
 import { Capture, createHistory } from "../../engine/graph/history.ts";
 import { makeDoc } from "../../test-support/engine/graph/graph-docs.ts";
+import { stepResult } from "../../test-support/state/slices/step-results.ts";
 import type { StepStatus } from "../../engine/schema/record.ts";
 import type { StepResult } from "./run.ts";
 import { useStudio } from "./store.ts";
@@ -11,19 +12,7 @@ const initial = useStudio.getState();
 /** a; b sees a; c sees b; d sees nothing. */
 const DOC = makeDoc([[], [0], [1], []]);
 
-function result(status: StepStatus, output = "out"): StepResult {
-  return {
-    status,
-    output,
-    messages: [],
-    usage: null,
-    cost: null,
-    startedAt: 1,
-    finishedAt: 2,
-    attempts: 1,
-    error: null,
-  };
-}
+const result = (status: StepStatus, output = "out"): StepResult => stepResult({ status, output });
 
 const allDone = () => ({
   a: result("done", "A"),

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { RunEvent } from "../../engine/schema/events.ts";
 import type { StepStatus } from "../../engine/schema/record.ts";
 import type { Step } from "../../engine/schema/workflow.ts";
+import { stepResult } from "../../test-support/state/slices/step-results.ts";
 import type { StepResult } from "./run.ts";
 import { useStudio } from "./store.ts";
 
@@ -9,18 +10,9 @@ const initial = useStudio.getState();
 
 beforeEach(() => useStudio.setState(initial, true));
 
+/** A result no attempt has started yet. */
 function result(status: StepStatus, output = ""): StepResult {
-  return {
-    status,
-    output,
-    messages: [],
-    usage: null,
-    cost: null,
-    startedAt: null,
-    finishedAt: null,
-    attempts: 0,
-    error: null,
-  };
+  return stepResult({ status, output, startedAt: null, finishedAt: null, attempts: 0 });
 }
 
 const STEPS: Step[] = [

@@ -21,16 +21,8 @@ import type {
   WebLLMStats,
 } from "./engine-types.ts";
 
-export type {
-  SmallChatOptions,
-  SmallChatRequest,
-  SmallChunk,
-  SmallEngine,
-  SmallUsage,
-  WebLLMBackend,
-  WebLLMBackendOptions,
-  WebLLMStats,
-} from "./engine-types.ts";
+// Callers take the engine's types from here, beside the backend that uses them.
+export type * from "./engine-types.ts";
 
 const ABORTED = Symbol("aborted");
 

@@ -3,6 +3,7 @@
 import type { Pool, Price } from "../../../engine/schema/worker.ts";
 import { ConductorConfigSchema, WorkerSchema } from "../../../engine/schema/worker.ts";
 import type { RunnerOptions } from "../../../engine/exec/runner.ts";
+import type { ChatBackend } from "../../../engine/llm/types.ts";
 
 /** Alpha (w0, m0), Beta (w1, m1) and the Conductor itself (w2, "Self"); priced when `price` is. */
 export const selfPool = (price?: Price): Pool =>
@@ -35,4 +36,27 @@ export function runnerOptions(
     start: { from: "plan" },
     ...o,
   };
+}
+
+/**
+ * A run of "Is 391 prime?" in which the 7B Conductor plans through `conductorBackend` and every
+ * worker answers through `workers`, on `runnerOptions`' clock; `over` may change any option.
+ */
+export function questionRun(
+  pool: Pool,
+  { conductorBackend, workers }: { conductorBackend: ChatBackend; workers: ChatBackend },
+  over: Partial<RunnerOptions> = {},
+  clock?: { from: number; by: number },
+): RunnerOptions {
+  return runnerOptions(
+    {
+      question: "Is 391 prime?",
+      pool,
+      conductor: conductor7b,
+      conductorBackend,
+      backendFor: () => workers,
+      ...over,
+    },
+    clock,
+  );
 }
