@@ -21,14 +21,15 @@ Options:
   --version N        an older scorer version (math: 1 to 3, mc: 1 to 3; default the newest)
   --mode MODE        mc's cascade: lenient (default) or strict
   --profile NAME     math's grader profile: default, math-verify, qwen-math, minerva or strict
-                     (see the README's "Graders"; math version 3 and later)
+                     (docs/evaluate.md, "Graders"; math version 3 and later)
   --pattern RE       the regex scorer's pattern (default: the reference is the pattern)
   --flags F          the regex scorer's flags
 
 Each input line is {"id", "answer", "reference", "question"?, "choices"?} (choices are lettered A,
 B, ... for mc); each output line is {"id", "correct": true|false|null, "extracted", "reason",
-"scorer", "version", "profile"?}. A summary goes to stderr. The README's "Graders" section says how the math
-and multiple-choice scorers agree with the field's reference graders.
+"scorer", "version", "profile"?}. A summary goes to stderr. The "Graders" section of
+docs/evaluate.md says how the math and multiple-choice scorers agree with the field's reference
+graders.
 
 ${exitCodesHelp({
   [EXIT.ok]: "every case was scored",

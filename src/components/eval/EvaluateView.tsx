@@ -94,7 +94,7 @@ function Report({ hidden }: { hidden: boolean }) {
           <button
             type="button"
             data-testid="eval-export-training"
-            title="One row per Conductor sample, with its reward (see the README for trainer shapes)"
+            title="One row per Conductor sample, with its reward (docs/training.md gives trainer shapes)"
             onClick={() =>
               void trainingDataJsonl().then((text) =>
                 download(text, `conductor-samples-${stamp}.jsonl`),

@@ -69,7 +69,7 @@ export function StrategyPicker() {
           </select>
         </label>
         {(takesProfile || setup.scorer === "") && (
-          <label title="Which reference grader's conventions math answers are scored by (README: Graders)">
+          <label title="Which reference grader's conventions math answers are scored by (docs/evaluate.md: Graders)">
             Grader
             <select
               data-testid="eval-profile"

@@ -23,8 +23,8 @@ export function CustomModelForm() {
       <summary>Use my own conversion of the Conductor weights…</summary>
       <p className="muted small">
         A Qwen2.5-7B fine-tune converted with MLC LLM reuses the prebuilt Qwen2-7B model library of
-        the same quantisation, which is the default below. See the README for how to convert
-        weights.
+        the same quantisation, which is the default below. docs/conductor-weights.md says how to
+        convert weights.
       </p>
       <label className="field">
         Model id (ends with the quantisation, e.g. -q4f16_1-MLC)
