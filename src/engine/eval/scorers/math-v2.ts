@@ -36,7 +36,8 @@ export interface MathV2Options {
   profile?: MathProfile | ProfileConfig;
 }
 
-/** The newest math scorer version; the math kind's `versions` in scorers/kinds.ts lists what can still be built. */
+/** The newest math scorer version; the math kind's `versions` in scorers/kinds.ts lists what can
+ * still be built. */
 export const MATH_VERSION = 3;
 
 const norm = (s: string) => s.replace(/\s+/g, "").toLowerCase();
