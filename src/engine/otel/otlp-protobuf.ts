@@ -1,7 +1,7 @@
 /**
  * The OTLP request (otlp.ts) as protobuf bytes, the body for `Content-Type: application/x-protobuf`
  * that OTLP/HTTP defaults to and Phoenix alone accepts. Field numbers and wire types are those of
- * the official opentelemetry-proto v1.11.0 definitions (proto/ beside this file); the writing is
+ * the official opentelemetry-proto v1.11.0 definitions (vendor/opentelemetry-proto); the writing is
  * protobufjs's own Writer, which needs no runtime code generation (the studio's CSP forbids eval).
  * otlp-protobuf.test.ts decodes the bytes with those .proto files and checks them against the JSON
  * export and against OpenTelemetry JS's own serializer.

@@ -1,5 +1,5 @@
 // The OTLP JSON checked against the real format: the official protobuf definitions
-// (opentelemetry-proto v1.11.0, proto/ beside this file, Apache-2.0) read through protobufjs, and
+// (opentelemetry-proto v1.11.0, vendor/opentelemetry-proto, Apache-2.0) read through protobufjs, and
 // OpenTelemetry JS's own protobuf encoder (@opentelemetry/otlp-transformer) for the same spans.
 import { ProtobufTraceSerializer } from "@opentelemetry/otlp-transformer";
 import { describe, expect, it } from "vitest";

@@ -1,12 +1,12 @@
 // Test support: OTLP protobuf read with the official definitions (opentelemetry-proto v1.11.0,
-// src/engine/otel/proto) through protobufjs's reflection, as a collector reads it. Decoded into
+// vendor/opentelemetry-proto) through protobufjs's reflection, as a collector reads it. Decoded into
 // the OTLP JSON shape (ids hex, 64-bit numbers as decimal strings, enums as numbers), so protobuf
 // and JSON bodies can be compared field for field. Not a test file itself; Node only.
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import protobuf from "protobufjs";
 
-const PROTO_DIR = fileURLToPath(new URL("../../engine/otel/proto", import.meta.url));
+const PROTO_DIR = fileURLToPath(new URL("../../../vendor/opentelemetry-proto", import.meta.url));
 const root = new protobuf.Root();
 root.resolvePath = (_origin, target) => join(PROTO_DIR, target);
 root.loadSync("opentelemetry/proto/collector/trace/v1/trace_service.proto");
