@@ -200,6 +200,21 @@ export async function loadConfig(
   return { ok: true, resolved };
 }
 
+/** loadConfig for a command: warnings and the refusal go to its stderr; undefined when refused. */
+export async function loadCommandConfig(
+  path: string,
+  io: { env: NodeJS.ProcessEnv; stderr: (text: string) => void },
+  strict = false,
+): Promise<ResolvedConfig | undefined> {
+  const loaded = await loadConfig(path, io.env, {
+    strict,
+    warn: (line) => io.stderr(`${line}\n`),
+  });
+  if (loaded.ok) return loaded.resolved;
+  io.stderr(`${loaded.message}\n`);
+  return undefined;
+}
+
 /** The config section of the help of every command that reads one (run, eval, serve). */
 export const CONFIG_HELP = `Config (JSON; the same settings as the studio's):
   {"conductor": {"baseURL": "http://localhost:8000/v1", "model": "conductor-7b",
