@@ -16,6 +16,7 @@ import {
   sha256Hex,
 } from "./cache-store.ts";
 import { UsageError } from "./command.ts";
+import { cachedResponse } from "../test-support/node/cached-response.ts";
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -46,30 +47,6 @@ const v1Request = {
   grammar: null,
   occurrence: 0,
 };
-
-/** A stored response for `key` whose answer is `text`. */
-const entryOf = (key: string, text: string) => ({
-  format: "conductor-studio-response" as const,
-  version: 2 as const,
-  key,
-  createdAt: "2026-01-01T00:00:00.000Z",
-  request: {
-    endpoint: "e",
-    model: "m",
-    messages: [],
-    temperature: 0,
-    maxTokens: 1,
-    extraBody: null,
-    grammar: null,
-    scope: null,
-    occurrence: 0,
-  },
-  response: {
-    text,
-    reasoning: "",
-    usage: { promptTokens: 1, completionTokens: 1, estimated: false },
-  },
-});
 
 describe("sha256Hex", () => {
   it("is the SHA-256 of the text's UTF-8, as Web Crypto computes it", async () => {
@@ -181,7 +158,7 @@ describe("the file cache store (--cache DIR)", () => {
     const store = await fileCacheStore(dir);
     const key = `sha256:${"ab".repeat(32)}`;
     const file = cacheFile(dir, key);
-    await store.put(entryOf(key, "x"));
+    await store.put(cachedResponse(key, "x"));
     expect(await store.get(key)).toBeDefined();
     await writeFile(file, "{ torn");
     expect(await store.get(key)).toBeUndefined();
@@ -192,7 +169,7 @@ describe("the file cache store (--cache DIR)", () => {
     const dir = await tempDir();
     const store = await fileCacheStore(dir);
     const key = `sha256:${"cd".repeat(32)}`;
-    const entry = (text: string) => entryOf(key, text);
+    const entry = (text: string) => cachedResponse(key, text);
     await store.put(entry("first"));
     await store.put(entry("second"));
     expect((await store.get(key))?.response.text).toBe("second");

@@ -14,9 +14,9 @@ import type {
 import {
   CACHE_FORMAT,
   CACHE_VERSION,
-  CachedResponseSchema,
   CacheModeSchema,
   emptyCacheStats,
+  readCachedEntry,
 } from "../engine/llm/cache.ts";
 import { UsageError } from "./command.ts";
 
@@ -71,13 +71,7 @@ export async function fileCacheStore(dir: string): Promise<CacheStore> {
   return {
     async get(key) {
       const text = await readText(cacheFile(dir, key));
-      if (text === undefined) return undefined;
-      try {
-        const parsed = CachedResponseSchema.safeParse(JSON.parse(text));
-        return parsed.success && parsed.data.key === key ? parsed.data : undefined;
-      } catch {
-        return undefined;
-      }
+      return text === undefined ? undefined : readCachedEntry(text, key);
     },
     async put(entry: CachedResponse) {
       const file = cacheFile(dir, entry.key);

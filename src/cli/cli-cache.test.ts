@@ -7,11 +7,11 @@ import { describe, it } from "vitest";
 import type { TestServer } from "../../e2e/server/server.ts";
 import type { Harness } from "../test-support/cli/cli-harness.ts";
 import {
+  cliIt,
   CLI_TIMEOUT_MS,
   CHECKED,
   ask,
   evalArgs,
-  harness,
   readEvalResults,
   runCli,
   runMain,
@@ -47,60 +47,58 @@ const chatCalls = (server: TestServer) =>
   server.requests.filter((r) => r.path === "/v1/chat/completions").length;
 
 describe("eval --cache", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
-  it("re-runs an evaluation from the cache with no upstream call, marked and at no cost", async ({
-    expect,
-    onTestFinished,
-  }) => {
-    const h = await harness(onTestFinished);
-    script(h.server);
-    const { files, cache } = await twoQuestions(h);
-    const first = join(h.dir, "first.jsonl");
-    const run1 = await runCli(
-      evalArgs(files(first), "--strategies", "conductor,single:Solver B", "--cache", cache),
-    );
-    expect(run1.code, run1.stderr).toBe(0);
-    const paid = chatCalls(h.server);
-    expect(paid).toBe(2 * 3 + 2);
-    expect(run1.stderr).toMatch(/cache \(read-write\): 0 hits, 8 misses/);
-    const before = await readEvalResults(first);
-    expect(before.every((r) => r.cost > 0 && r.cachedCalls === undefined)).toBe(true);
+  cliIt(
+    "re-runs an evaluation from the cache with no upstream call, marked and at no cost",
+    async ({ expect, h }) => {
+      script(h.server);
+      const { files, cache } = await twoQuestions(h);
+      const first = join(h.dir, "first.jsonl");
+      const run1 = await runCli(
+        evalArgs(files(first), "--strategies", "conductor,single:Solver B", "--cache", cache),
+      );
+      expect(run1.code, run1.stderr).toBe(0);
+      const paid = chatCalls(h.server);
+      expect(paid).toBe(2 * 3 + 2);
+      expect(run1.stderr).toMatch(/cache \(read-write\): 0 hits, 8 misses/);
+      const before = await readEvalResults(first);
+      expect(before.every((r) => r.cost > 0 && r.cachedCalls === undefined)).toBe(true);
 
-    const second = join(h.dir, "second.jsonl");
-    const run2 = await runCli(
-      evalArgs(
-        files(second),
-        "--strategies",
-        "conductor,single:Solver B",
-        "--cache",
-        cache,
-        "--cache-mode",
-        "read-only",
-      ),
-    );
-    expect(run2.code, run2.stderr).toBe(0);
-    expect(chatCalls(h.server)).toBe(paid);
-    expect(run2.stderr).toMatch(/cache \(read-only\): 8 hits, 0 misses, \$0\.\d{4} saved/);
-    const after = await readEvalResults(second);
-    const row = (r: (typeof after)[number], cost: number, cached: number | undefined) =>
-      JSON.stringify([r.item, r.strategy, r.correct, cost, cached, r.calls]);
-    expect(after.map((r) => row(r, r.cost, r.cachedCalls)).sort()).toEqual(
-      before.map((r) => row(r, 0, r.calls)).sort(),
-    );
-    // Each result saved what the first run paid for it, and the summary table says so.
-    const paidFor = new Map(before.map((r) => [`${r.item}/${r.strategy}`, r.cost]));
-    for (const r of after)
-      expect(r.savedCost).toBeCloseTo(paidFor.get(`${r.item}/${r.strategy}`)!, 12);
-    expect(run2.stdout).toMatch(/calls\/q\s+cached\s+saved \$/);
-    expect(run1.stdout).not.toMatch(/saved \$/);
-  });
+      const second = join(h.dir, "second.jsonl");
+      const run2 = await runCli(
+        evalArgs(
+          files(second),
+          "--strategies",
+          "conductor,single:Solver B",
+          "--cache",
+          cache,
+          "--cache-mode",
+          "read-only",
+        ),
+      );
+      expect(run2.code, run2.stderr).toBe(0);
+      expect(chatCalls(h.server)).toBe(paid);
+      expect(run2.stderr).toMatch(/cache \(read-only\): 8 hits, 0 misses, \$0\.\d{4} saved/);
+      const after = await readEvalResults(second);
+      const row = (r: (typeof after)[number], cost: number, cached: number | undefined) =>
+        JSON.stringify([r.item, r.strategy, r.correct, cost, cached, r.calls]);
+      expect(after.map((r) => row(r, r.cost, r.cachedCalls)).sort()).toEqual(
+        before.map((r) => row(r, 0, r.calls)).sort(),
+      );
+      // Each result saved what the first run paid for it, and the summary table says so.
+      const paidFor = new Map(before.map((r) => [`${r.item}/${r.strategy}`, r.cost]));
+      for (const r of after)
+        expect(r.savedCost).toBeCloseTo(paidFor.get(`${r.item}/${r.strategy}`)!, 12);
+      expect(run2.stdout).toMatch(/calls\/q\s+cached\s+saved \$/);
+      expect(run1.stdout).not.toMatch(/saved \$/);
+    },
+  );
 
-  it(
+  cliIt(
     "resumes an evaluation with each task's own calls, and a re-run of it makes none",
     {
       timeout: CLI_TIMEOUT_MS * 3,
     },
-    async ({ expect, onTestFinished }) => {
-      const h = await harness(onTestFinished);
+    async ({ expect, h }) => {
       // Every answer is new, so an answer given to two tasks shows.
       let n = 0;
       for (const model of ["solver-a", "solver-b", "checker"])
@@ -157,40 +155,39 @@ describe("eval --cache", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
 });
 
 describe("serve --cache", { timeout: CLI_TIMEOUT_MS * 2 }, () => {
-  it("keeps repeats as samples within a process, and answers a re-run from the cache", async ({
-    expect,
-    onTestFinished,
-  }) => {
-    const h = await harness(onTestFinished);
-    const config = await h.file("pool.json", threeWorkerConfig(h.server));
-    const args = [
-      "--config",
-      config,
-      "--cache",
-      join(h.dir, "cache"),
-      "--runs",
-      join(h.dir, "runs"),
-    ];
-    const session = async () => {
-      const serve = await startServe(args, {}, onTestFinished);
-      const client = serve.client();
-      for (let i = 0; i < 2; i++) {
-        scriptAttemptsThenCheck(h.server);
-        const r = await client.chat.completions.create(ask());
-        expect(r.choices[0]?.message.content).toBe(CHECKED);
-      }
-      serve.child.kill("SIGTERM");
-      await serve.exited;
-    };
-    await session();
-    // Asked twice, the same question is two samples: the Conductor and three workers each time.
-    expect(chatCalls(h.server)).toBe(8);
-    await session();
-    expect(chatCalls(h.server)).toBe(8);
-    const runs = await readRuns(join(h.dir, "runs"));
-    expect(runs.map((l) => l.run.totals.cachedCalls ?? 0).sort()).toEqual([0, 0, 4, 4]);
-    expect(runs.filter((l) => l.run.totals.cachedCalls).every((l) => l.run.totals.cost === 0)).toBe(
-      true,
-    );
-  });
+  cliIt(
+    "keeps repeats as samples within a process, and answers a re-run from the cache",
+    async ({ expect, h, onTestFinished }) => {
+      const config = await h.file("pool.json", threeWorkerConfig(h.server));
+      const args = [
+        "--config",
+        config,
+        "--cache",
+        join(h.dir, "cache"),
+        "--runs",
+        join(h.dir, "runs"),
+      ];
+      const session = async () => {
+        const serve = await startServe(args, {}, onTestFinished);
+        const client = serve.client();
+        for (let i = 0; i < 2; i++) {
+          scriptAttemptsThenCheck(h.server);
+          const r = await client.chat.completions.create(ask());
+          expect(r.choices[0]?.message.content).toBe(CHECKED);
+        }
+        serve.child.kill("SIGTERM");
+        await serve.exited;
+      };
+      await session();
+      // Asked twice, the same question is two samples: the Conductor and three workers each time.
+      expect(chatCalls(h.server)).toBe(8);
+      await session();
+      expect(chatCalls(h.server)).toBe(8);
+      const runs = await readRuns(join(h.dir, "runs"));
+      expect(runs.map((l) => l.run.totals.cachedCalls ?? 0).sort()).toEqual([0, 0, 4, 4]);
+      expect(
+        runs.filter((l) => l.run.totals.cachedCalls).every((l) => l.run.totals.cost === 0),
+      ).toBe(true);
+    },
+  );
 });

@@ -2,14 +2,14 @@
 // make-tiny-gguf.py) run by real llama.cpp (wllama) in the CLI's own process, with no server for
 // it; its plan, constrained by the plan grammar, runs on the workers of the local test server.
 import { readFile } from "node:fs/promises";
-import { describe, it } from "vitest";
+import { describe } from "vitest";
 import { EXIT } from "./exit-codes.ts";
 import { makeTinyGguf } from "../test-support/cli/tiny-gguf.ts";
 import {
+  cliIt,
   QUESTION,
   chatRequests,
   evalArgs,
-  harness,
   readEvalResults,
   readExport,
   runCli,
@@ -18,31 +18,29 @@ import {
 } from "../test-support/cli/cli-harness.ts";
 
 describe("conductor-studio run --conductor-gguf", { timeout: 90_000 }, () => {
-  it("plans with the local GGUF (no Conductor request) and runs the plan on the workers", async ({
-    expect,
-    onTestFinished,
-  }) => {
-    const h = await harness(onTestFinished);
-    h.server.setDefault("solver-a", {
-      content: "The sum is 5050.",
-      usage: { prompt_tokens: 50, completion_tokens: 6 },
-    });
-    const config = await h.file("config.json", threeWorkerConfig(h.server));
-    const args = ["run", "--config", config, "--question", QUESTION];
-    const r = await runCli([...args, "--conductor-gguf", makeTinyGguf()], { timeoutMs: 85_000 });
-    expect(r.code, r.stderr).toBe(0);
-    expect(chatRequests(h.server, "conductor-7b")).toHaveLength(0);
-    // The tiny model's plan: one step on model 0 (Solver A) with its one subtask.
-    const [step] = chatRequests(h.server, "solver-a");
-    expect(JSON.stringify(step?.body.messages)).toContain("Answer the question.");
-    const record = readExport(r.stdout).run;
-    expect(record.conductor).toMatchObject({ kind: "webllm", model: "gguf:tiny.gguf" });
-    expect(record.answer).toBe("The sum is 5050.");
-    expect(record.rounds[0]!.plan!.raw).toMatch(/^Let me work out[^\n]*\nmodel_id = \[0\]/);
-  });
+  cliIt(
+    "plans with the local GGUF (no Conductor request) and runs the plan on the workers",
+    async ({ expect, h }) => {
+      h.server.setDefault("solver-a", {
+        content: "The sum is 5050.",
+        usage: { prompt_tokens: 50, completion_tokens: 6 },
+      });
+      const config = await h.file("config.json", threeWorkerConfig(h.server));
+      const args = ["run", "--config", config, "--question", QUESTION];
+      const r = await runCli([...args, "--conductor-gguf", makeTinyGguf()], { timeoutMs: 85_000 });
+      expect(r.code, r.stderr).toBe(0);
+      expect(chatRequests(h.server, "conductor-7b")).toHaveLength(0);
+      // The tiny model's plan: one step on model 0 (Solver A) with its one subtask.
+      const [step] = chatRequests(h.server, "solver-a");
+      expect(JSON.stringify(step?.body.messages)).toContain("Answer the question.");
+      const record = readExport(r.stdout).run;
+      expect(record.conductor).toMatchObject({ kind: "webllm", model: "gguf:tiny.gguf" });
+      expect(record.answer).toBe("The sum is 5050.");
+      expect(record.rounds[0]!.plan!.raw).toMatch(/^Let me work out[^\n]*\nmodel_id = \[0\]/);
+    },
+  );
 
-  it("refuses a file that is not GGUF, before any call", async ({ expect, onTestFinished }) => {
-    const h = await harness(onTestFinished);
+  cliIt("refuses a file that is not GGUF, before any call", async ({ expect, h }) => {
     const config = await h.file("config.json", threeWorkerConfig(h.server));
     const bad = await h.file("bad.gguf", { not: "a model" });
     const r = await runMain([
@@ -68,8 +66,7 @@ describe(
   "conductor-studio run --conductor-gguf: the process exits by itself",
   { timeout: 90_000 },
   () => {
-    it("after a run that succeeds", async ({ expect, onTestFinished }) => {
-      const h = await harness(onTestFinished);
+    cliIt("after a run that succeeds", async ({ expect, h, onTestFinished }) => {
       h.server.setDefault("solver-a", { content: "The sum is 5050." });
       const config = await h.file("config.json", threeWorkerConfig(h.server));
       const args = ["run", "--config", config, "--question", QUESTION];
@@ -81,8 +78,7 @@ describe(
       expect(readExport(r.stdout).run.answer).toBe("The sum is 5050.");
     });
 
-    it("after a run whose step fails", async ({ expect, onTestFinished }) => {
-      const h = await harness(onTestFinished);
+    cliIt("after a run whose step fails", async ({ expect, h, onTestFinished }) => {
       h.server.setDefault("solver-a", { status: 400, errorMessage: "model refused" });
       const config = await h.file("config.json", threeWorkerConfig(h.server));
       const args = ["run", "--config", config, "--question", QUESTION];
@@ -99,47 +95,42 @@ describe(
 // `eval --conductor-gguf FILE`: the conductor strategy plans each question with the same local
 // model, in this process (runMain), and its steps run on the test server's workers.
 describe("conductor-studio eval --conductor-gguf", { timeout: 90_000 }, () => {
-  it("plans every question with the local GGUF and records it as the Conductor", async ({
-    expect,
-    onTestFinished,
-  }) => {
-    const h = await harness(onTestFinished);
-    h.server.setDefault("solver-a", {
-      content: "The sum is 5050.\nAnswer: 5050",
-      usage: { prompt_tokens: 50, completion_tokens: 6 },
-    });
-    const items = [QUESTION, `${QUESTION} Show your work.`].map((question, i) => ({
-      id: `q${i + 1}`,
-      question,
-      answer: "5050",
-    }));
-    const files = {
-      config: await h.file("config.json", threeWorkerConfig(h.server)),
-      dataset: await h.file("questions.jsonl", items.map((i) => JSON.stringify(i)).join("\n")),
-      out: `${h.dir}/results.jsonl`,
-    };
-    const args = evalArgs(files, "--strategies", "conductor", "--conductor-gguf", makeTinyGguf());
-    const r = await runMain(args);
-    expect(r.code, r.stderr).toBe(0);
-    expect(chatRequests(h.server, "conductor-7b")).toHaveLength(0);
-    const results = await readEvalResults(files.out);
-    expect(results.map((x) => [x.item, x.strategy, x.error ?? null])).toEqual([
-      ["q1", "conductor", null],
-      ["q2", "conductor", null],
-    ]);
-    // Each question's plan ran on the workers: the tiny model's one step, on Solver A.
-    expect(chatRequests(h.server, "solver-a")).toHaveLength(2);
-    const definition = JSON.parse(await readFile(`${files.out}.eval.json`, "utf8")) as {
-      conductor: { kind: string; model: string };
-    };
-    expect(definition.conductor).toMatchObject({ kind: "webllm", model: "gguf:tiny.gguf" });
-  });
+  cliIt(
+    "plans every question with the local GGUF and records it as the Conductor",
+    async ({ expect, h }) => {
+      h.server.setDefault("solver-a", {
+        content: "The sum is 5050.\nAnswer: 5050",
+        usage: { prompt_tokens: 50, completion_tokens: 6 },
+      });
+      const items = [QUESTION, `${QUESTION} Show your work.`].map((question, i) => ({
+        id: `q${i + 1}`,
+        question,
+        answer: "5050",
+      }));
+      const files = {
+        config: await h.file("config.json", threeWorkerConfig(h.server)),
+        dataset: await h.file("questions.jsonl", items.map((i) => JSON.stringify(i)).join("\n")),
+        out: `${h.dir}/results.jsonl`,
+      };
+      const args = evalArgs(files, "--strategies", "conductor", "--conductor-gguf", makeTinyGguf());
+      const r = await runMain(args);
+      expect(r.code, r.stderr).toBe(0);
+      expect(chatRequests(h.server, "conductor-7b")).toHaveLength(0);
+      const results = await readEvalResults(files.out);
+      expect(results.map((x) => [x.item, x.strategy, x.error ?? null])).toEqual([
+        ["q1", "conductor", null],
+        ["q2", "conductor", null],
+      ]);
+      // Each question's plan ran on the workers: the tiny model's one step, on Solver A.
+      expect(chatRequests(h.server, "solver-a")).toHaveLength(2);
+      const definition = JSON.parse(await readFile(`${files.out}.eval.json`, "utf8")) as {
+        conductor: { kind: string; model: string };
+      };
+      expect(definition.conductor).toMatchObject({ kind: "webllm", model: "gguf:tiny.gguf" });
+    },
+  );
 
-  it("is refused without the conductor strategy, before any call", async ({
-    expect,
-    onTestFinished,
-  }) => {
-    const h = await harness(onTestFinished);
+  cliIt("is refused without the conductor strategy, before any call", async ({ expect, h }) => {
     const files = {
       config: await h.file("config.json", threeWorkerConfig(h.server)),
       dataset: await h.file(

@@ -7,11 +7,11 @@ import { join } from "node:path";
 import { describe, it } from "vitest";
 import type { Harness } from "../test-support/cli/cli-harness.ts";
 import {
+  cliIt,
   CHECKED,
   CLI_TIMEOUT_MS,
   QUESTION,
   chatRequests,
-  harness,
   memoryIo,
   promptText,
   readExport,
@@ -36,11 +36,7 @@ describe("stdin", { timeout: CLI_TIMEOUT_MS }, () => {
     expect(r.stdout).toBe('{"ok":true,"steps":[{"worker":1,"subtask":"Solve it.","access":[]}]}\n');
   });
 
-  it('run --question - sends the question read from stdin, not "-"', async ({
-    expect,
-    onTestFinished,
-  }) => {
-    const h = await harness(onTestFinished);
+  cliIt('run --question - sends the question read from stdin, not "-"', async ({ expect, h }) => {
     scriptAttemptsThenCheck(h.server);
     const path = await h.file("pool.json", threeWorkerConfig(h.server));
     const r = await runMain(["run", "--config", path, "--question", "-"], {
@@ -54,11 +50,7 @@ describe("stdin", { timeout: CLI_TIMEOUT_MS }, () => {
     );
   });
 
-  it("run --question - with empty stdin exits 2 and calls nothing", async ({
-    expect,
-    onTestFinished,
-  }) => {
-    const h = await harness(onTestFinished);
+  cliIt("run --question - with empty stdin exits 2 and calls nothing", async ({ expect, h }) => {
     const path = await h.file("pool.json", threeWorkerConfig(h.server));
     const r = await runMain(["run", "--config", path, "--question", "-"], { stdin: " \n" });
     expect(r.code).toBe(2);
@@ -68,34 +60,28 @@ describe("stdin", { timeout: CLI_TIMEOUT_MS }, () => {
 });
 
 describe("config mistakes", { timeout: CLI_TIMEOUT_MS }, () => {
-  it("an unknown key is a warning naming the closest known key, and the run goes on", async ({
-    expect,
-    onTestFinished,
-  }) => {
-    const h = await harness(onTestFinished);
-    scriptAttemptsThenCheck(h.server);
-    const config = threeWorkerConfig(h.server, { maxStep: 3 });
-    config.workers[0] = { ...config.workers[0]!, temprature: 0.5 } as (typeof config.workers)[0];
-    const r = await runWith(h, config);
-    expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(
-      /^Warning: .*pool\.json: unknown key "workers\.0\.temprature" \(did you mean "temperature"\?\); unknown key "maxStep" \(did you mean "maxSteps"\?\); ignored \(--strict refuses it\)\.$/m,
-    );
-  });
+  cliIt(
+    "an unknown key is a warning naming the closest known key, and the run goes on",
+    async ({ expect, h }) => {
+      scriptAttemptsThenCheck(h.server);
+      const config = threeWorkerConfig(h.server, { maxStep: 3 });
+      config.workers[0] = { ...config.workers[0]!, temprature: 0.5 } as (typeof config.workers)[0];
+      const r = await runWith(h, config);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toMatch(
+        /^Warning: .*pool\.json: unknown key "workers\.0\.temprature" \(did you mean "temperature"\?\); unknown key "maxStep" \(did you mean "maxSteps"\?\); ignored \(--strict refuses it\)\.$/m,
+      );
+    },
+  );
 
-  it("--strict refuses it before any call", async ({ expect, onTestFinished }) => {
-    const h = await harness(onTestFinished);
+  cliIt("--strict refuses it before any call", async ({ expect, h }) => {
     const r = await runWith(h, threeWorkerConfig(h.server, { maxStep: 3 }), ["--strict"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('unknown key "maxStep" (did you mean "maxSteps"?). Fix the key');
     expect(h.server.requests).toHaveLength(0);
   });
 
-  it("a byte-order mark at the start of the config is accepted", async ({
-    expect,
-    onTestFinished,
-  }) => {
-    const h = await harness(onTestFinished);
+  cliIt("a byte-order mark at the start of the config is accepted", async ({ expect, h }) => {
     scriptAttemptsThenCheck(h.server);
     const r = await runWith(h, `\uFEFF${JSON.stringify(threeWorkerConfig(h.server))}`);
     expect(r.stderr).not.toContain("invalid");
@@ -105,24 +91,24 @@ describe("config mistakes", { timeout: CLI_TIMEOUT_MS }, () => {
 });
 
 describe("run's output path", { timeout: CLI_TIMEOUT_MS }, () => {
-  it("--out naming the config file is refused; the config is untouched", async ({
-    expect,
-    onTestFinished,
-  }) => {
-    const h = await harness(onTestFinished);
-    const config = JSON.stringify(threeWorkerConfig(h.server));
-    const path = await h.file("pool.json", config);
-    const r = await runMain(["run", "--config", path, "--question", QUESTION, "--out", path]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain("--out is the config file; choose another path for the run record.");
-    expect(await readFile(path, "utf8")).toBe(config);
-    expect(h.server.requests).toHaveLength(0);
-  });
+  cliIt(
+    "--out naming the config file is refused; the config is untouched",
+    async ({ expect, h }) => {
+      const config = JSON.stringify(threeWorkerConfig(h.server));
+      const path = await h.file("pool.json", config);
+      const r = await runMain(["run", "--config", path, "--question", QUESTION, "--out", path]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(
+        "--out is the config file; choose another path for the run record.",
+      );
+      expect(await readFile(path, "utf8")).toBe(config);
+      expect(h.server.requests).toHaveLength(0);
+    },
+  );
 });
 
 describe("serve reads the config the same way", () => {
-  it("--strict refuses an unknown key before listening", async ({ expect, onTestFinished }) => {
-    const h = await harness(onTestFinished);
+  cliIt("--strict refuses an unknown key before listening", async ({ expect, h }) => {
     const path = await h.file("pool.json", threeWorkerConfig(h.server, { rouns: 1 }));
     const { out, io } = memoryIo();
     expect(await main(["serve", "--config", path, "--port", "0", "--strict"], io)).toBe(2);
@@ -150,11 +136,7 @@ describe("grammar and parse limits", { timeout: CLI_TIMEOUT_MS }, () => {
 });
 
 describe("exit codes and endings", { timeout: CLI_TIMEOUT_MS }, () => {
-  it("an unreachable Conductor exits 4, not 2 (invalid config)", async ({
-    expect,
-    onTestFinished,
-  }) => {
-    const h = await harness(onTestFinished);
+  cliIt("an unreachable Conductor exits 4, not 2 (invalid config)", async ({ expect, h }) => {
     const config = threeWorkerConfig(h.server, { retry: { maxAttempts: 1 } });
     // Port 9 (discard) on loopback: nothing listens, the connection is refused.
     const r = await runWith(h, {
@@ -176,23 +158,22 @@ describe("exit codes and endings", { timeout: CLI_TIMEOUT_MS }, () => {
     expect(r.code).toBe(0);
   });
 
-  it("on a terminal, run shows the answer and one line of totals on stderr", async ({
-    expect,
-    onTestFinished,
-  }) => {
-    const h = await harness(onTestFinished);
-    scriptAttemptsThenCheck(h.server);
-    const path = await h.file("pool.json", threeWorkerConfig(h.server));
-    const out = join(h.dir, "run.json");
-    const { out: written, io } = memoryIo({ tty: true });
-    const code = await main(["run", "--config", path, "--question", QUESTION, "--out", out], io);
-    expect(code).toBe(0);
-    expect(written.stdout).toBe("");
-    expect(written.stderr).toContain(
-      `\nAnswer:\n${CHECKED}\n\nTotals: 1670 tokens (1430 in, 240 out), 4 calls, $0.0021`,
-    );
-    expect(readExport(await readFile(out, "utf8")).run.answer).toBe(CHECKED);
-  });
+  cliIt(
+    "on a terminal, run shows the answer and one line of totals on stderr",
+    async ({ expect, h }) => {
+      scriptAttemptsThenCheck(h.server);
+      const path = await h.file("pool.json", threeWorkerConfig(h.server));
+      const out = join(h.dir, "run.json");
+      const { out: written, io } = memoryIo({ tty: true });
+      const code = await main(["run", "--config", path, "--question", QUESTION, "--out", out], io);
+      expect(code).toBe(0);
+      expect(written.stdout).toBe("");
+      expect(written.stderr).toContain(
+        `\nAnswer:\n${CHECKED}\n\nTotals: 1670 tokens (1430 in, 240 out), 4 calls, $0.0021`,
+      );
+      expect(readExport(await readFile(out, "utf8")).run.answer).toBe(CHECKED);
+    },
+  );
 
   it("a bug is one line with exit 70, the stack only with CONDUCTOR_STUDIO_DEBUG", async ({
     expect,

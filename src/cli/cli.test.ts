@@ -6,9 +6,9 @@ import { buildPlanGrammar } from "../engine/conductor/grammar.ts";
 import { DEFAULT_OPENING } from "../engine/conductor/prompt.ts";
 import type { Harness } from "../test-support/cli/cli-harness.ts";
 import {
+  cliIt,
   CLI_TIMEOUT_MS,
   QUESTION,
-  harness,
   runCli,
   runMain,
   threeWorkerConfig,
@@ -64,8 +64,7 @@ describe("conductor-studio parse", { timeout: CLI_TIMEOUT_MS }, () => {
     expect(r.stdout).toBe(PLAN_JSON);
   });
 
-  it("reads FILE the same way", async ({ expect, onTestFinished }) => {
-    const h = await harness(onTestFinished);
+  cliIt("reads FILE the same way", async ({ expect, h }) => {
     const path = await h.file("plan.txt", PLAN);
     const r = await runMain(["parse", "--workers", "3", path]);
     expect(r.code).toBe(0);
@@ -120,24 +119,21 @@ describe("conductor-studio run: invalid config", { timeout: CLI_TIMEOUT_MS }, ()
     return runMain(["run", "--config", path, "--question", QUESTION]);
   }
 
-  it("bad JSON exits 2 and says so", async ({ expect, onTestFinished }) => {
-    const h = await harness(onTestFinished);
+  cliIt("bad JSON exits 2 and says so", async ({ expect, h }) => {
     const r = await runWithConfig(h, '{"conductor": {"baseURL": ');
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("The configuration is invalid: not valid JSON");
     expect(r.stdout).toBe("");
   });
 
-  it("missing workers exits 2 naming the field", async ({ expect, onTestFinished }) => {
-    const h = await harness(onTestFinished);
+  cliIt("missing workers exits 2 naming the field", async ({ expect, h }) => {
     const { conductor } = threeWorkerConfig(h.server);
     const r = await runWithConfig(h, { conductor });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/The configuration is invalid: workers: /);
   });
 
-  it("a baseURL that is not a URL exits 2 naming the field", async ({ expect, onTestFinished }) => {
-    const h = await harness(onTestFinished);
+  cliIt("a baseURL that is not a URL exits 2 naming the field", async ({ expect, h }) => {
     const config = threeWorkerConfig(h.server);
     const workers = config.workers.map((w, i) =>
       i === 1 ? { ...w, baseURL: "localhost:8000" } : w,
@@ -151,23 +147,26 @@ describe("conductor-studio run: invalid config", { timeout: CLI_TIMEOUT_MS }, ()
     expect(h.server.requests).toHaveLength(0);
   });
 
-  it("a missing key variable exits 2 naming it, calls nothing and shows no key", async ({
-    expect,
-    onTestFinished,
-  }) => {
-    const h = await harness(onTestFinished);
-    const secret = "sk-conductor-present-5b1e9f";
-    const config = threeWorkerConfig(h.server, {}, { conductor: "CS_COND_KEY", b: "CS_UNSET_KEY" });
-    const path = await h.file("config.json", config);
-    const r = await runCli(["run", "--config", path, "--question", QUESTION], {
-      env: { CS_COND_KEY: secret },
-    });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain("An API key environment variable is not set: CS_UNSET_KEY");
-    expect(r.stderr).not.toContain("CS_COND_KEY");
-    expect(r.stderr + r.stdout).not.toContain(secret);
-    expect(h.server.requests).toHaveLength(0);
-  });
+  cliIt(
+    "a missing key variable exits 2 naming it, calls nothing and shows no key",
+    async ({ expect, h }) => {
+      const secret = "sk-conductor-present-5b1e9f";
+      const config = threeWorkerConfig(
+        h.server,
+        {},
+        { conductor: "CS_COND_KEY", b: "CS_UNSET_KEY" },
+      );
+      const path = await h.file("config.json", config);
+      const r = await runCli(["run", "--config", path, "--question", QUESTION], {
+        env: { CS_COND_KEY: secret },
+      });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain("An API key environment variable is not set: CS_UNSET_KEY");
+      expect(r.stderr).not.toContain("CS_COND_KEY");
+      expect(r.stderr + r.stdout).not.toContain(secret);
+      expect(h.server.requests).toHaveLength(0);
+    },
+  );
 
   it("an unreadable config path exits 2", async ({ expect }) => {
     const args = ["run", "--config", "/nonexistent/conductor.json", "--question", QUESTION];

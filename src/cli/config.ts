@@ -24,6 +24,17 @@ const EndpointSchema = z.object({
   extraBody: ExtraBodySchema.optional(),
 });
 
+/** The call fields a worker and the Conductor both take from their endpoint entry, in the order
+ * the run record lists them; only the default token limit differs. */
+const openaiEndpoint = (e: z.infer<typeof EndpointSchema>, defaultMaxTokens: number) => ({
+  kind: "openai" as const,
+  baseURL: e.baseURL,
+  model: e.model,
+  temperature: e.temperature ?? 0.2,
+  maxTokens: e.maxTokens ?? defaultMaxTokens,
+  price: e.price,
+});
+
 export const CliConfigSchema = z.object({
   conductor: EndpointSchema.extend({
     /** "Constrain the plan": which grammar field the Conductor's server takes (off by default). */
@@ -121,12 +132,7 @@ export function resolveConfig(
     return {
       id,
       name: w.name,
-      kind: "openai",
-      baseURL: w.baseURL,
-      model: w.model,
-      temperature: w.temperature ?? 0.2,
-      maxTokens: w.maxTokens ?? 4096,
-      price: w.price,
+      ...openaiEndpoint(w, 4096),
       note: w.note,
       headers: w.headers,
       prefill: false,
@@ -140,12 +146,7 @@ export function resolveConfig(
     };
   const c = config.conductor;
   const conductor: ConductorConfig = {
-    kind: "openai",
-    baseURL: c.baseURL,
-    model: c.model,
-    temperature: c.temperature ?? 0.2,
-    maxTokens: c.maxTokens ?? 1024,
-    price: c.price,
+    ...openaiEndpoint(c, 1024),
     headers: c.headers,
     ...(c.planGrammar ? { planGrammar: c.planGrammar } : {}),
   };
@@ -197,6 +198,21 @@ export async function loadConfig(
       `Warning: ${path}: ${describeUnknownKeys(unknown)}; ignored (--strict refuses it).`,
     );
   return { ok: true, resolved };
+}
+
+/** loadConfig for a command: warnings and the refusal go to its stderr; undefined when refused. */
+export async function loadCommandConfig(
+  path: string,
+  io: { env: NodeJS.ProcessEnv; stderr: (text: string) => void },
+  strict = false,
+): Promise<ResolvedConfig | undefined> {
+  const loaded = await loadConfig(path, io.env, {
+    strict,
+    warn: (line) => io.stderr(`${line}\n`),
+  });
+  if (loaded.ok) return loaded.resolved;
+  io.stderr(`${loaded.message}\n`);
+  return undefined;
 }
 
 /** The config section of the help of every command that reads one (run, eval, serve). */

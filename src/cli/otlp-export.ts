@@ -25,6 +25,7 @@ import type { Attributes, GenAiConventions, OtelTrace } from "../engine/otel/spa
 import { GEN_AI_CONVENTIONS } from "../engine/otel/span.ts";
 import type { RunRecord } from "../engine/schema/record.ts";
 import { UsageError } from "./command.ts";
+import type { OptionTable } from "./options.ts";
 
 /** The options every exporting command takes (spread into its parseArgs options). */
 export const OTLP_OPTIONS = {
@@ -315,4 +316,37 @@ function causeOf(e: Error): string {
   if (cause instanceof Error)
     return "code" in cause ? `${String(cause.code)}: ${cause.message}` : cause.message;
   return e.name === "TimeoutError" ? "no answer in time" : e.message;
+}
+
+/**
+ * OTLP_OPTIONS with their help lines, for a command whose help comes from its option table (`run`,
+ * `eval`): `sent` is what goes to the collector ("the run", "each item's run").
+ */
+export function otlpOptionTable(sent: string, traces: "trace" | "traces") {
+  return {
+    "otlp-endpoint": {
+      type: "string",
+      arg: "URL",
+      description: `send ${sent} as an OpenTelemetry trace (OTLP/HTTP) to a collector`,
+    },
+    "otlp-headers-env": {
+      type: "string",
+      arg: "VAR",
+      description: "a variable holding the collector's headers as k=v,k2=v2",
+    },
+    "otlp-content": {
+      type: "boolean",
+      description: `add prompts and answers to the ${traces} (off by default)`,
+    },
+    "otlp-protocol": {
+      type: "string",
+      arg: "P",
+      description: "http/protobuf (default, as OpenTelemetry's SDKs) or http/json",
+    },
+    "otel-conventions": {
+      type: "string",
+      arg: "C",
+      description: "GenAI convention names: current (v0.1.0, default) or legacy (v1.41.0)",
+    },
+  } as const satisfies OptionTable;
 }

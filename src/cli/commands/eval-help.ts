@@ -1,6 +1,7 @@
 // `conductor-studio eval`: its options and its help, in one place so that they agree.
 import { CONFIG_HELP } from "../config.ts";
 import { EXIT, exitCodesHelp } from "../exit-codes.ts";
+import { otlpOptionTable } from "../otlp-export.ts";
 import { optionsHelp } from "../options.ts";
 import { CONDUCTOR_GGUF_OPTION } from "../gguf/conductor.ts";
 import { COLUMN_NAMES } from "../../engine/eval/columns.ts";
@@ -139,30 +140,7 @@ export const EVAL_SHAPE = {
       arg: "MODE",
       description: "read-write (default), read-only or refresh, for --cache",
     },
-    "otlp-endpoint": {
-      type: "string",
-      arg: "URL",
-      description: "send each item's run as an OpenTelemetry trace (OTLP/HTTP) to a collector",
-    },
-    "otlp-headers-env": {
-      type: "string",
-      arg: "VAR",
-      description: "a variable holding the collector's headers as k=v,k2=v2",
-    },
-    "otlp-content": {
-      type: "boolean",
-      description: "add prompts and answers to the traces (off by default)",
-    },
-    "otlp-protocol": {
-      type: "string",
-      arg: "P",
-      description: "http/protobuf (default, as OpenTelemetry's SDKs) or http/json",
-    },
-    "otel-conventions": {
-      type: "string",
-      arg: "C",
-      description: "GenAI convention names: current (v0.1.0, default) or legacy (v1.41.0)",
-    },
+    ...otlpOptionTable("each item's run", "traces"),
     "max-time-limit": {
       type: "string",
       arg: "S",

@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import type { CliCommand, Io } from "../command.ts";
 import { UsageError } from "../command.ts";
-import { loadConfig } from "../config.ts";
+import { loadCommandConfig } from "../config.ts";
 import { EXIT, exitCodesHelp } from "../exit-codes.ts";
 import { createEngine } from "../kit/engine.ts";
 import { MCP_VERSION, createMcpServer } from "../mcp/tools.ts";
@@ -37,20 +37,14 @@ async function mcpRun(args: string[], io: Io): Promise<number> {
     options: { config: { type: "string" }, strict: { type: "boolean" } },
   });
   if (!values.config) throw new UsageError("--config FILE is required.");
-  const loaded = await loadConfig(values.config, io.env, {
-    strict: values.strict ?? false,
-    warn: (line) => io.stderr(`${line}\n`),
-  });
-  if (!loaded.ok) {
-    io.stderr(`${loaded.message}\n`);
-    return 2;
-  }
-  const engine = createEngine(loaded.resolved, {});
+  const resolved = await loadCommandConfig(values.config, io, values.strict);
+  if (!resolved) return 2;
+  const engine = createEngine(resolved, {});
   const log = (line: string) => io.stderr(`[mcp] ${line}\n`);
   const handle = serveStdio(() => createMcpServer({ engine, version: MCP_VERSION, log }), {
     onerror: (e) => log(e.message),
   });
-  log(`serving ${loaded.resolved.pool.length} workers over stdio`);
+  log(`serving ${resolved.pool.length} workers over stdio`);
   // The connection ends when the client closes stdin.
   await new Promise<void>((resolve) => {
     process.stdin.once("end", resolve);

@@ -5,11 +5,11 @@ import { resolve } from "node:path";
 import { exportRun } from "../../engine/run/export.ts";
 import type { RunRecord } from "../../engine/schema/record.ts";
 import { type CliCommand, type Io, UsageError } from "../command.ts";
-import { CONFIG_HELP, loadConfig } from "../config.ts";
+import { CONFIG_HELP, loadCommandConfig } from "../config.ts";
 import { EXIT, type ExitCode, UNREACHABLE_CODES, exitCodesHelp } from "../exit-codes.ts";
 import { optionsHelp, parseOptions } from "../options.ts";
 import { firstUnwritable } from "../output-paths.ts";
-import { otlpExporter } from "../otlp-export.ts";
+import { otlpExporter, otlpOptionTable } from "../otlp-export.ts";
 import { CONDUCTOR_GGUF_OPTION, ggufConductor } from "../gguf/conductor.ts";
 import { answerBlock, progressLine, totalsLine } from "./run-progress.ts";
 import { createEngine, forCommandLine, runQuestion } from "../kit/engine.ts";
@@ -38,30 +38,7 @@ const SHAPE = {
       type: "boolean",
       description: "refuse a config with unknown keys instead of warning",
     },
-    "otlp-endpoint": {
-      type: "string",
-      arg: "URL",
-      description: "send the run as an OpenTelemetry trace (OTLP/HTTP) to a collector",
-    },
-    "otlp-headers-env": {
-      type: "string",
-      arg: "VAR",
-      description: "a variable holding the collector's headers as k=v,k2=v2",
-    },
-    "otlp-content": {
-      type: "boolean",
-      description: "add prompts and answers to the trace (off by default)",
-    },
-    "otlp-protocol": {
-      type: "string",
-      arg: "P",
-      description: "http/protobuf (default, as OpenTelemetry's SDKs) or http/json",
-    },
-    "otel-conventions": {
-      type: "string",
-      arg: "C",
-      description: "GenAI convention names: current (v0.1.0, default) or legacy (v1.41.0)",
-    },
+    ...otlpOptionTable("the run", "trace"),
     "conductor-gguf": CONDUCTOR_GGUF_OPTION,
   },
 } as const;
@@ -115,14 +92,8 @@ async function run(args: string[], io: Io): Promise<number> {
     throw new UsageError(
       values.question === "-" ? "stdin held no question." : "--question TEXT is empty.",
     );
-  const loaded = await loadConfig(values.config, io.env, {
-    strict: values.strict ?? false,
-    warn: (line) => io.stderr(`${line}\n`),
-  });
-  if (!loaded.ok) {
-    io.stderr(`${loaded.message}\n`);
-    return EXIT.usage;
-  }
+  const resolved = await loadCommandConfig(values.config, io, values.strict);
+  if (!resolved) return EXIT.usage;
   if (values.out && resolve(values.out) === resolve(values.config))
     throw new UsageError("--out is the config file; choose another path for the run record.");
   const unwritable = values.out ? await firstUnwritable([values.out]) : null;
@@ -131,7 +102,7 @@ async function run(args: string[], io: Io): Promise<number> {
     return EXIT.usage;
   }
   const gguf = values["conductor-gguf"]
-    ? await ggufConductor(values["conductor-gguf"], loaded.resolved)
+    ? await ggufConductor(values["conductor-gguf"], resolved)
     : undefined;
   const controller = new AbortController();
   const onSignal = () => controller.abort();
@@ -141,7 +112,7 @@ async function run(args: string[], io: Io): Promise<number> {
   try {
     const engine = gguf
       ? createEngine(gguf.resolved, { conductor: gguf.backend })
-      : createEngine(loaded.resolved);
+      : createEngine(resolved);
     record = await runQuestion(engine, {
       question,
       context: [],

@@ -2,8 +2,6 @@
 // `serve --mcp` (the 2026-07-28 protocol and the 2025-11-25 one), behind serve's guard and key, and
 // over stdio from `conductor-studio mcp` as a desktop client starts it. The local test server
 // stands in for every model.
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -13,11 +11,11 @@ import {
 } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { describe, it } from "vitest";
-import { startTestServer } from "../../../e2e/server/server.ts";
 import {
   ANSWER_A,
   CHECKED,
   CLI_TIMEOUT_MS,
+  cliIt,
   QUESTION,
   scriptAttemptsThenCheck,
   threeWorkerConfig,
@@ -44,52 +42,51 @@ const modern = () =>
   new Client({ name: "test", version: "1" }, { versionNegotiation: { mode: "auto" } });
 const legacy = () => new Client({ name: "test", version: "1" });
 
+/** `serve --mcp` in this process, asking for the key in K (KEY). */
+const serveKeyedMcp = (onFinished: (fn: () => Promise<void>) => void) =>
+  serveInProcess(onFinished, { args: ["--mcp", "--api-key-env", "K"], env: { K: KEY } });
+
 describe("the MCP tools", { timeout: CLI_TIMEOUT_MS }, () => {
-  it("in process: lists the tools and solves a question with progress, id and cost", async ({
-    expect,
-    onTestFinished,
-  }) => {
-    const server = await startTestServer();
-    onTestFinished(() => server.close());
-    const resolved = resolveConfig(JSON.stringify(threeWorkerConfig(server)), {});
-    if (!resolved.ok) throw new Error(resolved.message);
-    const engine = createEngine(resolved);
-    const mcp = createMcpServer({ engine, version: MCP_VERSION, log: () => undefined });
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    await mcp.connect(b);
-    const client = legacy();
-    await client.connect(a);
-    onTestFinished(() => client.close());
-    const tools = await client.listTools();
-    expect(tools.tools.map((t) => t.name).sort()).toEqual(["plan", "run_plan", "solve"]);
-    scriptAttemptsThenCheck(server);
-    const progress: { progress: number; total?: number; message?: string }[] = [];
-    const r = await client.callTool(
-      { name: "solve", arguments: { question: QUESTION } },
-      { onprogress: (p) => progress.push(p) },
-    );
-    expect(structured(r)).toMatchObject({ status: "done", answer: CHECKED, calls: 4 });
-    expect(structured(r).run_id).toMatch(/\S/);
-    expect(structured(r).cost).toBeGreaterThan(0);
-    expect(structured(r).plan.map((s) => s.worker)).toEqual(["Solver A", "Solver B", "Checker"]);
-    // One notification for the plan, one per finished step.
-    expect(progress.map((p) => p.progress)).toEqual([0, 1, 2, 3]);
-    expect(progress.at(-1)).toMatchObject({ total: 3 });
-    const unknown = await client.callTool({
-      name: "plan",
-      arguments: { question: QUESTION, pool: ["Nobody"] },
-    });
-    expect(unknown.isError).toBe(true);
-  });
+  cliIt(
+    "in process: lists the tools and solves a question with progress, id and cost",
+    async ({ expect, h: { server }, onTestFinished }) => {
+      const resolved = resolveConfig(JSON.stringify(threeWorkerConfig(server)), {});
+      if (!resolved.ok) throw new Error(resolved.message);
+      const engine = createEngine(resolved);
+      const mcp = createMcpServer({ engine, version: MCP_VERSION, log: () => undefined });
+      const [a, b] = InMemoryTransport.createLinkedPair();
+      await mcp.connect(b);
+      const client = legacy();
+      await client.connect(a);
+      onTestFinished(() => client.close());
+      const tools = await client.listTools();
+      expect(tools.tools.map((t) => t.name).sort()).toEqual(["plan", "run_plan", "solve"]);
+      scriptAttemptsThenCheck(server);
+      const progress: { progress: number; total?: number; message?: string }[] = [];
+      const r = await client.callTool(
+        { name: "solve", arguments: { question: QUESTION } },
+        { onprogress: (p) => progress.push(p) },
+      );
+      expect(structured(r)).toMatchObject({ status: "done", answer: CHECKED, calls: 4 });
+      expect(structured(r).run_id).toMatch(/\S/);
+      expect(structured(r).cost).toBeGreaterThan(0);
+      expect(structured(r).plan.map((s) => s.worker)).toEqual(["Solver A", "Solver B", "Checker"]);
+      // One notification for the plan, one per finished step.
+      expect(progress.map((p) => p.progress)).toEqual([0, 1, 2, 3]);
+      expect(progress.at(-1)).toMatchObject({ total: 3 });
+      const unknown = await client.callTool({
+        name: "plan",
+        arguments: { question: QUESTION, pool: ["Nobody"] },
+      });
+      expect(unknown.isError).toBe(true);
+    },
+  );
 
   it("over HTTP (2026-07-28): plan, then run the edited plan, with serve's key", async ({
     expect,
     onTestFinished,
   }) => {
-    const s = await serveInProcess(onTestFinished, {
-      args: ["--mcp", "--api-key-env", "K"],
-      env: { K: KEY },
-    });
+    const s = await serveKeyedMcp(onTestFinished);
     const transport = new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), {
       requestInit: { headers: { Authorization: `Bearer ${KEY}` } },
     });
@@ -135,10 +132,7 @@ describe("the MCP tools", { timeout: CLI_TIMEOUT_MS }, () => {
     expect,
     onTestFinished,
   }) => {
-    const s = await serveInProcess(onTestFinished, {
-      args: ["--mcp", "--api-key-env", "K"],
-      env: { K: KEY },
-    });
+    const s = await serveKeyedMcp(onTestFinished);
     const call = JSON.stringify({
       jsonrpc: "2.0",
       id: 1,
@@ -158,31 +152,25 @@ describe("the MCP tools", { timeout: CLI_TIMEOUT_MS }, () => {
     expect(s.server.requests).toHaveLength(0);
   });
 
-  it("over stdio: conductor-studio mcp answers a desktop client", async ({
-    expect,
-    onTestFinished,
-  }) => {
-    const server = await startTestServer();
-    const dir = await mkdtemp(join(tmpdir(), "conductor-mcp-"));
-    onTestFinished(async () => {
-      await server.close();
-      await rm(dir, { recursive: true, force: true });
-    });
-    const config = join(dir, "pool.json");
-    await writeFile(config, JSON.stringify(threeWorkerConfig(server)));
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [join(ROOT, "bin", "conductor-studio.mjs"), "mcp", "--config", config],
-      env: { PATH: process.env.PATH ?? "" },
-      stderr: "ignore",
-    });
-    const client = legacy();
-    await client.connect(transport);
-    onTestFinished(() => client.close());
-    const tools = await client.listTools();
-    expect(tools.tools.map((t) => t.name).sort()).toEqual(["plan", "run_plan", "solve"]);
-    scriptAttemptsThenCheck(server);
-    const r = await client.callTool({ name: "solve", arguments: { question: QUESTION } });
-    expect(structured(r)).toMatchObject({ status: "done", answer: CHECKED, calls: 4 });
-  });
+  cliIt(
+    "over stdio: conductor-studio mcp answers a desktop client",
+    async ({ expect, h, onTestFinished }) => {
+      const { server } = h;
+      const config = await h.file("pool.json", threeWorkerConfig(server));
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [join(ROOT, "bin", "conductor-studio.mjs"), "mcp", "--config", config],
+        env: { PATH: process.env.PATH ?? "" },
+        stderr: "ignore",
+      });
+      const client = legacy();
+      await client.connect(transport);
+      onTestFinished(() => client.close());
+      const tools = await client.listTools();
+      expect(tools.tools.map((t) => t.name).sort()).toEqual(["plan", "run_plan", "solve"]);
+      scriptAttemptsThenCheck(server);
+      const r = await client.callTool({ name: "solve", arguments: { question: QUESTION } });
+      expect(structured(r)).toMatchObject({ status: "done", answer: CHECKED, calls: 4 });
+    },
+  );
 });

@@ -102,24 +102,21 @@ export function createMcpServer(deps: McpDeps): McpServer {
     { name: "conductor-studio", version: deps.version },
     { capabilities: { tools: {} } },
   );
-  server.registerTool(
+  // plan and solve take the same input (a question, an optional pool) and differ only in mode.
+  const conductorTool = (kind: "plan" | "solve", title: string, description: string) =>
+    server.registerTool(
+      kind,
+      { title, description, inputSchema: z.object({ question, pool }), outputSchema: RunSchema },
+      async (args, ctx) => {
+        const p = poolOf(deps.engine, args.pool);
+        if (!p.ok) return refusal(p.message);
+        return withSlot(deps, { question: args.question, pool: p.value, mode: { kind } }, ctx);
+      },
+    );
+  conductorTool(
     "plan",
-    {
-      title: "Plan with the Conductor",
-      description:
-        "Ask the Conductor for a workflow (steps over the worker pool) for a question, without running it. Edit it and pass it to run_plan.",
-      inputSchema: z.object({ question, pool }),
-      outputSchema: RunSchema,
-    },
-    async (args, ctx) => {
-      const p = poolOf(deps.engine, args.pool);
-      if (!p.ok) return refusal(p.message);
-      return withSlot(
-        deps,
-        { question: args.question, pool: p.value, mode: { kind: "plan" } },
-        ctx,
-      );
-    },
+    "Plan with the Conductor",
+    "Ask the Conductor for a workflow (steps over the worker pool) for a question, without running it. Edit it and pass it to run_plan.",
   );
   server.registerTool(
     "run_plan",
@@ -139,24 +136,10 @@ export function createMcpServer(deps: McpDeps): McpServer {
       return withSlot(deps, { question: args.question, pool: p.value, mode }, ctx);
     },
   );
-  server.registerTool(
+  conductorTool(
     "solve",
-    {
-      title: "Solve with the Conductor and its pool",
-      description:
-        "Plan with the Conductor and run the plan on the worker pool: the workflow's answer, with the run's id and cost.",
-      inputSchema: z.object({ question, pool }),
-      outputSchema: RunSchema,
-    },
-    async (args, ctx) => {
-      const p = poolOf(deps.engine, args.pool);
-      if (!p.ok) return refusal(p.message);
-      return withSlot(
-        deps,
-        { question: args.question, pool: p.value, mode: { kind: "solve" } },
-        ctx,
-      );
-    },
+    "Solve with the Conductor and its pool",
+    "Plan with the Conductor and run the plan on the worker pool: the workflow's answer, with the run's id and cost.",
   );
   return server;
 }

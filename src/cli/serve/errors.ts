@@ -3,7 +3,7 @@
 // and 429 unless `x-should-retry: false` says otherwise; a retried request re-runs the whole
 // workflow, so failures that a retry cannot fix must say so.
 import { z } from "zod";
-import { ErrorCode } from "../../engine/errors.ts";
+import { ErrorCode, isErrorCode } from "../../engine/errors.ts";
 
 export const ServeErrorCodeSchema = z.enum([
   // The request itself
@@ -142,32 +142,25 @@ export function errorBody(e: ApiError): string {
  * keep codes as strings (a newer engine may add one), so anything unknown reads as a plan error.
  */
 export function codeForCall(code: string): ServeErrorCode {
-  switch (code) {
-    case ErrorCode.auth:
-      return "upstream_auth";
-    case ErrorCode.bad_request:
-    case ErrorCode.grammar_refused:
-      return "upstream_bad_request";
-    case ErrorCode.not_found:
-      return "upstream_not_found";
-    case ErrorCode.context_length:
-    case ErrorCode.request_too_large:
-    case ErrorCode.prompt_too_long:
-      return "context_length_exceeded";
-    case ErrorCode.rate_limited:
-      return "upstream_rate_limited";
-    case ErrorCode.timeout:
-      return "upstream_timeout";
-    case ErrorCode.budget:
-      return "call_budget";
-    case ErrorCode.server:
-    case ErrorCode.network:
-    case ErrorCode.dropped:
-    case ErrorCode.empty_response:
-    case ErrorCode.unknown:
-    case ErrorCode.upstream_failed:
-      return "upstream_unavailable";
-    default:
-      return "plan_error";
-  }
+  return (isErrorCode(code) ? SERVE_CODE_FOR_CALL[code] : undefined) ?? "plan_error";
 }
+
+/** A failed call's code -> its answer's code; a code not listed here (the plan ones) is a plan error. */
+const SERVE_CODE_FOR_CALL: Partial<Record<ErrorCode, ServeErrorCode>> = {
+  [ErrorCode.auth]: "upstream_auth",
+  [ErrorCode.bad_request]: "upstream_bad_request",
+  [ErrorCode.grammar_refused]: "upstream_bad_request",
+  [ErrorCode.not_found]: "upstream_not_found",
+  [ErrorCode.context_length]: "context_length_exceeded",
+  [ErrorCode.request_too_large]: "context_length_exceeded",
+  [ErrorCode.prompt_too_long]: "context_length_exceeded",
+  [ErrorCode.rate_limited]: "upstream_rate_limited",
+  [ErrorCode.timeout]: "upstream_timeout",
+  [ErrorCode.budget]: "call_budget",
+  [ErrorCode.server]: "upstream_unavailable",
+  [ErrorCode.network]: "upstream_unavailable",
+  [ErrorCode.dropped]: "upstream_unavailable",
+  [ErrorCode.empty_response]: "upstream_unavailable",
+  [ErrorCode.unknown]: "upstream_unavailable",
+  [ErrorCode.upstream_failed]: "upstream_unavailable",
+};

@@ -70,13 +70,7 @@ function textOf(
 /** Reads a chat-completions body: the last user message is the question, earlier ones context. */
 export function parseChatRequest(raw: unknown): ParsedRequest {
   const parsed = BodySchema.safeParse(raw);
-  if (!parsed.success) {
-    const param = parsed.error.issues[0]?.path.join(".") || null;
-    return {
-      ok: false,
-      error: apiError("invalid_request", `Invalid request: ${describeIssues(parsed.error)}`, param),
-    };
-  }
+  if (!parsed.success) return invalidRequest(parsed.error);
   const body = parsed.data;
   const fields = checkFields(body);
   if (!fields.ok) return { ok: false, error: unsupported(fields.param, fields.why) };
@@ -86,27 +80,45 @@ export function parseChatRequest(raw: unknown): ParsedRequest {
     if (typeof text !== "string") return { ok: false, error: text };
     texts.push({ role: m.role, content: text });
   }
-  const last = texts.findLastIndex((m) => m.role === "user" && m.content.trim() !== "");
-  if (last < 0) {
-    return {
-      ok: false,
-      error: apiError(
-        "missing_user_message",
-        "The request has no user message with text: the last user message is the question.",
-        "messages",
-      ),
-    };
-  }
+  return askedIn(body, texts, {
+    includeUsage: body.stream_options?.include_usage === true,
+    ignored: fields.ignored,
+    noQuestion: apiError(
+      "missing_user_message",
+      "The request has no user message with text: the last user message is the question.",
+      "messages",
+    ),
+  });
+}
+
+/** A body that does not fit its schema: the first issue's path is the param. */
+export function invalidRequest(error: z.ZodError): ParsedRequest {
+  const param = error.issues[0]?.path.join(".") || null;
+  const message = `Invalid request: ${describeIssues(error)}`;
+  return { ok: false, error: apiError("invalid_request", message, param) };
+}
+
+/**
+ * What both endpoints ask of their messages: the last user message with text is the question, the
+ * non-empty ones before it its context; `noQuestion` answers a request where no user message has text.
+ */
+export function askedIn(
+  body: { model?: string; stream?: boolean | null; conductor_trace?: boolean | null },
+  messages: ContextMessage[],
+  options: { includeUsage: boolean; ignored: string[]; noQuestion: ApiError },
+): ParsedRequest {
+  const last = messages.findLastIndex((m) => m.role === "user" && m.content.trim() !== "");
+  if (last < 0) return { ok: false, error: options.noQuestion };
   return {
     ok: true,
     request: {
       model: body.model,
-      question: texts[last]!.content,
-      context: texts.slice(0, last).filter((m) => m.content.trim() !== ""),
+      question: messages[last]!.content,
+      context: messages.slice(0, last).filter((m) => m.content.trim() !== ""),
       stream: body.stream === true,
-      includeUsage: body.stream_options?.include_usage === true,
+      includeUsage: options.includeUsage,
       trace: body.conductor_trace === true,
-      ignored: fields.ignored,
+      ignored: options.ignored,
     },
   };
 }

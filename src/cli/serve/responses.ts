@@ -1,11 +1,10 @@
 // `POST /v1/responses` for `serve`: the Open Responses shape (OpenAI, vLLM, Ollama, OpenRouter),
 // read into the same request the chat endpoint makes and answered through the same run.
 import { z } from "zod";
-import { describeIssues } from "../../engine/schema/guards.ts";
 import type { ApiError } from "./errors.ts";
 import { apiError } from "./errors.ts";
 import type { ContextMessage, ParsedRequest } from "./request.ts";
-import { ignoredIn } from "./request.ts";
+import { askedIn, ignoredIn, invalidRequest } from "./request.ts";
 import type { AnswerEnd, ChunkMeta, Wire } from "./sse.ts";
 
 const PartSchema = z.looseObject({ type: z.string(), text: z.string().optional() });
@@ -83,11 +82,7 @@ function itemText(item: z.infer<typeof ItemSchema>, index: number): string | Api
 /** Reads a responses body: `instructions` and earlier items are context, the last user text the question. */
 export function parseResponsesRequest(raw: unknown): ParsedRequest {
   const parsed = BodySchema.safeParse(raw);
-  if (!parsed.success) {
-    const param = parsed.error.issues[0]?.path.join(".") || null;
-    const message = `Invalid request: ${describeIssues(parsed.error)}`;
-    return { ok: false, error: apiError("invalid_request", message, param) };
-  }
+  if (!parsed.success) return invalidRequest(parsed.error);
   const body = parsed.data;
   const no = refused(body);
   if (no) return no;
@@ -102,33 +97,19 @@ export function parseResponsesRequest(raw: unknown): ParsedRequest {
       messages.push({ role: item.role ?? "user", content: text });
     }
   }
-  const last = messages.findLastIndex((m) => m.role === "user" && m.content.trim() !== "");
-  if (last < 0) {
-    return {
-      ok: false,
-      error: apiError(
-        "missing_user_message",
-        "The input has no user text: the last user message is the question.",
-        "input",
-      ),
-    };
-  }
   const ignored = [
     ...ignoredIn(body),
     ...IGNORED.filter((f) => body[f] !== undefined && body[f] !== null),
   ];
-  return {
-    ok: true,
-    request: {
-      model: body.model,
-      question: messages[last]!.content,
-      context: messages.slice(0, last).filter((m) => m.content.trim() !== ""),
-      stream: body.stream === true,
-      includeUsage: true,
-      trace: body.conductor_trace === true,
-      ignored,
-    },
-  };
+  return askedIn(body, messages, {
+    includeUsage: true,
+    ignored,
+    noQuestion: apiError(
+      "missing_user_message",
+      "The input has no user text: the last user message is the question.",
+      "input",
+    ),
+  });
 }
 
 function usageOf(end: AnswerEnd) {

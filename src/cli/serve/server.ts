@@ -1,5 +1,5 @@
 // `conductor-studio serve`: the Conductor and its pool as one OpenAI-compatible model.
-import { loadConfig } from "../config.ts";
+import { loadCommandConfig } from "../config.ts";
 import type { ResolvedConfig } from "../config.ts";
 import type { ChatContext } from "./chat.ts";
 import { SHUTDOWN } from "./chat.ts";
@@ -106,15 +106,8 @@ export async function serveCommand(args: string[], io: ServeIo): Promise<number>
     return 2;
   }
   const settings = parsed.settings;
-  const loaded = await loadConfig(settings.config, io.env, {
-    strict: settings.strict ?? false,
-    warn: (line) => io.stderr(`${line}\n`),
-  });
-  if (!loaded.ok) {
-    io.stderr(`${loaded.message}\n`);
-    return 2;
-  }
-  const resolved = loaded.resolved;
+  const resolved = await loadCommandConfig(settings.config, io, settings.strict);
+  if (!resolved) return 2;
   const log = (line: string) => io.stderr(`[serve] ${line}\n`);
   let running: RunningServer;
   try {

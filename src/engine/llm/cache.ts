@@ -337,3 +337,13 @@ export function memoryCacheStore(): CacheStore & { entries: Map<string, CachedRe
     },
   };
 }
+
+/** A stored entry's text read back: undefined (a miss) when it does not parse or is another key's. */
+export function readCachedEntry(text: string, key: string): CachedResponse | undefined {
+  try {
+    const parsed = CachedResponseSchema.safeParse(JSON.parse(text));
+    return parsed.success && parsed.data.key === key ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}

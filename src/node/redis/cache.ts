@@ -4,7 +4,7 @@
 // this one's answer instead of paying for its own (single flight across replicas).
 import { randomBytes } from "node:crypto";
 import type { CacheStore, CachedResponse } from "../../engine/llm/cache.ts";
-import { CACHE_VERSION, CachedResponseSchema } from "../../engine/llm/cache.ts";
+import { CACHE_VERSION, readCachedEntry } from "../../engine/llm/cache.ts";
 import type { RedisLink } from "./link.ts";
 
 /** How long a claim holds: past it, a waiter calls for itself (the owner died or is slow). */
@@ -35,13 +35,7 @@ export function redisCacheStore(link: RedisLink, o: { claims: boolean }): CacheS
   const held = new Map<string, string>();
   const read = async (key: string): Promise<CachedResponse | undefined> => {
     const text = await link.run((c) => c.get(entryKey(key)), null);
-    if (text === null) return undefined;
-    try {
-      const parsed = CachedResponseSchema.safeParse(JSON.parse(text));
-      return parsed.success && parsed.data.key === key ? parsed.data : undefined;
-    } catch {
-      return undefined;
-    }
+    return text === null ? undefined : readCachedEntry(text, key);
   };
   const release = (key: string) => {
     const token = held.get(key);

@@ -11,8 +11,8 @@ import { createServer } from "node:net";
 import { describe, it } from "vitest";
 import { PAPER_REWARD } from "../../engine/eval/training/reward.ts";
 import {
+  cliIt,
   evalArgs,
-  harness,
   promptText,
   readEvalResults,
   runCli,
@@ -60,126 +60,128 @@ async function listener(): Promise<{ server: Server; port: number; heard: () => 
 }
 
 describe("the code sandbox's boundary", { timeout: 150_000 }, () => {
-  it("eval --scorer code: an escaped answer reaches nothing, and every later verdict is true", async ({
-    expect,
-    onTestFinished,
-  }) => {
-    const h = await harness(onTestFinished);
-    const tcp = await listener();
-    onTestFinished(() => void tcp.server.close());
-    let pid = 0;
-    h.server.setDefault("solver-a", (body) =>
-      reply(promptText({ headers: {}, body }), { port: tcp.port, pid, dir: h.dir, canary: CANARY }),
-    );
-    const config = await h.file(
-      "pool.json",
-      threeWorkerConfig(h.server, { retry: { maxAttempts: 1 } }, { a: "CANARY_KEY" }),
-    );
-    const rows = TASKS.map((k) =>
-      JSON.stringify({ id: k, question: `Task ${k}: add`, tests: ONE }),
-    );
-    const dataset = await h.file("code.jsonl", rows.join("\n"));
-    const out = `${h.dir}/results.jsonl`;
-    const r = await runCli(
-      evalArgs({ config, dataset, out }, "--strategies", "single:Solver A", "--concurrency", "1"),
-      {
-        timeoutMs: 120_000,
-        env: { CANARY_KEY: CANARY, VITEST: "true", [ESCAPE_HOOK_ENV]: "1" },
-        onSpawn: (child) => (pid = child.pid ?? 0),
-      },
-    );
-    // Alive to the end (no SIGKILL), its inspector never opened (no SIGUSR1, no _debugProcess).
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).not.toMatch(/Debugger listening/);
-    // The program's escape sequences are shown, not sent raw to the terminal.
-    expect(r.stderr).toContain("ValueError: \\x1b]0;pwned\\x07\\x1b[2Kgone");
-    expect(r.stderr).not.toContain("\x1b");
-    expect(tcp.heard()).toBe(0);
-    expect(readdirSync(h.dir)).not.toContain("escaped.txt");
-    const results = await readEvalResults(out);
-    expect(results.map((x) => x.item).sort()).toEqual([...TASKS].sort());
-    // The hook ran: the escaped answer reported what it tried, and found no key.
-    const escaped = results.find((x) => x.item === "escape");
-    expect(escaped?.code?.firstFailure?.actual).toMatch(/^escape-ran connect=PermissionError /);
-    // the CLI's pid is not in the sandbox's pid namespace, and the answer may signal only itself
-    expect(escaped?.code?.firstFailure?.actual).toMatch(/ usr1=PermissionError /);
-    expect(escaped?.code?.firstFailure?.actual).toMatch(
-      / file=\w+Error canary=False fork=OSError /,
-    );
-    const verdicts = Object.fromEntries(
-      results.filter((x) => x.item in EXPECTED).map((x) => [x.item, x.correct]),
-    );
-    expect(verdicts).toEqual(EXPECTED);
-  });
-
-  it("reward: the service's process survives an escaped answer, and later rewards are true", async ({
-    expect,
-    onTestFinished,
-  }) => {
-    const h = await harness(onTestFinished);
-    const tcp = await listener();
-    onTestFinished(() => void tcp.server.close());
-    process.env[ESCAPE_HOOK_ENV] = "1";
-    process.env.CANARY_KEY = CANARY;
-    onTestFinished(() => {
-      delete process.env[ESCAPE_HOOK_ENV];
-      delete process.env.CANARY_KEY;
-    });
-    const targets = { port: tcp.port, pid: process.pid, dir: h.dir, canary: CANARY };
-    h.server.setDefault("solver-a", (body) => reply(promptText({ headers: {}, body }), targets));
-    const resolved = resolveConfig(JSON.stringify(threeWorkerConfig(h.server)), {});
-    if (!resolved.ok) throw new Error(resolved.message);
-    const runtime = createRewardRuntime(resolved, {
-      concurrency: 1,
-      scorer: "code",
-      codeSandbox: () => Promise.resolve(createNodeSandbox()),
-    });
-    onTestFinished(() => runtime.dispose());
-    const plan = 'model_id = [0]\nsubtasks = ["Write the program."]\naccess_list = [[]]';
-    const batch = async (tasks: readonly string[]) =>
-      runtime.scoreBatch(
-        RewardRequestSchema.parse({
-          items: tasks.map((k) => ({
-            id: k,
-            question: `Task ${k}: add`,
-            completion: plan,
-            reference: null,
-            tests: JSON.parse(ONE) as unknown,
-          })),
+  cliIt(
+    "eval --scorer code: an escaped answer reaches nothing, and every later verdict is true",
+    async ({ expect, h, onTestFinished }) => {
+      const tcp = await listener();
+      onTestFinished(() => void tcp.server.close());
+      let pid = 0;
+      h.server.setDefault("solver-a", (body) =>
+        reply(promptText({ headers: {}, body }), {
+          port: tcp.port,
+          pid,
+          dir: h.dir,
+          canary: CANARY,
         }),
-        PAPER_REWARD,
-        new AbortController().signal,
       );
-    const first = await batch(TASKS.slice(0, 2));
-    expect(first).toHaveLength(2);
-    const later = await batch(TASKS.slice(2));
-    expect(Object.fromEntries(later.map((x) => [x.id, x.correct]))).toEqual(EXPECTED);
-    expect(inspectorUrl()).toBeUndefined();
-    expect(tcp.heard()).toBe(0);
-    expect(readdirSync(h.dir)).not.toContain("escaped.txt");
-  });
+      const config = await h.file(
+        "pool.json",
+        threeWorkerConfig(h.server, { retry: { maxAttempts: 1 } }, { a: "CANARY_KEY" }),
+      );
+      const rows = TASKS.map((k) =>
+        JSON.stringify({ id: k, question: `Task ${k}: add`, tests: ONE }),
+      );
+      const dataset = await h.file("code.jsonl", rows.join("\n"));
+      const out = `${h.dir}/results.jsonl`;
+      const r = await runCli(
+        evalArgs({ config, dataset, out }, "--strategies", "single:Solver A", "--concurrency", "1"),
+        {
+          timeoutMs: 120_000,
+          env: { CANARY_KEY: CANARY, VITEST: "true", [ESCAPE_HOOK_ENV]: "1" },
+          onSpawn: (child) => (pid = child.pid ?? 0),
+        },
+      );
+      // Alive to the end (no SIGKILL), its inspector never opened (no SIGUSR1, no _debugProcess).
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).not.toMatch(/Debugger listening/);
+      // The program's escape sequences are shown, not sent raw to the terminal.
+      expect(r.stderr).toContain("ValueError: \\x1b]0;pwned\\x07\\x1b[2Kgone");
+      expect(r.stderr).not.toContain("\x1b");
+      expect(tcp.heard()).toBe(0);
+      expect(readdirSync(h.dir)).not.toContain("escaped.txt");
+      const results = await readEvalResults(out);
+      expect(results.map((x) => x.item).sort()).toEqual([...TASKS].sort());
+      // The hook ran: the escaped answer reported what it tried, and found no key.
+      const escaped = results.find((x) => x.item === "escape");
+      expect(escaped?.code?.firstFailure?.actual).toMatch(/^escape-ran connect=PermissionError /);
+      // the CLI's pid is not in the sandbox's pid namespace, and the answer may signal only itself
+      expect(escaped?.code?.firstFailure?.actual).toMatch(/ usr1=PermissionError /);
+      expect(escaped?.code?.firstFailure?.actual).toMatch(
+        / file=\w+Error canary=False fork=OSError /,
+      );
+      const verdicts = Object.fromEntries(
+        results.filter((x) => x.item in EXPECTED).map((x) => [x.item, x.correct]),
+      );
+      expect(verdicts).toEqual(EXPECTED);
+    },
+  );
 
-  it("with no confinement, eval refuses before any call, naming the one flag that runs anyway", async ({
-    expect,
-    onTestFinished,
-  }) => {
-    const h = await harness(onTestFinished);
-    const config = await h.file("pool.json", threeWorkerConfig(h.server));
-    const dataset = await h.file(
-      "code.jsonl",
-      JSON.stringify({ id: "a", question: "q", tests: ONE }),
-    );
-    // no bubblewrap on this PATH
-    const r = await runCli(
-      evalArgs({ config, dataset, out: `${h.dir}/r.jsonl` }, "--scorer", "code"),
-      {
-        env: { PATH: h.dir },
-      },
-    );
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/bubblewrap \(bwrap\) is not installed.*Pass --unconfined-code/);
-    expect(h.server.requests.filter((q) => q.path === "/v1/chat/completions")).toEqual([]);
-  });
+  cliIt(
+    "reward: the service's process survives an escaped answer, and later rewards are true",
+    async ({ expect, h, onTestFinished }) => {
+      const tcp = await listener();
+      onTestFinished(() => void tcp.server.close());
+      process.env[ESCAPE_HOOK_ENV] = "1";
+      process.env.CANARY_KEY = CANARY;
+      onTestFinished(() => {
+        delete process.env[ESCAPE_HOOK_ENV];
+        delete process.env.CANARY_KEY;
+      });
+      const targets = { port: tcp.port, pid: process.pid, dir: h.dir, canary: CANARY };
+      h.server.setDefault("solver-a", (body) => reply(promptText({ headers: {}, body }), targets));
+      const resolved = resolveConfig(JSON.stringify(threeWorkerConfig(h.server)), {});
+      if (!resolved.ok) throw new Error(resolved.message);
+      const runtime = createRewardRuntime(resolved, {
+        concurrency: 1,
+        scorer: "code",
+        codeSandbox: () => Promise.resolve(createNodeSandbox()),
+      });
+      onTestFinished(() => runtime.dispose());
+      const plan = 'model_id = [0]\nsubtasks = ["Write the program."]\naccess_list = [[]]';
+      const batch = async (tasks: readonly string[]) =>
+        runtime.scoreBatch(
+          RewardRequestSchema.parse({
+            items: tasks.map((k) => ({
+              id: k,
+              question: `Task ${k}: add`,
+              completion: plan,
+              reference: null,
+              tests: JSON.parse(ONE) as unknown,
+            })),
+          }),
+          PAPER_REWARD,
+          new AbortController().signal,
+        );
+      const first = await batch(TASKS.slice(0, 2));
+      expect(first).toHaveLength(2);
+      const later = await batch(TASKS.slice(2));
+      expect(Object.fromEntries(later.map((x) => [x.id, x.correct]))).toEqual(EXPECTED);
+      expect(inspectorUrl()).toBeUndefined();
+      expect(tcp.heard()).toBe(0);
+      expect(readdirSync(h.dir)).not.toContain("escaped.txt");
+    },
+  );
+
+  cliIt(
+    "with no confinement, eval refuses before any call, naming the one flag that runs anyway",
+    async ({ expect, h }) => {
+      const config = await h.file("pool.json", threeWorkerConfig(h.server));
+      const dataset = await h.file(
+        "code.jsonl",
+        JSON.stringify({ id: "a", question: "q", tests: ONE }),
+      );
+      // no bubblewrap on this PATH
+      const r = await runCli(
+        evalArgs({ config, dataset, out: `${h.dir}/r.jsonl` }, "--scorer", "code"),
+        {
+          env: { PATH: h.dir },
+        },
+      );
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/bubblewrap \(bwrap\) is not installed.*Pass --unconfined-code/);
+      expect(h.server.requests.filter((q) => q.path === "/v1/chat/completions")).toEqual([]);
+    },
+  );
 
   it("the escape hook is refused outside the tests", ({ expect, onTestFinished }) => {
     const vitest = process.env.VITEST;

@@ -1,0 +1,31 @@
+// Test support: a vitest fixture with a real redis-server per test, and the links two processes
+// would open to it. Not a test file.
+import { it } from "vitest";
+import type { RedisLink } from "../../node/redis/link.ts";
+import { openRedis } from "../../node/redis/link.ts";
+import type { RedisServer } from "./redis-server.ts";
+import { startRedisServer } from "./redis-server.ts";
+
+/** `it` with a fresh redis-server as the `redis` fixture, stopped when the test ends. */
+export const redisIt = it.extend<{ redis: RedisServer }>({
+  // eslint-disable-next-line no-empty-pattern -- vitest reads the fixture's dependencies from this pattern
+  redis: async ({}, use) => {
+    const server = await startRedisServer();
+    try {
+      await use(server);
+    } finally {
+      await server.stop();
+    }
+  },
+});
+
+/** Two links to the server at `url`, as two processes hold them; closed when the test ends. */
+export async function twoLinks(
+  url: string,
+  onFinished: (fn: () => Promise<void>) => void,
+  warn: (line: string) => void = () => {},
+): Promise<[RedisLink, RedisLink]> {
+  const [a, b] = await Promise.all([openRedis(url, warn), openRedis(url, warn)]);
+  onFinished(async () => (await a.close(), await b.close()));
+  return [a, b];
+}
