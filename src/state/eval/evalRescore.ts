@@ -1,3 +1,4 @@
+// Scores a stored evaluation's answers again in the studio, without new runs.
 import { scorerLabel } from "../../engine/eval/report.ts";
 import { rescoreSession } from "../../engine/eval/session.ts";
 import { evalStore } from "./evalStore.ts";

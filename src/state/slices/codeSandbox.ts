@@ -1,3 +1,4 @@
+// The store's code-sandbox slice: the studio's one Python sandbox, once made.
 import type { StateCreator } from "zustand";
 import type { Sandbox } from "../../engine/eval/code/pool.ts";
 import type { StudioState } from "./store.ts";

@@ -1,3 +1,4 @@
+// The store's connection slice: which workers passed "Test connection" from this page.
 import type { StateCreator } from "zustand";
 import type { StudioState } from "./store.ts";
 

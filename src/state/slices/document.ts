@@ -1,3 +1,4 @@
+// The store's document slice: the workflow document, its edits and undo/redo.
 import type { StateCreator } from "zustand";
 import type { WorkflowDoc } from "../../engine/graph/document.ts";
 import { emptyDoc } from "../../engine/graph/document.ts";

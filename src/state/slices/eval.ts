@@ -1,3 +1,4 @@
+// The store's evaluation slice: the setup form, the evaluation on screen and its progress.
 import type { StateCreator } from "zustand";
 import type { HfRecordedSource } from "../../engine/eval/dataset/hf-pin.ts";
 import type { ParsedTable } from "../../engine/eval/dataset/parse.ts";

@@ -1,3 +1,4 @@
+// The store's evaluation-diff slice: the stored evaluation compared with the one on screen.
 import type { StateCreator } from "zustand";
 import type { EvalResult, Evaluation } from "../../engine/eval/schema.ts";
 import type { StudioState } from "./store.ts";

@@ -1,3 +1,4 @@
+// The store's file-offer slice: a dropped file waiting for the user's word.
 import type { StateCreator } from "zustand";
 import type { StudioState } from "./store.ts";
 

@@ -1,3 +1,4 @@
+// The store's History slice: stored runs as last read, the query and the selection.
 import type { StateCreator } from "zustand";
 import type { HistoryEntry, HistoryFilter } from "../../engine/store/history-view.ts";
 import { historyView } from "../../engine/store/history-view.ts";

@@ -1,3 +1,4 @@
+// The store's in-browser Conductor slice: probe, load status, progress and cached models.
 import type { StateCreator } from "zustand";
 import type { ModelRecordLike } from "../../engine/llm/webllm/catalogue.ts";
 import type { WebLLMStats } from "../../engine/llm/webllm/backend.ts";

@@ -1,3 +1,4 @@
+// The store's key-prompt slice: keys a run waits for after a reload, and asking for them.
 import type { StateCreator } from "zustand";
 import { CONDUCTOR_KEY_ID, ownerOfSecret } from "./keybinding.ts";
 import type { StudioState } from "./store.ts";

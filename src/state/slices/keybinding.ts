@@ -1,3 +1,4 @@
+// Which key goes to which endpoint: secrets bound to their origin, and each key's status.
 import { isPlainHeader } from "../../engine/pool/headers.ts";
 import type { Worker } from "../../engine/schema/worker.ts";
 import type { StudioState } from "./store.ts";

@@ -1,3 +1,4 @@
+// The pool's undo history, and the secrets that leave or come back with each step.
 import type { Worker } from "../../engine/schema/worker.ts";
 import { ownerOfSecret } from "./keybinding.ts";
 

@@ -1,3 +1,4 @@
+// The store's run slice: the run record on screen, its phase and each step's latest result.
 import type { StateCreator } from "zustand";
 import type { RunEvent } from "../../engine/schema/events.ts";
 import type { Focus } from "../../engine/run/focus.ts";

@@ -1,3 +1,4 @@
+// The store's selectors, defined once at module level.
 import type { StudioState } from "./store.ts";
 
 /** Selectors defined once at module level, so components subscribe to small, stable slices. */

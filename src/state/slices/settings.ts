@@ -1,3 +1,4 @@
+// The store's settings slice: the Conductor, the pool, the run and telemetry settings.
 import type { StateCreator } from "zustand";
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_STEPS, DEFAULT_ROUNDS } from "../../engine/constants.ts";
 import type { PlanGrammarMode } from "../../engine/conductor/constrain.ts";

@@ -1,3 +1,4 @@
+// The studio's one zustand store, made of the typed slices.
 import { create } from "zustand";
 import type { CodeSandboxSlice } from "./codeSandbox.ts";
 import { createCodeSandboxSlice } from "./codeSandbox.ts";

@@ -1,3 +1,4 @@
+// The store's UI slice: dialogs, drawers, expanded groups and the layout epoch.
 import type { StateCreator } from "zustand";
 import type { StudioState } from "./store.ts";
 

@@ -1,3 +1,4 @@
+// What undo and redo remember of the run shown beside the document.
 import type { WorkflowDoc } from "../../engine/graph/document.ts";
 import type { StepResult } from "./run.ts";
 import type { StudioState } from "./store.ts";
