@@ -1,5 +1,5 @@
 // The store's selectors, defined once at module level.
-import type { StudioState } from "./store.ts";
+import type { StudioState } from "./studio-state.ts";
 
 /** Selectors defined once at module level, so components subscribe to small, stable slices. */
 export const selectDoc = (s: StudioState) => s.history.present;
