@@ -1,12 +1,23 @@
 // Resuming an eval is only safe when it is the same evaluation: same questions, strategies, pool,
 // Conductor settings and scorer. Otherwise the old results would be mixed with new ones silently.
 import { readFile, rename, stat } from "node:fs/promises";
+import { resolve } from "node:path";
 import { z } from "zod";
 import type { Evaluation } from "../../engine/eval/schema.ts";
 import { EvaluationSchema, upgradeEvaluation } from "../../engine/eval/schema.ts";
+import { oldScorerNote } from "../../engine/eval/code/scorer.ts";
 import { strategyName } from "../../engine/eval/strategy.ts";
-import type { ShardRecord } from "./eval-shard.ts";
-import { ShardRecordSchema } from "./eval-shard.ts";
+import { outputProblem } from "../output-paths.ts";
+import { trainerShapeFiles } from "./eval-files.ts";
+
+/** What a shard's sidecar records: which shard, and every item id of the dataset, in order. */
+const ShardRecordSchema = z.object({
+  index: z.number().int().nonnegative(),
+  count: z.number().int().positive(),
+  /** The dataset's item ids: eval-merge names the cells no shard finished, in the dataset's order. */
+  items: z.array(z.string()),
+});
+type ShardRecord = z.infer<typeof ShardRecordSchema>;
 
 /** Settings of the CLI run that change answers but live outside the Evaluation record. */
 const RunSettingsSchema = z.object({
@@ -115,7 +126,7 @@ export function mismatchMessage(out: string, changes: readonly DefinitionChange[
 }
 
 /** Moves each existing file aside as `<file>.replaced-<time>` (for --new); returns the new names. */
-export async function moveAside(files: readonly string[], now = new Date()): Promise<string[]> {
+async function moveAside(files: readonly string[], now = new Date()): Promise<string[]> {
   const stamp = now.toISOString().replace(/[:.]/g, "-");
   const moved: string[] = [];
   for (const f of files) {
@@ -147,4 +158,51 @@ export async function storedDefinition(sidecar: string): Promise<StoredDefinitio
   } catch {
     return "bad";
   }
+}
+
+/** The definition's file: it sits beside --out, and a resumed run must be the same evaluation. */
+export function sidecarOf(out: string): string {
+  return `${out}.eval.json`;
+}
+
+/** Where an evaluation writes, and what it reads (neither may be written over). */
+export interface EvalFiles {
+  out: string;
+  trainingFile: string | undefined;
+  inputs: string[];
+  /** --new: the earlier files are moved aside instead of resumed. */
+  fresh: boolean;
+}
+
+/**
+ * Checks that the evaluation can start here: its files are writable, and what they hold is either
+ * moved aside (--new) or results of this same evaluation. Returns the refusal, or null.
+ */
+export async function startOrResume(
+  f: EvalFiles,
+  evaluation: StoredDefinition,
+  stderr: (s: string) => void,
+): Promise<string | null> {
+  const { out, trainingFile } = f;
+  const sidecar = sidecarOf(out);
+  const trainingFiles = trainingFile ? [trainingFile, ...trainerShapeFiles(trainingFile)] : [];
+  if (trainingFile && resolve(trainingFile) === resolve(out))
+    return "--training-data and --out must be different files.";
+  const unwritable = await outputProblem([out, sidecar, ...trainingFiles], f.inputs);
+  if (unwritable) return unwritable;
+  const before = await storedDefinition(sidecar);
+  if (f.fresh) {
+    const moved = await moveAside([out, sidecar, ...trainingFiles]);
+    if (moved.length)
+      stderr(`Starting over (--new); the earlier files are now ${moved.join(", ")}.\n`);
+  } else if (before === "bad") {
+    return `${sidecar} cannot be read, so ${out} cannot be resumed safely. Run again with --new to start over (the earlier results are kept, renamed), or choose another --out.`;
+  } else if (before) {
+    const stale = oldScorerNote(before.scorer);
+    if (stale)
+      return `${out}: ${stale} Run again with --new, or use a new --out, to score with the new one.`;
+    const changes = definitionChanges(before, evaluation);
+    if (changes.length) return mismatchMessage(out, changes);
+  }
+  return null;
 }

@@ -1,21 +1,11 @@
 // `eval --shard I/N` (or CONDUCTOR_SHARD / CONDUCTOR_SHARDS, so an array job needs no per-task
 // flags) and the definition hash that tells whether two results files are of one evaluation.
 import { createHash } from "node:crypto";
-import { z } from "zod";
 import { canonicalJson } from "../../engine/llm/cache.ts";
 import type { Shard } from "../../engine/eval/shard.ts";
 import { parseShard } from "../../engine/eval/shard.ts";
 import { UsageError } from "../command.ts";
 import type { StoredDefinition } from "./eval-resume.ts";
-
-/** What a shard's sidecar records: which shard, and every item id of the dataset, in order. */
-export const ShardRecordSchema = z.object({
-  index: z.number().int().nonnegative(),
-  count: z.number().int().positive(),
-  /** The dataset's item ids: eval-merge names the cells no shard finished, in the dataset's order. */
-  items: z.array(z.string()),
-});
-export type ShardRecord = z.infer<typeof ShardRecordSchema>;
 
 /**
  * `--shard I/N`, else `CONDUCTOR_SHARD=I` with `CONDUCTOR_SHARDS=N`; undefined when neither is

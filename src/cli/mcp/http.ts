@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import type { McpHttpHandler } from "@modelcontextprotocol/server";
-import { readBody } from "../serve/http.ts";
+import { readBody } from "../kit/http.ts";
 import type { McpDeps } from "./tools.ts";
 import { createMcpServer } from "./tools.ts";
 

@@ -1,14 +1,19 @@
 // The HTTP layer of `reward` on node:http: GET /health and POST /v1/rewards, the server key and the
-// body limit, with serve's guard, body reader, key check, queue and error answers.
+// body limit, with the CLI kit's guard, body reader and key check (kit/http.ts), and serve's queue
+// and error answers.
 import type { IncomingMessage, ServerResponse, Server } from "node:http";
-import { createServer } from "node:http";
 import { describeIssues } from "../../engine/schema/guards.ts";
 import type { RewardRequest, RewardResult } from "./request.ts";
 import { RewardRequestSchema } from "./request.ts";
 import { apiError } from "../serve/errors.ts";
 import type { GuardSettings } from "../serve/guard.ts";
-import { corsHeaders, guardRequest } from "../serve/guard.ts";
-import { keyMatches, readBody } from "../serve/http.ts";
+import {
+  answeringServer,
+  readJsonBody,
+  refusedByGuard,
+  refusedKey,
+  requestIds,
+} from "../kit/http.ts";
 import type { RunQueue } from "../serve/queue.ts";
 import { sendError, sendJson } from "../serve/reply.ts";
 
@@ -28,22 +33,12 @@ export interface RewardHttpContext {
   track: (run: AbortController) => () => void;
 }
 
-let counter = 0;
-function requestId(): string {
-  counter += 1;
-  return `rw-${process.pid.toString(36)}-${counter.toString(36)}`;
-}
+const requestId = requestIds("rw");
 
 async function route(c: RewardHttpContext, req: IncomingMessage, res: ServerResponse) {
   const path = (req.url ?? "/").split("?")[0] ?? "/";
-  const refused = guardRequest(req, c.guard);
-  if (refused) {
-    req.resume();
-    c.log(`${refused.status} ${refused.code} ${req.method ?? "?"} ${path}`);
-    return sendError(res, refused);
-  }
-  for (const [name, value] of Object.entries(corsHeaders(req, c.guard.cors)))
-    res.setHeader(name, value);
+  const log = (line: string) => c.log(line);
+  if (refusedByGuard(req, res, c.guard, log)) return;
   if (req.method === "OPTIONS") {
     req.resume();
     res.writeHead(204);
@@ -70,36 +65,16 @@ async function route(c: RewardHttpContext, req: IncomingMessage, res: ServerResp
     return sendError(res, apiError("not_found", `No route for ${req.method ?? "?"} ${path}.`));
   }
   const id = requestId();
-  if (c.apiKey !== undefined && !keyMatches(req.headers.authorization, c.apiKey)) {
-    req.resume();
-    c.log(`${id} 401 wrong or missing server key`);
-    return sendError(
-      res,
-      apiError(
-        "invalid_api_key",
-        "Missing or wrong API key: send the server key as a Bearer token.",
-      ),
-    );
-  }
+  if (refusedKey(req, res, c.apiKey, log, () => id)) return;
   if (req.method !== "POST") {
     req.resume();
     return sendError(res, apiError("method_not_allowed", "Use POST."));
   }
-  const body = await readBody(req, c.maxBodyBytes);
-  if (!body.ok) {
-    if (!body.tooLarge) return;
-    c.log(`${id} 413 body over ${c.maxBodyBytes} bytes`);
-    const message = `The request body is larger than ${c.maxBodyBytes} bytes; send smaller batches or raise --max-body-bytes.`;
-    return sendError(res, apiError("request_too_large", message), { Connection: "close" });
-  }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(body.text);
-  } catch {
-    c.log(`${id} 400 body is not JSON`);
-    return sendError(res, apiError("invalid_json", "The request body is not valid JSON."));
-  }
-  const parsed = RewardRequestSchema.safeParse(raw);
+  const limit = c.maxBodyBytes;
+  const tooLarge = `The request body is larger than ${limit} bytes; send smaller batches or raise --max-body-bytes.`;
+  const body = await readJsonBody(req, res, { limit, tooLarge, log, id });
+  if (!body) return;
+  const parsed = RewardRequestSchema.safeParse(body.raw);
   if (!parsed.success) {
     c.log(`${id} 400 invalid request`);
     return sendError(res, apiError("invalid_request", describeIssues(parsed.error), "items"));
@@ -136,15 +111,9 @@ async function route(c: RewardHttpContext, req: IncomingMessage, res: ServerResp
 
 /** The reward server; every request is answered and no handler error reaches the process. */
 export function createRewardServer(c: RewardHttpContext, inFlight: Set<Promise<void>>): Server {
-  return createServer((req, res) => {
-    const done: Promise<void> = route(c, req, res)
-      .catch((e: unknown) => {
-        c.log(`internal error: ${e instanceof Error ? e.message : String(e)}`);
-        if (!res.headersSent)
-          sendError(res, apiError("internal_error", "An internal error occurred."));
-        else res.destroy();
-      })
-      .finally(() => inFlight.delete(done));
-    inFlight.add(done);
-  });
+  return answeringServer(
+    (req, res) => route(c, req, res),
+    (line) => c.log(line),
+    inFlight,
+  );
 }

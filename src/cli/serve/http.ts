@@ -1,16 +1,20 @@
 // The HTTP layer of `serve` on node:http: the guard (guard.ts), routes, CORS, the server key, and
 // the body size limit.
-import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { createServer } from "node:http";
 import type { Server } from "node:http";
+import {
+  answeringServer,
+  readJsonBody,
+  refusedByGuard,
+  refusedKey,
+  requestIds,
+} from "../kit/http.ts";
 import type { McpEndpoint } from "../mcp/http.ts";
 import type { ChatContext } from "./chat.ts";
 import { handleChat } from "./chat.ts";
 import type { ApiError } from "./errors.ts";
 import { apiError } from "./errors.ts";
 import type { GuardSettings } from "./guard.ts";
-import { corsHeaders, guardRequest } from "./guard.ts";
 import { sendError, sendJson } from "./reply.ts";
 import { parseChatRequest } from "./request.ts";
 import { parseResponsesRequest, responsesWire } from "./responses.ts";
@@ -27,46 +31,6 @@ export interface HttpOptions {
   draining: () => boolean;
 }
 
-type Body =
-  { ok: true; text: string } | { ok: false; tooLarge: true } | { ok: false; tooLarge: false };
-
-/**
- * Reads the body up to `limit` bytes. A larger one is drained (so the client, still sending, can
- * read the 413) up to a hard cap past which the connection is cut.
- */
-export function readBody(req: IncomingMessage, limit: number): Promise<Body> {
-  return new Promise((resolve) => {
-    const declared = Number(req.headers["content-length"] ?? 0);
-    const parts: Buffer[] = [];
-    let size = 0;
-    let over = declared > limit;
-    req.on("data", (part: Buffer) => {
-      size += part.length;
-      if (size > limit) over = true;
-      if (!over) parts.push(part);
-      else if (size > limit * 16 + 1024 * 1024) req.destroy();
-    });
-    req.on("end", () =>
-      resolve(
-        over
-          ? { ok: false, tooLarge: true }
-          : { ok: true, text: Buffer.concat(parts).toString("utf8") },
-      ),
-    );
-    req.on("error", () => resolve({ ok: false, tooLarge: false }));
-    req.on("close", () => resolve({ ok: false, tooLarge: over }));
-  });
-}
-
-/** True for `Authorization: Bearer <key>` only: a bare key, or another scheme, is refused. */
-export function keyMatches(header: string | undefined, key: string): boolean {
-  const bearer = /^Bearer[ \t]+(\S+)\s*$/i.exec(header ?? "");
-  if (!bearer) return false;
-  const sent = Buffer.from(bearer[1] ?? "");
-  const want = Buffer.from(key);
-  return sent.length === want.length && timingSafeEqual(sent, want);
-}
-
 /** A decoded path segment, or undefined for a malformed percent-escape (`%E0%A4%A`). */
 function decodePath(segment: string): string | undefined {
   try {
@@ -76,13 +40,8 @@ function decodePath(segment: string): string | undefined {
   }
 }
 
-let counter = 0;
-
 /** A short id for one request, for the log and the run record. */
-function requestId(): string {
-  counter += 1;
-  return `req-${process.pid.toString(36)}-${counter.toString(36)}`;
-}
+const requestId = requestIds("req");
 
 async function route(
   ctx: ChatContext,
@@ -91,14 +50,8 @@ async function route(
   res: ServerResponse,
 ): Promise<void> {
   const path = (req.url ?? "/").split("?")[0] ?? "/";
-  const refused = guardRequest(req, o.guard);
-  if (refused) {
-    req.resume();
-    ctx.log(`${refused.status} ${refused.code} ${req.method ?? "?"} ${path}`);
-    return sendError(res, refused);
-  }
-  for (const [name, value] of Object.entries(corsHeaders(req, o.guard.cors)))
-    res.setHeader(name, value);
+  const log = (line: string) => ctx.log(line);
+  if (refusedByGuard(req, res, o.guard, log)) return;
   if (path === "/health" && req.method === "GET") {
     req.resume();
     // A load balancer polling /health during the drain sees 503 and sends new work elsewhere.
@@ -130,18 +83,7 @@ async function route(
     req.resume();
     return sendError(res, apiError("not_found", `No route for ${req.method ?? "?"} ${path}.`));
   }
-  if (o.apiKey !== undefined && !keyMatches(req.headers.authorization, o.apiKey)) {
-    req.resume();
-    const id = requestId();
-    ctx.log(`${id} 401 wrong or missing server key`);
-    return sendError(
-      res,
-      apiError(
-        "invalid_api_key",
-        "Missing or wrong API key: send the server key as a Bearer token.",
-      ),
-    );
-  }
+  if (refusedKey(req, res, o.apiKey, log, requestId)) return;
   if (path === "/mcp" && o.mcp) return o.mcp.handle(req, res);
   if (path.startsWith("/v1/models")) {
     req.resume();
@@ -162,23 +104,11 @@ async function route(
     return sendError(res, apiError("method_not_allowed", "Use POST."));
   }
   const id = requestId();
-  const body = await readBody(req, o.maxBodyBytes);
-  if (!body.ok) {
-    if (!body.tooLarge) return;
-    ctx.log(`${id} 413 body over ${o.maxBodyBytes} bytes`);
-    return sendError(
-      res,
-      apiError("request_too_large", `The request body is larger than ${o.maxBodyBytes} bytes.`),
-      { Connection: "close" },
-    );
-  }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(body.text);
-  } catch {
-    ctx.log(`${id} 400 body is not JSON`);
-    return sendError(res, apiError("invalid_json", "The request body is not valid JSON."));
-  }
+  const limit = o.maxBodyBytes;
+  const tooLarge = `The request body is larger than ${limit} bytes.`;
+  const body = await readJsonBody(req, res, { limit, tooLarge, log, id });
+  if (!body) return;
+  const { raw } = body;
   const responses = path === "/v1/responses";
   const parsed = responses ? parseResponsesRequest(raw) : parseChatRequest(raw);
   const error = !parsed.ok ? parsed.error : modelError(ctx.model, parsed.request.model);
@@ -206,15 +136,9 @@ export function createServeServer(
   o: HttpOptions,
   inFlight: Set<Promise<void>>,
 ): Server {
-  return createServer((req, res) => {
-    const done: Promise<void> = route(ctx, o, req, res)
-      .catch((e: unknown) => {
-        ctx.log(`internal error: ${e instanceof Error ? e.message : String(e)}`);
-        if (!res.headersSent)
-          sendError(res, apiError("internal_error", "An internal error occurred."));
-        else res.destroy();
-      })
-      .finally(() => inFlight.delete(done));
-    inFlight.add(done);
-  });
+  return answeringServer(
+    (req, res) => route(ctx, o, req, res),
+    (line) => ctx.log(line),
+    inFlight,
+  );
 }

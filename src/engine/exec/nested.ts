@@ -8,7 +8,7 @@ import { executeWorkflow } from "./execute.ts";
 import { WORKER_PREAMBLE } from "./messages.ts";
 import { planRound } from "./plan.ts";
 import type { RetryPolicy } from "./retry.ts";
-import type { PromptSettings } from "./simple-runs.ts";
+import type { PromptSettings } from "./runner-options.ts";
 
 /** Everything a nested plan-and-execute needs from the run that starts it. */
 export interface NestedContext {

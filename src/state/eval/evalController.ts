@@ -1,3 +1,4 @@
+// The studio's evaluation controller: load questions, start, pause, resume, open evaluations.
 import { fallbackOf } from "../slices/settings.ts";
 import { datasetHash } from "../../engine/eval/dataset/hash.ts";
 import { detectFormat, mapRows, parseTable } from "../../engine/eval/dataset/parse.ts";

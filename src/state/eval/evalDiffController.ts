@@ -1,3 +1,4 @@
+// The evaluation diff's controller: lists stored evaluations of the same questions, loads one.
 import { evalStore } from "./evalStore.ts";
 import { useStudio } from "../slices/store.ts";
 

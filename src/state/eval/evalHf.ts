@@ -1,3 +1,4 @@
+// Question sets from the Hugging Face Hub for the studio's evaluation form.
 import type { HfSource } from "../../engine/eval/dataset/hf.ts";
 import { hubFetch } from "../../engine/eval/dataset/hf-auth.ts";
 import { HF_ROWS_BASE } from "../../engine/eval/dataset/hf.ts";

@@ -1,3 +1,4 @@
+// How History names an evaluation's items: each verdict, and the tags shown on its runs.
 import type { EvalResult, Evaluation } from "../../engine/eval/schema.ts";
 import type { EvalTag, Verdict } from "../../engine/store/schema.ts";
 import { evalStore } from "./evalStore.ts";

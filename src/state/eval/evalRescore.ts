@@ -1,3 +1,4 @@
+// Scores a stored evaluation's answers again in the studio, without new runs.
 import { scorerLabel } from "../../engine/eval/report.ts";
 import { scorerKind } from "../../engine/eval/scorers/kinds.ts";
 import { rescoreSession } from "../../engine/eval/session.ts";

@@ -1,3 +1,4 @@
+// What the studio gives the engine's evaluation core for scoring: workers, judge, sandbox.
 import type { ScoringDeps } from "../../engine/eval/session.ts";
 import { workerBackend } from "../run/backends.ts";
 import { browserCodeSandbox } from "../models/codeSandboxController.ts";

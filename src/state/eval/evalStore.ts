@@ -1,3 +1,4 @@
+// Where an evaluation lives between reloads: definition, questions, results (IndexedDB, Dexie).
 import Dexie from "dexie";
 import type { Table } from "dexie";
 import { z } from "zod";

@@ -1,3 +1,4 @@
+// The studio's Python sandbox for the code scorer, made on first use.
 import type { Sandbox } from "../../engine/eval/code/pool.ts";
 import { useStudio } from "../slices/store.ts";
 

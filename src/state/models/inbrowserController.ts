@@ -1,3 +1,4 @@
+// The in-browser Conductor's controller: probe, download, load, unload and delete models.
 import { createWebLLMBackend } from "../../engine/llm/webllm/backend.ts";
 import { buildCatalogue, chooseModel, contextWindowFor } from "../../engine/llm/webllm/catalogue.ts";
 import { classifyWebLLMError } from "../../engine/llm/webllm/errors.ts";

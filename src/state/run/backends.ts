@@ -1,3 +1,4 @@
+// The chat backends of the studio's runs: the Conductor's and each worker's.
 import type { OpenAIBackendOptions } from "../../engine/llm/openai.ts";
 import type { ChatBackend } from "../../engine/llm/types.ts";
 import { LlmError } from "../../engine/llm/types.ts";

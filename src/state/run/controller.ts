@@ -1,3 +1,4 @@
+// The studio's run controller: plan, run, resume and cancel through the engine's one runner.
 import { fallbackOf } from "../slices/settings.ts";
 import { findWorker, shownIds, stepsByWorkerId } from "../../engine/conductor/ids.ts";
 import { createPartialPlanReader } from "../../engine/conductor/parse.ts";

@@ -1,3 +1,4 @@
+// The unsaved draft: saved as the user edits, restored on load, guarded on unload.
 import { z } from "zod";
 import type { WorkflowDoc } from "../../engine/graph/document.ts";
 import { interrupted } from "../../engine/run/continue.ts";

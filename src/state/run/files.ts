@@ -1,3 +1,4 @@
+// Run files: export, download, open and store runs and workflows.
 import type { Failure } from "../../engine/errors.ts";
 import { ErrorCode } from "../../engine/errors.ts";
 import { layoutOf, stepsOf } from "../../engine/graph/document.ts";

@@ -1,3 +1,4 @@
+// The document as React Flow nodes and edges: what each step node shows.
 import { findWorker } from "../../engine/conductor/ids.ts";
 import { notInPool } from "../../engine/pool/estimate.ts";
 import type { Edge, Node } from "@xyflow/react";

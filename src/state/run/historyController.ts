@@ -1,3 +1,4 @@
+// The History panel's controller: list, delete, undo, star, rename and export stored runs.
 import type { RunMeta } from "../../engine/store/schema.ts";
 import { newestFirst } from "../../engine/store/history-view.ts";
 import { storageInfo } from "../../engine/store/browser.ts";

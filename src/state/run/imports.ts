@@ -1,3 +1,4 @@
+// Imports of dropped or chosen files: runs, JSON lines and what the import tells the user.
 import { openFile, readRunFile, storeExport } from "./files.ts";
 import { refreshHistory } from "./historyController.ts";
 import { useStudio } from "../slices/store.ts";

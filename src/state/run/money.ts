@@ -1,3 +1,4 @@
+// Money typed by the user, read in the browser's locale.
 import type { Failure } from "../../engine/errors.ts";
 import { ErrorCode } from "../../engine/errors.ts";
 /** The browser's language (undefined outside a browser: the runtime's default locale). */

@@ -1,3 +1,4 @@
+// Opens a stored run on screen: its results, its document and, when asked, its pool.
 import { docFromSteps, withLayout } from "../../engine/graph/document.ts";
 import { Capture } from "../../engine/graph/history.ts";
 import { stepsAt } from "../../engine/run/continue.ts";

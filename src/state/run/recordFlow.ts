@@ -1,3 +1,4 @@
+// A run record drawn on the canvas: rounds and nested workflows as boxes around their steps.
 import { findWorker } from "../../engine/conductor/ids.ts";
 import type { Edge, Node } from "@xyflow/react";
 import { docFromSteps } from "../../engine/graph/document.ts";

@@ -1,3 +1,4 @@
+// Marks stored runs whose page went away as interrupted, so History offers Resume.
 import { interrupted } from "../../engine/run/continue.ts";
 import type { RunStore } from "../../engine/store/db.ts";
 

@@ -1,39 +1,15 @@
+// The store's document slice: the workflow document, its edits and undo/redo.
 import type { StateCreator } from "zustand";
 import type { WorkflowDoc } from "../../engine/graph/document.ts";
 import { emptyDoc } from "../../engine/graph/document.ts";
-import type { Edit } from "../../engine/graph/edit.ts";
 import { applyEdit } from "../../engine/graph/edit.ts";
 import { staleAfterEdit } from "../../engine/graph/edges.ts";
 import type { History } from "../../engine/graph/history.ts";
 import { Capture, createHistory, endGroup, push, redo, undo } from "../../engine/graph/history.ts";
-import type { StudioState } from "./store.ts";
 import type { RunView } from "./undoMemory.ts";
 import { arriving, leaving, runOnRedo, runOnUndo, runReplaced, runViewOf } from "./undoMemory.ts";
-
-export interface DocumentSlice {
-  question: string;
-  /** The document (steps and user-set positions) with its undo history. */
-  history: History<WorkflowDoc>;
-  selectedIds: string[];
-  /** The last message for the user about an edit (a refused edge, say), cleared by the next edit. */
-  notice: string | null;
-  setQuestion: (question: string) => void;
-  /** Applies an edit as an undo step (folded into the previous one when `group` matches). */
-  edit: (edit: Edit, group?: string) => boolean;
-  /**
-   * Replaces the document, e.g. with a Conductor plan; `Capture.Undoable` records the old one first.
-   * `runBefore`: the replacement also replaced the run shown (an import, a plan), and undoing it
-   * shows this run again, outputs and all.
-   */
-  replaceDoc: (doc: WorkflowDoc, capture: Capture, runBefore?: RunView) => void;
-  endEditGroup: () => void;
-  /** Starts editing another workflow: a fresh undo history, nothing selected. */
-  resetDoc: (doc: WorkflowDoc) => void;
-  undo: () => void;
-  redo: () => void;
-  select: (ids: string[]) => void;
-  setNotice: (notice: string | null) => void;
-}
+import type { StudioState, DocumentSlice } from "./studio-state.ts";
+export type { DocumentSlice } from "./studio-state.ts";
 
 export const createDocumentSlice: StateCreator<StudioState, [], [], DocumentSlice> = (set, get) => {
   /**

@@ -1,3 +1,4 @@
+// Puts a recorded round or nested workflow in the editor (focus), or the top level back.
 import { docFromSteps } from "../../engine/graph/document.ts";
 import type { StepResult } from "./run.ts";
 import type { Focus } from "./run.ts";

@@ -1,15 +1,8 @@
+// The store's key-prompt slice: keys a run waits for after a reload, and asking for them.
 import type { StateCreator } from "zustand";
 import { CONDUCTOR_KEY_ID, ownerOfSecret } from "./keybinding.ts";
-import type { StudioState } from "./store.ts";
-
-/** An endpoint whose key was entered in this browser but is not held now (a reload cleared it). */
-export interface KeyNeed {
-  /** The worker id, or CONDUCTOR_KEY_ID. */
-  owner: string;
-  name: string;
-  /** The key-ring ids to fill: its API key and any secret header. */
-  ids: string[];
-}
+import type { StudioState, KeyNeed, KeyPromptSlice } from "./studio-state.ts";
+export type { KeyNeed, KeyPrompt, KeyPromptSlice } from "./studio-state.ts";
 
 /**
  * The owners among `owners` (worker ids, CONDUCTOR_KEY_ID) that had a secret entered in this
@@ -35,19 +28,6 @@ export function missingKeys(
         ? "the Conductor"
         : (s.pool.find((w) => w.id === owner)?.name ?? owner),
   }));
-}
-
-/** What waits for keys ("Resume"), the endpoints that need them, and what to do once given. */
-export interface KeyPrompt {
-  what: string;
-  needs: KeyNeed[];
-  then: () => void;
-}
-
-export interface KeyPromptSlice {
-  /** The key prompt on screen; null when no run waits for keys. */
-  keyPrompt: KeyPrompt | null;
-  setKeyPrompt: (prompt: KeyPrompt | null) => void;
 }
 
 export const createKeyPromptSlice: StateCreator<StudioState, [], [], KeyPromptSlice> = (set) => ({

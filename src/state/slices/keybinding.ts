@@ -1,6 +1,7 @@
+// Which key goes to which endpoint: secrets bound to their origin, and each key's status.
 import { isPlainHeader } from "../../engine/pool/headers.ts";
 import type { Worker } from "../../engine/schema/worker.ts";
-import type { StudioState } from "./store.ts";
+import type { StudioState } from "./studio-state.ts";
 
 /**
  * Keys are bound to the origin they were entered for. A secret is held by id: a worker id, the

@@ -1,3 +1,4 @@
+// The pool editor's actions: add, move, remove and change workers; import and export the pool.
 import type { Failure } from "../../engine/errors.ts";
 import { ErrorCode } from "../../engine/errors.ts";
 import { newWorkerId, paperPool, workerFromPreset } from "../../engine/pool/paper.ts";

@@ -1,5 +1,8 @@
+// The pool's undo history, and the secrets that leave or come back with each step.
 import type { Worker } from "../../engine/schema/worker.ts";
 import { ownerOfSecret } from "./keybinding.ts";
+import type { HeldSecret, PoolEntry } from "./studio-state.ts";
+export type { HeldSecret, PoolEntry } from "./studio-state.ts";
 
 /**
  * Undo and redo of pool edits. Every change to the pool (add, remove, move, duplicate, a field,
@@ -7,19 +10,6 @@ import { ownerOfSecret } from "./keybinding.ts";
  * one step. Steps refer to workers by id, so undoing a removal reconnects every step that used the
  * worker, and the worker's key and secret header values come back with it.
  */
-
-/** A secret held for a worker: its value and the origin it was entered for. */
-export type HeldSecret = [value: string, origin: string];
-
-export interface PoolEntry {
-  /** What the edit did, for "Undo: …" ("remove “GPT-4o”"). */
-  label: string;
-  pool: Worker[];
-  /** The secrets of workers this entry's pool has and the pool after it lacks (removed ones). */
-  secrets: Record<string, HeldSecret>;
-  /** Consecutive edits with the same key are one step (typing into one field). */
-  coalesce?: string;
-}
 
 export interface PoolHistory {
   poolUndo: PoolEntry[];

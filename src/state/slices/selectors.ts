@@ -1,4 +1,5 @@
-import type { StudioState } from "./store.ts";
+// The store's selectors, defined once at module level.
+import type { StudioState } from "./studio-state.ts";
 
 /** Selectors defined once at module level, so components subscribe to small, stable slices. */
 export const selectDoc = (s: StudioState) => s.history.present;

@@ -1,25 +1,7 @@
+// The store's UI slice: dialogs, drawers, expanded groups and the layout epoch.
 import type { StateCreator } from "zustand";
-import type { StudioState } from "./store.ts";
-
-/** UI ephemera that several components share and nothing exports: dialogs, expanded groups. */
-export interface UiSlice {
-  settingsOpen: boolean;
-  openSettings: () => void;
-  closeSettings: () => void;
-  /** Nested workflows drawn expanded, by group key. */
-  expandedGroups: ReadonlySet<string>;
-  toggleGroupExpanded: (key: string) => void;
-  /** Bumped by "Tidy up": the canvas forgets the positions it kept and lays the graph out anew. */
-  layoutEpoch: number;
-  relayout: () => void;
-  /**
-   * The side panels shown as drawers over the canvas, at widths where they are not columns (see
-   * useLayoutMode): which ones are open.
-   */
-  drawers: { left: boolean; right: boolean };
-  /** Opens or closes a drawer; `alone` also closes the other (a window too narrow for both). */
-  setDrawer: (side: "left" | "right", open: boolean, alone?: boolean) => void;
-}
+import type { StudioState, UiSlice } from "./studio-state.ts";
+export type { UiSlice } from "./studio-state.ts";
 
 export const createUiSlice: StateCreator<StudioState, [], [], UiSlice> = (set) => ({
   settingsOpen: false,

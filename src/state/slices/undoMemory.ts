@@ -1,6 +1,7 @@
+// What undo and redo remember of the run shown beside the document.
 import type { WorkflowDoc } from "../../engine/graph/document.ts";
-import type { StepResult } from "./run.ts";
-import type { StudioState } from "./store.ts";
+import type { RunView, StepResult, StudioState } from "./studio-state.ts";
+export type { RunView } from "./studio-state.ts";
 
 /*
  * What undo and redo need besides the documents themselves: the results each document was left
@@ -15,12 +16,6 @@ const staleOrigin = new WeakMap<StepResult, StepResult>();
 
 /** A document -> the results when the studio last moved away from it. */
 const resultsLeft = new WeakMap<WorkflowDoc, Record<string, StepResult>>();
-
-/** What the studio shows of a run; an undo across a run's replacement brings it back whole. */
-export type RunView = Pick<
-  StudioState,
-  "record" | "results" | "runStepIds" | "openKey" | "exportedAt" | "question" | "focus"
->;
 
 /** Undoing back to this (past) document shows this run again. */
 const runBefore = new WeakMap<WorkflowDoc, RunView>();

@@ -1,3 +1,4 @@
+// Starts the studio's storage: stored settings loaded and kept saved, keys apart, stored runs.
 import { requestPersistence } from "../../engine/store/browser.ts";
 import { autosaveDraft, guardUnload, restoreDraft } from "../run/draft.ts";
 import { bootKeys } from "./keyring.ts";

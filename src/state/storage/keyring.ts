@@ -1,3 +1,4 @@
+// The key ring: API keys and secret headers in memory, stored only when the user opts in.
 import { z } from "zod";
 import { REDACTED, isPlainHeader } from "../../engine/pool/headers.ts";
 import { migrationSequence, upgrade } from "../../engine/schema/migrate.ts";

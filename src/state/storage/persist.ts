@@ -1,3 +1,4 @@
+// Settings stored in this browser (without keys): read, migrated and written.
 import { redactOwner } from "../../engine/pool/headers.ts";
 import { isObject } from "../../engine/schema/guards.ts";
 import { migrationSequence, upgrade } from "../../engine/schema/migrate.ts";

@@ -1,3 +1,4 @@
+// Writes a streaming run to the run store: throttled, and at once when a step or the run ends.
 import type { RunEvent } from "../../engine/schema/events.ts";
 import type { RunRecord } from "../../engine/schema/record.ts";
 import type { SaveMeta } from "../../engine/store/db.ts";

@@ -1,3 +1,4 @@
+// The studio's run store (IndexedDB), set at boot and replaceable in tests.
 import type { RunStore } from "../../engine/store/db.ts";
 
 let store: RunStore | null | undefined;
