@@ -8,6 +8,7 @@ import type { DateWindow } from "../../engine/eval/dataset/livecodebench.ts";
 import type { BenchmarkPreset } from "../../engine/eval/dataset/presets.ts";
 import type { ColumnMapping, EvalItem } from "../../engine/eval/dataset/schema.ts";
 import { DEFAULT_COLUMNS } from "../../engine/eval/dataset/schema.ts";
+import { scorerKind } from "../../engine/eval/scorers/kinds.ts";
 import { defaultScorerId, scorerIds } from "../../engine/eval/scorers/registry.ts";
 import type { Shard } from "../../engine/eval/shard.ts";
 import type { Strategy } from "../../engine/eval/strategy.ts";
@@ -196,7 +197,7 @@ export async function chooseScorer(
       `Unknown scorer "${values.scorer}"${didYouMean(values.scorer, scorerIds())}; the scorers are ${scorerIds().join(", ")}.`,
     );
   const scorerId = values.scorer ?? preset?.scorer ?? defaultScorerId(items);
-  if (scorerId === "code") {
+  if (scorerKind(scorerId).runsCode) {
     const { nodeSandboxRefusal } = await import("../../node/sandbox/process.ts");
     const refusal = nodeSandboxRefusal(values["unconfined-code"] ?? false);
     if (refusal) return { ok: false, message: refusal };
