@@ -99,18 +99,15 @@ export interface Harness {
   file(name: string, content: unknown): Promise<string>;
 }
 
-/** `it` with a fresh harness as the `h` fixture: `cliIt("…", async ({ expect, h }) => …)`. The
- * server closes and the directory goes when the test ends. A test that needs server options calls
- * `harness(onTestFinished, options)` itself. */
+/**
+ * `it` with a fresh harness as the `h` fixture: `cliIt("…", async ({ expect, h }) => …)`. The
+ * server closes and the directory goes in the test's first `onTestFinished` hook, so after the
+ * test's own hooks (they run as a stack): a child the test stops is gone before its server and
+ * files. A test that needs server options calls `harness(onTestFinished, options)` itself.
+ */
 export const cliIt = it.extend<{ h: Harness }>({
-  // eslint-disable-next-line no-empty-pattern -- vitest reads the fixture's dependencies from this pattern
-  h: async ({}, use) => {
-    const cleanups: (() => Promise<void>)[] = [];
-    try {
-      await use(await harness((fn) => cleanups.push(fn)));
-    } finally {
-      for (const fn of cleanups) await fn();
-    }
+  h: async ({ onTestFinished }, use) => {
+    await use(await harness(onTestFinished));
   },
 });
 

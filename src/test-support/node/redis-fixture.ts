@@ -6,16 +6,17 @@ import { openRedis } from "../../node/redis/link.ts";
 import type { RedisServer } from "./redis-server.ts";
 import { startRedisServer } from "./redis-server.ts";
 
-/** `it` with a fresh redis-server as the `redis` fixture, stopped when the test ends. */
+/**
+ * `it` with a fresh redis-server as the `redis` fixture, stopped when the test ends. The stop is
+ * the test's first `onTestFinished` hook, so it runs last (they run as a stack): after the links
+ * the test closes. (A fixture's own teardown would run before those hooks, and a client still
+ * open when its server goes throws "Socket closed unexpectedly" outside any test.)
+ */
 export const redisIt = it.extend<{ redis: RedisServer }>({
-  // eslint-disable-next-line no-empty-pattern -- vitest reads the fixture's dependencies from this pattern
-  redis: async ({}, use) => {
+  redis: async ({ onTestFinished }, use) => {
     const server = await startRedisServer();
-    try {
-      await use(server);
-    } finally {
-      await server.stop();
-    }
+    onTestFinished(() => server.stop());
+    await use(server);
   },
 });
 
