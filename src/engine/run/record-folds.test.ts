@@ -5,15 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { RunEvent } from "../schema/events.ts";
 import { recordOf } from "./record.ts";
 import { runStart } from "../../test-support/engine/run/run-records.ts";
-import {
-  planFinish,
-  planRetry,
-  planStart,
-  roundStart,
-  stepFinish,
-  stepRetry,
-  stepStart,
-} from "../../test-support/engine/run/events.ts";
+import * as ev from "../../test-support/engine/run/events.ts";
 
 const start = runStart(1);
 const usage = { promptTokens: 3, completionTokens: 2, estimated: false };
@@ -24,7 +16,7 @@ describe("the recorder's folds", () => {
   it("drops a plan's streamed raw text when it turns out to be reasoning", () => {
     const r = recordOf([
       start,
-      planStart(2),
+      ev.planStart(2),
       { type: "plan_delta", round: 0, text: "thinking" },
       { type: "plan_reasoning", round: 0, text: "thinking", reclassified: true },
       { type: "plan_delta", round: 0, text: "model_id" },
@@ -35,10 +27,10 @@ describe("the recorder's folds", () => {
   it("keeps a retried plan's failed attempts when the next attempt starts", () => {
     const r = recordOf([
       start,
-      planStart(2),
-      planRetry(3, retry),
-      planStart(8),
-      planRetry(9, { ...retry, attempt: 3 }),
+      ev.planStart(2),
+      ev.planRetry(3, retry),
+      ev.planStart(8),
+      ev.planRetry(9, { ...retry, attempt: 3 }),
     ]);
     expect(r.rounds[0]?.plan?.tries?.map((t) => [t.attempt, t.startedAt, t.finishedAt])).toEqual([
       [1, 2, 3],
@@ -49,10 +41,10 @@ describe("the recorder's folds", () => {
   it("records a plan's notice, and a refinement round with no steps as accepted", () => {
     const r = recordOf([
       start,
-      planStart(2),
-      planFinish(3, { raw: "x", usage, cost: 0, steps, notice: "shortened" }),
-      planStart(4, { round: 1 }),
-      planFinish(5, { round: 1, raw: "y", usage, cost: 0, steps: [] }),
+      ev.planStart(2),
+      ev.planFinish(3, { raw: "x", usage, cost: 0, steps, notice: "shortened" }),
+      ev.planStart(4, { round: 1 }),
+      ev.planFinish(5, { round: 1, raw: "y", usage, cost: 0, steps: [] }),
     ]);
     expect(r.rounds[0]).toMatchObject({ accepted: false, plan: { notice: "shortened" } });
     expect(r.rounds[1]?.accepted).toBe(true);
@@ -62,8 +54,8 @@ describe("the recorder's folds", () => {
   it("drops a step's streamed output that was reasoning, and records a skipped step's reason", () => {
     const r = recordOf([
       start,
-      roundStart(2, { steps: [...steps, ...steps] }),
-      stepStart(3, { step: 0, attempt: 1 }),
+      ev.roundStart(2, { steps: [...steps, ...steps] }),
+      ev.stepStart(3, { step: 0, attempt: 1 }),
       { type: "step_delta", round: 0, step: 0, text: "hmm" },
       { type: "step_reasoning", round: 0, step: 0, text: "hmm", reclassified: true },
       { type: "step_delta", round: 0, step: 0, text: "42" },
@@ -80,11 +72,11 @@ describe("the recorder's folds", () => {
   it("times each step attempt from its own start and keeps every failed one", () => {
     const r = recordOf([
       start,
-      roundStart(2, { steps }),
-      stepStart(3, { step: 0, attempt: 1 }),
-      stepRetry(4, { step: 0, ...retry }),
-      stepStart(10, { step: 0, attempt: 2 }),
-      stepRetry(11, { step: 0, ...retry, attempt: 3 }),
+      ev.roundStart(2, { steps }),
+      ev.stepStart(3, { step: 0, attempt: 1 }),
+      ev.stepRetry(4, { step: 0, ...retry }),
+      ev.stepStart(10, { step: 0, attempt: 2 }),
+      ev.stepRetry(11, { step: 0, ...retry, attempt: 3 }),
     ]);
     const s = r.rounds[0]?.steps[0];
     expect(s?.startedAt).toBe(3);
@@ -97,11 +89,11 @@ describe("the recorder's folds", () => {
   it("starts a plan asked afresh (not after a retry) without the attempts of the one before", () => {
     const r = recordOf([
       start,
-      planStart(2),
-      planRetry(3, retry),
-      planStart(8),
-      planFinish(9, { raw: "x", usage, cost: 0, steps }),
-      planStart(20),
+      ev.planStart(2),
+      ev.planRetry(3, retry),
+      ev.planStart(8),
+      ev.planFinish(9, { raw: "x", usage, cost: 0, steps }),
+      ev.planStart(20),
     ]);
     expect(r.rounds[0]?.plan).toMatchObject({ startedAt: 20, finishedAt: null });
     expect(r.rounds[0]?.plan).not.toHaveProperty("tries");
@@ -110,14 +102,14 @@ describe("the recorder's folds", () => {
   it("keeps the reasoning streamed before a finish that brings none, else the finish's own", () => {
     const streamed: RunEvent[] = [
       start,
-      planStart(2),
+      ev.planStart(2),
       { type: "plan_reasoning", round: 0, text: "plan thoughts" },
-      roundStart(3, { steps }),
-      stepStart(4, { step: 0, attempt: 1 }),
+      ev.roundStart(3, { steps }),
+      ev.stepStart(4, { step: 0, attempt: 1 }),
       { type: "step_reasoning", round: 0, step: 0, text: "step thoughts" },
     ];
-    const planEnd = planFinish(5, { raw: "x", usage, cost: 0 });
-    const stepEnd = stepFinish(6, { step: 0, output: "4", usage, cost: 0 });
+    const planEnd = ev.planFinish(5, { raw: "x", usage, cost: 0 });
+    const stepEnd = ev.stepFinish(6, { step: 0, output: "4", usage, cost: 0 });
     const kept = recordOf([...streamed, planEnd, stepEnd]);
     expect(kept.rounds[0]?.plan?.reasoning).toBe("plan thoughts");
     expect(kept.rounds[0]?.steps[0]?.reasoning).toBe("step thoughts");
@@ -134,8 +126,8 @@ describe("the recorder's folds", () => {
     const planned = (round: number, s: typeof steps) =>
       recordOf([
         start,
-        planStart(2, { round }),
-        planFinish(3, { round, raw: "x", usage, cost: 0, steps: s }),
+        ev.planStart(2, { round }),
+        ev.planFinish(3, { round, raw: "x", usage, cost: 0, steps: s }),
       ]).rounds[round]?.accepted;
     expect(planned(0, [])).toBe(false);
     expect(planned(1, steps)).toBe(false);
@@ -149,24 +141,24 @@ describe("the recorder's folds", () => {
     } as const;
     const r = recordOf([
       start,
-      planStart(2),
-      planFinish(3, { raw: "x", usage, cost: 0, steps }),
-      roundStart(4, { steps, fallback }),
+      ev.planStart(2),
+      ev.planFinish(3, { raw: "x", usage, cost: 0, steps }),
+      ev.roundStart(4, { steps, fallback }),
     ]);
     expect(r.rounds[0]).toMatchObject({ fallback, lists: null });
-    const planned = recordOf([start, roundStart(4, { steps })]);
+    const planned = recordOf([start, ev.roundStart(4, { steps })]);
     expect(planned.rounds[0]).not.toHaveProperty("fallback");
   });
 
   it("queues a step that ran again as new: no output, reasoning, error, usage or attempts", () => {
     const r = recordOf([
       start,
-      roundStart(2, { steps }),
-      stepStart(3, { step: 0, attempt: 1 }),
+      ev.roundStart(2, { steps }),
+      ev.stepStart(3, { step: 0, attempt: 1 }),
       { type: "step_reasoning", round: 0, step: 0, text: "hmm" },
-      stepRetry(4, { step: 0, ...retry }),
-      stepStart(9, { step: 0, attempt: 2 }),
-      stepFinish(10, { step: 0, output: "4", usage, cost: 0.5 }),
+      ev.stepRetry(4, { step: 0, ...retry }),
+      ev.stepStart(9, { step: 0, attempt: 2 }),
+      ev.stepFinish(10, { step: 0, output: "4", usage, cost: 0.5 }),
       { type: "step_queued", round: 0, step: 0 },
     ]);
     expect(r.rounds[0]?.steps[0]).toMatchObject({
@@ -189,12 +181,12 @@ describe("the recorder's folds", () => {
   it("drops the failed attempts of an earlier run when a step starts afresh at attempt 1", () => {
     const r = recordOf([
       start,
-      roundStart(2, { steps }),
-      stepStart(3, { step: 0, attempt: 1 }),
-      stepRetry(4, { step: 0, ...retry }),
-      stepStart(9, { step: 0, attempt: 2 }),
+      ev.roundStart(2, { steps }),
+      ev.stepStart(3, { step: 0, attempt: 1 }),
+      ev.stepRetry(4, { step: 0, ...retry }),
+      ev.stepStart(9, { step: 0, attempt: 2 }),
       { type: "step_error", at: 10, round: 0, step: 0, code: "server", message: "5xx" },
-      stepStart(20, { step: 0, attempt: 1 }),
+      ev.stepStart(20, { step: 0, attempt: 1 }),
     ]);
     expect(r.rounds[0]?.steps[0]).toMatchObject({ status: "running", attempts: 1 });
     expect(r.rounds[0]?.steps[0]?.tries).toBeUndefined();

@@ -1,14 +1,6 @@
 // Test support for the otel tests: run records built from realistic event logs. Not a test file.
 import { recordOf } from "../../../engine/run/record.ts";
-import {
-  planFinish,
-  planRetry,
-  planStart,
-  roundStart,
-  stepFinish,
-  stepRetry,
-  stepStart,
-} from "../run/events.ts";
+import * as ev from "../run/events.ts";
 import type { RunEvent } from "../../../engine/schema/events.ts";
 import type { RunRecord } from "../../../engine/schema/record.ts";
 import type { Pool } from "../../../engine/schema/worker.ts";
@@ -81,8 +73,8 @@ const start = (runId: string, extra: Partial<Extract<RunEvent, { type: "run_star
 export function twoRoundRun(runId = "run-two-rounds"): RunRecord {
   const log: RunEvent[] = [
     start(runId),
-    planStart(1_010, { messages: planMessages }),
-    planRetry(1_050, {
+    ev.planStart(1_010, { messages: planMessages }),
+    ev.planRetry(1_050, {
       attempt: 2,
       of: 4,
       delayMs: 100,
@@ -90,19 +82,19 @@ export function twoRoundRun(runId = "run-two-rounds"): RunRecord {
       status: 503,
       message: "The server failed (503).",
     }),
-    planStart(1_150, { messages: planMessages }),
-    planFinish(1_400, {
+    ev.planStart(1_150, { messages: planMessages }),
+    ev.planFinish(1_400, {
       raw: RAW0,
       usage: usage(300, 40),
       cost: 0.0012,
       steps,
       workerIds: ["gpt", "claude", "self"],
     }),
-    roundStart(1_401, { steps }),
+    ev.roundStart(1_401, { steps }),
     { type: "step_queued", round: 0, step: 0 },
     { type: "step_queued", round: 0, step: 1 },
-    stepStart(1_410, { step: 0, attempt: 1, messages: m0 }),
-    stepRetry(1_500, {
+    ev.stepStart(1_410, { step: 0, attempt: 1, messages: m0 }),
+    ev.stepRetry(1_500, {
       step: 0,
       attempt: 2,
       of: 4,
@@ -110,26 +102,26 @@ export function twoRoundRun(runId = "run-two-rounds"): RunRecord {
       code: "dropped",
       message: "The connection dropped.",
     }),
-    stepStart(1_700, { step: 0, attempt: 2, messages: m0 }),
+    ev.stepStart(1_700, { step: 0, attempt: 2, messages: m0 }),
     { type: "step_reasoning", round: 0, step: 0, text: "391 = 17 x 23, so not prime." },
     { type: "step_delta", round: 0, step: 0, text: "391 = 17 x 23." },
-    stepFinish(2_000, {
+    ev.stepFinish(2_000, {
       step: 0,
       output: "391 = 17 x 23.",
       reasoning: "391 = 17 x 23, so not prime.",
       usage: usage(50, 30, 20),
       cost: 0.0004,
     }),
-    stepStart(2_001, { step: 1, attempt: 1, messages: m1 }),
-    stepFinish(2_300, {
+    ev.stepStart(2_001, { step: 1, attempt: 1, messages: m1 }),
+    ev.stepFinish(2_300, {
       step: 1,
       output: "No, 391 = 17 x 23.",
       usage: usage(80, 10),
       cost: 0.0003,
     }),
     { type: "round_finish", at: 2_301, round: 0, answer: "No, 391 = 17 x 23." },
-    planStart(2_310, { round: 1, messages: planMessages }),
-    planFinish(2_500, {
+    ev.planStart(2_310, { round: 1, messages: planMessages }),
+    ev.planFinish(2_500, {
       round: 1,
       raw: RAW1,
       usage: usage(400, 12),
@@ -152,18 +144,18 @@ export function twoRoundRun(runId = "run-two-rounds"): RunRecord {
 export function failedRun(runId = "run-failed"): RunRecord {
   const log: RunEvent[] = [
     start(runId, { maxRounds: 0 }),
-    planStart(1_010, { messages: planMessages }),
-    planFinish(1_100, {
+    ev.planStart(1_010, { messages: planMessages }),
+    ev.planFinish(1_100, {
       raw: RAW0,
       usage: usage(300, 40),
       cost: 0.001,
       steps,
       workerIds: ["gpt", "claude", "self"],
     }),
-    roundStart(1_101, { steps }),
-    stepStart(1_110, { step: 0, attempt: 1, messages: m0 }),
-    stepFinish(1_200, { step: 0, output: "17 x 23", usage: usage(50, 5), cost: 0 }),
-    stepStart(1_210, { step: 1, attempt: 1, messages: m1 }),
+    ev.roundStart(1_101, { steps }),
+    ev.stepStart(1_110, { step: 0, attempt: 1, messages: m0 }),
+    ev.stepFinish(1_200, { step: 0, output: "17 x 23", usage: usage(50, 5), cost: 0 }),
+    ev.stepStart(1_210, { step: 1, attempt: 1, messages: m1 }),
     {
       type: "step_error",
       at: 1_260,
@@ -189,8 +181,8 @@ export function failedRun(runId = "run-failed"): RunRecord {
 export function badPlanRun(runId = "run-bad-plan"): RunRecord {
   return recordOf([
     start(runId, { maxRounds: 0 }),
-    planStart(1_010, { messages: planMessages }),
-    planFinish(1_100, {
+    ev.planStart(1_010, { messages: planMessages }),
+    ev.planFinish(1_100, {
       raw: "model_id = [7]",
       usage: usage(300, 8),
       cost: 0.001,
