@@ -53,6 +53,12 @@ const usage = (p: number, c: number, reasoningTokens?: number) => ({
   ...(reasoningTokens !== undefined ? { reasoningTokens } : {}),
 });
 
+/** The pool's worker ids as every plan's prompt showed them. */
+const WORKER_IDS = ["gpt", "claude", "self"];
+/** The first round's plan (round 0): RAW0, parsed into `steps`, finished at `at`, costing `cost`. */
+const firstPlan = (at: number, cost: number) =>
+  ev.planFinish(at, { raw: RAW0, usage: usage(300, 40), cost, steps, workerIds: WORKER_IDS });
+
 const start = (runId: string, extra: Partial<Extract<RunEvent, { type: "run_start" }>> = {}) =>
   ({
     type: "run_start",
@@ -83,13 +89,7 @@ export function twoRoundRun(runId = "run-two-rounds"): RunRecord {
       message: "The server failed (503).",
     }),
     ev.planStart(1_150, { messages: planMessages }),
-    ev.planFinish(1_400, {
-      raw: RAW0,
-      usage: usage(300, 40),
-      cost: 0.0012,
-      steps,
-      workerIds: ["gpt", "claude", "self"],
-    }),
+    firstPlan(1_400, 0.0012),
     ev.roundStart(1_401, { steps }),
     { type: "step_queued", round: 0, step: 0 },
     { type: "step_queued", round: 0, step: 1 },
@@ -127,7 +127,7 @@ export function twoRoundRun(runId = "run-two-rounds"): RunRecord {
       usage: usage(400, 12),
       cost: 0.0015,
       steps: [],
-      workerIds: ["gpt", "claude", "self"],
+      workerIds: WORKER_IDS,
     }),
     {
       type: "run_finish",
@@ -145,13 +145,7 @@ export function failedRun(runId = "run-failed"): RunRecord {
   const log: RunEvent[] = [
     start(runId, { maxRounds: 0 }),
     ev.planStart(1_010, { messages: planMessages }),
-    ev.planFinish(1_100, {
-      raw: RAW0,
-      usage: usage(300, 40),
-      cost: 0.001,
-      steps,
-      workerIds: ["gpt", "claude", "self"],
-    }),
+    firstPlan(1_100, 0.001),
     ev.roundStart(1_101, { steps }),
     ev.stepStart(1_110, { step: 0, attempt: 1, messages: m0 }),
     ev.stepFinish(1_200, { step: 0, output: "17 x 23", usage: usage(50, 5), cost: 0 }),
