@@ -6,6 +6,7 @@ import type { Pool } from "../schema/worker.ts";
 import { ConductorConfigSchema, WorkerSchema } from "../schema/worker.ts";
 import type { Step } from "../schema/workflow.ts";
 import { applyEvent, emptyRecord, recordOf } from "./record.ts";
+import * as ev from "../../test-support/engine/run/events.ts";
 
 const question = "Is 391 a prime number?";
 const pool: Pool = [
@@ -34,7 +35,7 @@ const u0: Usage = { promptTokens: 50, completionTokens: 10, estimated: false };
 const u1: Usage = { promptTokens: 80, completionTokens: 5, estimated: true };
 
 /** The first round's plan_finish of the log. */
-function planFinish(): Extract<RunEvent, { type: "plan_finish" }> {
+function firstPlanFinish(): Extract<RunEvent, { type: "plan_finish" }> {
   const e = log.find((x) => x.type === "plan_finish");
   if (e?.type !== "plan_finish") throw new Error("the log has no plan_finish");
   return e;
@@ -52,69 +53,27 @@ const log: RunEvent[] = [
     maxSteps: 5,
     maxRounds: 1,
   },
-  { type: "plan_start", at: 110, round: 0, messages: planMessages },
+  ev.planStart(110, { messages: planMessages }),
   { type: "plan_delta", round: 0, text: raw0.slice(0, 20) },
   { type: "plan_delta", round: 0, text: raw0.slice(20) },
-  {
-    type: "plan_finish",
-    at: 150,
-    round: 0,
-    raw: raw0,
-    usage: planUsage,
-    cost: 0.001,
-    steps,
-    workerIds: ["a", "b"],
-  },
-  { type: "round_start", at: 151, round: 0, steps },
+  ev.planFinish(150, { raw: raw0, usage: planUsage, cost: 0.001, steps, workerIds: ["a", "b"] }),
+  ev.roundStart(151, { steps }),
   { type: "step_queued", round: 0, step: 0 },
   { type: "step_queued", round: 0, step: 1 },
-  { type: "step_start", at: 160, round: 0, step: 0, attempt: 1, messages: m0 },
+  ev.stepStart(160, { step: 0, attempt: 1, messages: m0 }),
   { type: "step_delta", round: 0, step: 0, text: "Wrong start " },
-  {
-    type: "step_retry",
-    at: 170,
-    round: 0,
-    step: 0,
-    attempt: 2,
-    delayMs: 1000,
-    code: "dropped",
-    message: "Dropped.",
-  },
-  { type: "step_start", at: 1170, round: 0, step: 0, attempt: 2, messages: m0 },
+  ev.stepRetry(170, { step: 0, attempt: 2, delayMs: 1000, code: "dropped", message: "Dropped." }),
+  ev.stepStart(1170, { step: 0, attempt: 2, messages: m0 }),
   { type: "step_delta", round: 0, step: 0, text: "391 = 17 x 23." },
-  {
-    type: "step_finish",
-    at: 1200,
-    round: 0,
-    step: 0,
-    output: "391 = 17 x 23.",
-    usage: u0,
-    cost: 0.00007,
-  },
-  { type: "step_start", at: 1201, round: 0, step: 1, attempt: 1, messages: m1 },
+  ev.stepFinish(1200, { step: 0, output: "391 = 17 x 23.", usage: u0, cost: 0.00007 }),
+  ev.stepStart(1201, { step: 1, attempt: 1, messages: m1 }),
   { type: "step_delta", round: 0, step: 1, text: "No, " },
   { type: "step_delta", round: 0, step: 1, text: "391 is not prime." },
-  {
-    type: "step_finish",
-    at: 1300,
-    round: 0,
-    step: 1,
-    output: "No, 391 is not prime.",
-    usage: u1,
-    cost: 0,
-  },
+  ev.stepFinish(1300, { step: 1, output: "No, 391 is not prime.", usage: u1, cost: 0 }),
   { type: "round_finish", at: 1301, round: 0, answer: "No, 391 is not prime." },
-  { type: "plan_start", at: 1302, round: 1, messages: planMessages },
+  ev.planStart(1302, { round: 1, messages: planMessages }),
   { type: "plan_delta", round: 1, text: raw1 },
-  {
-    type: "plan_finish",
-    at: 1350,
-    round: 1,
-    raw: raw1,
-    usage: acceptUsage,
-    cost: 0.002,
-    steps: [],
-  },
+  ev.planFinish(1350, { round: 1, raw: raw1, usage: acceptUsage, cost: 0.002, steps: [] }),
   {
     type: "run_finish",
     at: 1351,
@@ -300,14 +259,14 @@ describe("recordOf", () => {
     const error = { code: "length_mismatch", message: "The three lists have different lengths." };
     const failed = recordOf([
       ...log.slice(0, 4),
-      { type: "plan_finish", at: 150, round: 0, raw: raw0, usage: planUsage, cost: 0.001, error },
+      ev.planFinish(150, { raw: raw0, usage: planUsage, cost: 0.001, error }),
     ]);
     expect(failed.rounds[0]?.plan).toMatchObject({ raw: raw0, error });
     expect(failed.rounds[0]?.lists).toBeNull();
   });
 
   it("keeps the named steps' results through a round_start with keep, and resets the others", () => {
-    const rerun = applyEvent(record, { type: "round_start", at: 2000, round: 0, steps, keep: [0] });
+    const rerun = applyEvent(record, ev.roundStart(2000, { steps, keep: [0] }));
     expect(rerun.rounds[0]?.steps[0]).toEqual(record.rounds[0]?.steps[0]);
     expect(rerun.rounds[0]?.steps[1]).toMatchObject({
       status: "idle",
@@ -321,12 +280,7 @@ describe("recordOf", () => {
   it("names a worker missing from the pool by its id", () => {
     const r = recordOf([
       log[0]!,
-      {
-        type: "round_start",
-        at: 1,
-        round: 0,
-        steps: [{ worker: "gone", subtask: "X.", access: [] }],
-      },
+      ev.roundStart(1, { steps: [{ worker: "gone", subtask: "X.", access: [] }] }),
     ]);
     expect(r.rounds[0]?.steps[0]).toMatchObject({ worker: "gone", workerName: "gone" });
   });
@@ -335,36 +289,28 @@ describe("recordOf", () => {
     const shown = ["b", "a"];
     const r = recordOf([
       log[0]!,
-      { type: "plan_start", at: 110, round: 0, messages: planMessages },
-      { ...planFinish(), workerIds: shown },
+      ev.planStart(110, { messages: planMessages }),
+      { ...firstPlanFinish(), workerIds: shown },
     ]);
     expect(r.rounds[0]?.lists).toMatchObject({ model_id: [1, 0], workerIds: shown });
     // A round_start after it keeps those lists; the steps still name their workers by id.
-    const started = applyEvent(r, { type: "round_start", at: 151, round: 0, steps });
+    const started = applyEvent(r, ev.roundStart(151, { steps }));
     expect(started.rounds[0]?.lists).toMatchObject({ model_id: [1, 0], workerIds: shown });
     expect(started.rounds[0]?.steps.map((st) => [st.worker, st.workerName])).toEqual([
       ["a", "Alpha"],
       ["b", "Beta"],
     ]);
     // A round that starts with no plan (a hand-built workflow) numbers them by the run's pool.
-    const hand = recordOf([log[0]!, { type: "round_start", at: 1, round: 0, steps }]);
+    const hand = recordOf([log[0]!, ev.roundStart(1, { steps })]);
     expect(hand.rounds[0]?.lists).toMatchObject({ model_id: [0, 1], workerIds: ["a", "b"] });
   });
 
   it("keeps the opening a plan grammar left out of the messages, as of the latest attempt", () => {
     const opening = "Let me think.";
-    const constrained = recordOf([
-      log[0]!,
-      { type: "plan_start", at: 110, round: 0, messages: planMessages, opening },
-    ]);
+    const constrained = recordOf([log[0]!, ev.planStart(110, { messages: planMessages, opening })]);
     expect(constrained.rounds[0]?.plan).toMatchObject({ messages: planMessages, opening });
     // The grammar did not compile and the plan started over with the prompt as written.
-    const plain = applyEvent(constrained, {
-      type: "plan_start",
-      at: 111,
-      round: 0,
-      messages: planMessages,
-    });
+    const plain = applyEvent(constrained, ev.planStart(111, { messages: planMessages }));
     expect(plain.rounds[0]?.plan).not.toHaveProperty("opening");
     // A start that leaves nothing out (no grammar) records no opening at all.
     expect(record.rounds[0]?.plan).not.toHaveProperty("opening");
@@ -397,7 +343,7 @@ describe("applyEvent", () => {
   it("never mutates the record or the event it is given", () => {
     let record = deepFreeze(emptyRecord());
     const extra: RunEvent[] = [
-      { type: "round_start", at: 2000, round: 0, steps, keep: [0] },
+      ev.roundStart(2000, { steps, keep: [0] }),
       { type: "step_queued", round: 0, step: 1 },
       { type: "step_error", at: 2001, round: 0, step: 1, code: "auth", message: "Key refused." },
       { type: "step_cancel", at: 2002, round: 0, step: 1 },

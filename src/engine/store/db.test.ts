@@ -5,6 +5,7 @@ import { exportRun } from "../run/export.ts";
 import { emptyRecord } from "../run/record.ts";
 import type { RunRecord } from "../schema/record.ts";
 import { RunStore, isQuotaError } from "./db.ts";
+import { V3_RUN_FIELDS } from "../../test-support/engine/run/run-records.ts";
 
 let store: RunStore;
 let factory: IDBFactory;
@@ -82,16 +83,7 @@ describe("RunStore", () => {
     const v3 = exportRun(run("old", "q"), "2026-01-01T00:00:00.000Z");
     const doc = JSON.parse(v3) as { version: number; run: Record<string, unknown> };
     // The same run as version 2 wrote it: none of the v3 fields.
-    for (const k of [
-      "kind",
-      "parentId",
-      "kept",
-      "createdAt",
-      "planningMs",
-      "executionMs",
-      "prompt",
-    ])
-      delete doc.run[k];
+    for (const k of V3_RUN_FIELDS) delete doc.run[k];
     doc.version = 2;
     await store.saveRun(run("old", "q"));
     // Overwrite the stored text with the version-2 document, as an older app would have left it.

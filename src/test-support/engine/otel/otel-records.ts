@@ -1,5 +1,6 @@
 // Test support for the otel tests: run records built from realistic event logs. Not a test file.
 import { recordOf } from "../../../engine/run/record.ts";
+import * as ev from "../run/events.ts";
 import type { RunEvent } from "../../../engine/schema/events.ts";
 import type { RunRecord } from "../../../engine/schema/record.ts";
 import type { Pool } from "../../../engine/schema/worker.ts";
@@ -52,6 +53,12 @@ const usage = (p: number, c: number, reasoningTokens?: number) => ({
   ...(reasoningTokens !== undefined ? { reasoningTokens } : {}),
 });
 
+/** The pool's worker ids as every plan's prompt showed them. */
+const WORKER_IDS = ["gpt", "claude", "self"];
+/** The first round's plan (round 0): RAW0, parsed into `steps`, finished at `at`, costing `cost`. */
+const firstPlan = (at: number, cost: number) =>
+  ev.planFinish(at, { raw: RAW0, usage: usage(300, 40), cost, steps, workerIds: WORKER_IDS });
+
 const start = (runId: string, extra: Partial<Extract<RunEvent, { type: "run_start" }>> = {}) =>
   ({
     type: "run_start",
@@ -72,79 +79,56 @@ const start = (runId: string, extra: Partial<Extract<RunEvent, { type: "run_star
 export function twoRoundRun(runId = "run-two-rounds"): RunRecord {
   const log: RunEvent[] = [
     start(runId),
-    { type: "plan_start", at: 1_010, round: 0, messages: planMessages },
-    {
-      type: "plan_retry",
-      at: 1_050,
-      round: 0,
+    ev.planStart(1_010, { messages: planMessages }),
+    ev.planRetry(1_050, {
       attempt: 2,
       of: 4,
       delayMs: 100,
       code: "server",
       status: 503,
       message: "The server failed (503).",
-    },
-    { type: "plan_start", at: 1_150, round: 0, messages: planMessages },
-    {
-      type: "plan_finish",
-      at: 1_400,
-      round: 0,
-      raw: RAW0,
-      usage: usage(300, 40),
-      cost: 0.0012,
-      steps,
-      workerIds: ["gpt", "claude", "self"],
-    },
-    { type: "round_start", at: 1_401, round: 0, steps },
+    }),
+    ev.planStart(1_150, { messages: planMessages }),
+    firstPlan(1_400, 0.0012),
+    ev.roundStart(1_401, { steps }),
     { type: "step_queued", round: 0, step: 0 },
     { type: "step_queued", round: 0, step: 1 },
-    { type: "step_start", at: 1_410, round: 0, step: 0, attempt: 1, messages: m0 },
-    {
-      type: "step_retry",
-      at: 1_500,
-      round: 0,
+    ev.stepStart(1_410, { step: 0, attempt: 1, messages: m0 }),
+    ev.stepRetry(1_500, {
       step: 0,
       attempt: 2,
       of: 4,
       delayMs: 200,
       code: "dropped",
       message: "The connection dropped.",
-    },
-    { type: "step_start", at: 1_700, round: 0, step: 0, attempt: 2, messages: m0 },
+    }),
+    ev.stepStart(1_700, { step: 0, attempt: 2, messages: m0 }),
     { type: "step_reasoning", round: 0, step: 0, text: "391 = 17 x 23, so not prime." },
     { type: "step_delta", round: 0, step: 0, text: "391 = 17 x 23." },
-    {
-      type: "step_finish",
-      at: 2_000,
-      round: 0,
+    ev.stepFinish(2_000, {
       step: 0,
       output: "391 = 17 x 23.",
       reasoning: "391 = 17 x 23, so not prime.",
       usage: usage(50, 30, 20),
       cost: 0.0004,
-    },
-    { type: "step_start", at: 2_001, round: 0, step: 1, attempt: 1, messages: m1 },
-    {
-      type: "step_finish",
-      at: 2_300,
-      round: 0,
+    }),
+    ev.stepStart(2_001, { step: 1, attempt: 1, messages: m1 }),
+    ev.stepFinish(2_300, {
       step: 1,
       output: "No, 391 = 17 x 23.",
       usage: usage(80, 10),
       cost: 0.0003,
-    },
+    }),
     { type: "round_finish", at: 2_301, round: 0, answer: "No, 391 = 17 x 23." },
-    { type: "plan_start", at: 2_310, round: 1, messages: planMessages },
-    {
-      type: "plan_finish",
-      at: 2_500,
+    ev.planStart(2_310, { round: 1, messages: planMessages }),
+    ev.planFinish(2_500, {
       round: 1,
       raw: RAW1,
       usage: usage(400, 12),
       cost: 0.0015,
       steps: [],
-      workerIds: ["gpt", "claude", "self"],
-    },
+      workerIds: WORKER_IDS,
+    }),
     {
       type: "run_finish",
       at: 2_510,
@@ -160,29 +144,12 @@ export function twoRoundRun(runId = "run-two-rounds"): RunRecord {
 export function failedRun(runId = "run-failed"): RunRecord {
   const log: RunEvent[] = [
     start(runId, { maxRounds: 0 }),
-    { type: "plan_start", at: 1_010, round: 0, messages: planMessages },
-    {
-      type: "plan_finish",
-      at: 1_100,
-      round: 0,
-      raw: RAW0,
-      usage: usage(300, 40),
-      cost: 0.001,
-      steps,
-      workerIds: ["gpt", "claude", "self"],
-    },
-    { type: "round_start", at: 1_101, round: 0, steps },
-    { type: "step_start", at: 1_110, round: 0, step: 0, attempt: 1, messages: m0 },
-    {
-      type: "step_finish",
-      at: 1_200,
-      round: 0,
-      step: 0,
-      output: "17 x 23",
-      usage: usage(50, 5),
-      cost: 0,
-    },
-    { type: "step_start", at: 1_210, round: 0, step: 1, attempt: 1, messages: m1 },
+    ev.planStart(1_010, { messages: planMessages }),
+    firstPlan(1_100, 0.001),
+    ev.roundStart(1_101, { steps }),
+    ev.stepStart(1_110, { step: 0, attempt: 1, messages: m0 }),
+    ev.stepFinish(1_200, { step: 0, output: "17 x 23", usage: usage(50, 5), cost: 0 }),
+    ev.stepStart(1_210, { step: 1, attempt: 1, messages: m1 }),
     {
       type: "step_error",
       at: 1_260,
@@ -208,16 +175,13 @@ export function failedRun(runId = "run-failed"): RunRecord {
 export function badPlanRun(runId = "run-bad-plan"): RunRecord {
   return recordOf([
     start(runId, { maxRounds: 0 }),
-    { type: "plan_start", at: 1_010, round: 0, messages: planMessages },
-    {
-      type: "plan_finish",
-      at: 1_100,
-      round: 0,
+    ev.planStart(1_010, { messages: planMessages }),
+    ev.planFinish(1_100, {
       raw: "model_id = [7]",
       usage: usage(300, 8),
       cost: 0.001,
       error: { code: "missing_list", message: "The subtasks list is missing." },
-    },
+    }),
     { type: "run_finish", at: 1_101, status: "failed", reason: "plan_error", answer: null },
   ]);
 }

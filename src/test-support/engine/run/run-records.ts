@@ -37,3 +37,14 @@ export const runStart = (maxRounds: number): EventOf<"run_start"> => ({
   maxSteps: 5,
   maxRounds,
 });
+
+/** The run record's fields that export v3 added, in the order a record holds them (after `id`). */
+export const V3_RUN_FIELDS = [
+  "kind",
+  "parentId",
+  "kept",
+  "createdAt",
+  "planningMs",
+  "executionMs",
+  "prompt",
+];
