@@ -11,7 +11,7 @@ import {
   nodeSandboxRefusal,
 } from "../src/node/sandbox/process.ts";
 import { createCodeScorer } from "../src/engine/eval/code/scorer.ts";
-import { DEFAULT_LIMITS } from "../src/engine/eval/code/types.ts";
+import { DEFAULT_LIMITS } from "../src/engine/eval/code/sandbox-types.ts";
 import { detectConfinement } from "../src/node/sandbox/confine.ts";
 import { PYODIDE_FILES } from "../src/node/vite/pyodide-assets.ts";
 

@@ -119,7 +119,7 @@ export function isRedisUrl(value: string): boolean {
 /**
  * `--cache redis://HOST:PORT/DB`: a Redis that cannot be reached at the start is a usage error
  * (loaded only then, so other commands never load the client). Misses claim their key in
- * read-write mode only (see node/redis/cache.ts).
+ * read-write mode only (see node/redis/redis-cache.ts).
  */
 async function redisStore(
   url: string,
@@ -128,7 +128,7 @@ async function redisStore(
 ): Promise<CacheStore> {
   const [{ openRedis }, { redisCacheStore }] = await Promise.all([
     import("../node/redis/link.ts"),
-    import("../node/redis/cache.ts"),
+    import("../node/redis/redis-cache.ts"),
   ]);
   const link = await openRedis(url, warn).catch((e: unknown) => {
     throw new UsageError(`--cache: ${e instanceof Error ? e.message : String(e)}`);

@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { type CliCommand, type Io, UsageError } from "./command.ts";
 import { EXIT, EXIT_MEANING, exitCodesHelp } from "./exit-codes.ts";
-import * as registered from "./registry.ts";
+import * as registered from "./command-list.ts";
 import { didYouMean, explainParseArgsError, optionsIn } from "./suggest.ts";
 
 export type { Io } from "./command.ts";

@@ -1,7 +1,7 @@
 import { appendFile, readFile, writeFile } from "node:fs/promises";
 import { datasetHash } from "../../engine/eval/dataset/hash.ts";
 import { detectFormat, mapRows, parseTable } from "../../engine/eval/dataset/parse.ts";
-import type { ColumnMapping, EvalItem } from "../../engine/eval/dataset/schema.ts";
+import type { ColumnMapping, EvalItem } from "../../engine/eval/dataset/item-schema.ts";
 import type { EvalResult } from "../../engine/eval/schema.ts";
 import { parseResult } from "../../engine/eval/schema.ts";
 import { ConductorSampleSchema } from "../../engine/eval/training/sample.ts";

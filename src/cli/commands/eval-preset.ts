@@ -12,8 +12,8 @@ import { detectFormat, mapRows, parseTable } from "../../engine/eval/dataset/par
 import { presetRows } from "../../engine/eval/dataset/preset-rows.ts";
 import type { BenchmarkPreset } from "../../engine/eval/dataset/presets.ts";
 import { BENCHMARK_PRESETS } from "../../engine/eval/dataset/presets.ts";
-import type { ColumnMapping, EvalItem } from "../../engine/eval/dataset/schema.ts";
-import { DEFAULT_COLUMNS } from "../../engine/eval/dataset/schema.ts";
+import type { ColumnMapping, EvalItem } from "../../engine/eval/dataset/item-schema.ts";
+import { DEFAULT_COLUMNS } from "../../engine/eval/dataset/item-schema.ts";
 import type { Loaded } from "./eval-files.ts";
 import { UsageError } from "../command.ts";
 import { didYouMean } from "../suggest.ts";

@@ -1,8 +1,8 @@
 import { copyFile, readFile, rename, writeFile } from "node:fs/promises";
 import { analyse } from "../../engine/eval/analysis.ts";
 import type { Sandbox } from "../../engine/eval/code/pool.ts";
-import type { EvalItem } from "../../engine/eval/dataset/schema.ts";
-import { DEFAULT_COLUMNS } from "../../engine/eval/dataset/schema.ts";
+import type { EvalItem } from "../../engine/eval/dataset/item-schema.ts";
+import { DEFAULT_COLUMNS } from "../../engine/eval/dataset/item-schema.ts";
 import { parseColumnsOption } from "../../engine/eval/dataset/parse.ts";
 import { errorSummary } from "../../engine/eval/errors-text.ts";
 import { reportText } from "../../engine/eval/report-text.ts";

@@ -2,7 +2,7 @@
 // each result written as it comes, then the summary and the exit code.
 import { formatCost } from "../../engine/cost.ts";
 import { analyse } from "../../engine/eval/analysis.ts";
-import type { EvalItem } from "../../engine/eval/dataset/schema.ts";
+import type { EvalItem } from "../../engine/eval/dataset/item-schema.ts";
 import { errorSummary } from "../../engine/eval/errors-text.ts";
 import { codeResultText } from "../../engine/eval/report.ts";
 import { reportText } from "../../engine/eval/report-text.ts";

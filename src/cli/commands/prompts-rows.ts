@@ -2,12 +2,12 @@
 // workers in a random order, the exact Conductor prompt for it, in TRL's and verl's row shapes,
 // and what a training run on them would cost. Platform-neutral: no node:*.
 import { buildConductorMessages } from "../../engine/conductor/prompt.ts";
-import type { EvalItem } from "../../engine/eval/dataset/schema.ts";
+import type { EvalItem } from "../../engine/eval/dataset/item-schema.ts";
 import { itemSeed, seededRandom } from "../../engine/eval/dataset/shuffle.ts";
 import { poseItem } from "../../engine/eval/pose.ts";
 import { trainerPrompt } from "../../engine/eval/training/shapes.ts";
 import { text, verlSchemaHead } from "../../engine/eval/training/verl.ts";
-import { promptTokensOf, tokensCost, TYPICAL_OUTPUT_TOKENS } from "../../engine/pool/estimate.ts";
+import { promptTokensOf, tokensCost, TYPICAL_OUTPUT_TOKENS } from "../../engine/pool/cost-estimate.ts";
 import type { ChatMessage } from "../../engine/schema/usage.ts";
 import type { Pool } from "../../engine/schema/worker.ts";
 

@@ -6,7 +6,7 @@ import { parseArgs } from "node:util";
 import { formatCost } from "../../engine/cost.ts";
 import { columnsNote, columnsOf } from "../../engine/eval/columns.ts";
 import { parseColumnsOption } from "../../engine/eval/dataset/parse.ts";
-import { DEFAULT_COLUMNS } from "../../engine/eval/dataset/schema.ts";
+import { DEFAULT_COLUMNS } from "../../engine/eval/dataset/item-schema.ts";
 import { defaultScorerId, scorerIds } from "../../engine/eval/scorers/registry.ts";
 import type { CliCommand, Io } from "../command.ts";
 import { UsageError } from "../command.ts";

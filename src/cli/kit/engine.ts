@@ -14,8 +14,8 @@ import type { RunEvent } from "../../engine/schema/events.ts";
 import type { RunRecord } from "../../engine/schema/record.ts";
 import type { Worker } from "../../engine/schema/worker.ts";
 import type { ResolvedConfig } from "../config.ts";
-import type { ServeErrorCode } from "../serve/errors.ts";
-import { codeForCall } from "../serve/errors.ts";
+import type { ServeErrorCode } from "../serve/error-replies.ts";
+import { codeForCall } from "../serve/error-replies.ts";
 import type { ContextMessage } from "../serve/request.ts";
 import { CLI_TIMEOUTS, backendFor } from "./backend.ts";
 

@@ -4,7 +4,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { createServer } from "node:http";
-import { apiError } from "../serve/errors.ts";
+import { apiError } from "../serve/error-replies.ts";
 import type { GuardSettings } from "../serve/guard.ts";
 import { corsHeaders, guardRequest } from "../serve/guard.ts";
 import { sendError } from "../serve/reply.ts";

@@ -7,7 +7,7 @@ import { McpServer } from "@modelcontextprotocol/server";
 import type { CallToolResult, ServerContext } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { ServeEngine } from "../kit/engine.ts";
-import type { RunQueue } from "../serve/queue.ts";
+import type { RunQueue } from "../serve/request-queue.ts";
 import type { Progress, ToolRun, ToolRunInput } from "./runs.ts";
 import { poolOf, stepsOf, toolRun } from "./runs.ts";
 

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { RewardHttpContext } from "./http.ts";
 import { createRewardServer } from "./http.ts";
 import type { RewardRequest, RewardResult } from "./request.ts";
-import { RunQueue } from "../serve/queue.ts";
+import { RunQueue } from "../serve/request-queue.ts";
 
 const servers: Server[] = [];
 afterEach(async () => {

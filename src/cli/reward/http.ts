@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse, Server } from "node:http";
 import { describeIssues } from "../../engine/schema/guards.ts";
 import type { RewardRequest, RewardResult } from "./request.ts";
 import { RewardRequestSchema } from "./request.ts";
-import { apiError } from "../serve/errors.ts";
+import { apiError } from "../serve/error-replies.ts";
 import type { GuardSettings } from "../serve/guard.ts";
 import {
   answeringServer,
@@ -14,7 +14,7 @@ import {
   refusedKey,
   requestIds,
 } from "../kit/http.ts";
-import type { RunQueue } from "../serve/queue.ts";
+import type { RunQueue } from "../serve/request-queue.ts";
 import { sendError, sendJson } from "../serve/reply.ts";
 
 export interface RewardHttpContext {

@@ -2,7 +2,7 @@
 // workflow on the pool through the engine's one runner (same messages, retries and limits as
 // `run` and `serve`), score the answer with the evaluation graders. Platform-neutral: no node:*.
 import { EndReason, ErrorCode } from "../../engine/errors.ts";
-import { shownIds, stepsByWorkerId } from "../../engine/conductor/ids.ts";
+import { shownIds, stepsByWorkerId } from "../../engine/conductor/shown-ids.ts";
 import { parseConductorOutput } from "../../engine/conductor/parse.ts";
 import { buildConductorMessages } from "../../engine/conductor/prompt.ts";
 import type { Scorer } from "../../engine/eval/scorers/types.ts";

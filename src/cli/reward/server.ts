@@ -17,7 +17,7 @@ import { ServiceLife, untilStopped } from "../serve/lifecycle.ts";
 import type { RewardResult } from "./request.ts";
 import type { RunLog } from "../serve/log.ts";
 import { openRunLog } from "../serve/log.ts";
-import { RunQueue } from "../serve/queue.ts";
+import { RunQueue } from "../serve/request-queue.ts";
 import { OTLP_PROTOCOL_HELP, OtlpExporter } from "../otlp-export.ts";
 import { EXIT, exitCodesHelp } from "../exit-codes.ts";
 import { openRateBuckets } from "../../node/redis/rate.ts";

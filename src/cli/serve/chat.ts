@@ -6,15 +6,15 @@ import type { Attributes } from "../../engine/otel/span.ts";
 import type { RunRecord } from "../../engine/schema/record.ts";
 import type { ServeEngine } from "../kit/engine.ts";
 import { failureOf, runQuestion } from "../kit/engine.ts";
-import type { ApiError } from "./errors.ts";
-import { apiError } from "./errors.ts";
+import type { ApiError } from "./error-replies.ts";
+import { apiError } from "./error-replies.ts";
 import type { RunLog } from "./log.ts";
 import { runLine } from "./log.ts";
-import type { RunQueue } from "./queue.ts";
+import type { RunQueue } from "./request-queue.ts";
 import { sendError, sendJson } from "./reply.ts";
 import type { ServeRequest } from "./request.ts";
-import type { ChunkMeta, Wire, WireStream } from "./sse.ts";
-import { AnswerStream, SSE_HEADERS, SSE_KEEPALIVE } from "./sse.ts";
+import type { ChunkMeta, Wire, WireStream } from "./sse-stream.ts";
+import { AnswerStream, SSE_HEADERS, SSE_KEEPALIVE } from "./sse-stream.ts";
 import { traceOf } from "./trace.ts";
 
 /** The abort reason a shutdown gives in-flight runs past the grace period. */

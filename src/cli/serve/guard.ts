@@ -5,8 +5,8 @@
 // the Host names this machine (rebinding), an Origin (or Sec-Fetch-Site) is one --cors allows, and
 // a POST body is declared JSON, which no page can send cross-site without a preflight.
 import type { IncomingMessage } from "node:http";
-import type { ApiError } from "./errors.ts";
-import { apiError } from "./errors.ts";
+import type { ApiError } from "./error-replies.ts";
+import { apiError } from "./error-replies.ts";
 import { isLoopback } from "./options.ts";
 
 export interface GuardSettings {

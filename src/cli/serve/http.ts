@@ -12,13 +12,13 @@ import {
 import type { McpEndpoint } from "../mcp/http.ts";
 import type { ChatContext } from "./chat.ts";
 import { handleChat } from "./chat.ts";
-import type { ApiError } from "./errors.ts";
-import { apiError } from "./errors.ts";
+import type { ApiError } from "./error-replies.ts";
+import { apiError } from "./error-replies.ts";
 import type { GuardSettings } from "./guard.ts";
 import { sendError, sendJson } from "./reply.ts";
 import { parseChatRequest } from "./request.ts";
 import { parseResponsesRequest, responsesWire } from "./responses.ts";
-import { chatWire } from "./sse.ts";
+import { chatWire } from "./sse-stream.ts";
 
 export interface HttpOptions {
   apiKey: string | undefined;

@@ -1,7 +1,7 @@
 // The life of an HTTP service of the CLI (`serve`, `reward`): listen, drain on Ctrl+C, stop.
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { RunQueue } from "./queue.ts";
+import type { RunQueue } from "./request-queue.ts";
 
 /** A started service: where it listens, and how it stops. */
 export interface RunningService {

@@ -1,7 +1,7 @@
 // Writing answers for `serve`: JSON bodies and OpenAI-style errors.
 import type { ServerResponse } from "node:http";
-import type { ApiError } from "./errors.ts";
-import { errorBody, errorHeaders } from "./errors.ts";
+import type { ApiError } from "./error-replies.ts";
+import { errorBody, errorHeaders } from "./error-replies.ts";
 
 /** Answers with a JSON body (CORS headers were set on `res` already, when they apply). */
 export function sendJson(

@@ -1,8 +1,8 @@
 // What a `POST /v1/chat/completions` body asks `serve` for: validated at the boundary with zod.
 import { z } from "zod";
 import { describeIssues } from "../../engine/schema/guards.ts";
-import type { ApiError } from "./errors.ts";
-import { apiError } from "./errors.ts";
+import type { ApiError } from "./error-replies.ts";
+import { apiError } from "./error-replies.ts";
 import { CHAT_FIELDS, checkFields } from "./fields.ts";
 
 const TextPartSchema = z.looseObject({ type: z.literal("text"), text: z.string() });

@@ -1,11 +1,11 @@
 // `POST /v1/responses` for `serve`: the Open Responses shape (OpenAI, vLLM, Ollama, OpenRouter),
 // read into the same request the chat endpoint makes and answered through the same run.
 import { z } from "zod";
-import type { ApiError } from "./errors.ts";
-import { apiError } from "./errors.ts";
+import type { ApiError } from "./error-replies.ts";
+import { apiError } from "./error-replies.ts";
 import type { ContextMessage, ParsedRequest } from "./request.ts";
 import { askedIn, ignoredIn, invalidRequest } from "./request.ts";
-import type { AnswerEnd, ChunkMeta, Wire } from "./sse.ts";
+import type { AnswerEnd, ChunkMeta, Wire } from "./sse-stream.ts";
 
 const PartSchema = z.looseObject({ type: z.string(), text: z.string().optional() });
 const ItemSchema = z.looseObject({

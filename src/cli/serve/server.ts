@@ -12,7 +12,7 @@ import type { RunningService } from "./lifecycle.ts";
 import { ServiceLife, untilStopped } from "./lifecycle.ts";
 import type { RunLog } from "./log.ts";
 import { openRunLog } from "./log.ts";
-import { RunQueue } from "./queue.ts";
+import { RunQueue } from "./request-queue.ts";
 import { OtlpExporter } from "../otlp-export.ts";
 import { createMcpEndpoint } from "../mcp/http.ts";
 import { MCP_VERSION } from "../mcp/tools.ts";

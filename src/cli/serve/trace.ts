@@ -1,5 +1,5 @@
 // The OpenAI `usage` of a served run and its `conductor_trace` extension, both read off the record.
-import { modelIdOf } from "../../engine/conductor/ids.ts";
+import { modelIdOf } from "../../engine/conductor/shown-ids.ts";
 import type { RoundRecord, RunRecord } from "../../engine/schema/record.ts";
 import type { Usage } from "../../engine/schema/usage.ts";
 

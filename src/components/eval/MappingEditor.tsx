@@ -1,4 +1,4 @@
-import type { ColumnMapping } from "../../engine/eval/dataset/schema.ts";
+import type { ColumnMapping } from "../../engine/eval/dataset/item-schema.ts";
 import { mappedItems } from "../../state/eval/evalController.ts";
 import { useStudio } from "../../state/slices/store.ts";
 

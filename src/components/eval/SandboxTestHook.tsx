@@ -7,11 +7,11 @@
  */
 import { createRoot } from "react-dom/client";
 import { PYODIDE_ASSETS } from "virtual:pyodide-assets";
-import { createBrowserSandbox } from "../../engine/eval/code/browser.ts";
+import { createBrowserSandbox } from "../../engine/eval/code/browser-sandbox.ts";
 import { createCodeScorer } from "../../engine/eval/code/scorer.ts";
 import type { RunResult, Sandbox, SandboxStatus } from "../../engine/eval/code/pool.ts";
-import type { RunLimits, ScoreResult } from "../../engine/eval/code/types.ts";
-import { DEFAULT_LIMITS } from "../../engine/eval/code/types.ts";
+import type { RunLimits, ScoreResult } from "../../engine/eval/code/sandbox-types.ts";
+import { DEFAULT_LIMITS } from "../../engine/eval/code/sandbox-types.ts";
 import { CodeRuntimeNote } from "./CodeRuntimeNote.tsx";
 
 export interface CodeSandboxHook {

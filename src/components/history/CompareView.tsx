@@ -3,7 +3,7 @@ import { formatTotalCost } from "../../engine/cost.ts";
 import type { CompareTotals, Comparison, DiffPart } from "../../engine/run/compare.ts";
 import { compareRuns } from "../../engine/run/compare.ts";
 import type { Totals } from "../../engine/schema/record.ts";
-import type { RunMeta } from "../../engine/store/schema.ts";
+import type { RunMeta } from "../../engine/store/db-schema.ts";
 import { runStore } from "../../state/storage/runStore.ts";
 import { useStudio } from "../../state/slices/store.ts";
 import { CLOSING_BACKDROP, Modal } from "../ui/Modal.tsx";

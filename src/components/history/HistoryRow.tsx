@@ -1,5 +1,5 @@
 import { memo, useState } from "react";
-import type { RunMeta } from "../../engine/store/schema.ts";
+import type { RunMeta } from "../../engine/store/db-schema.ts";
 import { deleteRuns, renameRun, starRun } from "../../state/run/historyController.ts";
 import { formatTotalCost } from "../../engine/cost.ts";
 import { KIND_LABELS, formatDate, formatDuration } from "./format.ts";

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import type { RunMeta } from "../../engine/store/schema.ts";
+import type { RunMeta } from "../../engine/store/db-schema.ts";
 import { openRun } from "../../state/run/open.ts";
 import { runStore } from "../../state/storage/runStore.ts";
 import { useStudio } from "../../state/slices/store.ts";

@@ -1,11 +1,11 @@
-import { findWorker } from "../../engine/conductor/ids.ts";
+import { findWorker } from "../../engine/conductor/shown-ids.ts";
 import { useMemo } from "react";
 import { buildConductorMessages } from "../../engine/conductor/prompt.ts";
 import { formatCost } from "../../engine/cost.ts";
 import { stepsOf } from "../../engine/graph/document.ts";
 import type { ConductorEstimate as Estimate } from "../../engine/pool/conductor-estimate.ts";
 import { conductorPricing, estimateConductorCalls } from "../../engine/pool/conductor-estimate.ts";
-import type { Span } from "../../engine/pool/estimate.ts";
+import type { Span } from "../../engine/pool/cost-estimate.ts";
 import { isTop } from "../../engine/run/focus.ts";
 import { stepsAt } from "../../engine/run/continue.ts";
 import { conductorConfigOf } from "../../state/run/backends.ts";

@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen, within } from "@testing-librar
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createHistory } from "../../engine/graph/history.ts";
 import { makeDoc } from "../../test-support/engine/graph/graph-docs.ts";
-import { notInPool } from "../../engine/pool/estimate.ts";
+import { notInPool } from "../../engine/pool/cost-estimate.ts";
 import type { Worker } from "../../engine/schema/worker.ts";
 import { runNow } from "../../state/run/controller.ts";
 import type { StepResult } from "../../state/slices/run.ts";

@@ -1,4 +1,4 @@
-import type { WebLLMProblem } from "../../engine/llm/webllm/errors.ts";
+import type { WebLLMProblem } from "../../engine/llm/webllm/webllm-errors.ts";
 
 /** A classified in-browser model problem: what happened and what to do next. */
 export function ProblemBox({ problem }: { problem: WebLLMProblem }) {

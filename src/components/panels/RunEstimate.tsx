@@ -1,9 +1,9 @@
-import { findWorker } from "../../engine/conductor/ids.ts";
+import { findWorker } from "../../engine/conductor/shown-ids.ts";
 import { useMemo } from "react";
 import { formatCost } from "../../engine/cost.ts";
 import { stepsOf } from "../../engine/graph/document.ts";
-import type { RunEstimate as Estimate, StepEstimate } from "../../engine/pool/estimate.ts";
-import { TYPICAL_OUTPUT_TOKENS, estimateRun } from "../../engine/pool/estimate.ts";
+import type { RunEstimate as Estimate, StepEstimate } from "../../engine/pool/cost-estimate.ts";
+import { TYPICAL_OUTPUT_TOKENS, estimateRun } from "../../engine/pool/cost-estimate.ts";
 import { selectDoc, selectPool, selectQuestion } from "../../state/slices/selectors.ts";
 import { useStudio } from "../../state/slices/store.ts";
 import { ConductorEstimate } from "./ConductorEstimate.tsx";

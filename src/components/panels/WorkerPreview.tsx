@@ -1,6 +1,6 @@
 import { useMemo } from "react";
 import { stepsOf } from "../../engine/graph/document.ts";
-import { findWorker, shownIds } from "../../engine/conductor/ids.ts";
+import { findWorker, shownIds } from "../../engine/conductor/shown-ids.ts";
 import { buildConductorMessages } from "../../engine/conductor/prompt.ts";
 import { buildWorkerMessages, prefillModeOf } from "../../engine/exec/messages.ts";
 import { nestedQuestion } from "../../engine/exec/nested.ts";

@@ -7,7 +7,7 @@ import type { Worker } from "../schema/worker.ts";
 import { summingSandbox } from "../../test-support/engine/eval/code/summing-sandbox.ts";
 import { collect, evaluation, worker } from "../../test-support/engine/eval/eval-runner.ts";
 import { CODE_SCORER_VERSION } from "./code/scorer.ts";
-import type { EvalItem } from "./dataset/schema.ts";
+import type { EvalItem } from "./dataset/item-schema.ts";
 import { summarise } from "./report.ts";
 import { createScorer, defaultScorerId, scorerIds } from "./scorers/registry.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_COLUMNS } from "./dataset/schema.ts";
+import { DEFAULT_COLUMNS } from "./dataset/item-schema.ts";
 import { columnsNote, columnsOf, columnsText, guessColumns } from "./columns.ts";
 
 describe("guessColumns", () => {

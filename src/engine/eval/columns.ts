@@ -1,8 +1,8 @@
 // Which column of a question file holds each field: one rule for the studio's setup form and the
 // CLI's eval, so a file maps the same wherever it is run.
 import { parseColumnsOption } from "./dataset/parse.ts";
-import type { ColumnMapping } from "./dataset/schema.ts";
-import { DEFAULT_COLUMNS } from "./dataset/schema.ts";
+import type { ColumnMapping } from "./dataset/item-schema.ts";
+import { DEFAULT_COLUMNS } from "./dataset/item-schema.ts";
 
 /** The names each field is found under (case ignored), the preferred name first. */
 export const COLUMN_NAMES: Readonly<Record<keyof ColumnMapping, readonly string[]>> = {

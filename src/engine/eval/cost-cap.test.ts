@@ -3,7 +3,7 @@ import type { ChatBackend } from "../llm/types.ts";
 import type { Pool } from "../schema/worker.ts";
 import { collect, evaluation, items, worker } from "../../test-support/engine/eval/eval-runner.ts";
 import { CostModel } from "./cost-model.ts";
-import { priorCost } from "./estimate.ts";
+import { priorCost } from "./prior-cost.ts";
 import type { Evaluation } from "./schema.ts";
 import type { Strategy } from "./strategy.ts";
 

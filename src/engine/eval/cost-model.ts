@@ -3,7 +3,7 @@
 // Conductor's per plan), else the prior from prices and typical token counts (estimate.ts).
 import type { RoundRecord, RunRecord } from "../schema/record.ts";
 import type { Evaluation } from "./schema.ts";
-import { priorParts } from "./estimate.ts";
+import { priorParts } from "./prior-cost.ts";
 import type { Strategy } from "./strategy.ts";
 
 class Mean {

@@ -1,7 +1,7 @@
 import { callCost } from "../cost.ts";
 import type { RetryPolicy } from "../exec/retry.ts";
 import { DEFAULT_RETRY, attemptSignal, retryDelay, sleep, toLlmError } from "../exec/retry.ts";
-import { estimateUsage } from "../llm/estimate.ts";
+import { estimateUsage } from "../llm/token-estimate.ts";
 import type { CallScope, ChatBackend, ChatChunk, ChatRequest } from "../llm/types.ts";
 import type { Price } from "../schema/worker.ts";
 

@@ -1,4 +1,4 @@
-import type { EvalItem } from "./dataset/schema.ts";
+import type { EvalItem } from "./dataset/item-schema.ts";
 import { poseChoices } from "./dataset/shuffle.ts";
 import { scorerKind } from "./scorers/kinds.ts";
 

@@ -1,4 +1,4 @@
-import type { EvalItem } from "./dataset/schema.ts";
+import type { EvalItem } from "./dataset/item-schema.ts";
 import type { JudgeMeter, JudgeSpend } from "./judge-meter.ts";
 import { poseItem } from "./pose.ts";
 import type { EvalResult, Evaluation } from "./schema.ts";

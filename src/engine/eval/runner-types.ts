@@ -5,7 +5,7 @@ import type { ChatBackend } from "../llm/types.ts";
 import type { RunRecord } from "../schema/record.ts";
 import type { Worker } from "../schema/worker.ts";
 import type { EstimateBasis } from "./cost-model.ts";
-import type { EvalItem } from "./dataset/schema.ts";
+import type { EvalItem } from "./dataset/item-schema.ts";
 import type { JudgeMeter } from "./judge-meter.ts";
 import type { OriginLimiter } from "./limiter.ts";
 import type { EvalResult, Evaluation } from "./schema.ts";

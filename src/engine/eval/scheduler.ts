@@ -4,7 +4,7 @@
  * task width, and reports progress; each task itself is posed, run and scored by the item step
  * (item-step.ts). runner.ts wires the two into `EvalRun`.
  */
-import { estimateTokens } from "../llm/estimate.ts";
+import { estimateTokens } from "../llm/token-estimate.ts";
 import type { CallScope } from "../llm/types.ts";
 import { newRunId } from "../exec/simple-runs.ts";
 import type { RunRecord } from "../schema/record.ts";

@@ -1,10 +1,10 @@
-import { workerIdAt } from "../conductor/ids.ts";
+import { workerIdAt } from "../conductor/shown-ids.ts";
 import { poolIds } from "../run/export.ts";
 import { isObject } from "../schema/guards.ts";
 import { z } from "zod";
 import { ConductorConfigSchema, PoolSchema } from "../schema/worker.ts";
 import { HfSourceSchema } from "./dataset/hf-pin.ts";
-import { ColumnMappingSchema } from "./dataset/schema.ts";
+import { ColumnMappingSchema } from "./dataset/item-schema.ts";
 import { CodeResultSchema } from "./scorers/code-result.ts";
 import { MathProfileSchema } from "./scorers/math-profiles.ts";
 import { ScorerSpecSchema } from "./scorers/registry.ts";

@@ -6,7 +6,7 @@ import type { RetryPolicy } from "../exec/retry.ts";
 import type { ChatBackend } from "../llm/types.ts";
 import type { Worker } from "../schema/worker.ts";
 import type { SandboxSource } from "./code/lazy.ts";
-import type { EvalItem } from "./dataset/schema.ts";
+import type { EvalItem } from "./dataset/item-schema.ts";
 import { JudgeMeter } from "./judge-meter.ts";
 import { OriginLimiter, originOf } from "./limiter.ts";
 import type { RescoreOutcome } from "./rescore.ts";

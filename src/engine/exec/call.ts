@@ -1,7 +1,7 @@
 import { ErrorCode } from "../errors.ts";
 import type { ChatBackend, ChatRequest } from "../llm/types.ts";
 import { LlmError } from "../llm/types.ts";
-import { estimateUsage } from "../llm/estimate.ts";
+import { estimateUsage } from "../llm/token-estimate.ts";
 import type { UnopenedPiece } from "../llm/think.ts";
 import { UnopenedThink } from "../llm/think.ts";
 import type { ParentPath } from "../schema/events.ts";

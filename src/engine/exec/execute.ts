@@ -10,7 +10,7 @@ import { visibleSteps } from "../schema/workflow.ts";
 import { addCall, usageOf, ZERO_TOTALS } from "../run/totals.ts";
 import { callSite, callWithRetry, retryFields } from "./call.ts";
 import type { PriorStep } from "./messages.ts";
-import { shownIds } from "../conductor/ids.ts";
+import { shownIds } from "../conductor/shown-ids.ts";
 import { buildWorkerMessages, prefillModeOf } from "./messages.ts";
 import { AsyncQueue } from "./queue.ts";
 import type { RetryPolicy } from "./retry.ts";

@@ -1,4 +1,4 @@
-import { modelIdOf } from "../conductor/ids.ts";
+import { modelIdOf } from "../conductor/shown-ids.ts";
 import { foldedOpening } from "../conductor/prompt.ts";
 import type { ChatMessage } from "../schema/usage.ts";
 import type { Worker } from "../schema/worker.ts";

@@ -1,4 +1,4 @@
-import { shownIds } from "../conductor/ids.ts";
+import { shownIds } from "../conductor/shown-ids.ts";
 import { buildConductorMessages } from "../conductor/prompt.ts";
 import { failure } from "../errors.ts";
 import type { ChatBackend } from "../llm/types.ts";

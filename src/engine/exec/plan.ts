@@ -2,7 +2,7 @@ import { callCost, pricedUsage } from "../cost.ts";
 import type { Failure } from "../errors.ts";
 import { ERROR_MESSAGES, ErrorCode, failure } from "../errors.ts";
 import { fitPrompt } from "../conductor/context.ts";
-import { stepsByWorkerId } from "../conductor/ids.ts";
+import { stepsByWorkerId } from "../conductor/shown-ids.ts";
 import { parseConductorOutput } from "../conductor/parse.ts";
 import { describeLoop, repetitionLoop } from "../conductor/loop.ts";
 import type { RepetitionLoop } from "../conductor/loop.ts";

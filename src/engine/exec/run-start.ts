@@ -1,6 +1,6 @@
 import { unconstrainedPrompt } from "../conductor/constrain.ts";
 import { formatLists } from "../conductor/format.ts";
-import { numberedSteps, shownIds } from "../conductor/ids.ts";
+import { numberedSteps, shownIds } from "../conductor/shown-ids.ts";
 import { buildConductorMessages } from "../conductor/prompt.ts";
 import { buildRefinementConversation } from "../conductor/refine.ts";
 import { priorOf } from "../run/focus.ts";

@@ -1,6 +1,6 @@
 import { EndReason, ErrorCode } from "../errors.ts";
 import { formatLists } from "../conductor/format.ts";
-import { numberedSteps, shownIds } from "../conductor/ids.ts";
+import { numberedSteps, shownIds } from "../conductor/shown-ids.ts";
 import { buildRefinementConversation } from "../conductor/refine.ts";
 import type { ChatBackend } from "../llm/types.ts";
 import type { RunEvent } from "../schema/events.ts";

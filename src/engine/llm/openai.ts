@@ -1,14 +1,14 @@
 import OpenAI from "openai";
 import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
 import { extraBodyProblem } from "../schema/worker.ts";
-import { estimateUsage } from "./estimate.ts";
+import { estimateUsage } from "./token-estimate.ts";
 import { toLlmError } from "./openai-errors.ts";
 import { StreamReader } from "./openai-stream.ts";
 import { readSse } from "./sse.ts";
 import type { ChatBackend, ChatChunk, ChatRequest } from "./types.ts";
 import { LlmError } from "./types.ts";
 
-export { estimateTokens } from "./estimate.ts";
+export { estimateTokens } from "./token-estimate.ts";
 
 /** Settings of one OpenAI-compatible chat endpoint. */
 export interface OpenAIBackendOptions {

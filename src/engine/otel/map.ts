@@ -18,7 +18,7 @@
  */
 import type { RunRecord } from "../schema/record.ts";
 import { keptKey } from "../run/totals.ts";
-import { spanIdOf, traceIdOf } from "./ids.ts";
+import { spanIdOf, traceIdOf } from "./trace-ids.ts";
 import type { MapContext } from "./parts.ts";
 import { makeSpan, roundSpans } from "./parts.ts";
 import type { Attributes, OtelTrace, SpanStatus, TraceOptions } from "./span.ts";

@@ -14,7 +14,7 @@ import type {
 import type { CallEnd, CallFacts, Endpoint } from "./chat.ts";
 import { chatAttributes, modelAttributes } from "./chat.ts";
 import { keptKey } from "../run/totals.ts";
-import { spanIdOf } from "./ids.ts";
+import { spanIdOf } from "./trace-ids.ts";
 import type { Attributes, GenAiConventions, OtelSpan, SpanStatus } from "./span.ts";
 import { double } from "./span.ts";
 

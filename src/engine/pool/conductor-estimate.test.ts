@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildRefinementMessage } from "../conductor/refine.ts";
-import { estimateTokens } from "../llm/estimate.ts";
+import { estimateTokens } from "../llm/token-estimate.ts";
 import type { ChatMessage } from "../schema/usage.ts";
 import { ConductorConfigSchema } from "../schema/worker.ts";
 import {
@@ -8,7 +8,7 @@ import {
   conductorPricing,
   estimateConductorCalls,
 } from "./conductor-estimate.ts";
-import { promptTokensOf, tokensCost } from "./estimate.ts";
+import { promptTokensOf, tokensCost } from "./cost-estimate.ts";
 
 const priced = ConductorConfigSchema.parse({
   model: "c",

@@ -1,9 +1,9 @@
 import { buildRefinementMessage } from "../conductor/refine.ts";
-import { MESSAGE_OVERHEAD, estimateTokens } from "../llm/estimate.ts";
+import { MESSAGE_OVERHEAD, estimateTokens } from "../llm/token-estimate.ts";
 import type { ChatMessage } from "../schema/usage.ts";
 import type { ConductorConfig } from "../schema/worker.ts";
-import type { Span } from "./estimate.ts";
-import { promptTokensOf, tokensCost } from "./estimate.ts";
+import type { Span } from "./cost-estimate.ts";
+import { promptTokensOf, tokensCost } from "./cost-estimate.ts";
 
 /** A typical plan, in tokens: reasoning and the three lists (eval/estimate.ts uses the same). */
 export const TYPICAL_PLAN_TOKENS = 400;

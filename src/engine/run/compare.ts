@@ -1,4 +1,4 @@
-import { findWorker } from "../conductor/ids.ts";
+import { findWorker } from "../conductor/shown-ids.ts";
 import { diffWords, diffWordsWithSpace } from "diff";
 import type { RunRecord, StepRecord, Totals } from "../schema/record.ts";
 import { wholeTotalsOf } from "./totals.ts";

@@ -1,4 +1,4 @@
-import { workerIdAt } from "../conductor/ids.ts";
+import { workerIdAt } from "../conductor/shown-ids.ts";
 import type { ParentPath } from "../schema/events.ts";
 import type { KeptRef, RoundRecord, RunRecord } from "../schema/record.ts";
 import type { Step } from "../schema/workflow.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { workerIdAt } from "../conductor/ids.ts";
+import { workerIdAt } from "../conductor/shown-ids.ts";
 import { describeIssues, isObject } from "../schema/guards.ts";
 import type { Result } from "../errors.ts";
 import { redactOwner, withPresetPlainHeaders } from "../pool/headers.ts";

@@ -1,4 +1,4 @@
-import { modelIdOf } from "../conductor/ids.ts";
+import { modelIdOf } from "../conductor/shown-ids.ts";
 import type { EventOf } from "../schema/events.ts";
 import type {
   FailedAttempt,

@@ -1,4 +1,4 @@
-import { shownIds } from "../conductor/ids.ts";
+import { shownIds } from "../conductor/shown-ids.ts";
 import type { RunEvent } from "../schema/events.ts";
 import type { RunRecord } from "../schema/record.ts";
 import {

@@ -1,4 +1,4 @@
-import { findWorker, shownIds } from "../conductor/ids.ts";
+import { findWorker, shownIds } from "../conductor/shown-ids.ts";
 import type { RoundRecord, RunRecord } from "../schema/record.ts";
 import type { ConductorConfig, Pool } from "../schema/worker.ts";
 import type { Step } from "../schema/workflow.ts";

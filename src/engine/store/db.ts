@@ -7,8 +7,8 @@ import { upgrade } from "../schema/migrate.ts";
 import type { RunRecord } from "../schema/record.ts";
 import { newestFirst } from "./history-view.ts";
 import { metaOf, searchText } from "./meta.ts";
-import type { EvalTag, RunMeta, RunQuery, StoredRecord, StoredValue } from "./schema.ts";
-import { RunMetaSchema, STORED_RUN_MIGRATIONS, STORE_VERSION } from "./schema.ts";
+import type { EvalTag, RunMeta, RunQuery, StoredRecord, StoredValue } from "./db-schema.ts";
+import { RunMetaSchema, STORED_RUN_MIGRATIONS, STORE_VERSION } from "./db-schema.ts";
 
 /** Rows read per request when reading them all: a few ms of decoding, so a click waits little. */
 const READ_CHUNK = 2_000;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { HistoryFilter } from "./history-view.ts";
 import { historyView, newestFirst } from "./history-view.ts";
 import { searchText } from "./meta.ts";
-import type { EvalTag, RunMeta } from "./schema.ts";
+import type { EvalTag, RunMeta } from "./db-schema.ts";
 
 function row(key: string, at: number, over: Partial<RunMeta> = {}): RunMeta {
   const question = over.question ?? `question ${key}`;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { RunStatus } from "../schema/record.ts";
-import type { RunMeta } from "./schema.ts";
+import type { RunMeta } from "./db-schema.ts";
 
 /**
  * Which stored runs History lists: `grouped` (the default) the user's own runs and one row per

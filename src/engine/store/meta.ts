@@ -1,6 +1,6 @@
 import { roundAt } from "../run/focus.ts";
 import type { RunRecord } from "../schema/record.ts";
-import type { RunMeta } from "./schema.ts";
+import type { RunMeta } from "./db-schema.ts";
 
 /** The first non-empty line of a question, shortened for a list row. */
 export function firstLine(question: string, max = 160): string {

@@ -3,7 +3,7 @@
 import { createClient } from "redis";
 import { describe } from "vitest";
 import { CACHE_VERSION } from "../../engine/llm/cache.ts";
-import { redisCacheStore } from "./cache.ts";
+import { redisCacheStore } from "./redis-cache.ts";
 import { openRedis } from "./link.ts";
 import { memoryBuckets, redisBuckets } from "./rate.ts";
 import { cachedResponse } from "../../test-support/node/cached-response.ts";

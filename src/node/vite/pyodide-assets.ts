@@ -2,7 +2,7 @@
  * Build-time Vite plugin (used by vite.config.ts, never bundled): the app serves Pyodide's runtime
  * itself, from `<base>pyodide/`, so the code sandbox works offline and never touches a CDN. The
  * page fetches these files and hands their bytes to each sandbox frame, which has no network
- * (src/engine/eval/code/browser.ts). `sandbox-host.js` is the interpreter's worker script,
+ * (src/engine/eval/code/browser-sandbox.ts). `sandbox-host.js` is the interpreter's worker script,
  * bundled here with Pyodide's loader and its `pyodide.asm.mjs` into one classic script, so the
  * frame can start it from a blob. The dev server builds it on request; a build writes it with
  * the others into dist/pyodide/. `virtual:pyodide-assets` tells the page where they are and their size.

@@ -2,7 +2,7 @@
 import { fallbackOf } from "../slices/settings.ts";
 import { datasetHash } from "../../engine/eval/dataset/hash.ts";
 import { detectFormat, mapRows, parseTable } from "../../engine/eval/dataset/parse.ts";
-import type { EvalItem } from "../../engine/eval/dataset/schema.ts";
+import type { EvalItem } from "../../engine/eval/dataset/item-schema.ts";
 import { guessColumns } from "../../engine/eval/columns.ts";
 import type { SampleSet } from "../../engine/eval/dataset/samples.ts";
 import type { CapBlock } from "../../engine/eval/runner.ts";

@@ -6,7 +6,7 @@ import { HF_HUB_BASE, loadPinnedHfRows } from "../../engine/eval/dataset/hf-pin.
 import { HF_TOKEN_ID, boundKey } from "../slices/keybinding.ts";
 import type { BenchmarkPreset } from "../../engine/eval/dataset/presets.ts";
 import { presetRows } from "../../engine/eval/dataset/preset-rows.ts";
-import { DEFAULT_COLUMNS } from "../../engine/eval/dataset/schema.ts";
+import { DEFAULT_COLUMNS } from "../../engine/eval/dataset/item-schema.ts";
 import { loadQuestionText } from "./evalController.ts";
 import { useStudio } from "../slices/store.ts";
 

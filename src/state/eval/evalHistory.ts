@@ -1,6 +1,6 @@
 // How History names an evaluation's items: each verdict, and the tags shown on its runs.
 import type { EvalResult, Evaluation } from "../../engine/eval/schema.ts";
-import type { EvalTag, Verdict } from "../../engine/store/schema.ts";
+import type { EvalTag, Verdict } from "../../engine/store/db-schema.ts";
 import { evalStore } from "./evalStore.ts";
 
 /** An item's verdict as History names it: a failed call is an error, not an unscored answer. */

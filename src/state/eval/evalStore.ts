@@ -2,8 +2,8 @@
 import Dexie from "dexie";
 import type { Table } from "dexie";
 import { z } from "zod";
-import { EvalItemSchema } from "../../engine/eval/dataset/schema.ts";
-import type { EvalItem } from "../../engine/eval/dataset/schema.ts";
+import { EvalItemSchema } from "../../engine/eval/dataset/item-schema.ts";
+import type { EvalItem } from "../../engine/eval/dataset/item-schema.ts";
 import type { EvalResult, Evaluation } from "../../engine/eval/schema.ts";
 import {
   EvaluationSchema,

@@ -10,7 +10,7 @@ let loading: Promise<Sandbox> | null = null;
  * lives as long as the page, so the runtime downloads once and warm interpreters are reused.
  */
 export function browserCodeSandbox(): Promise<Sandbox> {
-  loading ??= import("../../engine/eval/code/browser.ts").then(
+  loading ??= import("../../engine/eval/code/browser-sandbox.ts").then(
     (m) => {
       const codeSandbox = m.createBrowserSandbox();
       useStudio.setState({ codeSandbox });

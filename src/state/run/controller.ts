@@ -1,6 +1,6 @@
 // The studio's run controller: plan, run, resume and cancel through the engine's one runner.
 import { fallbackOf } from "../slices/settings.ts";
-import { findWorker, shownIds, stepsByWorkerId } from "../../engine/conductor/ids.ts";
+import { findWorker, shownIds, stepsByWorkerId } from "../../engine/conductor/shown-ids.ts";
 import { createPartialPlanReader } from "../../engine/conductor/parse.ts";
 import type { WorkflowDoc } from "../../engine/graph/document.ts";
 import { docFromSteps, emptyDoc } from "../../engine/graph/document.ts";

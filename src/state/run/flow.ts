@@ -1,6 +1,6 @@
 // The document as React Flow nodes and edges: what each step node shows.
-import { findWorker } from "../../engine/conductor/ids.ts";
-import { notInPool } from "../../engine/pool/estimate.ts";
+import { findWorker } from "../../engine/conductor/shown-ids.ts";
+import { notInPool } from "../../engine/pool/cost-estimate.ts";
 import type { Edge, Node } from "@xyflow/react";
 import type { WorkflowDoc } from "../../engine/graph/document.ts";
 import { edgesOf } from "../../engine/graph/edges.ts";

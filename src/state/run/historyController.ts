@@ -1,7 +1,7 @@
 // The History panel's controller: list, delete, undo, star, rename and export stored runs.
-import type { RunMeta } from "../../engine/store/schema.ts";
+import type { RunMeta } from "../../engine/store/db-schema.ts";
 import { newestFirst } from "../../engine/store/history-view.ts";
-import { storageInfo } from "../../engine/store/browser.ts";
+import { storageInfo } from "../../engine/store/browser-storage.ts";
 import { UNDO_MS, historyListOf } from "../slices/history.ts";
 import { openSettled } from "./open.ts";
 import { runStore } from "../storage/runStore.ts";

@@ -1,5 +1,5 @@
 // A run record drawn on the canvas: rounds and nested workflows as boxes around their steps.
-import { findWorker } from "../../engine/conductor/ids.ts";
+import { findWorker } from "../../engine/conductor/shown-ids.ts";
 import type { Edge, Node } from "@xyflow/react";
 import { docFromSteps } from "../../engine/graph/document.ts";
 import { edgesOf } from "../../engine/graph/edges.ts";

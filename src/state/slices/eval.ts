@@ -1,6 +1,6 @@
 // The store's evaluation slice: the setup form, the evaluation on screen and its progress.
 import type { StateCreator } from "zustand";
-import { DEFAULT_COLUMNS } from "../../engine/eval/dataset/schema.ts";
+import { DEFAULT_COLUMNS } from "../../engine/eval/dataset/item-schema.ts";
 import type { StudioState, EvalSetup, EvalSlice } from "./studio-state.ts";
 export type { EvalPhase, EvalSetup, EvalSlice } from "./studio-state.ts";
 

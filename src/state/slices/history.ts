@@ -1,7 +1,7 @@
 // The store's History slice: stored runs as last read, the query and the selection.
 import type { StateCreator } from "zustand";
 import { historyView } from "../../engine/store/history-view.ts";
-import type { RunMeta } from "../../engine/store/schema.ts";
+import type { RunMeta } from "../../engine/store/db-schema.ts";
 import type { StudioState, HistoryQuery, HistorySlice } from "./studio-state.ts";
 export type { HistoryQuery, HistorySlice } from "./studio-state.ts";
 

@@ -1,6 +1,6 @@
 import type { StoreApi } from "zustand";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_COLUMNS } from "../../engine/eval/dataset/schema.ts";
+import { DEFAULT_COLUMNS } from "../../engine/eval/dataset/item-schema.ts";
 import { createCodeSandboxSlice } from "./codeSandbox.ts";
 import { createConnectionSlice } from "./connections.ts";
 import { createDocumentSlice } from "./document.ts";

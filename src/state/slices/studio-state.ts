@@ -4,7 +4,7 @@
 import type { Sandbox } from "../../engine/eval/code/pool.ts";
 import type { HfRecordedSource } from "../../engine/eval/dataset/hf-pin.ts";
 import type { ParsedTable } from "../../engine/eval/dataset/parse.ts";
-import type { ColumnMapping, EvalItem } from "../../engine/eval/dataset/schema.ts";
+import type { ColumnMapping, EvalItem } from "../../engine/eval/dataset/item-schema.ts";
 import type { EvalProgress, EvalStatus } from "../../engine/eval/runner.ts";
 import type { EvalResult, Evaluation } from "../../engine/eval/schema.ts";
 import type { PlanGrammarMode } from "../../engine/conductor/constrain.ts";
@@ -14,7 +14,7 @@ import type { Capture, History } from "../../engine/graph/history.ts";
 import type { CacheMode } from "../../engine/llm/cache.ts";
 import type { ModelRecordLike } from "../../engine/llm/webllm/catalogue.ts";
 import type { WebLLMStats } from "../../engine/llm/webllm/backend.ts";
-import type { WebLLMProblem } from "../../engine/llm/webllm/errors.ts";
+import type { WebLLMProblem } from "../../engine/llm/webllm/webllm-errors.ts";
 import type { CachedModel } from "../../engine/llm/webllm/loader.ts";
 import type { WebGpuProbe } from "../../engine/llm/webllm/probe.ts";
 import type { LoadProgress } from "../../engine/llm/webllm/progress.ts";
@@ -25,9 +25,9 @@ import type { RunEvent } from "../../engine/schema/events.ts";
 import type { RetryState, RunRecord, StepStatus } from "../../engine/schema/record.ts";
 import type { ChatMessage, Usage } from "../../engine/schema/usage.ts";
 import type { Price, Worker } from "../../engine/schema/worker.ts";
-import type { StorageInfo } from "../../engine/store/browser.ts";
+import type { StorageInfo } from "../../engine/store/browser-storage.ts";
 import type { HistoryEntry, HistoryFilter } from "../../engine/store/history-view.ts";
-import type { RunMeta, StoredRecord } from "../../engine/store/schema.ts";
+import type { RunMeta, StoredRecord } from "../../engine/store/db-schema.ts";
 
 /** The studio's one Python sandbox for the code scorer, once made (codeSandboxController.ts). */
 export interface CodeSandboxSlice {

@@ -1,5 +1,5 @@
 // Starts the studio's storage: stored settings loaded and kept saved, keys apart, stored runs.
-import { requestPersistence } from "../../engine/store/browser.ts";
+import { requestPersistence } from "../../engine/store/browser-storage.ts";
 import { autosaveDraft, guardUnload, restoreDraft } from "../run/draft.ts";
 import { bootKeys } from "./keyring.ts";
 import { readSettings, SETTINGS_KEY, settingsReport, settingsToStore } from "./persist.ts";

@@ -10,8 +10,8 @@
 import { ErrorCode } from "../../errors.ts";
 import { z } from "zod";
 import type { Sandbox } from "./pool.ts";
-import type { ScoreResult } from "./types.ts";
-import type { RunLimits } from "./types.ts";
+import type { ScoreResult } from "./sandbox-types.ts";
+import type { RunLimits } from "./sandbox-types.ts";
 import { cut, VERDICT_TEXT } from "./verdict.ts";
 
 /** The most calls one test program may make of the answer. */

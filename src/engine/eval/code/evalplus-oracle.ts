@@ -11,7 +11,7 @@ import type { ExactValue } from "./exact-value.ts";
 import { exactValueSchema, itemsOf, numberOf, toDouble } from "./exact-value.ts";
 import type { Sandbox } from "./pool.ts";
 import type { EvalplusTests } from "./tests-schema.ts";
-import type { RunLimits, RunOutcome } from "./types.ts";
+import type { RunLimits, RunOutcome } from "./sandbox-types.ts";
 
 /** The cases of one task: arguments and expected value per case, and the float tolerance. */
 export interface EvalplusOracle {

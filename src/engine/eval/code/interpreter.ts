@@ -15,7 +15,7 @@
 import type { PyodideAPI } from "pyodide";
 import { HARNESS_PY } from "./harness.ts";
 import type { RunMessage } from "./protocol.ts";
-import type { RunStatus } from "./types.ts";
+import type { RunStatus } from "./sandbox-types.ts";
 
 /** A run's result as the worker posts it; the host validates it (protocol.ts) before use. */
 export interface RawResult {

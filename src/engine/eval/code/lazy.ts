@@ -5,7 +5,7 @@
  */
 import type { Sandbox } from "./pool.ts";
 import { CODE_SCORER_VERSION, createCodeScorer } from "./scorer.ts";
-import type { RunLimits, Scorer } from "./types.ts";
+import type { RunLimits, Scorer } from "./sandbox-types.ts";
 
 /** Where the code scorer gets its sandbox: called once, on the first answer scored. */
 export type SandboxSource = () => Sandbox | Promise<Sandbox>;

@@ -6,8 +6,8 @@ import { describe, expect, it, vi } from "vitest";
 import type { HostMessage, RunMessage, WorkerMessage } from "./protocol.ts";
 import type { WorkerPort } from "./pool.ts";
 import { createInterpreterPool } from "./pool.ts";
-import type { RunLimits } from "./types.ts";
-import { DEFAULT_LIMITS } from "./types.ts";
+import type { RunLimits } from "./sandbox-types.ts";
+import { DEFAULT_LIMITS } from "./sandbox-types.ts";
 
 interface FakeWorker {
   port: WorkerPort;

@@ -17,7 +17,7 @@ import type {
   WorkerPort,
 } from "./sandbox.ts";
 import { IDLE_STATUS } from "./sandbox.ts";
-import type { RunLimits, RunOutcome, RunRequest } from "./types.ts";
+import type { RunLimits, RunOutcome, RunRequest } from "./sandbox-types.ts";
 
 export type {
   Lease,

@@ -4,7 +4,7 @@
  * Python guard could post too, so nothing a worker says is believed beyond its own answer.
  */
 import { z } from "zod";
-import type { RunLimits, RunRequest } from "./types.ts";
+import type { RunLimits, RunRequest } from "./sandbox-types.ts";
 
 export type HostMessage =
   /** The first message: start from this memory snapshot, or cold (null) and send one back. */

@@ -10,7 +10,7 @@ import { SAMPLE_CODE } from "../dataset/sample-code.ts";
 import { createNodeSandbox } from "../../../node/sandbox/process.ts";
 import type { CodeScoreDetails } from "./scorer.ts";
 import { createCodeScorer } from "./scorer.ts";
-import { DEFAULT_LIMITS } from "./types.ts";
+import { DEFAULT_LIMITS } from "./sandbox-types.ts";
 
 const sandbox = createNodeSandbox();
 const scorer = createCodeScorer({ sandbox, limits: { timeMs: 3000 } });

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ESCAPE_OUTPUT, ESCAPE_PROGRAM } from "../../../../e2e/fixtures/code-answers.ts";
 import { createNodeSandbox } from "../../../node/sandbox/process.ts";
-import { DEFAULT_LIMITS } from "./types.ts";
+import { DEFAULT_LIMITS } from "./sandbox-types.ts";
 
 const sandbox = createNodeSandbox({ unconfined: true });
 

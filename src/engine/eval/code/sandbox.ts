@@ -3,7 +3,7 @@
  * (Sandbox, Lease, SandboxStatus) and what a platform supplies (WorkerPort). pool.ts implements it.
  */
 import type { HostMessage } from "./protocol.ts";
-import type { RunLimits, RunOutcome, RunRequest } from "./types.ts";
+import type { RunLimits, RunOutcome, RunRequest } from "./sandbox-types.ts";
 
 /** The host's handle on one interpreter worker, whatever the platform. */
 export interface WorkerPort {

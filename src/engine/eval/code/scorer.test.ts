@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { RunResult, Sandbox } from "./pool.ts";
 import { leaseOver } from "./pool.ts";
 import { CODE_SCORER_VERSION, createCodeScorer, oldScorerNote } from "./scorer.ts";
-import type { RunLimits, RunOutcome, RunRequest } from "./types.ts";
+import type { RunLimits, RunOutcome, RunRequest } from "./sandbox-types.ts";
 
 function scripted(outcomes: (Partial<RunOutcome> | RunResult)[]) {
   const calls: { request: RunRequest; limits: RunLimits }[] = [];

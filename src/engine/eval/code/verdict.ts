@@ -1,7 +1,7 @@
 // A test's verdict and how it reads: the words a failing verdict takes, the first failure cut to a
 // readable length, and the plan by which one answer's tests run (scorer.ts runs it; evalplus-plan.ts
 // and assert-proxy.ts build theirs).
-import type { RunOutcome, RunRequest } from "./types.ts";
+import type { RunOutcome, RunRequest } from "./sandbox-types.ts";
 
 export type Verdict = "pass" | "wrong_answer" | Exclude<RunOutcome["status"], "ok">;
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { loadHfRows } from "./hf.ts";
 import { choicesOf, detectFormat, mapRows, parseColumnsOption, parseTable } from "./parse.ts";
 import { SAMPLE_SETS } from "./samples.ts";
-import { DEFAULT_COLUMNS } from "./schema.ts";
+import { DEFAULT_COLUMNS } from "./item-schema.ts";
 import { poseChoices, referenceIndex } from "./shuffle.ts";
 import { datasetHash } from "./hash.ts";
 import { parseCodeTests } from "../code/tests-schema.ts";

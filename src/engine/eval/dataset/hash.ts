@@ -1,4 +1,4 @@
-import type { EvalItem } from "./schema.ts";
+import type { EvalItem } from "./item-schema.ts";
 
 /** FNV-1a over UTF-16 code units, 64 bits as two 32-bit halves: fast, synchronous, stable. */
 export function fnv1a64(text: string): string {

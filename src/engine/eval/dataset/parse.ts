@@ -2,7 +2,7 @@ import type { Failure } from "../../errors.ts";
 import { ErrorCode } from "../../errors.ts";
 import Papa from "papaparse";
 import { isObject } from "../../schema/guards.ts";
-import type { ColumnMapping, EvalItem } from "./schema.ts";
+import type { ColumnMapping, EvalItem } from "./item-schema.ts";
 
 export type DatasetFormat = "jsonl" | "json" | "csv";
 

@@ -5,7 +5,7 @@ import { loadPinnedHfRows } from "./hf-pin.ts";
 import { mapRows } from "./parse.ts";
 import { BENCHMARK_PRESETS, UNOFFERED_BENCHMARKS } from "./presets.ts";
 import { presetRows } from "./preset-rows.ts";
-import { DEFAULT_COLUMNS } from "./schema.ts";
+import { DEFAULT_COLUMNS } from "./item-schema.ts";
 import { FIXTURES, OPTS, hub } from "../../../test-support/engine/eval/dataset/hub-fixtures.ts";
 
 const preset = (id: string) => BENCHMARK_PRESETS.find((p) => p.id === id)!;

@@ -1,7 +1,7 @@
 import type { MathProfile } from "../scorers/math-profiles.ts";
 import { z } from "zod";
 import type { HfSource } from "./hf.ts";
-import type { ColumnMapping } from "./schema.ts";
+import type { ColumnMapping } from "./item-schema.ts";
 
 /**
  * How a preset's rows are reshaped before the column mapping reads them:

@@ -1,5 +1,5 @@
 import { sampleId } from "./sample-items.ts";
-import type { EvalItem } from "./schema.ts";
+import type { EvalItem } from "./item-schema.ts";
 
 const stdio = (cases: [input: string, output: string][]) =>
   JSON.stringify({ style: "stdio", cases: cases.map(([input, output]) => ({ input, output })) });

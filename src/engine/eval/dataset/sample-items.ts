@@ -1,4 +1,4 @@
-import type { EvalItem } from "./schema.ts";
+import type { EvalItem } from "./item-schema.ts";
 
 /** A sample item's id: its set's prefix and its place from 1, in two digits (`math-01`). */
 export const sampleId = (prefix: string, index: number): string =>

@@ -1,5 +1,5 @@
 import { answerItems } from "./sample-items.ts";
-import type { EvalItem } from "./schema.ts";
+import type { EvalItem } from "./item-schema.ts";
 
 /** Twenty word problems with numeric answers, written for this project. */
 export const SAMPLE_MATH: EvalItem[] = answerItems("math", "math", [

@@ -1,5 +1,5 @@
 import { sampleId } from "./sample-items.ts";
-import type { EvalItem } from "./schema.ts";
+import type { EvalItem } from "./item-schema.ts";
 
 type Row = [question: string, correct: string, ...wrong: string[]];
 

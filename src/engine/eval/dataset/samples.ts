@@ -3,7 +3,7 @@ import { SAMPLE_CODE } from "./sample-code.ts";
 import { SAMPLE_MATH } from "./sample-math.ts";
 import { answerItems } from "./sample-items.ts";
 import { SAMPLE_SCIENCE } from "./sample-science.ts";
-import type { EvalItem, QuestionSet } from "./schema.ts";
+import type { EvalItem, QuestionSet } from "./item-schema.ts";
 
 const FACTUAL: EvalItem[] = answerItems("fact", "factual", [
   ["What is the capital city of Canada?", "Ottawa"],

@@ -1,4 +1,4 @@
-import type { EvalItem } from "./schema.ts";
+import type { EvalItem } from "./item-schema.ts";
 
 /** mulberry32: a tiny seeded generator, the same in every JavaScript engine. */
 export function seededRandom(seed: number): () => number {

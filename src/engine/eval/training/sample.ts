@@ -1,4 +1,4 @@
-import { modelIdOf, shownIds } from "../../conductor/ids.ts";
+import { modelIdOf, shownIds } from "../../conductor/shown-ids.ts";
 import { z } from "zod";
 import { fnv1a64 } from "../dataset/hash.ts";
 import { ChatMessageSchema, UsageSchema } from "../../schema/usage.ts";

@@ -7,7 +7,7 @@
  * decodes under the plan grammar, translated to GBNF, so every plan parses.
  */
 import type { Usage } from "../../schema/usage.ts";
-import { estimateUsage } from "../estimate.ts";
+import { estimateUsage } from "../token-estimate.ts";
 import { ThinkSplitter } from "../think.ts";
 import type { ChatBackend, ChatChunk, ChatRequest } from "../types.ts";
 import { LlmError } from "../types.ts";

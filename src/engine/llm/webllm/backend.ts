@@ -4,11 +4,11 @@
  * that use the in-browser model as a worker), so calls wait their turn in a FIFO queue.
  */
 import type { ChatMessage, Usage } from "../../schema/usage.ts";
-import { estimateUsage } from "../estimate.ts";
+import { estimateUsage } from "../token-estimate.ts";
 import { ThinkSplitter } from "../think.ts";
 import type { ChatChunk, ChatRequest } from "../types.ts";
 import { LlmError } from "../types.ts";
-import { toWebLLMError } from "./errors.ts";
+import { toWebLLMError } from "./webllm-errors.ts";
 import { createTokenCounter } from "./tokens.ts";
 import { TurnQueue } from "./turns.ts";
 import type {

@@ -5,12 +5,12 @@
  * Browser-only: it touches Worker, navigator.storage and caches, and has no node tests.
  */
 import type { SmallChatOptions, SmallEngine } from "./backend.ts";
-import { inspectCachedModel, removeCachedModel } from "./cache.ts";
-import type { CacheStorageLike } from "./cache.ts";
+import { inspectCachedModel, removeCachedModel } from "./weights-cache.ts";
+import type { CacheStorageLike } from "./weights-cache.ts";
 import { buildCatalogue } from "./catalogue.ts";
 import type { ModelRecordLike } from "./catalogue.ts";
-import type { WebLLMProblem } from "./errors.ts";
-import { classifyWebLLMError } from "./errors.ts";
+import type { WebLLMProblem } from "./webllm-errors.ts";
+import { classifyWebLLMError } from "./webllm-errors.ts";
 import type { LoadProgress } from "./progress.ts";
 import { parseProgress } from "./progress.ts";
 import type { InitProgressReportLike } from "./progress.ts";

@@ -5,7 +5,7 @@
  * `reload` still downloading, as WebLLM's own worker handler allows.
  */
 import type { ModelRecordLike } from "./catalogue.ts";
-import { errorText } from "./errors.ts";
+import { errorText } from "./webllm-errors.ts";
 import type { SmallChunk, SmallEngine } from "./engine-types.ts";
 import type { InitProgressReportLike } from "./progress.ts";
 import type { PageMessage, Port, WorkerMessage } from "./worker-protocol.ts";

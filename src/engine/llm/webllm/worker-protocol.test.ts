@@ -4,7 +4,7 @@ import type { ChatChunk } from "../types.ts";
 import { createWebLLMBackend } from "./backend.ts";
 import type { ModelRecordLike } from "./catalogue.ts";
 import type { SmallChunk, SmallEngine } from "./engine-types.ts";
-import { classifyWebLLMError } from "./errors.ts";
+import { classifyWebLLMError } from "./webllm-errors.ts";
 import type { InitProgressReportLike } from "./progress.ts";
 import { createScriptedEngine } from "./scripted.ts";
 import type { EngineLib } from "./worker-host.ts";

@@ -3,7 +3,7 @@
 import type { ChatBackend } from "../../../engine/llm/types.ts";
 import type { RunRecord } from "../../../engine/schema/record.ts";
 import type { Pool, Worker } from "../../../engine/schema/worker.ts";
-import type { EvalItem } from "../../../engine/eval/dataset/schema.ts";
+import type { EvalItem } from "../../../engine/eval/dataset/item-schema.ts";
 import type { EvalProgress, EvalRunOptions } from "../../../engine/eval/runner.ts";
 import { EvalRun } from "../../../engine/eval/runner.ts";
 import type { EvalResult, Evaluation } from "../../../engine/eval/schema.ts";

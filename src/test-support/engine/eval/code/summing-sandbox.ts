@@ -2,7 +2,7 @@
 // src/engine/eval/code/sandbox.node.test.ts): it "runs" a program by name, and records what it ran.
 import type { Sandbox } from "../../../../engine/eval/code/pool.ts";
 import { IDLE_STATUS, leaseOver } from "../../../../engine/eval/code/pool.ts";
-import type { RunRequest } from "../../../../engine/eval/code/types.ts";
+import type { RunRequest } from "../../../../engine/eval/code/sandbox-types.ts";
 
 export interface SummingSandbox extends Sandbox {
   /** Every request run, in order. */

@@ -1,6 +1,6 @@
-import { findWorker, shownIds } from "../conductor/ids.ts";
+import { findWorker, shownIds } from "../conductor/shown-ids.ts";
 import { buildWorkerMessages, prefillModeOf } from "../exec/messages.ts";
-import { estimatePromptTokens } from "../llm/estimate.ts";
+import { estimatePromptTokens } from "../llm/token-estimate.ts";
 import type { ChatMessage } from "../schema/usage.ts";
 import type { Price, Worker } from "../schema/worker.ts";
 import type { Step } from "../schema/workflow.ts";

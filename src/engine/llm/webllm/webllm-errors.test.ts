@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ErrorCode } from "../../errors.ts";
 import { ERROR_MESSAGES } from "../../errors.ts";
 import { LlmError } from "../types.ts";
-import { classifyWebLLMError, errorText, toWebLLMError } from "./errors.ts";
+import { classifyWebLLMError, errorText, toWebLLMError } from "./webllm-errors.ts";
 
 // The worker posts `err.toString()`, i.e. "<name>: <message>"; the messages are WebLLM 0.2.86's.
 const CASES: [string, ErrorCode][] = [

@@ -8,7 +8,7 @@ import {
   notInPool,
   promptTokensOf,
   tokensCost,
-} from "./estimate.ts";
+} from "./cost-estimate.ts";
 
 const base: Omit<Worker, "id" | "name"> = {
   kind: "openai",

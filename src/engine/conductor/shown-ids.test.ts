@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { PlannedStep, Step } from "../schema/workflow.ts";
-import { findWorker, modelIdOf, numberedSteps, shownIds, stepsByWorkerId } from "./ids.ts";
+import { findWorker, modelIdOf, numberedSteps, shownIds, stepsByWorkerId } from "./shown-ids.ts";
 
 // A pool whose ids say nothing about their places, so a mix-up of the two shows.
 const pool = [

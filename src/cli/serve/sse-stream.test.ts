@@ -1,6 +1,6 @@
 import { describe, it } from "vitest";
 import type { RunEvent } from "../../engine/schema/events.ts";
-import { AnswerStream } from "./sse.ts";
+import { AnswerStream } from "./sse-stream.ts";
 
 const usage = { promptTokens: 1, completionTokens: 1, estimated: false };
 const steps = (n: number) =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { extractProgram } from "./extract.ts";
+import { extractProgram } from "./extract-program.ts";
 import { normaliseOutput, parseCodeTests } from "./tests-schema.ts";
 
 const code = (answer: string) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { CacheLike, CacheStorageLike, ResponseLike } from "./cache.ts";
-import { inspectCachedModel, removeCachedModel } from "./cache.ts";
+import type { CacheLike, CacheStorageLike, ResponseLike } from "./weights-cache.ts";
+import { inspectCachedModel, removeCachedModel } from "./weights-cache.ts";
 
 type Entry = { size: number; header?: boolean; json?: unknown };
 

@@ -1,8 +1,8 @@
 // Streaming for `serve`: which run text reaches the client as it comes, and the OpenAI SSE framing.
 import type { RunEvent } from "../../engine/schema/events.ts";
 import type { RunRecord } from "../../engine/schema/record.ts";
-import type { ApiError } from "./errors.ts";
-import { errorBody } from "./errors.ts";
+import type { ApiError } from "./error-replies.ts";
+import { errorBody } from "./error-replies.ts";
 import { usageOf } from "./trace.ts";
 
 /**

@@ -1,5 +1,5 @@
 import { describe, it } from "vitest";
-import { RunQueue } from "./queue.ts";
+import { RunQueue } from "./request-queue.ts";
 
 describe("RunQueue", () => {
   it("admits up to the concurrency, queues in order, and refuses past the line", async ({

@@ -1,5 +1,5 @@
 import { TYPICAL_PLAN_TOKENS } from "../pool/conductor-estimate.ts";
-import { TYPICAL_OUTPUT_TOKENS, tokensCost } from "../pool/estimate.ts";
+import { TYPICAL_OUTPUT_TOKENS, tokensCost } from "../pool/cost-estimate.ts";
 import type { ConductorConfig, Pool } from "../schema/worker.ts";
 import { visibleSteps } from "../schema/workflow.ts";
 import type { Strategy } from "./strategy.ts";
