@@ -19,28 +19,32 @@ export function TelemetrySettings() {
     <section data-testid="telemetry-settings">
       <h3>Tracing (OpenTelemetry)</h3>
       <div className="grid2">
-        <WideTextField
-          label="Collector traces URL (optional)"
-          type="url"
-          testId="otel-collector-url"
-          placeholder="http://localhost:6006/v1/traces"
-          value={t.collectorURL}
-          onChange={(collectorURL) => setTelemetry({ collectorURL })}
-        />
+        <label className="field span2">
+          Collector traces URL (optional)
+          <input
+            type="url"
+            data-testid="otel-collector-url"
+            placeholder="http://localhost:6006/v1/traces"
+            value={t.collectorURL}
+            onChange={(e) => setTelemetry({ collectorURL: e.target.value })}
+          />
+        </label>
         {check && !check.ok && (
           <p className="notice span2" role="alert" data-testid="otel-url-problem">
             {check.message}
           </p>
         )}
-        <WideTextField
-          label="Authorization header (optional; kept in memory only, sent only to the collector)"
-          type="password"
-          autoComplete="off"
-          testId="otel-authorization"
-          placeholder="Basic <base64 of public-key:secret-key> (Langfuse)"
-          value={t.authorization}
-          onChange={(authorization) => setTelemetry({ authorization })}
-        />
+        <label className="field span2">
+          Authorization header (optional; kept in memory only, sent only to the collector)
+          <input
+            type="password"
+            autoComplete="off"
+            data-testid="otel-authorization"
+            placeholder="Basic <base64 of public-key:secret-key> (Langfuse)"
+            value={t.authorization}
+            onChange={(e) => setTelemetry({ authorization: e.target.value })}
+          />
+        </label>
         <CheckboxField
           testId="otel-content"
           checked={t.content}
@@ -79,38 +83,5 @@ export function TelemetrySettings() {
         </p>
       </div>
     </section>
-  );
-}
-
-/** A text input across both columns of the settings grid. */
-function WideTextField({
-  label,
-  type,
-  autoComplete,
-  testId,
-  placeholder,
-  value,
-  onChange,
-}: {
-  label: string;
-  type: "url" | "password";
-  autoComplete?: string;
-  testId: string;
-  placeholder: string;
-  value: string;
-  onChange: (value: string) => void;
-}) {
-  return (
-    <label className="field span2">
-      {label}
-      <input
-        type={type}
-        autoComplete={autoComplete}
-        data-testid={testId}
-        placeholder={placeholder}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-      />
-    </label>
   );
 }
