@@ -4,7 +4,13 @@ import { vi } from "vitest";
 import type { ChatMessage } from "../engine/schema/usage.ts";
 import type { ChatChunk } from "../engine/llm/types.ts";
 import { LlmError } from "../engine/llm/types.ts";
-import type { SmallChatRequest, SmallChunk, SmallEngine, SmallUsage } from "../engine/llm/webllm/backend.ts";
+import type {
+  SmallChatRequest,
+  SmallChunk,
+  SmallEngine,
+  SmallUsage,
+} from "../engine/llm/webllm/backend.ts";
+import { createWebLLMBackend } from "../engine/llm/webllm/backend.ts";
 
 /** A fake of the small WebLLM engine interface, and helpers shared by the backend tests. */
 
@@ -104,6 +110,12 @@ export function fakeEngine(replies: Reply[]) {
     runtimeStatsText: () => Promise.resolve("prefill: 850.5 tok/s, decode: 31.2 tok/s"),
   };
   return { engine, calls, state, reload, unload };
+}
+
+/** The backend over a fresh fake engine with these replies, for MODEL, with the fake's handles. */
+export function fakeBackend(replies: Reply[]) {
+  const fake = fakeEngine(replies);
+  return { ...fake, backend: createWebLLMBackend(fake.engine, { modelId: MODEL }) };
 }
 
 export const user = (content: string): ChatMessage[] => [

@@ -96,26 +96,18 @@ export function StrategyPicker() {
           </label>
         )}
         {needsJudge && <JudgeRubric />}
-        <label>
-          Repeats
-          <input
-            type="number"
-            min={1}
-            max={20}
-            value={setup.repeats}
-            onChange={(e) => patchSetup({ repeats: Math.max(1, Number(e.target.value) || 1) })}
-          />
-        </label>
-        <label>
-          Concurrency per endpoint
-          <input
-            type="number"
-            min={1}
-            max={32}
-            value={setup.concurrency}
-            onChange={(e) => patchSetup({ concurrency: Math.max(1, Number(e.target.value) || 1) })}
-          />
-        </label>
+        <CountField
+          label="Repeats"
+          max={20}
+          value={setup.repeats}
+          onChange={(repeats) => patchSetup({ repeats })}
+        />
+        <CountField
+          label="Concurrency per endpoint"
+          max={32}
+          value={setup.concurrency}
+          onChange={(concurrency) => patchSetup({ concurrency })}
+        />
         <label>
           Spending cap ($)
           <input
@@ -167,5 +159,31 @@ export function StrategyPicker() {
         )}
       </div>
     </section>
+  );
+}
+
+/** A count of at least 1: anything else typed reads as 1. */
+function CountField({
+  label,
+  max,
+  value,
+  onChange,
+}: {
+  label: string;
+  max: number;
+  value: number;
+  onChange: (count: number) => void;
+}) {
+  return (
+    <label>
+      {label}
+      <input
+        type="number"
+        min={1}
+        max={max}
+        value={value}
+        onChange={(e) => onChange(Math.max(1, Number(e.target.value) || 1))}
+      />
+    </label>
   );
 }

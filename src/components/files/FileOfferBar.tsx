@@ -1,8 +1,26 @@
+import type { ReactNode } from "react";
 import { importPoolText } from "../../state/slices/pool.ts";
 import { useStudio } from "../../state/slices/store.ts";
 import { answerOffer } from "./openFile.ts";
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/** The bar each offer shows: a question and its answers. */
+function OfferBar({
+  label,
+  testId,
+  children,
+}: {
+  label: string;
+  testId: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className="file-offer" role="alertdialog" aria-label={label} data-testid={testId}>
+      {children}
+    </div>
+  );
+}
 
 /** Asks before a large file opens, and offers a dropped pool file as a pool import. */
 export function FileOfferBar() {
@@ -11,12 +29,7 @@ export function FileOfferBar() {
   if (!offer) return null;
   if (offer.kind === "large")
     return (
-      <div
-        className="file-offer"
-        role="alertdialog"
-        aria-label="Open a large file"
-        data-testid="file-offer"
-      >
+      <OfferBar label="Open a large file" testId="file-offer">
         <span>
           {offer.file.name} is {mb(offer.file.size)}: opening it replaces the workflow on the canvas
           and may take a moment.
@@ -27,16 +40,11 @@ export function FileOfferBar() {
         <button type="button" onClick={() => answerOffer(false)}>
           Cancel
         </button>
-      </div>
+      </OfferBar>
     );
   if (offer.kind === "draft")
     return (
-      <div
-        className="file-offer"
-        role="alertdialog"
-        aria-label="Replace your draft"
-        data-testid="draft-offer"
-      >
+      <OfferBar label="Replace your draft" testId="draft-offer">
         <span>
           Opening {offer.file.name} replaces your draft (the question
           {offer.steps ? ` and ${offer.steps} step${offer.steps === 1 ? "" : "s"}` : ""}), which has
@@ -53,7 +61,7 @@ export function FileOfferBar() {
         <button type="button" data-testid="draft-offer-no" onClick={() => answerOffer(false)}>
           Keep my draft
         </button>
-      </div>
+      </OfferBar>
     );
   const importPool = () => {
     const message = importPoolText(offer.text);
@@ -67,12 +75,7 @@ export function FileOfferBar() {
     answerOffer(false);
   };
   return (
-    <div
-      className="file-offer"
-      role="alertdialog"
-      aria-label="Import a pool"
-      data-testid="pool-offer"
-    >
+    <OfferBar label="Import a pool" testId="pool-offer">
       <span>
         {offer.file.name} is a worker pool ({offer.workers} worker{offer.workers === 1 ? "" : "s"}),
         not a run.{" "}
@@ -91,6 +94,6 @@ export function FileOfferBar() {
       <button type="button" onClick={() => answerOffer(false)}>
         Cancel
       </button>
-    </div>
+    </OfferBar>
   );
 }

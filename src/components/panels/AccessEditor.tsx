@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import type { Access } from "../../engine/schema/workflow.ts";
 import { useStudio } from "../../state/slices/store.ts";
 
@@ -9,34 +10,20 @@ export function AccessEditor({ id, index, access }: { id: string; index: number;
   return (
     <fieldset className="access-editor" data-testid="access-editor">
       <legend>Sees</legend>
-      <label>
-        <input
-          type="radio"
-          name={`access-${id}`}
-          checked={mode === "all"}
-          onChange={() => set("all")}
-        />
+      <ModeRadio id={id} checked={mode === "all"} onChange={() => set("all")}>
         all earlier steps
-      </label>
-      <label>
-        <input
-          type="radio"
-          name={`access-${id}`}
-          checked={mode === "none"}
-          onChange={() => set([])}
-        />
+      </ModeRadio>
+      <ModeRadio id={id} checked={mode === "none"} onChange={() => set([])}>
         none (only the question)
-      </label>
-      <label>
-        <input
-          type="radio"
-          name={`access-${id}`}
-          checked={mode === "chosen"}
-          disabled={index === 0}
-          onChange={() => set(index > 0 ? [index - 1] : [])}
-        />
+      </ModeRadio>
+      <ModeRadio
+        id={id}
+        checked={mode === "chosen"}
+        disabled={index === 0}
+        onChange={() => set(index > 0 ? [index - 1] : [])}
+      >
         chosen steps
-      </label>
+      </ModeRadio>
       {mode === "chosen" && (
         <div className="row wrap">
           {Array.from({ length: index }, (_, i) => (
@@ -54,5 +41,33 @@ export function AccessEditor({ id, index, access }: { id: string; index: number;
         </div>
       )}
     </fieldset>
+  );
+}
+
+/** One of the three access modes, a radio button in the step's group. */
+function ModeRadio({
+  id,
+  checked,
+  disabled,
+  onChange,
+  children,
+}: {
+  id: string;
+  checked: boolean;
+  disabled?: boolean;
+  onChange: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <label>
+      <input
+        type="radio"
+        name={`access-${id}`}
+        checked={checked}
+        disabled={disabled}
+        onChange={onChange}
+      />
+      {children}
+    </label>
   );
 }

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import type { Worker } from "../../engine/schema/worker.ts";
 import { removeWorker } from "../../state/slices/pool.ts";
 import { useStudio } from "../../state/slices/store.ts";
@@ -135,6 +135,33 @@ export function LosingSteps({ next }: { next: readonly { id: string }[] }) {
   );
 }
 
+/** One step back or forward through pool edits; off when there is nothing to step over. */
+function StepButton({
+  verb,
+  label,
+  onClick,
+  children,
+}: {
+  verb: "undo" | "redo";
+  /** What the step would undo or redo, when there is one. */
+  label: string | undefined;
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  const Verb = verb === "undo" ? "Undo" : "Redo";
+  return (
+    <button
+      type="button"
+      data-testid={`pool-${verb}`}
+      disabled={!label}
+      title={label ? `${Verb}: ${label}` : `Nothing to ${verb}`}
+      onClick={onClick}
+    >
+      {children}
+    </button>
+  );
+}
+
 /** Undo and redo of pool edits, with what each would undo. */
 export function PoolUndoBar() {
   const undo = useStudio((s) => s.poolUndo.at(-1)?.label);
@@ -143,24 +170,12 @@ export function PoolUndoBar() {
   const st = useStudio.getState;
   return (
     <div className="row pool-undo" data-testid="pool-undo-bar" role="status">
-      <button
-        type="button"
-        data-testid="pool-undo"
-        disabled={!undo}
-        title={undo ? `Undo: ${undo}` : "Nothing to undo"}
-        onClick={() => st().undoPool()}
-      >
+      <StepButton verb="undo" label={undo} onClick={() => st().undoPool()}>
         ↶ Undo{undo ? `: ${undo}` : ""}
-      </button>
-      <button
-        type="button"
-        data-testid="pool-redo"
-        disabled={!redo}
-        title={redo ? `Redo: ${redo}` : "Nothing to redo"}
-        onClick={() => st().redoPool()}
-      >
+      </StepButton>
+      <StepButton verb="redo" label={redo} onClick={() => st().redoPool()}>
         ↷ Redo
-      </button>
+      </StepButton>
     </div>
   );
 }

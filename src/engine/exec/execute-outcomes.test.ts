@@ -45,6 +45,12 @@ function scriptedNested(result: NestedResult, events: RunEvent[] = []) {
   return { runner, seen };
 }
 const answer = (text: string): FakeReply => ({ text });
+const CANCELLED: NestedResult = {
+  status: "cancelled",
+  answer: null,
+  code: "aborted",
+  message: "Cancelled.",
+};
 
 describe("a step's request and its events", () => {
   it("sends a worker's extra body fields with its request, and none for a worker without", async () => {
@@ -344,12 +350,7 @@ describe("a step given to the Conductor itself (a nested run)", () => {
   });
 
   it("a nested run that was cancelled cancels the step and its dependants, and the workflow", async () => {
-    const { runner } = scriptedNested({
-      status: "cancelled",
-      answer: null,
-      code: "aborted",
-      message: "Cancelled.",
-    });
+    const { runner } = scriptedNested(CANCELLED);
     const backend = createFakeBackend([answer("never")]);
     const { events, outcome } = await drain(start(selfThenCheck, backend, { nested: runner }));
     expect(ofType(events, "step_cancel").map((e) => e.step)).toEqual([0, 1]);
@@ -365,12 +366,7 @@ describe("a step given to the Conductor itself (a nested run)", () => {
   });
 
   it("a cancelled step beside a finished one leaves the workflow cancelled, not done", async () => {
-    const { runner } = scriptedNested({
-      status: "cancelled",
-      answer: null,
-      code: "aborted",
-      message: "Cancelled.",
-    });
+    const { runner } = scriptedNested(CANCELLED);
     const steps: Step[] = [
       { worker: "w0", subtask: "Plain.", access: [] },
       { worker: "self", subtask: "Nested.", access: [] },

@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { callCost } from "../cost.ts";
 import { createFakeBackend } from "../../test-support/engine/llm/fake-backend.ts";
 import type { FakeBackend, FakeReply } from "../../test-support/engine/llm/fake-backend.ts";
-import type { ChatRequest } from "../llm/types.ts";
 import { LlmError } from "../llm/types.ts";
 import { recordOf } from "../run/record.ts";
 import type { RunEvent, RunEventType } from "../schema/events.ts";
@@ -14,21 +13,14 @@ import type { StepOutcome, WorkflowOutcome } from "./execute.ts";
 import { CallBudget, workflowAnswer } from "./execute.ts";
 import { buildWorkerMessages } from "./messages.ts";
 import { ofType, workflowStarter } from "../../test-support/engine/exec/run-events.ts";
+import { answerFor, subtaskOf } from "../../test-support/engine/exec/subtask.ts";
 
 const question = "Is 391 a prime number?";
 const pool: Pool = ["Alpha", "Beta", "Gamma"].map((name, i) =>
   WorkerSchema.parse({ id: `w${i}`, name, model: `model-${i}`, price: { input: 1, output: 2 } }),
 );
 const fastRetry = { baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 0, random: () => 0.5 };
-const SUBTASK = "Your assigned subtask: ";
 
-function subtaskOf(request: ChatRequest): string {
-  const user = request.messages[0]?.content ?? "";
-  return user.slice(user.lastIndexOf(SUBTASK) + SUBTASK.length);
-}
-function answerFor(subtask: string): string {
-  return `Answer to "${subtask}".`;
-}
 /** A backend that answers each subtask with a fixed text, or with the reply scripted for it. */
 function bySubtask(replies: Record<string, FakeReply> = {}): FakeBackend {
   return createFakeBackend((request) => {

@@ -2,7 +2,6 @@
 // its own Conductor steps may plan, and how the run ends when it succeeds or fails.
 import { describe, expect, it } from "vitest";
 import { createFakeBackend } from "../../test-support/engine/llm/fake-backend.ts";
-import type { ChatRequest } from "../llm/types.ts";
 import { LlmError } from "../llm/types.ts";
 import { seedFrom, stepsAt } from "../run/continue.ts";
 import { recordOf } from "../run/record.ts";
@@ -17,6 +16,7 @@ import {
   selfPool,
 } from "../../test-support/engine/exec/exec-runner.ts";
 import { drain } from "../../test-support/engine/exec/collect-events.ts";
+import { subtaskOf } from "../../test-support/engine/exec/subtask.ts";
 
 const question = "Is 391 prime?";
 const pool = selfPool();
@@ -34,8 +34,6 @@ model_id = [1]
 subtasks = ["Deep work"]
 access_list = [[]]`;
 
-const subtaskOf = (r: ChatRequest) =>
-  (r.messages[0]?.content ?? "").split("Your assigned subtask: ").at(-1) ?? "";
 const FOCUS = { parent: [{ round: 0, step: 1 }], round: 0 };
 
 function options(over: Partial<RunnerOptions>, plans: string[], fail?: string) {

@@ -69,6 +69,16 @@ async function runNested(
   }
 }
 const replies = (...r: FakeReply[]) => createFakeBackend(r);
+/** A nested result that ended without an answer, with the standard message of its code. */
+const ended = (
+  status: "cancelled" | "failed",
+  code: keyof typeof ERROR_MESSAGES,
+): NestedResult => ({
+  status,
+  answer: null,
+  code,
+  message: ERROR_MESSAGES[code],
+});
 
 describe("nestedRunner", () => {
   it("exists up to the depth cap and not past it", () => {
@@ -215,24 +225,14 @@ describe("nestedRunner", () => {
       1,
       controller.signal,
     );
-    expect(result).toEqual({
-      status: "cancelled",
-      answer: null,
-      code: "aborted",
-      message: ERROR_MESSAGES.aborted,
-    });
+    expect(result).toEqual(ended("cancelled", "aborted"));
   });
 
   it("a workflow the budget stopped returns failed with code budget", async () => {
     const { result } = await runNested(
       context(replies({ text: onePlan(0) }), replies({ text: "x" }), { budget: new CallBudget(1) }),
     );
-    expect(result).toEqual({
-      status: "failed",
-      answer: null,
-      code: "budget",
-      message: ERROR_MESSAGES.budget,
-    });
+    expect(result).toEqual(ended("failed", "budget"));
   });
 
   it("a workflow whose step failed returns upstream_failed", async () => {

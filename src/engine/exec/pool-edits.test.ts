@@ -4,7 +4,6 @@
 import { describe, expect, it } from "vitest";
 import { createFakeBackend } from "../../test-support/engine/llm/fake-backend.ts";
 import type { FakeBackend } from "../../test-support/engine/llm/fake-backend.ts";
-import type { ChatRequest } from "../llm/types.ts";
 import type { RunEvent } from "../schema/events.ts";
 import type { ChatMessage } from "../schema/usage.ts";
 import type { Pool, Worker } from "../schema/worker.ts";
@@ -14,9 +13,9 @@ import type { WorkflowOutcome } from "./execute.ts";
 import { executeWorkflow } from "./execute.ts";
 import type { PriorStep } from "./messages.ts";
 import { buildWorkerMessages } from "./messages.ts";
+import { subtaskOf } from "../../test-support/engine/exec/subtask.ts";
 
 const question = "Is 391 a prime number?";
-const SUBTASK = "Your assigned subtask: ";
 const worker = (id: string, model: string): Worker =>
   WorkerSchema.parse({ id, name: model, model });
 const A = worker("id-a", "alpha");
@@ -29,11 +28,6 @@ const steps: Step[] = [
   { worker: "id-a", subtask: "Check.", access: [0] },
   { worker: "id-b", subtask: "Answer.", access: "all" },
 ];
-
-const subtaskOf = (r: ChatRequest) => {
-  const user = r.messages[0]?.content ?? "";
-  return user.slice(user.lastIndexOf(SUBTASK) + SUBTASK.length);
-};
 
 /** Runs the steps on `pool`; each worker's own fake backend answers "<model> did <subtask>". */
 async function run(pool: Pool, previousRound?: PriorStep[]) {

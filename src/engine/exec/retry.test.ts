@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { LlmError } from "../llm/types.ts";
 import type { RetryPolicy } from "./retry.ts";
 import {
@@ -95,58 +95,60 @@ describe("sleep", () => {
 });
 
 describe("attemptSignal", () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+
+  /** The attempt's signal under `parent` (by default one that never aborts), disposed when the test ends. */
+  function attempt(timeoutMs: number, parent = new AbortController().signal) {
+    const scoped = attemptSignal(parent, timeoutMs);
+    onTestFinished(() => scoped.dispose());
+    return scoped;
+  }
+
   it("aborts when the parent does, and is not a timeout then", () => {
     const parent = new AbortController();
-    const scoped = attemptSignal(parent.signal, 0);
+    const scoped = attempt(0, parent.signal);
     expect(scoped.signal.aborted).toBe(false);
     parent.abort();
     expect(scoped.signal.aborted).toBe(true);
     expect(scoped.timedOut()).toBe(false);
-    scoped.dispose();
   });
 
   it("is aborted at once when the parent already is", () => {
     const parent = new AbortController();
     parent.abort();
-    const scoped = attemptSignal(parent.signal, 1000);
+    const scoped = attempt(1000, parent.signal);
     expect(scoped.signal.aborted).toBe(true);
     expect(scoped.timedOut()).toBe(false);
-    scoped.dispose();
   });
 
   it("aborts after timeoutMs and says it timed out", () => {
-    vi.useFakeTimers();
-    const scoped = attemptSignal(new AbortController().signal, 500);
+    const scoped = attempt(500);
     vi.advanceTimersByTime(499);
     expect(scoped.signal.aborted).toBe(false);
     vi.advanceTimersByTime(1);
     expect(scoped.signal.aborted).toBe(true);
     expect(scoped.timedOut()).toBe(true);
-    scoped.dispose();
   });
 
   it("never times out when timeoutMs is 0", () => {
-    vi.useFakeTimers();
-    const scoped = attemptSignal(new AbortController().signal, 0);
+    const scoped = attempt(0);
     expect(vi.getTimerCount()).toBe(0);
     vi.advanceTimersByTime(3_600_000);
     expect(scoped.signal.aborted).toBe(false);
     expect(scoped.timedOut()).toBe(false);
-    scoped.dispose();
   });
 
   it("aborts with a timeout error as the reason, so a backend that rethrows it reports a timeout", () => {
-    vi.useFakeTimers();
-    const scoped = attemptSignal(new AbortController().signal, 500);
+    const scoped = attempt(500);
     vi.advanceTimersByTime(500);
     const reason: unknown = scoped.signal.reason;
     expect(reason).toBeInstanceOf(LlmError);
     expect((reason as LlmError).code).toBe("timeout");
-    scoped.dispose();
   });
 
   it("stops its timer and its parent listener on dispose", () => {
-    vi.useFakeTimers();
     const parent = new AbortController();
     const scoped = attemptSignal(parent.signal, 500);
     scoped.dispose();

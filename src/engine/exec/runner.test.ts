@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { createFakeBackend } from "../../test-support/engine/llm/fake-backend.ts";
-import type { ChatRequest } from "../llm/types.ts";
 import { interrupted, resumePoint, seedFrom, stepsAt } from "../run/continue.ts";
 import { recordOf } from "../run/record.ts";
 import { totalsOf } from "../run/totals.ts";
@@ -14,6 +13,7 @@ import {
   runnerOptions,
   selfPool,
 } from "../../test-support/engine/exec/exec-runner.ts";
+import { subtaskOf } from "../../test-support/engine/exec/subtask.ts";
 
 const question = "Is 391 prime?";
 const pool = selfPool({ input: 1, output: 2 });
@@ -32,8 +32,6 @@ subtasks = ["Try A", "Plan the check"]
 access_list = [[], ["all"]]`;
 const ACCEPT = "Fine.\nmodel_id = []\nsubtasks = []\naccess_list = []";
 
-const subtaskOf = (r: ChatRequest) =>
-  (r.messages[0]?.content ?? "").split("Your assigned subtask: ").at(-1) ?? "";
 function workers() {
   const calls: string[] = [];
   const backend = createFakeBackend((r) => {

@@ -4,7 +4,6 @@ import { buildConductorMessages } from "../conductor/prompt.ts";
 import { buildRefinementMessage } from "../conductor/refine.ts";
 import { createFakeBackend } from "../../test-support/engine/llm/fake-backend.ts";
 import type { FakeBackend, FakeReply } from "../../test-support/engine/llm/fake-backend.ts";
-import type { ChatRequest } from "../llm/types.ts";
 import { LlmError } from "../llm/types.ts";
 import { recordOf } from "../run/record.ts";
 import type { RunEvent } from "../schema/events.ts";
@@ -15,6 +14,7 @@ import { buildWorkerMessages } from "./messages.ts";
 import type { RunOptions } from "./simple-runs.ts";
 import { runConductor } from "./simple-runs.ts";
 import { ofType } from "../../test-support/engine/exec/run-events.ts";
+import { answerFor, subtaskOf } from "../../test-support/engine/exec/subtask.ts";
 
 const question = "Is 391 a prime number? Answer yes or no with a reason.";
 const pool: Pool = ["Alpha", "Beta", "Gamma"].map((name, i) =>
@@ -26,7 +26,6 @@ const conductor = ConductorConfigSchema.parse({
   maxTokens: 900,
 });
 const fastRetry = { baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 0, random: () => 0.5 };
-const SUBTASK = "Your assigned subtask: ";
 
 const plan0 = ` Primality needs care, so two models check it independently and a third compares.
 model_id = [0, 1, 2]
@@ -48,13 +47,6 @@ model_id = [0, 2]
 subtasks = ["Multiply 17 by 23.", "Give the final answer."]
 access_list = [[], ["all"]]`;
 
-function subtaskOf(request: ChatRequest): string {
-  const user = request.messages[0]?.content ?? "";
-  return user.slice(user.lastIndexOf(SUBTASK) + SUBTASK.length);
-}
-function answerFor(subtask: string): string {
-  return `Answer to "${subtask}".`;
-}
 function workers(replies: Record<string, FakeReply> = {}): FakeBackend {
   return createFakeBackend((r) => replies[subtaskOf(r)] ?? { text: answerFor(subtaskOf(r)) });
 }

@@ -324,20 +324,15 @@ describe("repeats: distinct", () => {
         { store, mode: "read-write", stats: emptyCacheStats(), repeats: "distinct" },
         target,
       );
-    const first = session();
-    const a = [
-      await collect(first, request(), signal()),
-      await collect(first, request(), signal()),
+    const twoAnswers = async (backend: ChatBackend) => [
+      (await collect(backend, request(), signal())).text,
+      (await collect(backend, request(), signal())).text,
     ];
-    expect(a.map((x) => x.text)).toEqual(["sample 0", "sample 1"]);
+    expect(await twoAnswers(session())).toEqual(["sample 0", "sample 1"]);
     expect(upstream.calls).toHaveLength(2);
     // A re-run of the session: the same two answers, in order, with no upstream call.
     const again = session();
-    const b = [
-      await collect(again, request(), signal()),
-      await collect(again, request(), signal()),
-    ];
-    expect(b.map((x) => x.text)).toEqual(["sample 0", "sample 1"]);
+    expect(await twoAnswers(again)).toEqual(["sample 0", "sample 1"]);
     expect(upstream.calls).toHaveLength(2);
     // A third repeat is new.
     expect((await collect(again, request(), signal())).text).toBe("sample 2");

@@ -9,6 +9,7 @@ import {
   deferred,
   drain,
   failure,
+  fakeBackend,
   fakeEngine,
   request,
   tick,
@@ -46,8 +47,7 @@ describe("createWebLLMBackend", () => {
   });
 
   it("estimates usage when no usage chunk arrives, and omits max_tokens when 0", async () => {
-    const { engine, calls } = fakeEngine([{ chunks: ["abcdefgh"], usage: null }]);
-    const backend = createWebLLMBackend(engine, { modelId: MODEL });
+    const { calls, backend } = fakeBackend([{ chunks: ["abcdefgh"], usage: null }]);
     const { text, usage } = await collect(
       backend,
       { ...request(), maxTokens: 0 },
@@ -59,8 +59,7 @@ describe("createWebLLMBackend", () => {
   });
 
   it("refuses a trailing assistant message without calling the engine", async () => {
-    const { engine, calls } = fakeEngine([]);
-    const backend = createWebLLMBackend(engine, { modelId: MODEL });
+    const { calls, backend } = fakeBackend([]);
     const messages: ChatMessage[] = [...user("Q?"), { role: "assistant", content: "Let me think" }];
     const e = await failure(
       drain(backend.stream({ ...request(), messages }, new AbortController().signal)),
@@ -70,14 +69,13 @@ describe("createWebLLMBackend", () => {
   });
 
   it("classifies a string thrown mid-stream, after the deltas before it", async () => {
-    const { engine } = fakeEngine([
+    const { backend } = fakeBackend([
       {
         chunks: ["a", "b", "c"],
         failAfter: 2,
         failWith: "DeviceLostError: The WebGPU device was lost while loading the model.",
       },
     ]);
-    const backend = createWebLLMBackend(engine, { modelId: MODEL });
     const seen: string[] = [];
     const e = await failure(
       collect(backend, request(), new AbortController().signal, (t) => seen.push(t)),
@@ -88,14 +86,13 @@ describe("createWebLLMBackend", () => {
   });
 
   it("classifies a rejected create (the prompt is over the context window)", async () => {
-    const { engine } = fakeEngine([
+    const { backend } = fakeBackend([
       {
         rejectCreate:
           "ContextWindowSizeExceededError: Prompt tokens exceed context window size: number of prompt tokens: 5012; context window size: 4096",
       },
       { chunks: ["next"] },
     ]);
-    const backend = createWebLLMBackend(engine, { modelId: MODEL });
     expect(
       (await failure(drain(backend.stream(request(), new AbortController().signal)))).code,
     ).toBe("context_length");
@@ -104,8 +101,7 @@ describe("createWebLLMBackend", () => {
   });
 
   it("interrupts the engine on abort mid-stream and throws aborted", async () => {
-    const { engine, state } = fakeEngine([{ chunks: ["one", "two", "three", "four"] }]);
-    const backend = createWebLLMBackend(engine, { modelId: MODEL });
+    const { state, backend } = fakeBackend([{ chunks: ["one", "two", "three", "four"] }]);
     const controller = new AbortController();
     const seen: string[] = [];
     const e = await failure(
@@ -122,11 +118,10 @@ describe("createWebLLMBackend", () => {
 
   it("returns promptly on abort during a long prefill, and holds the turn until the engine stops", async () => {
     const prefill = deferred();
-    const { engine, state, calls } = fakeEngine([
+    const { state, calls, backend } = fakeBackend([
       { gate: prefill.promise, chunks: ["late"] },
       { chunks: ["second"] },
     ]);
-    const backend = createWebLLMBackend(engine, { modelId: MODEL });
     const controller = new AbortController();
     const first = failure(drain(backend.stream(request("first"), controller.signal)));
     await tick();
@@ -144,11 +139,10 @@ describe("createWebLLMBackend", () => {
 
   it("runs concurrent calls one at a time, first come first served", async () => {
     const gate = deferred();
-    const { engine, calls, state } = fakeEngine([
+    const { calls, state, backend } = fakeBackend([
       { gate: gate.promise, chunks: ["A"] },
       { chunks: ["B"] },
     ]);
-    const backend = createWebLLMBackend(engine, { modelId: MODEL });
     const order: string[] = [];
     const a = collect(backend, request("a"), new AbortController().signal).then((r) =>
       order.push(r.text),
@@ -169,11 +163,10 @@ describe("createWebLLMBackend", () => {
 
   it("lets an aborted queued call leave the queue without ever running", async () => {
     const gate = deferred();
-    const { engine, calls } = fakeEngine([
+    const { calls, backend } = fakeBackend([
       { gate: gate.promise, chunks: ["A"] },
       { chunks: ["C"] },
     ]);
-    const backend = createWebLLMBackend(engine, { modelId: MODEL });
     const a = collect(backend, request("a"), new AbortController().signal);
     const bController = new AbortController();
     const b = failure(collect(backend, request("b"), bController.signal));
@@ -190,8 +183,7 @@ describe("createWebLLMBackend", () => {
   });
 
   it("stops the engine when the consumer stops reading early", async () => {
-    const { engine, state } = fakeEngine([{ chunks: ["x", "y", "z"] }, { chunks: ["next"] }]);
-    const backend = createWebLLMBackend(engine, { modelId: MODEL });
+    const { state, backend } = fakeBackend([{ chunks: ["x", "y", "z"] }, { chunks: ["next"] }]);
     for await (const chunk of backend.stream(request(), new AbortController().signal)) {
       expect(chunk).toEqual({ type: "delta", text: "x" });
       break;
@@ -202,8 +194,7 @@ describe("createWebLLMBackend", () => {
   });
 
   it("reads an interruption it did not ask for as aborted", async () => {
-    const { engine } = fakeEngine([{ chunks: ["a", "b", "c"] }]);
-    const backend = createWebLLMBackend(engine, { modelId: MODEL });
+    const { engine, backend } = fakeBackend([{ chunks: ["a", "b", "c"] }]);
     const e = await failure(
       collect(backend, request(), new AbortController().signal, () => engine.interruptGenerate()),
     );
@@ -212,8 +203,7 @@ describe("createWebLLMBackend", () => {
 
   it("loads another model after the running generation, and classifies load failures", async () => {
     const gate = deferred();
-    const { engine, reload } = fakeEngine([{ gate: gate.promise, chunks: ["A"] }]);
-    const backend = createWebLLMBackend(engine, { modelId: MODEL });
+    const { reload, backend } = fakeBackend([{ gate: gate.promise, chunks: ["A"] }]);
     const running = collect(backend, request(), new AbortController().signal);
     const loading = backend.load("Qwen2.5-3B-Instruct-q4f16_1-MLC", { context_window_size: 8192 });
     await tick();
@@ -240,8 +230,7 @@ describe("createWebLLMBackend", () => {
 
   it("unloads: the running call stops, queued calls fail as not loaded, then the engine unloads", async () => {
     const gate = deferred();
-    const { engine, unload, calls } = fakeEngine([{ gate: gate.promise, chunks: ["A", "B"] }]);
-    const backend = createWebLLMBackend(engine, { modelId: MODEL });
+    const { unload, calls, backend } = fakeBackend([{ gate: gate.promise, chunks: ["A", "B"] }]);
     const running = failure(collect(backend, request("a"), new AbortController().signal));
     const queued = failure(collect(backend, request("b"), new AbortController().signal));
     await tick();
