@@ -124,17 +124,15 @@ function start(
   return { run, done, partials };
 }
 
+/** $0.25 spent on q0 by an earlier session. */
+const Q0_SPENT = [storedResult("q0", 0.25)];
+
 describe("the spending cap's scheduling", () => {
   it("starts runs while their estimates fit beside what is spent and reserved; the next starts once a run frees room", async () => {
     // Spent $0.25 on q0; each run is estimated at the measured $0.25; cap $1: q1, q2 and q3 fit
     // ($1 exactly), q4 does not.
     const calls = heldCalls();
-    const { done } = start(calls, {
-      maxCost: 1,
-      items: 6,
-      width: 4,
-      previous: [storedResult("q0", 0.25)],
-    });
+    const { done } = start(calls, { maxCost: 1, items: 6, width: 4, previous: Q0_SPENT });
     expect(await calls.openOnce(3)).toEqual(["a:q1", "a:q2", "a:q3"]);
     // q1 costs nothing: its $0.25 reserve is freed, and the mean falls to $0.125, so q4 and q5
     // ($0.125 each) now fit beside q2 and q3 ($0.50 reserved) and the $0.25 spent.
@@ -150,12 +148,7 @@ describe("the spending cap's scheduling", () => {
   it("refuses, once nothing is running, a run that would pass the cap, and says which with what figures", async () => {
     // $0.25 spent; cap $0.875: q1 and q2 start ($0.75 committed), q3 waits for them.
     const calls = heldCalls();
-    const { done } = start(calls, {
-      maxCost: 0.875,
-      items: 5,
-      width: 4,
-      previous: [storedResult("q0", 0.25)],
-    });
+    const { done } = start(calls, { maxCost: 0.875, items: 5, width: 4, previous: Q0_SPENT });
     expect(await calls.openOnce(2)).toEqual(["a:q1", "a:q2"]);
     // q1 cost what it was estimated at: no room for q3 yet, and q2 is still running.
     calls.call("q1").settle({ tokens: 1 });
@@ -233,7 +226,7 @@ describe("the spending cap's scheduling", () => {
       maxCost: 0.75,
       items: 4,
       width: 4,
-      previous: [storedResult("q0", 0.25)],
+      previous: Q0_SPENT,
     });
     expect(await calls.openOnce(2)).toEqual(["a:q1", "a:q2"]);
     // q3 waits for room ($1 > $0.75); the cancel aborts q1 and q2, and q3 is never run.
@@ -259,7 +252,7 @@ describe("the spending cap's scheduling", () => {
       maxCost: 0.625,
       items: 4,
       width: 1,
-      previous: [storedResult("q0", 0.25), storedResult("q1", 0, failed)],
+      previous: [...Q0_SPENT, storedResult("q1", 0, failed)],
     });
     // q1 runs again ($0.50 committed) and fails again, at no cost.
     await until(() => calls.names().length === 1);
