@@ -9,6 +9,7 @@ import type { EvalProgress } from "./runner.ts";
 import { EvalRun } from "./runner.ts";
 import {
   evaluation,
+  expectedOutcome,
   idle,
   items,
   storedResult,
@@ -77,11 +78,18 @@ function heldCalls() {
     return held;
   };
   const names = () => open.map((h) => `${h.worker}:${h.item}`);
+  /** The open calls once `n` are (and `also` holds) and the runner has had time to start more. */
+  const openOnce = async (n: number, also: (open: string[]) => boolean = () => true) => {
+    await until(() => names().length === n && also(names()));
+    await idle();
+    return names();
+  };
   return {
     backendFor,
     call,
     /** The open calls as worker:item, in the order they started. */
     names,
+    openOnce,
     /** The most calls that were open at once. */
     get most() {
       return most;
@@ -116,51 +124,32 @@ function start(
   return { run, done, partials };
 }
 
+/** $0.25 spent on q0 by an earlier session. */
+const Q0_SPENT = [storedResult("q0", 0.25)];
+
 describe("the spending cap's scheduling", () => {
   it("starts runs while their estimates fit beside what is spent and reserved; the next starts once a run frees room", async () => {
     // Spent $0.25 on q0; each run is estimated at the measured $0.25; cap $1: q1, q2 and q3 fit
     // ($1 exactly), q4 does not.
     const calls = heldCalls();
-    const { done } = start(calls, {
-      maxCost: 1,
-      items: 6,
-      width: 4,
-      previous: [storedResult("q0", 0.25)],
-    });
-    await until(() => calls.names().length === 3);
-    await idle();
-    expect(calls.names()).toEqual(["a:q1", "a:q2", "a:q3"]);
+    const { done } = start(calls, { maxCost: 1, items: 6, width: 4, previous: Q0_SPENT });
+    expect(await calls.openOnce(3)).toEqual(["a:q1", "a:q2", "a:q3"]);
     // q1 costs nothing: its $0.25 reserve is freed, and the mean falls to $0.125, so q4 and q5
     // ($0.125 each) now fit beside q2 and q3 ($0.50 reserved) and the $0.25 spent.
     calls.call("q1").settle({ tokens: 0 });
-    await until(() => calls.names().length === 4);
-    await idle();
-    expect(calls.names()).toEqual(["a:q2", "a:q3", "a:q4", "a:q5"]);
+    expect(await calls.openOnce(4)).toEqual(["a:q2", "a:q3", "a:q4", "a:q5"]);
     for (const q of ["q2", "q3", "q4", "q5"]) calls.call(q).settle({ tokens: 0 });
     const c = await done;
-    expect(c.outcome).toEqual({
-      status: "finished",
-      done: 6,
-      total: 6,
-      cost: 0.25,
-      errors: 0,
-      skipped: [],
-      capBlock: null,
-    });
+    expect(c.outcome).toEqual(
+      expectedOutcome({ status: "finished", done: 6, total: 6, cost: 0.25 }),
+    );
   });
 
   it("refuses, once nothing is running, a run that would pass the cap, and says which with what figures", async () => {
     // $0.25 spent; cap $0.875: q1 and q2 start ($0.75 committed), q3 waits for them.
     const calls = heldCalls();
-    const { done } = start(calls, {
-      maxCost: 0.875,
-      items: 5,
-      width: 4,
-      previous: [storedResult("q0", 0.25)],
-    });
-    await until(() => calls.names().length === 2);
-    await idle();
-    expect(calls.names()).toEqual(["a:q1", "a:q2"]);
+    const { done } = start(calls, { maxCost: 0.875, items: 5, width: 4, previous: Q0_SPENT });
+    expect(await calls.openOnce(2)).toEqual(["a:q1", "a:q2"]);
     // q1 cost what it was estimated at: no room for q3 yet, and q2 is still running.
     calls.call("q1").settle({ tokens: 1 });
     await idle();
@@ -199,19 +188,13 @@ describe("the spending cap's scheduling", () => {
     const calls = heldCalls();
     const { done } = start(calls, { workers: ["a", "b"], maxCost: 1000, items: 4, width: 4 });
     // Tasks go (q0, a), (q0, b), (q1, a), ...: (q1, a) waits for (q0, a), and nothing passes it.
-    await until(() => calls.names().length === 2);
-    await idle();
-    expect(calls.names()).toEqual(["a:q0", "b:q0"]);
+    expect(await calls.openOnce(2)).toEqual(["a:q0", "b:q0"]);
     // Measured at $0.25, a's items no longer wait on one another; (q1, b) waits for (q0, b).
     calls.call("q0", "a").settle({ tokens: 1 });
-    await until(() => calls.names().length === 2 && calls.names().includes("a:q1"));
-    await idle();
-    expect(calls.names()).toEqual(["b:q0", "a:q1"]);
+    expect(await calls.openOnce(2, (open) => open.includes("a:q1"))).toEqual(["b:q0", "a:q1"]);
     calls.call("q0", "b").settle({ tokens: 1 });
     // Both measured: four runs at once, the task width.
-    await until(() => calls.names().length === 4);
-    await idle();
-    expect(calls.names()).toEqual(["a:q1", "b:q1", "a:q2", "b:q2"]);
+    expect(await calls.openOnce(4)).toEqual(["a:q1", "b:q1", "a:q2", "b:q2"]);
     for (const name of calls.names()) calls.call(name.slice(2), name[0]).settle({ tokens: 1 });
     await until(() => calls.names().length === 2);
     for (const name of calls.names()) calls.call(name.slice(2), name[0]).settle({ tokens: 1 });
@@ -224,15 +207,11 @@ describe("the spending cap's scheduling", () => {
     // Two prior strategies at $150 each under a $300 cap: (q0, a) and (q0, b) fill it.
     const calls = heldCalls();
     const { done } = start(calls, { workers: ["a", "b"], maxCost: 2 * PRIOR, items: 2, width: 4 });
-    await until(() => calls.names().length === 2);
-    await idle();
-    expect(calls.names()).toEqual(["a:q0", "b:q0"]);
+    expect(await calls.openOnce(2)).toEqual(["a:q0", "b:q0"]);
     // (q0, a) fails: nothing was measured, so a is still on its prior, but it has nothing running
     // and its $150 is free again: (q1, a) starts while (q0, b) runs.
     calls.call("q0", "a").settle({ error: new LlmError("auth") });
-    await until(() => calls.names().length === 2);
-    await idle();
-    expect(calls.names()).toEqual(["b:q0", "a:q1"]);
+    expect(await calls.openOnce(2)).toEqual(["b:q0", "a:q1"]);
     calls.call("q0", "b").settle({ tokens: 1 });
     await until(() => calls.names().includes("b:q1"));
     calls.call("q1", "a").settle({ tokens: 1 });
@@ -247,23 +226,15 @@ describe("the spending cap's scheduling", () => {
       maxCost: 0.75,
       items: 4,
       width: 4,
-      previous: [storedResult("q0", 0.25)],
+      previous: Q0_SPENT,
     });
-    await until(() => calls.names().length === 2);
-    await idle();
-    expect(calls.names()).toEqual(["a:q1", "a:q2"]);
+    expect(await calls.openOnce(2)).toEqual(["a:q1", "a:q2"]);
     // q3 waits for room ($1 > $0.75); the cancel aborts q1 and q2, and q3 is never run.
     run.cancel();
     const c = await done;
-    expect(c.outcome).toEqual({
-      status: "cancelled",
-      done: 1,
-      total: 4,
-      cost: 0.25,
-      errors: 0,
-      skipped: [],
-      capBlock: null,
-    });
+    expect(c.outcome).toEqual(
+      expectedOutcome({ status: "cancelled", done: 1, total: 4, cost: 0.25 }),
+    );
     const key = (item: string) => resultKey({ item, strategy: "single:a", repeat: 0 });
     expect(partials.sort()).toEqual([key("q1"), key("q2")].sort());
     expect(c.progress.every((p) => p.running <= 2)).toBe(true);
@@ -281,7 +252,7 @@ describe("the spending cap's scheduling", () => {
       maxCost: 0.625,
       items: 4,
       width: 1,
-      previous: [storedResult("q0", 0.25), storedResult("q1", 0, failed)],
+      previous: [...Q0_SPENT, storedResult("q1", 0, failed)],
     });
     // q1 runs again ($0.50 committed) and fails again, at no cost.
     await until(() => calls.names().length === 1);

@@ -9,6 +9,7 @@ import {
   collect,
   conductorConfig,
   evaluation,
+  expectedOutcome,
   items,
   storedResult,
   worker,
@@ -23,36 +24,29 @@ const QUARTER = { promptTokens: 0, completionTokens: 1, estimated: false };
 
 const quarterly = () => createFakeBackend([{ text: "Answer: 7", usage: QUARTER }]);
 
+/** Runs `n` items one at a time, each at $0.25, under a cap of `maxCost`, after `previous`. */
+const underCap = (maxCost: number, n: number, previous: EvalResult[]) =>
+  collect({
+    evaluation: evaluation(PRICED, { maxCost }),
+    items: items(n),
+    backendFor: quarterly,
+    taskConcurrency: 1,
+    previous,
+  });
+
+/** $0.50 spent on q0 and q1 by an earlier session. */
+const HALF_SPENT = [storedResult("q0", 0.25), storedResult("q1", 0.25)];
+
 describe("evaluation runner: boundaries", () => {
   it("starts a run whose estimate lands exactly on the cap, then stops at the cap", async () => {
     // $0.50 spent on q0, q1; each run $0.25 (the measured mean); cap $1.00: q2 and q3 run.
-    const c = await collect({
-      evaluation: evaluation(PRICED, { maxCost: 1 }),
-      items: items(5),
-      backendFor: quarterly,
-      taskConcurrency: 1,
-      previous: [storedResult("q0", 0.25), storedResult("q1", 0.25)],
-    });
+    const c = await underCap(1, 5, HALF_SPENT);
     expect(c.results.map((r) => r.item)).toEqual(["q2", "q3"]);
-    expect(c.outcome).toEqual({
-      status: "cost_cap",
-      done: 4,
-      total: 5,
-      cost: 1,
-      errors: 0,
-      skipped: [],
-      capBlock: null,
-    });
+    expect(c.outcome).toEqual(expectedOutcome({ status: "cost_cap", done: 4, total: 5, cost: 1 }));
   });
 
   it("says cost_cap when the last item's spend reaches the cap exactly", async () => {
-    const c = await collect({
-      evaluation: evaluation(PRICED, { maxCost: 0.75 }),
-      items: items(3),
-      backendFor: quarterly,
-      taskConcurrency: 1,
-      previous: [storedResult("q0", 0.25), storedResult("q1", 0.25)],
-    });
+    const c = await underCap(0.75, 3, HALF_SPENT);
     expect(c.results.map((r) => r.item)).toEqual(["q2"]);
     expect(c.outcome.status).toBe("cost_cap");
   });
@@ -60,20 +54,13 @@ describe("evaluation runner: boundaries", () => {
   it("estimates from the mean measured cost of finished items, errored ones left out", async () => {
     // Stored: two results of $0.25 and an errored attempt that cost nothing. Mean: $0.25.
     const previous = [
-      storedResult("q0", 0.25),
-      storedResult("q1", 0.25),
+      ...HALF_SPENT,
       storedResult("q2", 0, {
         correct: null,
         error: { stage: "worker", code: "server", message: "500" },
       }),
     ];
-    const c = await collect({
-      evaluation: evaluation(PRICED, { maxCost: 1 }),
-      items: items(6),
-      backendFor: quarterly,
-      taskConcurrency: 1,
-      previous,
-    });
+    const c = await underCap(1, 6, previous);
     // q2 (the errored one, again) and q3 run; q4 would pass $1.00.
     expect(c.results.map((r) => r.item)).toEqual(["q2", "q3"]);
     expect(c.outcome).toMatchObject({ status: "cost_cap", done: 4, total: 6, errors: 0 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { emptyRecord } from "../../run/record.ts";
 import type { RunRecord } from "../../schema/record.ts";
 import type { EvalResult } from "../schema.ts";
-import { EvalResultSchema } from "../schema.ts";
+import { line } from "../../../test-support/engine/eval/eval-results.ts";
 import {
   PAPER_REWARD,
   describeReward,
@@ -68,21 +68,8 @@ const PLANNED: RunRecord = {
   ],
 };
 
-const result = (over: Partial<EvalResult>): EvalResult =>
-  EvalResultSchema.parse({
-    item: "q1",
-    strategy: "conductor",
-    repeat: 0,
-    correct: true,
-    score: 1,
-    answer: "Answer: 7",
-    expected: "7",
-    tokens: 10,
-    cost: 0,
-    latencyMs: 1,
-    runId: "r1",
-    ...over,
-  });
+/** A right answer of the Conductor strategy to q1; `over` changes what a test is about. */
+const result = (over: Partial<EvalResult>): EvalResult => line("conductor", "q1", true, "r", over);
 
 describe("training samples", () => {
   it("leaves out errored and unscored samples instead of counting them as wrong", () => {

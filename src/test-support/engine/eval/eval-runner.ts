@@ -89,6 +89,13 @@ export async function collect(
   return { results, records, progress, run, outcome };
 }
 
+type Outcome = Collected["outcome"];
+
+/** The outcome a test expects: no errors, nothing skipped and no cap block unless `o` says so. */
+export const expectedOutcome = (
+  o: Pick<Outcome, "status" | "done" | "total" | "cost"> & Partial<Outcome>,
+): Outcome => ({ errors: 0, skipped: [], capBlock: null, ...o });
+
 /** Resolves once `cond` holds, checking after each macrotask (never a timer); throws if it never does. */
 export async function until(cond: () => boolean): Promise<void> {
   for (let i = 0; i < 10_000 && !cond(); i++) await new Promise((r) => setImmediate(r));
