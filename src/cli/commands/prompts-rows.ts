@@ -7,7 +7,11 @@ import { itemSeed, seededRandom } from "../../engine/eval/dataset/shuffle.ts";
 import { poseItem } from "../../engine/eval/pose.ts";
 import { trainerPrompt } from "../../engine/eval/training/shapes.ts";
 import { text, verlSchemaHead } from "../../engine/eval/training/verl.ts";
-import { promptTokensOf, tokensCost, TYPICAL_OUTPUT_TOKENS } from "../../engine/pool/cost-estimate.ts";
+import {
+  promptTokensOf,
+  tokensCost,
+  TYPICAL_OUTPUT_TOKENS,
+} from "../../engine/pool/cost-estimate.ts";
 import type { ChatMessage } from "../../engine/schema/usage.ts";
 import type { Pool } from "../../engine/schema/worker.ts";
 

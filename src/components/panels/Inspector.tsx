@@ -2,7 +2,12 @@ import { findWorker } from "../../engine/conductor/shown-ids.ts";
 import { formatCost } from "../../engine/cost.ts";
 import { notInPool } from "../../engine/pool/cost-estimate.ts";
 import { runNow } from "../../state/run/controller.ts";
-import { selectDoc, selectPhase, selectPool, selectSelectedIds } from "../../state/slices/selectors.ts";
+import {
+  selectDoc,
+  selectPhase,
+  selectPool,
+  selectSelectedIds,
+} from "../../state/slices/selectors.ts";
 import { useStudio } from "../../state/slices/store.ts";
 import { useFormerWorkers } from "../useFormerWorkers.ts";
 import { isExampleRun } from "../examples/examples.ts";

@@ -16,7 +16,11 @@ import type { Plugin } from "vite";
 
 /** Pyodide's files the interpreter reads at start-up, as they come in the package (its
  * `pyodide.asm.mjs` is bundled into the host script). */
-export const PYODIDE_FILES = ["pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"] as const;
+export const PYODIDE_FILES = [
+  "pyodide.asm.wasm",
+  "python_stdlib.zip",
+  "pyodide-lock.json",
+] as const;
 /** The worker script the frame starts (browser-worker.ts, bundled). */
 const HOST_SCRIPT = "sandbox-host.js";
 

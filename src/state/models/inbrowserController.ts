@@ -1,6 +1,10 @@
 // The in-browser Conductor's controller: probe, download, load, unload and delete models.
 import { createWebLLMBackend } from "../../engine/llm/webllm/backend.ts";
-import { buildCatalogue, chooseModel, contextWindowFor } from "../../engine/llm/webllm/catalogue.ts";
+import {
+  buildCatalogue,
+  chooseModel,
+  contextWindowFor,
+} from "../../engine/llm/webllm/catalogue.ts";
 import { classifyWebLLMError } from "../../engine/llm/webllm/webllm-errors.ts";
 import type { LoadEngineOptions, LoadEngineResult } from "../../engine/llm/webllm/loader.ts";
 import {
