@@ -4,6 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import OpenAI from "openai";
+import { it } from "vitest";
 import type { TestServer, TestServerOptions } from "../../../e2e/server/server.ts";
 import { startTestServer } from "../../../e2e/server/server.ts";
 import { threeWorkerConfig } from "./cli-harness.ts";
@@ -85,3 +86,18 @@ export async function serveInProcess(
       }),
   };
 }
+
+/** `it` with `serve` started in this process as the `s` fixture (no options):
+ * `serveIt("…", async ({ expect, s }) => …)`. Everything stops when the test ends. A test that needs
+ * serve flags, config or env calls `serveInProcess(onTestFinished, options)` itself. */
+export const serveIt = it.extend<{ s: InProcessServe }>({
+  // eslint-disable-next-line no-empty-pattern -- vitest reads the fixture's dependencies from this pattern
+  s: async ({}, use) => {
+    const cleanups: (() => Promise<void>)[] = [];
+    try {
+      await use(await serveInProcess((fn) => cleanups.push(fn)));
+    } finally {
+      for (const fn of cleanups) await fn();
+    }
+  },
+});
