@@ -20,6 +20,21 @@ import type { Io } from "../../cli/command.ts";
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const BIN = join(ROOT, "bin", "conductor-studio.mjs");
 
+/**
+ * Spawns `conductor-studio <command> --port 0 ...args` as a long-running service (serve, reward): the
+ * child sees only PATH plus `env`, its stdout is dropped and its stderr piped for the caller to watch.
+ * `exited` resolves with the exit code.
+ */
+export function spawnService(command: string, args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [BIN, command, "--port", "0", ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, exited };
+}
+
 /** Per-test limit for tests that spawn the CLI (tsx takes about a second to start it; several seconds
  * under load): it catches a hang, it asserts no duration. */
 export const CLI_TIMEOUT_MS = 60_000;
