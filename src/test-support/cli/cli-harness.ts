@@ -114,22 +114,29 @@ export interface Harness {
   file(name: string, content: unknown): Promise<string>;
 }
 
-/** `it` with a fresh harness as the `h` fixture: `cliIt("…", async ({ expect, h }) => …)`. The
- * server closes and the directory goes when the test ends. A test that needs server options calls
- * `harness(onTestFinished, options)` itself. */
-export const cliIt = it.extend<{ h: Harness }>({
+/**
+ * A vitest fixture from a set-up that registers its clean-ups with `onFinished` (as `harness` and
+ * `serveInProcess` do): the test gets what it returns, and the clean-ups run after the test.
+ */
+export function fixtureFrom<T>(
+  start: (onFinished: (fn: () => Promise<void>) => void) => Promise<T>,
+) {
   // eslint-disable-next-line no-empty-pattern -- vitest reads the fixture's dependencies from this pattern
-  h: async ({}, use) => {
+  return async ({}, use: (value: T) => Promise<void>) => {
     const cleanups: (() => Promise<void>)[] = [];
     try {
-      await use(await harness((fn) => cleanups.push(fn)));
+      await use(await start((fn) => cleanups.push(fn)));
     } finally {
       for (const fn of cleanups) await fn();
     }
-  },
-});
+  };
+}
 
-/** A test server and a temp directory for one test; `onFinished` is the test context's hook. */
+/** `it` with a fresh harness as the `h` fixture: `cliIt("…", async ({ expect, h }) => …)`. The
+ * server closes and the directory goes when the test ends. A test that needs server options calls
+ * `harness(onTestFinished, options)` itself. */
+export const cliIt = it.extend<{ h: Harness }>({ h: fixtureFrom((f) => harness(f)) });
+
 export async function harness(
   onFinished: (fn: () => Promise<void>) => void,
   serverOptions: TestServerOptions = {},

@@ -7,7 +7,7 @@ import OpenAI from "openai";
 import { it } from "vitest";
 import type { TestServer, TestServerOptions } from "../../../e2e/server/server.ts";
 import { startTestServer } from "../../../e2e/server/server.ts";
-import { threeWorkerConfig } from "./cli-harness.ts";
+import { fixtureFrom, threeWorkerConfig } from "./cli-harness.ts";
 import { resolveConfig } from "../../cli/config.ts";
 import { parseServeArgs } from "../../cli/serve/args.ts";
 import type { RunningServer } from "../../cli/serve/server.ts";
@@ -91,13 +91,5 @@ export async function serveInProcess(
  * `serveIt("…", async ({ expect, s }) => …)`. Everything stops when the test ends. A test that needs
  * serve flags, config or env calls `serveInProcess(onTestFinished, options)` itself. */
 export const serveIt = it.extend<{ s: InProcessServe }>({
-  // eslint-disable-next-line no-empty-pattern -- vitest reads the fixture's dependencies from this pattern
-  s: async ({}, use) => {
-    const cleanups: (() => Promise<void>)[] = [];
-    try {
-      await use(await serveInProcess((fn) => cleanups.push(fn)));
-    } finally {
-      for (const fn of cleanups) await fn();
-    }
-  },
+  s: fixtureFrom((f) => serveInProcess(f)),
 });
