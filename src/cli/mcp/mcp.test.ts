@@ -42,6 +42,17 @@ const modern = () =>
   new Client({ name: "test", version: "1" }, { versionNegotiation: { mode: "auto" } });
 const legacy = () => new Client({ name: "test", version: "1" });
 
+/** `client` connected over `transport`, closed when the test finishes. */
+async function connected(
+  client: Client,
+  transport: Parameters<Client["connect"]>[0],
+  onFinished: (fn: () => Promise<void>) => void,
+): Promise<Client> {
+  await client.connect(transport);
+  onFinished(() => client.close());
+  return client;
+}
+
 /** `serve --mcp` in this process, asking for the key in K (KEY). */
 const serveKeyedMcp = (onFinished: (fn: () => Promise<void>) => void) =>
   serveInProcess(onFinished, { args: ["--mcp", "--api-key-env", "K"], env: { K: KEY } });
@@ -56,9 +67,7 @@ describe("the MCP tools", { timeout: CLI_TIMEOUT_MS }, () => {
       const mcp = createMcpServer({ engine, version: MCP_VERSION, log: () => undefined });
       const [a, b] = InMemoryTransport.createLinkedPair();
       await mcp.connect(b);
-      const client = legacy();
-      await client.connect(a);
-      onTestFinished(() => client.close());
+      const client = await connected(legacy(), a, onTestFinished);
       const tools = await client.listTools();
       expect(tools.tools.map((t) => t.name).sort()).toEqual(["plan", "run_plan", "solve"]);
       scriptAttemptsThenCheck(server);
@@ -90,9 +99,7 @@ describe("the MCP tools", { timeout: CLI_TIMEOUT_MS }, () => {
     const transport = new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), {
       requestInit: { headers: { Authorization: `Bearer ${KEY}` } },
     });
-    const client = modern();
-    await client.connect(transport);
-    onTestFinished(() => client.close());
+    const client = await connected(modern(), transport, onTestFinished);
     expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
     scriptAttemptsThenCheck(s.server);
     const planned = structured(
@@ -118,9 +125,11 @@ describe("the MCP tools", { timeout: CLI_TIMEOUT_MS }, () => {
     onTestFinished,
   }) => {
     const s = await serveInProcess(onTestFinished, { args: ["--mcp"] });
-    const client = legacy();
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`)));
-    onTestFinished(() => client.close());
+    const client = await connected(
+      legacy(),
+      new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`)),
+      onTestFinished,
+    );
     expect(client.getNegotiatedProtocolVersion()).toBe("2025-11-25");
     expect(client.getServerVersion()).toMatchObject({ name: "conductor-studio" });
     scriptAttemptsThenCheck(s.server);
@@ -163,9 +172,7 @@ describe("the MCP tools", { timeout: CLI_TIMEOUT_MS }, () => {
         env: { PATH: process.env.PATH ?? "" },
         stderr: "ignore",
       });
-      const client = legacy();
-      await client.connect(transport);
-      onTestFinished(() => client.close());
+      const client = await connected(legacy(), transport, onTestFinished);
       const tools = await client.listTools();
       expect(tools.tools.map((t) => t.name).sort()).toEqual(["plan", "run_plan", "solve"]);
       scriptAttemptsThenCheck(server);

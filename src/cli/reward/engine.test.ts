@@ -1,41 +1,13 @@
 // The reward runtime as the service builds it, against the local test server: code answers go
-// through the "code" grader and its sandbox (a scripted one here; the real Pyodide runs in
+// through the "code" grader and its sandbox (the scripted summing sandbox here; the real Pyodide runs in
 // src/engine/eval/code/sandbox.node.test.ts), asked for once, disposed with the runtime.
 import { describe } from "vitest";
-import type { Sandbox } from "../../engine/eval/code/pool.ts";
-import { IDLE_STATUS, leaseOver } from "../../engine/eval/code/pool.ts";
 import { cliIt, threeWorkerConfig } from "../../test-support/cli/cli-harness.ts";
 import { resolveConfig } from "../config.ts";
 import { createRewardRuntime } from "./engine.ts";
 import { RewardRequestSchema } from "./request.ts";
 import { PAPER_REWARD } from "../../engine/eval/training/reward.ts";
-
-/** Prints the sum of stdin's numbers when the program mentions `sum`, else nothing. */
-function scriptedSandbox(): Sandbox & { disposed: number } {
-  const run = (request: Parameters<Sandbox["run"]>[0]) => {
-    const stdin = request.mode === "stdio" ? request.stdin : "";
-    const sum = stdin
-      .split(/\s+/)
-      .filter(Boolean)
-      .map(Number)
-      .reduce((a, b) => a + b, 0);
-    const stdout = request.code.includes("sum") ? `${sum}\n` : "";
-    return Promise.resolve({
-      ok: true as const,
-      outcome: { status: "ok" as const, stdout, stderr: "", timeMs: 1 },
-    });
-  };
-  const box = {
-    disposed: 0,
-    run,
-    open: leaseOver(run),
-    warm: () => Promise.resolve(),
-    status: () => IDLE_STATUS,
-    subscribe: () => () => undefined,
-    dispose: () => void box.disposed++,
-  };
-  return box;
-}
+import { summingSandbox } from "../../test-support/engine/eval/code/summing-sandbox.ts";
 
 const TESTS = {
   style: "stdio",
@@ -57,7 +29,7 @@ describe("the reward runtime", () => {
       h.server.setDefault("solver-b", { content: "```python\nprint('no idea')\n```" });
       const resolved = resolveConfig(JSON.stringify(threeWorkerConfig(h.server)), {});
       if (!resolved.ok) throw new Error(resolved.message);
-      const sandbox = scriptedSandbox();
+      const sandbox = summingSandbox(1);
       let asked = 0;
       const runtime = createRewardRuntime(resolved, {
         concurrency: 4,
@@ -135,7 +107,7 @@ describe("the reward runtime", () => {
         const runtime = createRewardRuntime(resolved, {
           concurrency: 4,
           scorer,
-          codeSandbox: () => (asked++, Promise.resolve(scriptedSandbox())),
+          codeSandbox: () => (asked++, Promise.resolve(summingSandbox(1))),
         });
         await runtime.warm();
         await runtime.dispose();

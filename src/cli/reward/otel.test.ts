@@ -1,13 +1,10 @@
 // `conductor-studio reward --otlp-endpoint`: each scored item's run arrives at a local OTLP
 // receiver as one whole trace tagged with its reward, and a bad option is refused before listening.
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, it } from "vitest";
-import { startTestServer } from "../../../e2e/server/server.ts";
 import {
   CLI_TIMEOUT_MS,
   QUESTION,
+  harness,
   runCli,
   threeWorkerConfig,
 } from "../../test-support/cli/cli-harness.ts";
@@ -23,15 +20,11 @@ describe("conductor-studio reward --otlp-endpoint", { timeout: CLI_TIMEOUT_MS },
     expect,
     onTestFinished,
   }) => {
-    const server = await startTestServer();
-    onTestFinished(() => server.close());
+    const { server, file } = await harness(onTestFinished);
     // Like Phoenix: protobuf only (415 to JSON).
     const rx = await startReceiver({ protobufOnly: true });
     onTestFinished(() => rx.close());
-    const dir = await mkdtemp(join(tmpdir(), "conductor-reward-otel-"));
-    onTestFinished(() => rm(dir, { recursive: true, force: true }));
-    const config = join(dir, "pool.json");
-    await writeFile(config, JSON.stringify(threeWorkerConfig(server)));
+    const config = await file("pool.json", threeWorkerConfig(server));
     server.setDefault("solver-a", { content: "Answer: 5050" });
     server.setDefault("solver-b", { content: "Answer: 5000" });
     const service = await startRewardProcess(["--config", config, "--otlp-endpoint", rx.url]);

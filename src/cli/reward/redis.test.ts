@@ -1,13 +1,9 @@
 // Two `reward` replicas (child processes) sharing one real redis-server: a repeated request is
 // answered upstream once, in flight together or one after the other; the rate limit's buckets
 // live there; no key is ever stored; Redis stopping leaves the service answering, uncached.
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { createClient } from "redis";
 import { describe, it } from "vitest";
-import { startTestServer } from "../../../e2e/server/server.ts";
-import { QUESTION, threeWorkerConfig } from "../../test-support/cli/cli-harness.ts";
+import { QUESTION, harness, threeWorkerConfig } from "../../test-support/cli/cli-harness.ts";
 import { startRedisServer } from "../../test-support/node/redis-server.ts";
 import { startRewardProcess } from "../../test-support/cli/reward-harness.ts";
 
@@ -32,15 +28,8 @@ describe("reward replicas sharing Redis", { timeout: 60_000 }, () => {
   }) => {
     const redis = await startRedisServer();
     onTestFinished(() => redis.stop());
-    const server = await startTestServer({ keys: { "solver-a": KEY_A } });
-    onTestFinished(() => server.close());
-    const dir = await mkdtemp(join(tmpdir(), "conductor-reward-redis-"));
-    onTestFinished(() => rm(dir, { recursive: true, force: true }));
-    const config = join(dir, "pool.json");
-    await writeFile(
-      config,
-      JSON.stringify(threeWorkerConfig(server, {}, { a: "CS_SOLVER_A_KEY" })),
-    );
+    const { server, file } = await harness(onTestFinished, { keys: { "solver-a": KEY_A } });
+    const config = await file("pool.json", threeWorkerConfig(server, {}, { a: "CS_SOLVER_A_KEY" }));
     const args = ["--config", config, "--cache", redis.url];
     const limit = ["--rate-limit", "1000", "--rate-limit-store", redis.url];
     const env = { CS_SOLVER_A_KEY: KEY_A };

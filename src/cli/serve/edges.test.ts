@@ -9,16 +9,12 @@ import {
   scriptAttemptsThenCheck,
 } from "../../test-support/cli/cli-harness.ts";
 import { readRuns } from "../../test-support/cli/serve-child.ts";
-import { serveInProcess } from "../../test-support/cli/serve-in-process.ts";
+import { serveInProcess, serveIt } from "../../test-support/cli/serve-in-process.ts";
 
 const KEY = "sk-serve-edges-41c9";
 
 describe("serve edges", { timeout: CLI_TIMEOUT_MS }, () => {
-  it("answers a bad percent-escape in a path with 400, not 500", async ({
-    expect,
-    onTestFinished,
-  }) => {
-    const s = await serveInProcess(onTestFinished);
+  serveIt("answers a bad percent-escape in a path with 400, not 500", async ({ expect, s }) => {
     const r = await fetch(`${s.url}/v1/models/%E0%A4%A`);
     expect(r.status).toBe(400);
     expect(await r.json()).toMatchObject({ error: { code: "invalid_path" } });
@@ -42,41 +38,40 @@ describe("serve edges", { timeout: CLI_TIMEOUT_MS }, () => {
     expect(await s.client({ apiKey: KEY }).models.list()).toMatchObject({ object: "list" });
   });
 
-  it("answers /health with 503 draining while runs drain, and new requests with 503", async ({
-    expect,
-    onTestFinished,
-  }) => {
-    const s = await serveInProcess(onTestFinished);
-    let reached!: () => void;
-    const checking = new Promise<void>((resolve) => (reached = resolve));
-    scriptAttemptsThenCheck(s.server);
-    s.server.reset();
-    s.server.script("conductor-7b", `model_id = [2]\nsubtasks = ["Answer."]\naccess_list = [[]]`);
-    s.server.script("checker", () => {
-      reached();
-      return { content: CHECKED, latencyMs: 300 };
-    });
-    const inFlight = s.client({ maxRetries: 0 }).chat.completions.create(ask());
-    await checking;
-    expect(await (await fetch(`${s.url}/health`)).json()).toMatchObject({
-      status: "ok",
-      running: 1,
-    });
-    const stopped = s.running.shutdown(5_000);
-    const health = await fetch(`${s.url}/health`);
-    expect(health.status).toBe(503);
-    expect(await health.json()).toMatchObject({ status: "draining", running: 1 });
-    const late = await fetch(`${s.url}/v1/chat/completions`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(ask()),
-    });
-    expect(late.status).toBe(503);
-    expect(late.headers.get("x-should-retry")).toBe("true");
-    expect((await inFlight).choices[0]?.message.content).toBe(CHECKED);
-    await stopped;
-    await expect(fetch(`${s.url}/health`)).rejects.toThrow();
-  });
+  serveIt(
+    "answers /health with 503 draining while runs drain, and new requests with 503",
+    async ({ expect, s }) => {
+      let reached!: () => void;
+      const checking = new Promise<void>((resolve) => (reached = resolve));
+      scriptAttemptsThenCheck(s.server);
+      s.server.reset();
+      s.server.script("conductor-7b", `model_id = [2]\nsubtasks = ["Answer."]\naccess_list = [[]]`);
+      s.server.script("checker", () => {
+        reached();
+        return { content: CHECKED, latencyMs: 300 };
+      });
+      const inFlight = s.client({ maxRetries: 0 }).chat.completions.create(ask());
+      await checking;
+      expect(await (await fetch(`${s.url}/health`)).json()).toMatchObject({
+        status: "ok",
+        running: 1,
+      });
+      const stopped = s.running.shutdown(5_000);
+      const health = await fetch(`${s.url}/health`);
+      expect(health.status).toBe(503);
+      expect(await health.json()).toMatchObject({ status: "draining", running: 1 });
+      const late = await fetch(`${s.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(ask()),
+      });
+      expect(late.status).toBe(503);
+      expect(late.headers.get("x-should-retry")).toBe("true");
+      expect((await inFlight).choices[0]?.message.content).toBe(CHECKED);
+      await stopped;
+      await expect(fetch(`${s.url}/health`)).rejects.toThrow();
+    },
+  );
 
   it("rotates the --runs file by size, every record whole", async ({ expect, onTestFinished }) => {
     const s = await serveInProcess(onTestFinished, { args: ["--runs-max-bytes", "1024"] });

@@ -11,36 +11,38 @@ import {
   QUESTION,
 } from "../../test-support/cli/cli-harness.ts";
 import { readRuns } from "../../test-support/cli/serve-child.ts";
-import { serveInProcess } from "../../test-support/cli/serve-in-process.ts";
+import { serveInProcess, serveIt } from "../../test-support/cli/serve-in-process.ts";
 
 const TRUNCATED = 'model_id = [0, 1]\nsubtasks = ["Solve it.", "Check it and give the';
 
 describe("serve falls back when the Conductor cannot plan", { timeout: CLI_TIMEOUT_MS }, () => {
-  it("asks the Conductor once more, then answers plan_error without a client retry", async ({
-    expect,
-    onTestFinished,
-  }) => {
-    const s = await serveInProcess(onTestFinished);
-    s.server.setDefault("conductor-7b", TRUNCATED);
-    const e = await s
-      .client()
-      .chat.completions.create(ask())
-      .catch((e: unknown) => e);
-    expect(e).toBeInstanceOf(APIError);
-    expect(e).toMatchObject({ status: 502, code: "plan_error" });
-    expect(chatRequests(s.server, "conductor-7b")).toHaveLength(2);
-    // Streamed, the same failure comes after a 200: the record says both.
-    const stream = await s.client().chat.completions.create({ ...ask(), stream: true });
-    await (async () => {
-      for await (const chunk of stream) void chunk;
-    })().catch(() => undefined);
-    await s.running.shutdown(0);
-    const served = (await readRuns(s.runs)).map((l) => [l.served.http_status, l.served.error_code]);
-    expect(served).toEqual([
-      [502, "plan_error"],
-      [200, "plan_error"],
-    ]);
-  });
+  serveIt(
+    "asks the Conductor once more, then answers plan_error without a client retry",
+    async ({ expect, s }) => {
+      s.server.setDefault("conductor-7b", TRUNCATED);
+      const e = await s
+        .client()
+        .chat.completions.create(ask())
+        .catch((e: unknown) => e);
+      expect(e).toBeInstanceOf(APIError);
+      expect(e).toMatchObject({ status: 502, code: "plan_error" });
+      expect(chatRequests(s.server, "conductor-7b")).toHaveLength(2);
+      // Streamed, the same failure comes after a 200: the record says both.
+      const stream = await s.client().chat.completions.create({ ...ask(), stream: true });
+      await (async () => {
+        for await (const chunk of stream) void chunk;
+      })().catch(() => undefined);
+      await s.running.shutdown(0);
+      const served = (await readRuns(s.runs)).map((l) => [
+        l.served.http_status,
+        l.served.error_code,
+      ]);
+      expect(served).toEqual([
+        [502, "plan_error"],
+        [200, "plan_error"],
+      ]);
+    },
+  );
 
   it("with --fallback worker:NAME lets that worker answer alone", async ({
     expect,

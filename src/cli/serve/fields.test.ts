@@ -5,7 +5,7 @@ import { readFile } from "node:fs/promises";
 import { describe, it } from "vitest";
 import { CHAT_FIELDS } from "./fields.ts";
 import { parseChatRequest } from "./request.ts";
-import { serveInProcess } from "../../test-support/cli/serve-in-process.ts";
+import { serveIt } from "../../test-support/cli/serve-in-process.ts";
 import {
   CHECKED,
   CLI_TIMEOUT_MS,
@@ -106,35 +106,34 @@ describe("the chat request's field table", () => {
 });
 
 describe("serve names what it ignores", { timeout: CLI_TIMEOUT_MS }, () => {
-  it("sends x-conductor-ignored for sampling extras and unknown fields, 400 for audio out", async ({
-    expect,
-    onTestFinished,
-  }) => {
-    const s = await serveInProcess(onTestFinished);
-    scriptAttemptsThenCheck(s.server);
-    const post = (body: unknown) =>
-      fetch(`${s.url}/v1/chat/completions`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(body),
+  serveIt(
+    "sends x-conductor-ignored for sampling extras and unknown fields, 400 for audio out",
+    async ({ expect, s }) => {
+      scriptAttemptsThenCheck(s.server);
+      const post = (body: unknown) =>
+        fetch(`${s.url}/v1/chat/completions`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify(body),
+        });
+      const r = await post({
+        ...ask(),
+        top_k: 5,
+        repetition_penalty: 1.2,
+        prediction: { type: "content", content: "" },
+        shiny: 1,
       });
-    const r = await post({
-      ...ask(),
-      top_k: 5,
-      repetition_penalty: 1.2,
-      prediction: { type: "content", content: "" },
-      shiny: 1,
-    });
-    expect(r.status).toBe(200);
-    expect(r.headers.get("x-conductor-ignored")).toBe(
-      "top_k, repetition_penalty, prediction, shiny",
-    );
-    expect(await r.json()).toMatchObject({ choices: [{ message: { content: CHECKED } }] });
-    const audio = await post({ ...ask(), modalities: ["text", "audio"] });
-    expect(audio.status).toBe(400);
-    expect(await audio.json()).toMatchObject({
-      error: { code: "unsupported_parameter", param: "modalities" },
-    });
-    expect(s.server.requests.length).toBe(4);
-  });
+      expect(r.status).toBe(200);
+      expect(r.headers.get("x-conductor-ignored")).toBe(
+        "top_k, repetition_penalty, prediction, shiny",
+      );
+      expect(await r.json()).toMatchObject({ choices: [{ message: { content: CHECKED } }] });
+      const audio = await post({ ...ask(), modalities: ["text", "audio"] });
+      expect(audio.status).toBe(400);
+      expect(await audio.json()).toMatchObject({
+        error: { code: "unsupported_parameter", param: "modalities" },
+      });
+      expect(s.server.requests.length).toBe(4);
+    },
+  );
 });

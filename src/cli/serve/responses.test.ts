@@ -16,42 +16,37 @@ import {
   scriptAttemptsThenCheck,
 } from "../../test-support/cli/cli-harness.ts";
 import { parseResponsesRequest } from "./responses.ts";
-import { serveInProcess } from "../../test-support/cli/serve-in-process.ts";
+import { serveIt } from "../../test-support/cli/serve-in-process.ts";
 
 describe("serve /v1/responses", { timeout: CLI_TIMEOUT_MS }, () => {
-  it("answers text input with instructions, usage and, asked, the trace", async ({
-    expect,
-    onTestFinished,
-  }) => {
-    const s = await serveInProcess(onTestFinished);
-    scriptAttemptsThenCheck(s.server);
-    const r = await s.client().responses.create({
-      model: "conductor",
-      input: QUESTION,
-      instructions: "End with the number alone on the last line.",
-      conductor_trace: true,
-    } as ResponseCreateParamsNonStreaming);
-    expect(r.object).toBe("response");
-    expect(r.status).toBe("completed");
-    expect(r.output_text).toBe(CHECKED);
-    expect(r.output[0]).toMatchObject({ type: "message", role: "assistant" });
-    expect(r.usage).toMatchObject({
-      input_tokens: TOTAL.p,
-      output_tokens: TOTAL.c,
-      total_tokens: TOTAL.p + TOTAL.c,
-    });
-    expect(r).toMatchObject({ conductor_trace: { status: "done", totals: { calls: 4 } } });
-    // The instructions reach the Conductor as context before the question.
-    const plan = promptText(chatRequests(s.server, "conductor-7b")[0]);
-    expect(plan).toContain("End with the number alone on the last line.");
-    expect(plan.indexOf("End with the number")).toBeLessThan(plan.lastIndexOf(QUESTION));
-  });
+  serveIt(
+    "answers text input with instructions, usage and, asked, the trace",
+    async ({ expect, s }) => {
+      scriptAttemptsThenCheck(s.server);
+      const r = await s.client().responses.create({
+        model: "conductor",
+        input: QUESTION,
+        instructions: "End with the number alone on the last line.",
+        conductor_trace: true,
+      } as ResponseCreateParamsNonStreaming);
+      expect(r.object).toBe("response");
+      expect(r.status).toBe("completed");
+      expect(r.output_text).toBe(CHECKED);
+      expect(r.output[0]).toMatchObject({ type: "message", role: "assistant" });
+      expect(r.usage).toMatchObject({
+        input_tokens: TOTAL.p,
+        output_tokens: TOTAL.c,
+        total_tokens: TOTAL.p + TOTAL.c,
+      });
+      expect(r).toMatchObject({ conductor_trace: { status: "done", totals: { calls: 4 } } });
+      // The instructions reach the Conductor as context before the question.
+      const plan = promptText(chatRequests(s.server, "conductor-7b")[0]);
+      expect(plan).toContain("End with the number alone on the last line.");
+      expect(plan.indexOf("End with the number")).toBeLessThan(plan.lastIndexOf(QUESTION));
+    },
+  );
 
-  it("reads message input and streams the Open Responses events", async ({
-    expect,
-    onTestFinished,
-  }) => {
-    const s = await serveInProcess(onTestFinished);
+  serveIt("reads message input and streams the Open Responses events", async ({ expect, s }) => {
     const pieces = ["Both attempts ", "agree. ", "The sum is 5050."];
     s.server.script("conductor-7b", { content: ATTEMPTS_THEN_CHECK, usage: USAGE["conductor-7b"] });
     s.server.script("solver-a", { content: ANSWER_A, usage: USAGE["solver-a"] });
@@ -80,25 +75,24 @@ describe("serve /v1/responses", { timeout: CLI_TIMEOUT_MS }, () => {
     expect(promptText(chatRequests(s.server, "conductor-7b")[0])).toContain("Be brief.");
   });
 
-  it("fails a stream with response.failed, and a whole answer with the coded error", async ({
-    expect,
-    onTestFinished,
-  }) => {
-    const s = await serveInProcess(onTestFinished);
-    s.server.setDefault("conductor-7b", "I cannot decide on a plan.");
-    const e = await s
-      .client()
-      .responses.create({ model: "conductor", input: QUESTION })
-      .catch((e: unknown) => e);
-    expect(e).toBeInstanceOf(APIError);
-    expect(e).toMatchObject({ status: 502, code: "plan_error" });
-    const stream = s.client().responses.stream({ model: "conductor", input: QUESTION });
-    const failed: unknown[] = [];
-    for await (const event of stream) if (event.type === "response.failed") failed.push(event);
-    expect(failed).toMatchObject([
-      { response: { status: "failed", error: { code: "plan_error" } } },
-    ]);
-  });
+  serveIt(
+    "fails a stream with response.failed, and a whole answer with the coded error",
+    async ({ expect, s }) => {
+      s.server.setDefault("conductor-7b", "I cannot decide on a plan.");
+      const e = await s
+        .client()
+        .responses.create({ model: "conductor", input: QUESTION })
+        .catch((e: unknown) => e);
+      expect(e).toBeInstanceOf(APIError);
+      expect(e).toMatchObject({ status: 502, code: "plan_error" });
+      const stream = s.client().responses.stream({ model: "conductor", input: QUESTION });
+      const failed: unknown[] = [];
+      for await (const event of stream) if (event.type === "response.failed") failed.push(event);
+      expect(failed).toMatchObject([
+        { response: { status: "failed", error: { code: "plan_error" } } },
+      ]);
+    },
+  );
 
   it.for<[unknown, string, string | null]>([
     [{ input: [] }, "invalid_request", "input"],

@@ -3,7 +3,7 @@
 import OpenAI, { APIError } from "openai";
 import { describe, it } from "vitest";
 import { CHECKED, CLI_TIMEOUT_MS, ask, chatRequests } from "../../test-support/cli/cli-harness.ts";
-import { serveInProcess } from "../../test-support/cli/serve-in-process.ts";
+import { serveInProcess, serveIt } from "../../test-support/cli/serve-in-process.ts";
 
 /** A one-step plan: Solver A answers alone. */
 const SOLVER_A_ALONE = `One model is enough.
@@ -24,7 +24,7 @@ async function failure(p: Promise<unknown>): Promise<APIError> {
 }
 
 describe("serve answers what a retry cannot fix as final", { timeout: CLI_TIMEOUT_MS }, () => {
-  it.for<[string, { status: number; errorMessage?: string }, number, string]>([
+  serveIt.for<[string, { status: number; errorMessage?: string }, number, string]>([
     ["a refused key", { status: 401 }, 502, "upstream_auth"],
     [
       "a bad request",
@@ -41,8 +41,7 @@ describe("serve answers what a retry cannot fix as final", { timeout: CLI_TIMEOU
     ],
   ])(
     "%s: one plan and one worker call reach the upstream",
-    async ([, reply, status, code], { expect, onTestFinished }) => {
-      const s = await serveInProcess(onTestFinished);
+    async ([, reply, status, code], { expect, s }) => {
       s.server.setDefault("conductor-7b", SOLVER_A_ALONE);
       s.server.setDefault("solver-a", reply);
       const e = await failure(s.client().chat.completions.create(ask()));
@@ -53,8 +52,7 @@ describe("serve answers what a retry cannot fix as final", { timeout: CLI_TIMEOU
     },
   );
 
-  it("a Conductor whose key is refused: one call, no retry", async ({ expect, onTestFinished }) => {
-    const s = await serveInProcess(onTestFinished);
+  serveIt("a Conductor whose key is refused: one call, no retry", async ({ expect, s }) => {
     s.server.setDefault("conductor-7b", { status: 403 });
     const e = await failure(s.client().chat.completions.create(ask()));
     expect(e).toMatchObject({ status: 502, code: "upstream_auth" });
@@ -109,8 +107,7 @@ describe("serve answers what a retry cannot fix as final", { timeout: CLI_TIMEOU
     expect(e.message).toContain("idle time-out");
   });
 
-  it("requests the server refuses say so too", async ({ expect, onTestFinished }) => {
-    const s = await serveInProcess(onTestFinished);
+  serveIt("requests the server refuses say so too", async ({ expect, s }) => {
     const client = s.client();
     const other = await failure(client.chat.completions.create({ ...ask(), model: "gpt-5" }));
     expect(other).toMatchObject({ status: 404, code: "model_not_found", param: "model" });

@@ -7,6 +7,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { TestContext } from "vitest";
 import { it } from "vitest";
 import type { ChatBody, TestServer, TestServerOptions } from "../../../e2e/server/server.ts";
 import { startTestServer } from "../../../e2e/server/server.ts";
@@ -19,6 +20,21 @@ import type { Io } from "../../cli/command.ts";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const BIN = join(ROOT, "bin", "conductor-studio.mjs");
+
+/**
+ * Spawns `conductor-studio <command> --port 0 ...args` as a long-running service (serve, reward): the
+ * child sees only PATH plus `env`, its stdout is dropped and its stderr piped for the caller to watch.
+ * `exited` resolves with the exit code.
+ */
+export function spawnService(command: string, args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [BIN, command, "--port", "0", ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, exited };
+}
 
 /** Per-test limit for tests that spawn the CLI (tsx takes about a second to start it; several seconds
  * under load): it catches a hang, it asserts no duration. */
@@ -100,16 +116,22 @@ export interface Harness {
 }
 
 /**
- * `it` with a fresh harness as the `h` fixture: `cliIt("…", async ({ expect, h }) => …)`. The
- * server closes and the directory goes in the test's first `onTestFinished` hook, so after the
- * test's own hooks (they run as a stack): a child the test stops is gone before its server and
- * files. A test that needs server options calls `harness(onTestFinished, options)` itself.
+ * A vitest fixture from a set-up that registers its clean-ups with `onFinished` (as `harness` and
+ * `serveInProcess` do): the test gets what it returns. The clean-ups go in the test's first
+ * `onTestFinished` hook, so they run after the test's own hooks (those run as a stack): a child the
+ * test stops is gone before its server and files. (A fixture's own teardown would run before them.)
  */
-export const cliIt = it.extend<{ h: Harness }>({
-  h: async ({ onTestFinished }, use) => {
-    await use(await harness(onTestFinished));
-  },
-});
+export function fixtureFrom<T>(
+  start: (onFinished: (fn: () => Promise<void>) => void) => Promise<T>,
+) {
+  return async ({ onTestFinished }: TestContext, use: (value: T) => Promise<void>) => {
+    await use(await start((fn) => onTestFinished(fn)));
+  };
+}
+
+/** `it` with a fresh harness as the `h` fixture: `cliIt("…", async ({ expect, h }) => …)`. A test
+ * that needs server options calls `harness(onTestFinished, options)` itself. */
+export const cliIt = it.extend<{ h: Harness }>({ h: fixtureFrom((f) => harness(f)) });
 
 /** A test server and a temp directory for one test; `onFinished` is the test context's hook. */
 export async function harness(

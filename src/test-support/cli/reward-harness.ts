@@ -1,11 +1,6 @@
 // Test support for `reward`: the real bin as a child process, resolved once it listens, and a
 // small client for its two routes. Not a test file.
-import { spawn } from "node:child_process";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-
-const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
-const BIN = join(ROOT, "bin", "conductor-studio.mjs");
+import { spawnService } from "./cli-harness.ts";
 
 export interface RewardProcess {
   url: string;
@@ -22,13 +17,8 @@ export async function startRewardProcess(
   args: string[],
   env: Record<string, string> = {},
 ): Promise<RewardProcess> {
-  const child = spawn(process.execPath, [BIN, "reward", "--port", "0", ...args], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", ...env },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  const { child, exited } = spawnService("reward", args, env);
   let stderr = "";
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
     child.stderr.setEncoding("utf8").on("data", (s: string) => {
       stderr += s;

@@ -1,20 +1,16 @@
 // Test support for the `serve` integration tests: the real bin as a long-running child process,
 // its stderr watched for lines, and an official `openai` client pointed at it. Not a test file.
-import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import { z } from "zod";
 import type { TestServer, TestServerOptions } from "../../../e2e/server/server.ts";
 import { startTestServer } from "../../../e2e/server/server.ts";
 import { ExportEnvelopeSchema } from "../../engine/run/export.ts";
-
-const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
-const BIN = join(ROOT, "bin", "conductor-studio.mjs");
+import { spawnService } from "./cli-harness.ts";
 
 export interface ServeProcess {
   child: ChildProcess;
@@ -39,11 +35,7 @@ export async function startServe(
   env: Record<string, string>,
   onFinished: (fn: () => void | Promise<void>) => void,
 ): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [BIN, "serve", "--port", "0", ...args], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const { child, exited } = spawnService("serve", args, env);
   let stderr = "";
   const watchers: { re: RegExp; resolve: (line: string) => void }[] = [];
   const check = () => {
@@ -55,12 +47,10 @@ export async function startServe(
       }
     }
   };
-  child.stderr?.setEncoding("utf8").on("data", (s: string) => {
+  child.stderr.setEncoding("utf8").on("data", (s: string) => {
     stderr += s;
     check();
   });
-  child.stdout?.resume();
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   onFinished(async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
     await exited;

@@ -4,9 +4,10 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import OpenAI from "openai";
+import { it } from "vitest";
 import type { TestServer, TestServerOptions } from "../../../e2e/server/server.ts";
 import { startTestServer } from "../../../e2e/server/server.ts";
-import { threeWorkerConfig } from "./cli-harness.ts";
+import { fixtureFrom, threeWorkerConfig } from "./cli-harness.ts";
 import { resolveConfig } from "../../cli/config.ts";
 import { parseServeArgs } from "../../cli/serve/args.ts";
 import type { RunningServer } from "../../cli/serve/server.ts";
@@ -85,3 +86,10 @@ export async function serveInProcess(
       }),
   };
 }
+
+/** `it` with `serve` started in this process as the `s` fixture (no options):
+ * `serveIt("…", async ({ expect, s }) => …)`. Everything stops when the test ends. A test that needs
+ * serve flags, config or env calls `serveInProcess(onTestFinished, options)` itself. */
+export const serveIt = it.extend<{ s: InProcessServe }>({
+  s: fixtureFrom((f) => serveInProcess(f)),
+});
