@@ -50,12 +50,10 @@ test("scores right, wrong, hanging and escaping answers; the page stays responsi
   await sandbox.start(hang);
   // The longest frame gap is printed (target 250 ms), not asserted under CI's load.
   const worstGap = await sandbox.longestFrameGap(1000);
-  test
-    .info()
-    .annotations.push({
-      type: "longest frame gap (target 250 ms)",
-      description: `${worstGap.toFixed(0)} ms`,
-    });
+  test.info().annotations.push({
+    type: "longest frame gap (target 250 ms)",
+    description: `${worstGap.toFixed(0)} ms`,
+  });
   expect(await sandbox.done(hang.key)).toBe(false);
   await page.getByTestId("open-settings").click();
   await expect(page.getByTestId("settings")).toBeVisible();

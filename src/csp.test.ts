@@ -14,6 +14,8 @@ describe("the headers a host sends", () => {
   it("let the code sandbox frame's one script run (a srcdoc frame inherits the page's policy)", () => {
     expect(CONTENT_SECURITY_POLICY).toMatch(/script-src 'self' 'wasm-unsafe-eval' 'sha256-/);
     expect(CONTENT_SECURITY_POLICY).toContain(SANDBOX_FRAME_SCRIPT_HASH);
-    expect(CONTENT_SECURITY_POLICY).not.toMatch(/'unsafe-inline'[^;]*; worker|script-src[^;]*'unsafe-inline'/);
+    expect(CONTENT_SECURITY_POLICY).not.toMatch(
+      /'unsafe-inline'[^;]*; worker|script-src[^;]*'unsafe-inline'/,
+    );
   });
 });

@@ -1,6 +1,10 @@
 import { formatCost } from "../../engine/cost.ts";
 import { describeSkipped } from "../../engine/eval/skipped.ts";
-import { cancelEvaluation, pauseEvaluation, resumeEvaluation } from "../../state/eval/evalController.ts";
+import {
+  cancelEvaluation,
+  pauseEvaluation,
+  resumeEvaluation,
+} from "../../state/eval/evalController.ts";
 import { useStudio } from "../../state/slices/store.ts";
 
 const eta = (ms: number | null) =>

@@ -275,7 +275,10 @@ export function nativePort(standby: Standby): WorkerPort {
           true,
         );
       post(
-        { status: "crashed", error: `the interpreter was ended by ${signal ?? `its exit ${code}`}` },
+        {
+          status: "crashed",
+          error: `the interpreter was ended by ${signal ?? `its exit ${code}`}`,
+        },
         true,
       );
     };

@@ -11,7 +11,11 @@ import {
   strategyChoices,
 } from "./evalController.ts";
 import { useStudio } from "../slices/store.ts";
-import { resetEvaluate, serverForFile, serverWorker } from "../../test-support/state/studio-state.ts";
+import {
+  resetEvaluate,
+  serverForFile,
+  serverWorker,
+} from "../../test-support/state/studio-state.ts";
 
 const server = serverForFile();
 

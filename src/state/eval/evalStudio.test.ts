@@ -13,7 +13,11 @@ import { chooseDiff, loadDiffChoices } from "./evalDiffController.ts";
 import { evalStore } from "./evalStore.ts";
 import { rescoreEvaluation } from "./evalRescore.ts";
 import { useStudio } from "../slices/store.ts";
-import { resetEvaluate, serverForFile, serverWorker } from "../../test-support/state/studio-state.ts";
+import {
+  resetEvaluate,
+  serverForFile,
+  serverWorker,
+} from "../../test-support/state/studio-state.ts";
 
 const server = serverForFile();
 

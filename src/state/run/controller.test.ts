@@ -4,7 +4,11 @@ import { createHistory } from "../../engine/graph/history.ts";
 import { makeDoc } from "../../test-support/engine/graph/graph-docs.ts";
 import { cancelNow, planNow, runNow, runProblem } from "./controller.ts";
 import { useStudio } from "../slices/store.ts";
-import { numberedWorker, resetStudio, serverForFile } from "../../test-support/state/studio-state.ts";
+import {
+  numberedWorker,
+  resetStudio,
+  serverForFile,
+} from "../../test-support/state/studio-state.ts";
 
 const server = serverForFile();
 

@@ -3,8 +3,9 @@
  * characters and bidirectional overrides become visible escapes (`\x1b`, `\u202e`), so an answer
  * cannot hide text, rewrite a line or reorder what the reader sees. Newlines and tabs stay.
  */
-// eslint-disable-next-line no-control-regex
-const HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const HIDDEN =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /** `text` with every control character (but \n and \t) written as a visible escape. */
 export function showControlChars(text: string): string {
