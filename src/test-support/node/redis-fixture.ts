@@ -1,23 +1,22 @@
 // Test support: a vitest fixture with a real redis-server per test, and the links two processes
 // would open to it. Not a test file.
 import { it } from "vitest";
+import { fixtureFrom } from "../cli/cli-harness.ts";
 import type { RedisLink } from "../../node/redis/link.ts";
 import { openRedis } from "../../node/redis/link.ts";
 import type { RedisServer } from "./redis-server.ts";
 import { startRedisServer } from "./redis-server.ts";
 
 /**
- * `it` with a fresh redis-server as the `redis` fixture, stopped when the test ends. The stop is
- * the test's first `onTestFinished` hook, so it runs last (they run as a stack): after the links
- * the test closes. (A fixture's own teardown would run before those hooks, and a client still
- * open when its server goes throws "Socket closed unexpectedly" outside any test.)
+ * `it` with a fresh redis-server as the `redis` fixture, stopped when the test ends, after the
+ * test's own hooks have closed its links (`fixtureFrom` says why that order).
  */
 export const redisIt = it.extend<{ redis: RedisServer }>({
-  redis: async ({ onTestFinished }, use) => {
+  redis: fixtureFrom(async (onFinished) => {
     const server = await startRedisServer();
-    onTestFinished(() => server.stop());
-    await use(server);
-  },
+    onFinished(() => server.stop());
+    return server;
+  }),
 });
 
 /** Two links to the server at `url`, as two processes hold them; closed when the test ends. */
